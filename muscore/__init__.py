@@ -1,0 +1,1 @@
+"""muscore: a scoreboard and table assistant for Mus."""

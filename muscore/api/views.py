@@ -1,0 +1,1 @@
+"""JSON endpoints over muscore.rules (the contract in spec/hand-record.md)."""

@@ -1,0 +1,10 @@
+"""The table's pages: thin views over muscore.rules and the stored hands."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "tables/home.html")
