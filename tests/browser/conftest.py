@@ -1,0 +1,148 @@
+"""Playwright harness: Debian's Chromium, phone-sized pages on pytest-django's live server,
+and `assert_page_ok`, the check every page must pass (see design.md)."""
+
+from __future__ import annotations
+
+import os
+from functools import partial
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request
+
+CHROMIUM = os.environ.get("MUSCORE_CHROMIUM", "/usr/bin/chromium")
+# Without the networking flags Chromium tries to reach Google at every start, which this
+# machine's closed network refuses (and a test must not depend on anyway).
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "es-ES",
+}
+NARROWEST_PHONE = 360
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
+LOCAL_SCHEMES = {"data", "blob", "about"}
+TIMEOUT_MS = 10_000
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"The browser tests need Chromium at {CHROMIUM}: run ./scripts/test (it installs "
+            "Debian's chromium when run as root) or set MUSCORE_CHROMIUM.",
+            pytrace=False,
+        )
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_FLAGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any], live_server: Any) -> dict[str, Any]:
+    # Every context is a phone on the live server, so page.goto("/t/...") just works.
+    return {**browser_context_args, **PHONE, "base_url": live_server.url}
+
+
+def _open_phone(context: BrowserContext) -> Page:
+    context.set_default_timeout(TIMEOUT_MS)
+    return context.new_page()
+
+
+@pytest.fixture
+def phone(page: Page) -> Page:
+    """A page in a fresh phone context (390x844, touch, es-ES) aimed at the live server."""
+    page.context.set_default_timeout(TIMEOUT_MS)
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+@pytest.fixture
+def new_phone(new_context: Callable[..., BrowserContext]) -> Callable[..., Page]:
+    """Another phone at the same table: its own context (cookies, storage, offline switch).
+    Keyword arguments go to browser.new_context, e.g. new_phone(locale="en-GB")."""
+
+    def make(**overrides: Any) -> Page:
+        return _open_phone(new_context(**overrides))
+
+    return make
+
+
+def _is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme in LOCAL_SCHEMES:
+        return True
+    return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname in LOCAL_HOSTS
+
+
+def check_page(
+    page: Page, url: str, screenshot: str | None = None, *, screenshots: Path | None = None
+) -> None:
+    """Open url on page and fail unless the page loads (status < 400), has a viewport meta
+    tag, asks nothing of any other machine, breaks no Content-Security-Policy rule, throws
+    no script error, and does not scroll sideways on a 360 px wide phone. With screenshot,
+    saves the whole page as screenshots/<screenshot>.png."""
+    requested: list[str] = []
+    problems: list[str] = []
+
+    def on_request(request: Request) -> None:
+        requested.append(request.url)
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            problems.append(f"CSP violation: {message.text}")
+
+    def on_page_error(error: Any) -> None:
+        problems.append(f"script error: {error}")
+
+    context = page.context
+    context.on("request", on_request)
+    page.on("console", on_console)
+    page.on("pageerror", on_page_error)
+    try:
+        response = page.goto(url, wait_until="networkidle")
+        assert response is not None, f"{url}: no response"
+        assert response.status < 400, f"{url}: HTTP {response.status}"
+
+        viewport = page.locator('meta[name="viewport"]')
+        assert viewport.count() == 1, f"{url}: no viewport meta tag"
+        assert "width=device-width" in (viewport.get_attribute("content") or ""), (
+            f"{url}: viewport meta tag without width=device-width"
+        )
+
+        size = page.viewport_size
+        page.set_viewport_size({"width": NARROWEST_PHONE, "height": 800})
+        try:
+            scroll_width = page.evaluate("document.documentElement.scrollWidth")
+            assert scroll_width <= NARROWEST_PHONE, (
+                f"{url}: scrolls sideways at {NARROWEST_PHONE} px (content {scroll_width} px wide)"
+            )
+        finally:
+            if size:
+                page.set_viewport_size(size)
+        if screenshot and screenshots:
+            page.screenshot(path=screenshots / f"{screenshot}.png", full_page=True)
+    finally:
+        context.remove_listener("request", on_request)
+        page.remove_listener("console", on_console)
+        page.remove_listener("pageerror", on_page_error)
+
+    outside = [u for u in requested if not _is_local(u)]
+    assert not outside, f"{url}: requests leaving the machine: {outside}"
+    assert not problems, f"{url}: " + "; ".join(problems)
+
+
+@pytest.fixture
+def assert_page_ok(screenshots_dir: Path) -> Callable[..., None]:
+    """check_page as a fixture: assert_page_ok(phone, "/", screenshot="home")."""
+    return partial(check_page, screenshots=screenshots_dir)
