@@ -8,9 +8,11 @@ on a value they cannot understand (as in healthchecks' hc/settings.py).
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -37,12 +39,18 @@ def envlist(name: str, default: str) -> list[str]:
 
 
 DEBUG = envbool("DEBUG", "false")
+# The production switch: the site is served over HTTPS, so cookies are secure, plain
+# http is redirected and browsers are told (HSTS) to come back over HTTPS only. Off by
+# default because the local run and the tests speak plain http on 127.0.0.1.
+HTTPS = envbool("MUSCORE_HTTPS", "false") and not DEBUG
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG and os.environ.get("MUSCORE_REQUIRE_SECRET_KEY"):
-        raise ValueError("SECRET_KEY must be set")
-    # A fixed key is fine for a laptop and for tests; production sets SECRET_KEY.
-    SECRET_KEY = "insecure-development-key-set-SECRET_KEY-in-production-0123456789"
+    if HTTPS or envbool("MUSCORE_REQUIRE_SECRET_KEY", "false"):
+        raise ImproperlyConfigured("SECRET_KEY must be set (a long random string) in production")
+    # A fixed key is fine for a laptop and for tests. Its django-insecure- prefix makes
+    # `check --deploy` complain if it ever reaches production.
+    SECRET_KEY = "django-insecure-muscore-development-key-set-SECRET_KEY-in-production"
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
@@ -63,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "muscore.middleware.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -101,11 +110,60 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / os.environ.get("STATIC_ROOT", "staticfiles")
+# Production runs `collectstatic` and sets STATIC_MANIFEST=true: whitenoise then serves
+# compressed files with content hashes in their names, cached by browsers for a year.
+# Without it (local run, tests) whitenoise serves straight from static/ via the finders,
+# so nothing needs collecting and runserver serves CSS even with DEBUG off.
+STATIC_MANIFEST = envbool("STATIC_MANIFEST", "false")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if envbool("STATIC_MANIFEST", "false")
+        if STATIC_MANIFEST
         else "django.contrib.staticfiles.storage.StaticFilesStorage",
     },
 }
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+if WHITENOISE_USE_FINDERS:
+    # STATIC_ROOT exists only after collectstatic, which this mode does not need.
+    warnings.filterwarnings("ignore", message="No directory at", module="whitenoise")
+WHITENOISE_AUTOREFRESH = DEBUG
+# Files without a hash in their name (only in the finders mode) may change any time.
+WHITENOISE_MAX_AGE = 0 if DEBUG else envint("WHITENOISE_MAX_AGE", "60")
+
+# Security headers (SecurityMiddleware). Those that only make sense over HTTPS follow
+# MUSCORE_HTTPS; each can still be set on its own, e.g. SECURE_HSTS_SECONDS=300 while
+# trying HTTPS out, or SECURE_HSTS_PRELOAD=false for a domain not meant for the list.
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", str(HTTPS))
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "31536000" if HTTPS else "0")
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", str(HTTPS))
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", str(HTTPS))
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = HTTPS
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Behind a proxy (nginx, a PaaS router) that ends TLS and says so in X-Forwarded-Proto.
+# Only set it when that proxy always sets or strips the header, or anyone could claim https.
+if envbool("MUSCORE_BEHIND_PROXY", "false"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# muscore.middleware.ContentSecurityPolicyMiddleware: no outside origin, no inline
+# script or style. Templates keep scripts and styles in static files; htmx is told not
+# to inject its indicator <style> (base.html's htmx-config meta tag).
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "style-src 'self'",
+        "script-src 'self'",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "manifest-src 'self'",
+        "worker-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)

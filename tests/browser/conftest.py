@@ -4,8 +4,8 @@ and `assert_page_ok`, the check every page must pass (see design.md)."""
 from __future__ import annotations
 
 import os
-from functools import partial
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
