@@ -1,0 +1,135 @@
+"""Storage for a table: who sits where, the options, and the hand records.
+
+The stored truth is the hand records. Scores, juegos, vacas and the mano are
+never stored: `muscore.tables.services.table_state` replays the records through
+`muscore.rules`. Every change leaves a `Change` row, so nothing is ever lost.
+Business logic lives in `services.py`, not here.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+
+
+def new_table_id() -> str:
+    # 12 random bytes: not guessable, and there is no listing of tables anywhere.
+    return secrets.token_urlsafe(12)
+
+
+def new_edit_key() -> str:
+    # 16 random bytes = 128 bits, the floor issue #4 sets for the edit link's secret.
+    return secrets.token_urlsafe(16)
+
+
+class Table(models.Model):
+    """One table's game: players by seat, the options, the first mano.
+
+    Table knows nothing about pages, links or leagues: anything that wants a
+    table (the board pages, the API, a future league match) points at it by id,
+    so a league match can reference a Table later without changing this model.
+    `revision` is bumped on every change and serves as the ETag of the state.
+    """
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_table_id, editable=False)
+    edit_key = models.CharField(max_length=64, default=new_edit_key, editable=False)
+    players = models.JSONField()
+    rules = models.JSONField()
+    first_mano = models.PositiveSmallIntegerField(default=0)
+    revision = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"table {self.id}"
+
+    def check_edit_key(self, key: str | None) -> bool:
+        """True when `key` is this table's edit key (constant-time comparison)."""
+        if not key:
+            return False
+        return secrets.compare_digest(key.encode(), self.edit_key.encode())
+
+
+class Hand(models.Model):
+    """A hand record as entered, without score or mano: the table knows them.
+
+    `number` runs 1, 2, 3... across the whole table, through every vaca.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    record = models.JSONField()
+    client_id = models.CharField(max_length=100, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+            # A double tap sends the same client id twice: the database refuses the second row.
+            models.UniqueConstraint(
+                fields=["table", "client_id"],
+                condition=models.Q(client_id__isnull=False),
+                name="hand_client_id_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of {self.table_id}"
+
+
+class Change(models.Model):
+    """The audit: one row per add, edit, undo or import, with the records before and after."""
+
+    class Action(models.TextChoices):
+        ADD = "add", "add"
+        EDIT = "edit", "edit"
+        UNDO = "undo", "undo"
+        IMPORT = "import", "import"
+
+    class Via(models.TextChoices):
+        EDIT_LINK = "edit_link", "edit link"
+        API = "api", "api"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="changes")
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    number = models.PositiveIntegerField(null=True, blank=True)
+    # null before an add, null after an undo; an undone hand lives on here.
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    via = models.CharField(max_length=10, choices=Via.choices)
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    revision = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table", "at", "id"]
+        indexes = [models.Index(fields=["table", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.action} hand {self.number} of {self.table_id}"
+
+
+class IdempotentWrite(models.Model):
+    """The first answer to a write sent with an Idempotency-Key (or a form's client id).
+
+    The same submission sent again gets this answer back and stores nothing.
+    `fingerprint` tells a true retry from a different request reusing the key.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="idempotent_writes")
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "key"], name="idempotent_key_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} on {self.table_id}"
