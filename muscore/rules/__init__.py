@@ -1,1 +1,68 @@
-"""muscore.rules: the game of Mus, scored exactly as a table plays it (work in progress)."""
+"""muscore.rules: the game of Mus, scored exactly as a table plays it.
+
+A pure package (standard library only). The JSON contract of
+``spec/hand-record.md`` is served by :func:`score` and :func:`replay`; the
+typed API reads the same results through value types:
+
+>>> from muscore.rules import Hand, Rules, score_hand
+>>> Hand.parse("r 3 5 4").pares(Rules())
+'par'
+>>> Hand.parse("r 3 5 4").pares(Rules(reyes=4)) is None
+True
+>>> score_hand({"hands": {"0": "R R 5 4", "1": "R C C 5",
+...                       "2": "1 1 6 7", "3": "S S 7 7"}}).winner is None
+True
+
+Every invalid record raises a :class:`RuleError` (a ``ValueError``) whose
+message names the seat, card or lance at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from muscore.rules.cards import (
+    CARD_NAMES,
+    CARD_TEXT,
+    INDICES,
+    Evaluation,
+    Hand,
+    Lance,
+    Pares,
+    Real31,
+    Rules,
+    Side,
+    evaluate,
+    parse_cards,
+)
+from muscore.rules.errors import (
+    BettingError,
+    CardError,
+    RecordError,
+    RuleError,
+    ScoreError,
+    VacaError,
+)
+from muscore.rules.results import HandResult, LanceResult, Step, VacaResult
+from muscore.rules.scoring import score
+from muscore.rules.vaca import replay
+
+
+def score_hand(record: Mapping[str, Any]) -> HandResult:
+    """Score a hand record (the contract's JSON as a dict) into a typed :class:`HandResult`."""
+    return HandResult(score(record))
+
+
+def replay_vaca(vaca: Mapping[str, Any]) -> VacaResult:
+    """Replay a vaca (the contract's JSON as a dict) into a typed :class:`VacaResult`."""
+    return VacaResult(replay(vaca))
+
+
+__all__ = [
+    "CARD_NAMES", "CARD_TEXT", "INDICES",
+    "BettingError", "CardError", "Evaluation", "Hand", "HandResult", "Lance", "LanceResult",
+    "Pares", "Real31", "RecordError", "RuleError", "Rules", "ScoreError", "Side", "Step",
+    "VacaError", "VacaResult", "evaluate", "parse_cards", "replay", "replay_vaca", "score",
+    "score_hand",
+]

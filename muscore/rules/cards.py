@@ -1,0 +1,365 @@
+"""Cards, table options and what a hand of four cards holds in each lance.
+
+A card is its index on the Spanish deck: 1-7, 10 (sota), 11 (caballo),
+12 (rey). Suits never matter in Mus, so a card is just an ``int``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from muscore.rules.errors import CardError, RecordError
+
+#: The indices of the Spanish deck of 40, four cards each.
+INDICES: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+
+#: The names a table gives each index (used in messages).
+CARD_NAMES: dict[int, str] = {
+    1: "as", 2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete",
+    10: "sota", 11: "caballo", 12: "rey",
+}
+
+CARD_PLURALS: dict[int, str] = {
+    1: "ases", 2: "doses", 3: "treses", 4: "cuatros", 5: "cincos", 6: "seises", 7: "sietes",
+    10: "sotas", 11: "caballos", 12: "reyes",
+}
+
+#: How each index is written back ("R R 5 4"): letters for the figures and the as.
+CARD_TEXT: dict[int, str] = {
+    1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 10: "S", 11: "C", 12: "R",
+}
+
+_TOKENS: dict[str, int] = {str(i): i for i in INDICES}
+_TOKENS.update({"A": 1, "S": 10, "C": 11, "R": 12, "a": 1, "s": 10, "c": 11, "r": 12})
+
+
+class Side(enum.StrEnum):
+    """A partnership. Even seats are side A, odd seats side B."""
+
+    A = "A"
+    B = "B"
+
+    @property
+    def other(self) -> Side:
+        """The opposing side."""
+        return Side.B if self is Side.A else Side.A
+
+    @classmethod
+    def of_seat(cls, seat: int) -> Side:
+        """The side a seat plays for: even seats A, odd seats B."""
+        return cls.B if seat & 1 else cls.A
+
+
+class Lance(enum.StrEnum):
+    """The lances, in the order they are played and counted."""
+
+    GRANDE = "grande"
+    CHICA = "chica"
+    PARES = "pares"
+    JUEGO = "juego"
+    PUNTO = "punto"
+
+
+class Real31(enum.StrEnum):
+    """Which 31, if any, is the "31 real" that beats every other 31."""
+
+    NO = "no"
+    REY = "rey"  #: 7 7 7 and a rey of index 12 (a 3 does not count)
+    FIGURA = "figura"  #: 7 7 7 and a sota, caballo or rey
+    SOTA = "sota"  #: 7 7 7 and a sota
+
+
+_RULE_KEYS = ("players", "reyes", "target", "juegos", "real31")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The options a table chose when it was set up (see rules.md, "Options").
+
+    >>> Rules()
+    Rules(players=4, reyes=8, target=40, juegos=2, real31='no')
+    """
+
+    players: int = 4
+    reyes: int = 8
+    target: int = 40
+    juegos: int = 2
+    real31: str = "no"
+
+    def __post_init__(self) -> None:
+        _check_rule("players", self.players, (4, 6), "4 or 6")
+        _check_rule("reyes", self.reyes, (8, 4), "8 or 4")
+        _check_rule("target", self.target, range(10, 101), "a whole number from 10 to 100")
+        _check_rule("juegos", self.juegos, range(1, 6), "a whole number from 1 to 5")
+        if self.real31 not in ("no", "rey", "figura", "sota"):
+            raise RecordError(
+                "rule_value", field="real31", got=_show(self.real31),
+                allowed='"no", "rey", "figura" or "sota"',
+            )
+
+    @classmethod
+    def from_json(cls, data: object) -> Rules:
+        """Rules from the contract's ``rules`` object; every key is optional."""
+        if data is None:
+            return DEFAULT_RULES
+        if not isinstance(data, Mapping):
+            raise RecordError("not_a", field="rules", what="an object", got=_show(data))
+        if not data:
+            return DEFAULT_RULES
+        for key in data:
+            if key not in _RULE_KEYS:
+                raise RecordError("unknown_key", key=key, where="rules")
+        key_tuple = tuple(data.get(k) for k in _RULE_KEYS)
+        # Only plain values are hashable and safe to memoise (True == 1 would collide).
+        plain = all(type(v) in (int, str, type(None)) for v in key_tuple)
+        if plain:
+            cached = _RULES_CACHE.get(key_tuple)
+            if cached is not None:
+                return cached
+        rules = cls(**{k: data[k] for k in _RULE_KEYS if k in data})
+        if plain and len(_RULES_CACHE) < 1024:
+            _RULES_CACHE[key_tuple] = rules
+        return rules
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``rules`` object of the contract, every option spelled out."""
+        return {
+            "players": self.players, "reyes": self.reyes, "target": self.target,
+            "juegos": self.juegos, "real31": self.real31,
+        }
+
+    def side_of(self, seat: int) -> Side:
+        """The side of a seat (even seats A, odd seats B)."""
+        return Side.of_seat(seat)
+
+    def seats_from(self, mano: int) -> tuple[int, ...]:
+        """The seats in speaking order starting at the mano: the order of priority in a tie."""
+        n = self.players
+        return tuple((mano + i) % n for i in range(n))
+
+    def dentro(self) -> int:
+        """The score from which a side is "dentro" (35 of 40: five piedras from the end)."""
+        return self.target - 5
+
+
+def _check_rule(field: str, value: object, allowed: Any, words: str) -> None:
+    if type(value) is not int or value not in allowed:
+        raise RecordError("rule_value", field=field, got=_show(value), allowed=words)
+
+
+_RULES_CACHE: dict[tuple[object, ...], Rules] = {}
+DEFAULT_RULES = Rules()
+
+
+def _show(value: object) -> str:
+    """A value as a player would read it in a message: JSON-like, and short."""
+    if isinstance(value, str):
+        text = '"' + value + '"'
+    elif value is None:
+        text = "null"
+    elif value is True:
+        text = "true"
+    elif value is False:
+        text = "false"
+    else:
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class Pares(NamedTuple):
+    """A hand's pares: its kind and the ranks that compare it."""
+
+    kind: str  #: "par", "medias" or "duples"
+    key: tuple[int, ...]  #: comparable: higher is better
+
+    @property
+    def premium(self) -> int:
+        """What a holder collects: par 1, medias 2, duples 3."""
+        return PARES_PREMIUM[self.kind]
+
+
+PARES_PREMIUM = {"par": 1, "medias": 2, "duples": 3}
+PARES_ORDER = {"par": 1, "medias": 2, "duples": 3}
+#: Juego totals, best to worst: 31, 32, 40, 37, 36, 35, 34, 33.
+JUEGO_ORDER = {31: 8, 32: 7, 40: 6, 37: 5, 36: 4, 35: 3, 34: 2, 33: 1}
+
+
+class Evaluation(NamedTuple):
+    """What four cards hold in every lance, as comparable keys (higher is better)."""
+
+    grande: tuple[int, ...]
+    chica: tuple[int, ...]
+    pares: Pares | None
+    total: int  #: the sum of the values: juego from 31, else the punto
+    real31: bool
+
+    @property
+    def juego(self) -> int | None:
+        """The juego total (31 or more), or None without juego."""
+        return self.total if self.total >= 31 else None
+
+    def juego_key(self) -> int:
+        """Compare juegos: a 31 real above every 31, then the order 31, 32, 40, 37...33."""
+        return JUEGO_ORDER[self.total] * 2 + (1 if self.real31 else 0)
+
+    @property
+    def juego_premium(self) -> int:
+        """A 31 pays 3, any other juego 2."""
+        return 3 if self.total == 31 else 2
+
+
+def _rank(index: int, reyes: int) -> int:
+    # In 8 reyes every 3 is a rey and every 2 an as, in every lance.
+    if reyes == 8:
+        if index == 3:
+            return 12
+        if index == 2:
+            return 1
+    return index
+
+
+def _value(index: int, reyes: int) -> int:
+    if index >= 10:
+        return 10
+    if reyes == 8 and index == 3:
+        return 10
+    if reyes == 8 and index == 2:
+        return 1
+    return index
+
+
+def _evaluate(cards: tuple[int, ...], reyes: int, real31: str) -> Evaluation:
+    ranks = sorted((_rank(c, reyes) for c in cards), reverse=True)
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    pares: Pares | None
+    groups = sorted(((n, r) for r, n in counts.items() if n >= 2), reverse=True)
+    if not groups:
+        pares = None
+    elif groups[0][0] == 4:
+        pares = Pares("duples", (3, groups[0][1], groups[0][1]))
+    elif len(groups) == 2:
+        hi, lo = sorted((groups[0][1], groups[1][1]), reverse=True)
+        pares = Pares("duples", (3, hi, lo))
+    elif groups[0][0] == 3:
+        pares = Pares("medias", (2, groups[0][1]))
+    else:
+        pares = Pares("par", (1, groups[0][1]))
+    total = sum(_value(c, reyes) for c in cards)
+    is_real = False
+    if total == 31 and real31 != "no" and sorted(cards).count(7) == 3:
+        fourth = next(c for c in cards if c != 7)
+        allowed = {"rey": (12,), "figura": (10, 11, 12), "sota": (10,)}[real31]
+        is_real = fourth in allowed
+    return Evaluation(
+        grande=tuple(ranks),
+        chica=tuple(-r for r in reversed(ranks)),
+        pares=pares,
+        total=total,
+        real31=is_real,
+    )
+
+
+_EVAL_CACHE: dict[tuple[tuple[int, ...], int, str], Evaluation] = {}
+
+
+def evaluate(cards: tuple[int, ...], rules: Rules = DEFAULT_RULES) -> Evaluation:
+    """What four cards hold in each lance under the table's options (memoised)."""
+    key = (cards, rules.reyes, rules.real31)
+    found = _EVAL_CACHE.get(key)
+    if found is None:
+        found = _evaluate(cards, rules.reyes, rules.real31)
+        if len(_EVAL_CACHE) > 20_000:  # at most a few thousand distinct hands exist
+            _EVAL_CACHE.clear()
+        _EVAL_CACHE[key] = found
+    return found
+
+
+_PARSE_CACHE: dict[str, tuple[int, ...]] = {}
+
+
+def parse_cards(text: object, seat: int | str = "?") -> tuple[int, ...]:
+    """Four cards from text such as ``"R R 5 4"`` or ``"12 12 5 4"``, sorted high to low.
+
+    Raises :class:`CardError` naming the seat and the card at fault.
+    """
+    if type(text) is str:
+        found = _PARSE_CACHE.get(text)
+        if found is not None:
+            return found
+    else:
+        raise RecordError(
+            "not_a", field=f"hands.{seat}", what="a string of four cards", got=_show(text)
+        )
+    tokens = text.replace(",", " ").split()
+    cards = []
+    for token in tokens:
+        index = _TOKENS.get(token)
+        if index is None:
+            raise CardError("card", seat=seat, token=token[:20])
+        cards.append(index)
+    if len(cards) != 4:
+        raise CardError("card_count", seat=seat, count=len(cards), cards=" ".join(tokens)[:40])
+    result = tuple(sorted(cards, reverse=True))
+    if len(_PARSE_CACHE) > 50_000:
+        _PARSE_CACHE.clear()
+    _PARSE_CACHE[text] = result
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One player's four cards, high to low.
+
+    >>> Hand.parse("4 r 5 R")
+    Hand.parse('R R 5 4')
+    """
+
+    cards: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Hand:
+        """Read four cards written as indices (1-7, 10-12) or letters (A, S, C, R)."""
+        return cls(parse_cards(text))
+
+    def __str__(self) -> str:
+        return " ".join(CARD_TEXT[c] for c in self.cards)
+
+    def __repr__(self) -> str:
+        return f"Hand.parse({str(self)!r})"
+
+    def evaluate(self, rules: Rules = DEFAULT_RULES) -> Evaluation:
+        """What this hand holds in each lance."""
+        return evaluate(self.cards, rules)
+
+    def pares(self, rules: Rules = DEFAULT_RULES) -> str | None:
+        """``"par"``, ``"medias"``, ``"duples"``, or None without pares."""
+        found = evaluate(self.cards, rules).pares
+        return found.kind if found else None
+
+    def juego_total(self, rules: Rules = DEFAULT_RULES) -> int:
+        """The sum of the cards' values (R, C, S = 10; in 8 reyes 3 = 10 and 2 = 1)."""
+        return evaluate(self.cards, rules).total
+
+    def has_juego(self, rules: Rules = DEFAULT_RULES) -> bool:
+        """Whether the cards add to 31 or more."""
+        return evaluate(self.cards, rules).total >= 31
+
+    def is_real31(self, rules: Rules) -> bool:
+        """Whether this is the table's 31 real (only with that option)."""
+        return evaluate(self.cards, rules).real31
+
+
+def check_deck(hands: Mapping[int, tuple[int, ...]]) -> None:
+    """Raise :class:`CardError` if the shown hands hold more than four of an index."""
+    counts: dict[int, int] = {}
+    for cards in hands.values():
+        for c in cards:
+            counts[c] = counts.get(c, 0) + 1
+    for index, count in counts.items():
+        if count > 4:
+            raise CardError("too_many", count=count, index=index, name=CARD_PLURALS[index])

@@ -1,0 +1,565 @@
+"""Scoring one hand: the betting, the dejes, the count (recuento) and its end.
+
+:func:`score` reads a hand record (the JSON contract, as a dict) and returns
+the contract's result dict. It is the one path every caller takes: the
+typed :func:`muscore.rules.score_hand`, the vaca replay, the command line and
+the web app, so the game is decided in one place.
+
+The code builds the result dicts directly rather than through intermediate
+objects: a table's whole history is replayed on every change, and the
+benchmark holds scoring to a small multiple of a JSON round trip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from muscore.rules.cards import (
+    CARD_TEXT,
+    JUEGO_ORDER,
+    PARES_ORDER,
+    PARES_PREMIUM,
+    Evaluation,
+    Rules,
+    _show,
+    check_deck,
+    evaluate,
+    parse_cards,
+)
+from muscore.rules.errors import BettingError, CardError, RecordError, ScoreError
+
+RECORD_KEYS = frozenset(
+    {"rules", "mano", "score", "hands", "jugadas", "winners", "lances", "declared"}
+)
+#: The keys a hand of a vaca may carry (the vaca carries rules, mano and score).
+VACA_HAND_KEYS = frozenset({"hands", "jugadas", "winners", "lances", "declared"})
+LANCE_NAMES = ("grande", "chica", "pares", "juego", "punto")
+_BET_KEYS = frozenset({"side", "n"})
+_LANCE_KEYS = frozenset({"bets", "end"})
+_JUGADA_KEYS = frozenset({"pares", "juego"})
+_PARES_KINDS = ("no", "par", "medias", "duples")
+_JUEGO_TOTALS = frozenset(JUEGO_ORDER)
+_SEAT_KEYS = {str(i): i for i in range(6)}
+_DECLARED_KEYS = frozenset({"pares", "juego"})
+
+
+class Betting:
+    """What happened in one lance's betting (only lances where somebody bet)."""
+
+    __slots__ = ("lance", "last_side", "stake", "deje", "ordago", "quiero")
+
+    lance: str
+    last_side: str | None  #: the side of the last bet; None when all passed
+    stake: int  #: the running total of the bets (an órdago adds nothing)
+    deje: int  #: what a no quiero pays the last bettor at once
+    ordago: bool
+    quiero: bool
+
+    def __init__(self, lance: str, data: object) -> None:
+        self.lance = lance
+        if not isinstance(data, Mapping):
+            raise RecordError("not_a", field=f"lances.{lance}", what="an object", got=_show(data))
+        for key in data:
+            if key not in _LANCE_KEYS:
+                raise RecordError("unknown_key", key=key, where=f"lances.{lance}")
+        bets = data.get("bets", [])
+        end = data.get("end")
+        if not isinstance(bets, list):
+            raise RecordError("not_a", field=f"lances.{lance}.bets", what="a list", got=_show(bets))
+        last_side = None
+        total = before = 0
+        ordago = False
+        for i, bet in enumerate(bets, 1):
+            if ordago:
+                raise BettingError("after_ordago", lance=lance)
+            if not isinstance(bet, Mapping):
+                raise RecordError(
+                    "not_a", field=f"lances.{lance}.bets[{i}]", what="an object", got=_show(bet)
+                )
+            for key in bet:
+                if key not in _BET_KEYS:
+                    raise RecordError("unknown_key", key=key, where=f"{lance}, bet {i}")
+            side = bet.get("side")
+            if side != "A" and side != "B":
+                raise BettingError("bet_side", lance=lance, i=i, got=_show(side))
+            if side == last_side:
+                raise BettingError("bet_own", lance=lance, side=side, i=i)
+            n = bet.get("n")
+            if n == "ordago":
+                ordago = True
+                before = total
+            elif type(n) is int and n >= 1:
+                before = total
+                total += n
+            else:
+                raise BettingError("bet_n", lance=lance, i=i, got=_show(n))
+            last_side = side
+        if last_side is None:
+            if end is not None:
+                raise BettingError("end_without_bets", lance=lance, got=_show(end))
+            self.last_side = None
+            return
+        if end is None:
+            raise BettingError("no_answer", lance=lance)
+        if end != "quiero" and end != "no_quiero":
+            raise BettingError("end_value", lance=lance, got=_show(end))
+        self.last_side = last_side
+        self.quiero = end == "quiero"
+        self.ordago = ordago
+        self.stake = total
+        # A rejected first bet pays 1; a rejected raise (or órdago) pays what
+        # stood before it.
+        self.deje = 1 if len(bets) == 1 else before
+
+
+def _seat(key: object, n: int, where: str) -> int:
+    seat = _SEAT_KEYS.get(key) if type(key) is str else (key if type(key) is int else None)
+    if seat is None or not 0 <= seat < n:
+        raise RecordError("seat", key=_show(key).strip('"'), players=n, last=n - 1)
+    return seat
+
+
+def parse_score(data: object, rules: Rules) -> tuple[int, int]:
+    """The score before the hand, checked against the target."""
+    if data is None:
+        return 0, 0
+    if not isinstance(data, Mapping):
+        raise RecordError("not_a", field="score", what="an object", got=_show(data))
+    for key in data:
+        if key != "A" and key != "B":
+            raise ScoreError("score_side", key=str(key)[:20])
+    a = data.get("A", 0)
+    b = data.get("B", 0)
+    target = rules.target
+    for side, value in (("A", a), ("B", b)):
+        if type(value) is not int or value < 0:
+            raise ScoreError("score_value", side=side, last=target - 1, got=_show(value))
+        if value >= target:
+            raise ScoreError("score_at_target", side=side, got=value, target=target)
+    return a, b
+
+
+def parse_mano(data: object, rules: Rules) -> int:
+    """The mano's seat, checked against the table's players."""
+    if type(data) is not int or not 0 <= data < rules.players:
+        raise RecordError("mano", last=rules.players - 1, got=_show(data))
+    return data
+
+
+def score(record: object) -> dict[str, Any]:
+    """Score one hand record; returns the contract's result (see hand-record.md).
+
+    Raises :class:`~muscore.rules.errors.RuleError` (a ``ValueError``) naming
+    what is wrong when the record breaks a rule.
+    """
+    if not isinstance(record, Mapping):
+        raise RecordError("not_object")
+    for key in record:
+        if key not in RECORD_KEYS:
+            raise RecordError("unknown_key", key=str(key)[:40], where="the record")
+    rules = Rules.from_json(record.get("rules"))
+    mano = parse_mano(record.get("mano", 0), rules)
+    a, b = parse_score(record.get("score"), rules)
+    return score_parts(record, rules, mano, a, b)
+
+
+def score_parts(
+    record: Mapping[str, Any], rules: Rules, mano: int, score_a: int, score_b: int
+) -> dict[str, Any]:
+    """Score a record whose rules, mano and score were already read (the vaca replay)."""
+    n = rules.players
+    order = rules.seats_from(mano)
+
+    # -- the cards shown, and what each seat holds ---------------------------------
+    hands = record.get("hands")
+    if hands is None:
+        hands = {}
+    elif not isinstance(hands, Mapping):
+        raise RecordError("not_a", field="hands", what="an object", got=_show(hands))
+    shown: dict[int, tuple[int, ...]] = {}
+    for key, text in hands.items():
+        seat = _seat(key, n, "hands")
+        shown[seat] = parse_cards(text, seat)
+    if len(shown) > 1:
+        check_deck(shown)
+    evals: list[Evaluation | None] = [None] * n
+    for seat, cards in shown.items():
+        evals[seat] = evaluate(cards, rules)
+
+    # pares[seat]: (kind, key) or None; juego[seat]: total or None.
+    pares: list[tuple[str, tuple[int, ...]] | None] = [None] * n
+    juego: list[int | None] = [None] * n
+    for seat, ev in enumerate(evals):
+        if ev is not None:
+            if ev.pares is not None:
+                pares[seat] = (ev.pares.kind, ev.pares.key)
+            if ev.total >= 31:
+                juego[seat] = ev.total
+    jugadas = record.get("jugadas")
+    if jugadas is not None or len(shown) < n:
+        _read_jugadas(jugadas, n, evals, pares, juego, shown)
+
+    declared = record.get("declared")
+    liars: dict[str, list[int]] = {}
+    if declared is not None:
+        liars = _read_declared(declared, n, evals, pares, juego)
+
+    fourth = "juego" if any(t is not None for t in juego) else "punto"
+
+    # -- the betting of each lance ----------------------------------------------------
+    lances_in = record.get("lances")
+    bettings: dict[str, Betting] = {}
+    if lances_in is not None:
+        if not isinstance(lances_in, Mapping):
+            raise RecordError("not_a", field="lances", what="an object", got=_show(lances_in))
+        for key, data in lances_in.items():
+            if key not in LANCE_NAMES:
+                raise RecordError("lance_name", key=str(key)[:40])
+            if key == "juego" and fourth == "punto":
+                raise BettingError("juego_not_punto")
+            if key == "punto" and fourth == "juego":
+                who = [s for s in order if juego[s] is not None]
+                raise BettingError(
+                    "punto_not_juego",
+                    who=f"Seat {who[0]}", who_es=f"El asiento {who[0]}",
+                )
+            betting = Betting(key, data)
+            if betting.last_side is not None:
+                bettings[key] = betting
+
+    # Who holds pares and juego, by side (the lance is played only when both do).
+    pares_sides = {("B" if s & 1 else "A") for s in range(n) if pares[s] is not None}
+    juego_sides = {("B" if s & 1 else "A") for s in range(n) if juego[s] is not None}
+    holders = {"pares": pares_sides, "juego": juego_sides}
+
+    winners_in = record.get("winners")
+    winners: dict[str, str] = {}
+    if winners_in is not None:
+        winners = _read_winners(winners_in, fourth, holders, order, evals, pares, juego, rules)
+
+    def winner_of(lance: str) -> str:
+        """The side that wins a lance at the showdown (cards first, else `winners`)."""
+        if lance in winners:
+            return winners[lance]
+        side = _card_winner(lance, order, evals, pares, juego)
+        if side is None:
+            missing = next(
+                s for s in order if evals[s] is None and _plays(lance, s, pares, juego)
+            )
+            raise RecordError("winner_missing", lance=lance, seat=missing)
+        return side
+
+    def premiums(lance: str, side: str) -> tuple[int, list[dict[str, Any]]]:
+        start = 0 if side == "A" else 1
+        total = 0
+        detail = []
+        for seat in range(start, n, 2):
+            if lance == "pares":
+                held = pares[seat]
+                if held is None:
+                    continue
+                points = PARES_PREMIUM[held[0]]
+                detail.append({"seat": seat, "jugada": held[0], "points": points})
+            else:
+                total_j = juego[seat]
+                if total_j is None:
+                    continue
+                points = 3 if total_j == 31 else 2
+                detail.append({"seat": seat, "jugada": total_j, "points": points})
+            total += points
+        return total, detail
+
+    # -- the hand as played: dejes at once, an accepted órdago ends everything --------
+    lance_order = ("grande", "chica", "pares", fourth)
+    target = rules.target
+    scores = {"A": score_a, "B": score_b}
+    credit: dict[str, list[Any]] = {}
+    steps: list[dict[str, Any]] = []
+    winner: str | None = None
+    ended_by: str | None = None
+    ordago: dict[str, Any] | None = None
+
+    for lance in lance_order:
+        found_betting = bettings.get(lance)
+        if found_betting is None:
+            continue
+        betting = found_betting
+        if lance == "pares" or lance == "juego":
+            sides = holders[lance]
+            if len(sides) == 1:
+                raise BettingError("bet_one_side", lance=lance, side=next(iter(sides)))
+            if not sides:
+                raise BettingError("bet_nobody", lance=lance)
+        if not betting.quiero:
+            side = betting.last_side or ""
+            scores[side] += betting.deje
+            credit[lance] = [side, betting.deje]
+            steps.append({
+                "lance": lance, "side": side, "points": betting.deje, "why": "deje",
+                "score": {"A": scores["A"], "B": scores["B"]},
+            })
+            if scores[side] >= target:
+                winner, ended_by = side, "deje"
+                break
+        elif betting.ordago:
+            side = winner_of(lance)
+            credit[lance] = [side, 0]
+            winner, ended_by = side, "ordago"
+            ordago = {"lance": lance, "side": side}
+            break
+
+    # -- the count (recuento), in lance order, stopping at the target --------------
+    if winner is None:
+        for lance in lance_order:
+            in_lance = bettings.get(lance)
+            step: dict[str, Any]
+            if lance == "grande" or lance == "chica":
+                if in_lance is None:
+                    side = winner_of(lance)
+                    step = {"lance": lance, "side": side, "points": 1, "why": "paso"}
+                elif in_lance.quiero:
+                    side = winner_of(lance)
+                    step = {"lance": lance, "side": side, "points": in_lance.stake,
+                            "why": "quiero", "stake": in_lance.stake}
+                else:
+                    continue
+            elif lance == "punto":
+                if in_lance is None:
+                    side = winner_of(lance)
+                    step = {"lance": lance, "side": side, "points": 1, "why": "paso"}
+                elif in_lance.quiero:
+                    side = winner_of(lance)
+                    step = {"lance": lance, "side": side, "points": in_lance.stake + 1,
+                            "why": "quiero", "stake": in_lance.stake}
+                else:
+                    side = in_lance.last_side or ""
+                    step = {"lance": lance, "side": side, "points": 1, "why": "no_quiero"}
+            else:
+                sides = holders[lance]
+                if not sides:
+                    continue
+                stake = 0
+                if len(sides) == 1:
+                    side = next(iter(sides))
+                    why = "solo"
+                elif in_lance is None:
+                    side = winner_of(lance)
+                    why = "paso"
+                elif in_lance.quiero:
+                    side = winner_of(lance)
+                    why = "quiero"
+                    stake = in_lance.stake
+                else:
+                    side = in_lance.last_side or ""
+                    why = "no_quiero"
+                points, detail = premiums(lance, side)
+                step = {"lance": lance, "side": side, "points": points + stake, "why": why,
+                        "premiums": detail}
+                if stake:
+                    step["stake"] = stake
+            points = step["points"]
+            scores[side] += points
+            step["score"] = {"A": scores["A"], "B": scores["B"]}
+            steps.append(step)
+            found = credit.get(lance)
+            if found is None:
+                credit[lance] = [side, points]
+            else:
+                found[1] += points
+            if scores[side] >= target:
+                winner, ended_by = side, "recuento"
+                break
+
+    lances_out = {}
+    for lance in lance_order:
+        got = credit.get(lance)
+        lances_out[lance] = (
+            {"side": got[0], "points": got[1]} if got else {"side": None, "points": 0}
+        )
+    result: dict[str, Any] = {
+        "score": scores,
+        "winner": winner,
+        "ended_by": ended_by,
+        "lances": lances_out,
+        "recuento": steps,
+    }
+    if ordago is not None:
+        result["ordago"] = ordago
+    if liars:
+        result["lies"] = liars
+    return result
+
+
+def _plays(lance: str, seat: int, pares: list[Any], juego: list[Any]) -> bool:
+    if lance == "pares":
+        return pares[seat] is not None
+    if lance == "juego":
+        return juego[seat] is not None
+    return True
+
+
+def _card_winner(
+    lance: str,
+    order: tuple[int, ...],
+    evals: list[Evaluation | None],
+    pares: list[tuple[str, tuple[int, ...]] | None],
+    juego: list[int | None],
+) -> str | None:
+    """The side whose best player wins the lance on the shown cards, the mano winning ties.
+
+    None when a seat that plays the lance showed no cards.
+    """
+    best_seat = -1
+    best_key: Any = None
+    for seat in order:
+        if lance == "pares":
+            held = pares[seat]
+            if held is None:
+                continue
+            if evals[seat] is None:
+                return None
+            key: Any = held[1]
+        elif lance == "juego":
+            if juego[seat] is None:
+                continue
+            ev = evals[seat]
+            if ev is None:
+                return None
+            key = ev.juego_key()
+        else:
+            ev = evals[seat]
+            if ev is None:
+                return None
+            key = ev.grande if lance == "grande" else ev.chica if lance == "chica" else ev.total
+        # Strictly better only: on a tie the seat nearer the mano keeps the lance.
+        if best_key is None or key > best_key:
+            best_key = key
+            best_seat = seat
+    if best_seat < 0:
+        return None
+    return "B" if best_seat & 1 else "A"
+
+
+def _cards_text(cards: tuple[int, ...]) -> str:
+    return " ".join(CARD_TEXT[c] for c in cards)
+
+
+def _read_jugadas(
+    jugadas: object,
+    n: int,
+    evals: list[Evaluation | None],
+    pares: list[tuple[str, tuple[int, ...]] | None],
+    juego: list[int | None],
+    shown: Mapping[int, tuple[int, ...]],
+) -> None:
+    """Fill pares/juego of the seats that showed no cards from what they declared."""
+    if jugadas is None:
+        jugadas = {}
+    if not isinstance(jugadas, Mapping):
+        raise RecordError("not_a", field="jugadas", what="an object", got=_show(jugadas))
+    given: dict[int, Mapping[str, Any]] = {}
+    for key, value in jugadas.items():
+        seat = _seat(key, n, "jugadas")
+        if not isinstance(value, Mapping):
+            raise RecordError(
+                "not_a", field=f"jugadas.{seat}", what="an object", got=_show(value)
+            )
+        for k in value:
+            if k not in _JUGADA_KEYS:
+                raise RecordError("unknown_key", key=str(k)[:40], where=f"jugadas.{seat}")
+        given[seat] = value
+    for seat in range(n):
+        value = given.get(seat)
+        ev = evals[seat]
+        if value is None:
+            if ev is None:
+                raise RecordError("no_cards_no_jugadas", seat=seat)
+            continue
+        for field in ("pares", "juego"):
+            if field not in value and ev is None:
+                raise RecordError("jugada_missing", seat=seat, field=field)
+        said_pares = value.get("pares")
+        said_juego = value.get("juego")
+        if said_pares is not None and said_pares not in _PARES_KINDS:
+            raise RecordError("jugada_pares", seat=seat, got=_show(said_pares))
+        if said_juego is not None and said_juego != "no" and (
+            type(said_juego) is not int or said_juego not in _JUEGO_TOTALS
+        ):
+            raise RecordError("jugada_juego", seat=seat, got=_show(said_juego))
+        if ev is not None:
+            # Cards and jugadas both given: they must tell the same story.
+            has_pares = ev.pares.kind if ev.pares else "no"
+            if said_pares is not None and said_pares != has_pares:
+                raise RecordError(
+                    "jugada_contradicts", seat=seat, cards=_cards_text(shown[seat]),
+                    has=has_pares, lance="pares", said=_show(said_pares),
+                )
+            has_juego: Any = ev.total if ev.total >= 31 else "no"
+            if said_juego is not None and said_juego != has_juego:
+                raise RecordError(
+                    "jugada_contradicts", seat=seat, cards=_cards_text(shown[seat]),
+                    has=has_juego, lance="juego", said=_show(said_juego),
+                )
+            continue
+        if isinstance(said_pares, str) and said_pares != "no":
+            # Without cards the kind is all we know; who wins among holders then
+            # comes from `winners`, so the key holds the kind alone.
+            pares[seat] = (said_pares, (PARES_ORDER[said_pares],))
+        if type(said_juego) is int:
+            juego[seat] = said_juego
+
+
+def _read_winners(
+    data: object,
+    fourth: str,
+    holders: Mapping[str, set[str]],
+    order: tuple[int, ...],
+    evals: list[Evaluation | None],
+    pares: list[tuple[str, tuple[int, ...]] | None],
+    juego: list[int | None],
+    rules: Rules,
+) -> dict[str, str]:
+    """The winners a table gave for lances its missing cards leave open, checked."""
+    if not isinstance(data, Mapping):
+        raise RecordError("not_a", field="winners", what="an object", got=_show(data))
+    winners: dict[str, str] = {}
+    for lance, side in data.items():
+        if lance not in LANCE_NAMES:
+            raise RecordError("lance_name", key=str(lance)[:40])
+        if lance == "juego" and fourth == "punto":
+            raise BettingError("juego_not_punto")
+        if lance == "punto" and fourth == "juego":
+            who = [s for s in order if juego[s] is not None]
+            raise BettingError(
+                "punto_not_juego", who=f"Seat {who[0]}", who_es=f"El asiento {who[0]}"
+            )
+        if side != "A" and side != "B":
+            raise RecordError("winner_value", lance=lance, got=_show(side))
+        if lance in holders:
+            sides = holders[lance]
+            if not sides:
+                raise RecordError("winner_nobody", lance=lance, got=side)
+            if len(sides) == 1 and side not in sides:
+                raise RecordError(
+                    "winner_not_holder", lance=lance, got=side, side=next(iter(sides))
+                )
+        by_cards = _card_winner(lance, order, evals, pares, juego)
+        if by_cards is not None and by_cards != side:
+            raise RecordError("winner_contradicts", lance=lance, side=by_cards, got=side)
+        winners[lance] = side
+    return winners
+
+
+def _read_declared(
+    data: object,
+    n: int,
+    evals: list[Evaluation | None],
+    pares: list[tuple[str, tuple[int, ...]] | None],
+    juego: list[int | None],
+) -> dict[str, list[int]]:
+    """Placeholder replaced when the lies rules land (see rules.md, "Lies")."""
+    raise RecordError("unknown_key", key="declared", where="the record")
+
+
+__all__ = ["score", "score_parts", "parse_score", "parse_mano", "Betting", "CardError"]
