@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+STARTED = time.time()
 
 
 @pytest.fixture(scope="session")
@@ -34,7 +36,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if SCREENSHOTS.is_dir():
-        shots = sorted(SCREENSHOTS.glob("*.png"))
+        # Only this run's: older files may be from tests that no longer exist.
+        shots = [p for p in SCREENSHOTS.glob("*.png") if p.stat().st_mtime >= STARTED]
         if shots:
             terminalreporter.write_sep("-", "screenshots")
-            terminalreporter.write_line(f"{len(shots)} screenshots in {SCREENSHOTS}")
+            terminalreporter.write_line(f"{len(shots)} screenshots saved in {SCREENSHOTS}")

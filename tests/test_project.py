@@ -1,0 +1,106 @@
+"""Project-wide checks: lint, types, the rules engine's independence, no path to ../shared."""
+
+from __future__ import annotations
+
+import ast
+import os
+import pkgutil
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "muscore" / "rules"
+SKIP_DIRS = {".git", ".venv", "node_modules", "staticfiles", "test-artifacts", "build"}
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, env=env, timeout=300
+    )
+
+
+def project_files(*suffixes: str) -> list[Path]:
+    found = []
+    for dirpath, dirnames, filenames in os.walk(ROOT):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.endswith("_cache")]
+        found += [Path(dirpath) / f for f in filenames if f.endswith(suffixes)]
+    return found
+
+
+def test_ruff_finds_nothing_to_fix() -> None:
+    result = run("-m", "ruff", "check", "--no-cache", str(ROOT))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_rules_engine_passes_mypy_strict() -> None:
+    result = run("-m", "mypy", "--strict", "muscore/rules")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def rules_imports() -> list[tuple[str, str]]:
+    """(file, module) for every absolute import under muscore/rules."""
+    found = []
+    for path in sorted(RULES.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                found += [(path.name, alias.name) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.append((path.name, node.module))
+    return found
+
+
+def test_rules_engine_imports_only_the_standard_library_and_itself() -> None:
+    imports = rules_imports()
+    assert imports, "muscore/rules should import something; is the scan reading its files?"
+    outside = [
+        (name, module)
+        for name, module in imports
+        if module.split(".")[0] not in sys.stdlib_module_names
+        and not (module == "muscore.rules" or module.startswith("muscore.rules."))
+    ]
+    assert not outside, f"muscore.rules must use the standard library only: {outside}"
+
+
+def test_rules_engine_imports_with_django_missing() -> None:
+    modules = [
+        info.name
+        for info in pkgutil.walk_packages([str(RULES)], prefix="muscore.rules.")
+        if not info.name.endswith("__main__")  # running it would read stdin
+    ]
+    code = (
+        "import sys, importlib\n"
+        "sys.modules['django'] = None  # any import of django now raises ImportError\n"
+        f"for name in ['muscore.rules', *{modules!r}]:\n"
+        "    importlib.import_module(name)\n"
+        "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules"
+        " if sys.modules[m] is not None)\n"
+    )
+    result = run("-c", code)
+    assert result.returncode == 0, result.stderr
+
+
+# Documentation may say where the specs came from; code and tests may not read them.
+SHARED_PATH = re.compile(r"\.\./shared|\bshared/(spec|examples|design)")
+
+
+def test_nothing_reads_the_shared_folder_at_run_or_test_time() -> None:
+    checked = [
+        path
+        for path in project_files(".py", ".html", ".js", ".json", ".jsonl", ".toml", ".cfg", ".sh")
+        if path != Path(__file__).resolve()  # this file names the pattern it looks for
+    ]
+    checked += [ROOT / ".ci" / "run", ROOT / "scripts" / "run", ROOT / "scripts" / "test"]
+    offenders = [
+        str(path.relative_to(ROOT)) for path in checked if SHARED_PATH.search(path.read_text())
+    ]
+    assert not offenders, f"these files point at ../shared: {offenders}"
+
+
+@pytest.mark.django_db
+def test_every_model_change_has_its_migration() -> None:
+    result = run("manage.py", "makemigrations", "--check", "--dry-run")
+    assert result.returncode == 0, "missing migrations:\n" + result.stdout + result.stderr

@@ -1,0 +1,86 @@
+"""The production settings, checked the way an operator would: `manage.py check --deploy`."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+from django.http import HttpRequest, HttpResponse
+from django.test import Client, RequestFactory
+
+from muscore.middleware import ContentSecurityPolicyMiddleware
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    # A clean slate: nothing from the developer's shell or the test run leaks in.
+    base = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "DATABASE_URL")}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**base, "DJANGO_SETTINGS_MODULE": "muscore.settings", **env},
+        timeout=120,
+    )
+
+
+PRODUCTION = {
+    "DEBUG": "false",
+    "MUSCORE_HTTPS": "true",
+    "ALLOWED_HOSTS": "mus.example.org",
+    "STATIC_MANIFEST": "true",
+}
+
+
+def test_check_deploy_reports_nothing_in_the_documented_production_environment() -> None:
+    result = manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        SECRET_KEY=secrets.token_urlsafe(50), **PRODUCTION,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_check_deploy_flags_the_development_defaults() -> None:
+    result = manage("check", "--deploy", "--fail-level", "WARNING", DEBUG="false")
+    assert result.returncode != 0
+    for warning in ("security.W004", "security.W008", "security.W009", "security.W016"):
+        assert warning in result.stderr, warning
+
+
+def test_production_refuses_to_start_without_a_secret_key() -> None:
+    result = manage("check", **PRODUCTION)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_a_bad_boolean_in_the_environment_names_the_variable() -> None:
+    result = manage("check", DEBUG="maybe")
+    assert result.returncode != 0
+    assert "DEBUG must be true or false, not 'maybe'" in result.stderr
+
+
+def test_pages_carry_a_content_security_policy_with_no_outside_origin(client: Client) -> None:
+    policy = client.get("/").headers["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["default-src"] == "'self'"
+    assert directives["script-src"] == "'self'"
+    assert directives["style-src"] == "'self'"
+    assert directives["frame-ancestors"] == "'none'"
+    for sources in directives.values():
+        assert "http" not in sources and "*" not in sources and "unsafe" not in sources
+
+
+def test_a_view_that_sets_its_own_policy_keeps_it(rf: RequestFactory) -> None:
+    def view(request: HttpRequest) -> HttpResponse:
+        response = HttpResponse()
+        response.headers["Content-Security-Policy"] = "default-src 'none'"
+        return response
+
+    response = ContentSecurityPolicyMiddleware(view)(rf.get("/"))
+    assert response.headers["Content-Security-Policy"] == "default-src 'none'"
