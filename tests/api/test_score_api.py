@@ -1,0 +1,102 @@
+"""POST /api/v1/score and /api/v1/replay over real HTTP (pytest-django's live_server)."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.rules.test_examples import HANDS, VACAS, matches
+
+
+def post(url: str, body: bytes, content_type: str = "application/json") -> tuple[int, Any]:
+    request = urllib.request.Request(
+        url, data=body, method="POST", headers={"Content-Type": content_type}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+@pytest.mark.django_db
+def test_score_answers_every_example(live_server: Any) -> None:
+    for case in HANDS:
+        status, body = post(f"{live_server.url}/api/v1/score", json.dumps(case["record"]).encode())
+        if case["expect"] == "error":
+            assert status == 400, case["name"]
+            assert set(body) == {"error"} and body["error"]
+        else:
+            assert status == 200, (case["name"], body)
+            matches(case["expect"], body)
+
+
+@pytest.mark.django_db
+def test_replay_answers_the_vaca_examples(live_server: Any) -> None:
+    for case in VACAS:
+        status, body = post(f"{live_server.url}/api/v1/replay", json.dumps(case["record"]).encode())
+        assert status == 200
+        matches(case["expect"], body)
+
+
+@pytest.mark.django_db
+def test_replay_refuses_a_hand_after_the_vaca(live_server: Any) -> None:
+    seed = {"hands": {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}}
+    vaca = {"rules": {"juegos": 1}, "hands": [seed] * 6}
+    status, body = post(f"{live_server.url}/api/v1/replay", json.dumps(vaca).encode())
+    assert status == 400
+    assert "Hand 6" in body["error"] and "vaca" in body["error"]
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        (b"", "JSON"),
+        (b"{not json", "JSON"),
+        (b"[1, 2]", "object"),
+        (b"\xff\xfe", "UTF-8"),
+        (b"[" * 100_000, "JSON"),
+        (b'{"hands": {"0": "R R 5 9"}}', "'9' is not a card"),
+        (b'{"colour": "red"}', "colour"),
+    ],
+)
+def test_score_bad_bodies_get_a_clear_400(client: Any, body: bytes, words: str) -> None:
+    response = client.post("/api/v1/score", body, content_type="application/json")
+    assert response.status_code == 400
+    assert words in response.json()["error"]
+
+
+def test_score_only_takes_post(client: Any) -> None:
+    response = client.get("/api/v1/score")
+    assert response.status_code == 405
+    assert "error" in response.json()
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-50, 60) | st.text(max_size=8)
+    | st.sampled_from(["R R 5 4", "A", "ordago", "quiero", "no_quiero", "A", "B", "par"]),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(
+        st.sampled_from(["rules", "mano", "score", "hands", "lances", "jugadas", "winners",
+                         "grande", "pares", "juego", "punto", "bets", "end", "side", "n", "0",
+                         "1", "2", "3", "A", "B", "players", "target", "reyes", "x"]),
+        children, max_size=5,
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=json_values)
+def test_score_never_answers_500_for_any_json_body(client: Any, body: Any) -> None:
+    for url in ("/api/v1/score", "/api/v1/replay"):
+        response = client.post(url, json.dumps(body), content_type="application/json")
+        assert response.status_code in (200, 400), response.content
+        if response.status_code == 400:
+            assert set(response.json()) == {"error"}
