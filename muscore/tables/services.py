@@ -113,12 +113,11 @@ def normalize_rules(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        raise TableError("rules must be an object such as {\"target\": 40}")
+        raise TableError('rules must be an object such as {"target": 40}')
     unknown = sorted(set(raw) - set(DEFAULT_RULES))
     if unknown:
         raise TableError(
-            f"unknown rule option {unknown[0]!r}; the options are "
-            + ", ".join(DEFAULT_RULES)
+            f"unknown rule option {unknown[0]!r}; the options are " + ", ".join(DEFAULT_RULES)
         )
     result = dict(DEFAULT_RULES)
     for key, value in raw.items():
@@ -176,7 +175,7 @@ def normalize_mano(raw: Any, count: int) -> int:
         # "We cut for it": the draw must not be predictable.
         return secrets.randbelow(count)
     if not _is_int(raw) or not 0 <= raw < count:
-        raise TableError(f"mano must be a seat from 0 to {count - 1}, or \"random\"")
+        raise TableError(f'mano must be a seat from 0 to {count - 1}, or "random"')
     return int(raw)
 
 
@@ -559,8 +558,16 @@ def add_hand(
             new = count + 1
             Hand.objects.create(table=table, number=new, record=clean, client_id=client_id)
             return _commit(
-                table, action=Change.Action.ADD, number=new, before=None, after=clean, via=via,
-                records=records, keys=keys, fingerprint=fingerprint, status=201,
+                table,
+                action=Change.Action.ADD,
+                number=new,
+                before=None,
+                after=clean,
+                via=via,
+                records=records,
+                keys=keys,
+                fingerprint=fingerprint,
+                status=201,
                 idempotency_key=idempotency_key,
             )
     except IntegrityError:
@@ -605,8 +612,16 @@ def undo_last(
         before, number = last.record, last.number
         last.delete()
         return _commit(
-            table, action=Change.Action.UNDO, number=number, before=before, after=None, via=via,
-            records=_records(table), keys=keys, fingerprint=fingerprint, status=200,
+            table,
+            action=Change.Action.UNDO,
+            number=number,
+            before=before,
+            after=None,
+            via=via,
+            records=_records(table),
+            keys=keys,
+            fingerprint=fingerprint,
+            status=200,
             idempotency_key=idempotency_key,
         )
 
@@ -660,8 +675,16 @@ def replace_hand(
         hand.record = clean
         hand.save(update_fields=["record", "updated_at"])
         state = _commit(
-            table, action=Change.Action.EDIT, number=number, before=before, after=clean, via=via,
-            records=records, keys=[], fingerprint=fingerprint, status=200,
+            table,
+            action=Change.Action.EDIT,
+            number=number,
+            before=before,
+            after=clean,
+            via=via,
+            records=records,
+            keys=[],
+            fingerprint=fingerprint,
+            status=200,
             idempotency_key=idempotency_key,
         )
         state["changed"] = _changed(old_state, state)
@@ -674,9 +697,7 @@ def replace_hand(
 
 def _changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[int]:
     def summary(state: Mapping[str, Any]) -> dict[int, Any]:
-        return {
-            n: (h["mano"], h["juego"], h["score"], h["winner"]) for n, h in iter_hands(state)
-        }
+        return {n: (h["mano"], h["juego"], h["score"], h["winner"]) for n, h in iter_hands(state)}
 
     before, after = summary(old), summary(new)
     return sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
@@ -752,7 +773,12 @@ def import_table(data: Any, *, via: str) -> Table:
         table.revision += 1
         table.save(update_fields=["revision", "updated_at"])
         Change.objects.create(
-            table=table, action=Change.Action.IMPORT, number=len(records) or None, before=None,
-            after={"hands": records}, via=via, revision=table.revision,
+            table=table,
+            action=Change.Action.IMPORT,
+            number=len(records) or None,
+            before=None,
+            after={"hands": records},
+            via=via,
+            revision=table.revision,
         )
     return table

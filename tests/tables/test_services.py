@@ -266,7 +266,10 @@ def test_undo_restores_the_previous_score_and_the_audit_keeps_the_hand():
     assert state["revision"] == earlier["revision"] + 2
     undo = services.table_changes(table)[-1]
     assert (undo.action, undo.number, undo.before, undo.after) == (
-        "undo", 2, make_deje_record(), None
+        "undo",
+        2,
+        make_deje_record(),
+        None,
     )
 
 
@@ -297,7 +300,10 @@ def test_an_edit_replays_every_later_hand_and_says_which_changed():
     assert state["changed"] == [2, 3]
     change = services.table_changes(table)[-1]
     assert (change.action, change.number, change.before, change.after) == (
-        "edit", 2, make_record(), edited
+        "edit",
+        2,
+        make_record(),
+        edited,
     )
     # "changed" is about this answer only: the stored state does not carry it.
     assert "changed" not in services.table_state(table)
