@@ -92,7 +92,9 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(body=json_values)
 def test_score_never_answers_500_for_any_json_body(client: Any, body: Any) -> None:
     for url in ("/api/v1/score", "/api/v1/replay"):
