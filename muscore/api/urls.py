@@ -1,4 +1,18 @@
 from django.urls import path
 
+from muscore.api import tables, views
+
 app_name = "api"
-urlpatterns: list = []
+urlpatterns: list = [
+    # The scoring contract (muscore/api/views.py).
+    path("score", views.score, name="score"),
+    path("replay", views.replay, name="replay"),
+    # Tables (muscore/api/tables.py); "import" comes before <table_id> so it is never an id.
+    path("tables", tables.create, name="tables"),
+    path("tables/import", tables.import_, name="table_import"),
+    path("tables/<str:table_id>", tables.detail, name="table"),
+    path("tables/<str:table_id>/export", tables.export, name="table_export"),
+    path("tables/<str:table_id>/hands", tables.add_hand, name="table_hands"),
+    path("tables/<str:table_id>/hands/last", tables.undo_last, name="table_hand_last"),
+    path("tables/<str:table_id>/hands/<int:number>", tables.hand, name="table_hand"),
+]

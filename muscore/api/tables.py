@@ -1,0 +1,279 @@
+"""The tables JSON API (issue #3 point 5, issue #4): thin views over muscore.tables.services.
+
+Writes are authenticated by the table's edit key in the X-Table-Key header, not
+by a session, so the API is CSRF exempt. Every error is {"error": "..."} with a
+4xx status; a rejected request changes nothing (the services run each write
+in one transaction).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import NoReverseMatch, reverse
+from django.views.decorators.csrf import csrf_exempt
+
+from muscore import rules as rules_engine
+from muscore.tables import services
+from muscore.tables.models import Change, Table
+
+log = logging.getLogger(__name__)
+
+VIA = Change.Via.API
+CREATE_KEYS = {"rules", "players", "mano"}
+# Keys of a POST /hands body that are about the request, not the hand record.
+ADD_KEYS = ("number", "client_id")
+EDIT_KEYS = ("revision",)
+
+View = Callable[..., HttpResponse]
+
+
+class BadRequest(Exception):
+    """The request itself (not the game) is malformed: 400 with this message."""
+
+
+def error(message: str, status: int, **extra: Any) -> JsonResponse:
+    return JsonResponse({"error": message, **extra}, status=status)
+
+
+def api_view(*methods: str) -> Callable[[View], View]:
+    """CSRF exempt, method check, and every known failure turned into its JSON 4xx."""
+
+    def decorate(view: View) -> View:
+        @csrf_exempt
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method not in methods:
+                response = error(f"method {request.method} is not allowed here", 405)
+                response["Allow"] = ", ".join(methods)
+                return response
+            try:
+                return view(request, *args, **kwargs)
+            except BadRequest as exc:
+                return error(str(exc), 400)
+            except (services.TableNotFound, services.HandNotFound) as exc:
+                return error(str(exc), 404)
+            except services.HandConflict as exc:
+                return error(str(exc), 409, hand=exc.hand)
+            except services.StaleEdit as exc:
+                return error(str(exc), 409, revision=exc.revision)
+            except services.IdempotencyMismatch as exc:
+                return error(str(exc), 422)
+            except services.LaterHandInvalid as exc:
+                return error(str(exc), 400, number=exc.number)
+            except (services.TableError, rules_engine.RuleError) as exc:
+                return error(str(exc), 400)
+
+        return wrapper
+
+    return decorate
+
+
+class PermissionDenied(Exception):
+    """A write without the table's edit key: 403, nothing changes."""
+
+
+def read_json(request: HttpRequest) -> dict[str, Any]:
+    if not request.body:
+        raise BadRequest("the request needs a JSON object as its body")
+    try:
+        data = json.loads(request.body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadRequest("the body must be UTF-8 encoded JSON") from None
+    except (ValueError, RecursionError) as exc:
+        raise BadRequest(f"the body is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the body must be a JSON object")
+    return data
+
+
+def authorized_table(request: HttpRequest, table_id: str) -> Table:
+    """The table, if the X-Table-Key header holds its edit key; 404 or 403 otherwise."""
+    table = services.get_table(table_id)
+    if not table.check_edit_key(request.headers.get("X-Table-Key")):
+        raise PermissionDenied
+    return table
+
+
+def with_key_check(view: View) -> View:
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except PermissionDenied:
+            return error("this needs the table's edit key in the X-Table-Key header", 403)
+
+    return wrapper
+
+
+def etag_for(revision: int) -> str:
+    return f'"r{revision}"'
+
+
+def revision_from_etag(value: str) -> int:
+    tag = value.strip()
+    if tag.startswith("W/"):
+        tag = tag[2:]
+    tag = tag.strip('"')
+    if tag.startswith("r") and tag[1:].isdigit() and len(tag) < 12:
+        return int(tag[1:])
+    raise BadRequest(f'If-Match must be an ETag of this API, such as "r3", not {value[:40]!r}')
+
+
+def etag_matches(header: str, etag: str) -> bool:
+    for candidate in header.split(","):
+        tag = candidate.strip()
+        if tag.startswith("W/"):
+            tag = tag[2:]
+        if tag in (etag, "*"):
+            return True
+    return False
+
+
+def state_response(state: dict[str, Any], status: int = 200) -> JsonResponse:
+    response = JsonResponse(state, status=status)
+    response["ETag"] = etag_for(state["revision"])
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def table_links(request: HttpRequest, table: Table) -> dict[str, str]:
+    try:
+        view = reverse("tables:board", args=[table.id])
+        edit = reverse("tables:edit_board", args=[table.id, table.edit_key])
+    except NoReverseMatch:
+        # The pages' URL names are the page layer's business: fall back to their documented paths.
+        view = f"/t/{table.id}/"
+        edit = f"/t/{table.id}/k/{table.edit_key}/"
+    return {
+        "view_url": request.build_absolute_uri(view),
+        "edit_url": request.build_absolute_uri(edit),
+    }
+
+
+def created_response(request: HttpRequest, table: Table) -> JsonResponse:
+    state = services.table_state(table)
+    body = {"id": table.id, "edit_key": table.edit_key, **table_links(request, table), **state}
+    response = state_response(body, 201)
+    response["Location"] = request.build_absolute_uri(f"/api/v1/tables/{table.id}")
+    return response
+
+
+def pop_base_revision(request: HttpRequest, data: dict[str, Any]) -> int | None:
+    base = data.pop("revision", None)
+    if base is not None and (not isinstance(base, int) or isinstance(base, bool)):
+        raise BadRequest("revision must be a whole number")
+    header = request.headers.get("If-Match")
+    if header is not None:
+        from_header = revision_from_etag(header)
+        if base is not None and base != from_header:
+            raise BadRequest("the revision in the body and the If-Match header differ")
+        base = from_header
+    return base
+
+
+# --- views ------------------------------------------------------------------------------------
+
+
+@api_view("POST")
+def create(request: HttpRequest) -> HttpResponse:
+    data = read_json(request) if request.body else {}
+    unknown = sorted(set(data) - CREATE_KEYS)
+    if unknown:
+        raise BadRequest(f"unknown key {unknown[0]!r}; a new table takes rules, players and mano")
+    table = services.create_table(
+        players=data.get("players"), rules=data.get("rules"), mano=data.get("mano")
+    )
+    return created_response(request, table)
+
+
+@api_view("GET")
+def detail(request: HttpRequest, table_id: str) -> HttpResponse:
+    # The cheap path of an unchanged poll: one indexed query, no replay, no render.
+    revision = services.table_revision(table_id)
+    if revision is None:
+        return error("there is no such table", 404)
+    etag = etag_for(revision)
+    if etag_matches(request.headers.get("If-None-Match", ""), etag):
+        response = HttpResponse(status=304)
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache"
+        return response
+    return state_response(services.table_state(services.get_table(table_id)))
+
+
+@api_view("POST")
+@with_key_check
+def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
+    table = authorized_table(request, table_id)
+    data = read_json(request)
+    number = data.pop("number", None)
+    client_id = data.pop("client_id", None)
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+        raise BadRequest("number must be a whole number")
+    state = services.add_hand(
+        table,
+        data,
+        number=number,
+        client_id=client_id,
+        idempotency_key=request.headers.get("Idempotency-Key"),
+        via=VIA,
+    )
+    return state_response(state, 201)
+
+
+@api_view("DELETE")
+@with_key_check
+def undo_last(request: HttpRequest, table_id: str) -> HttpResponse:
+    table = authorized_table(request, table_id)
+    header = request.headers.get("If-Match")
+    base = revision_from_etag(header) if header is not None else None
+    state = services.undo_last(
+        table,
+        base_revision=base,
+        idempotency_key=request.headers.get("Idempotency-Key"),
+        via=VIA,
+    )
+    return state_response(state)
+
+
+@api_view("GET", "PUT")
+def hand(request: HttpRequest, table_id: str, number: int) -> HttpResponse:
+    if request.method == "GET":
+        return JsonResponse(services.hand_entry(services.get_table(table_id), number))
+    return replace_hand(request, table_id, number)
+
+
+@with_key_check
+def replace_hand(request: HttpRequest, table_id: str, number: int) -> HttpResponse:
+    table = authorized_table(request, table_id)
+    data = read_json(request)
+    base = pop_base_revision(request, data)
+    state = services.replace_hand(
+        table,
+        number,
+        data,
+        base_revision=base,
+        idempotency_key=request.headers.get("Idempotency-Key"),
+        via=VIA,
+    )
+    return state_response(state)
+
+
+@api_view("GET")
+def export(request: HttpRequest, table_id: str) -> HttpResponse:
+    table = services.get_table(table_id)
+    response = JsonResponse(services.export_table(table))
+    response["Content-Disposition"] = f'attachment; filename="muscore-{table.id}.json"'
+    return response
+
+
+@api_view("POST")
+def import_(request: HttpRequest) -> HttpResponse:
+    table = services.import_table(read_json(request), via=VIA)
+    return created_response(request, table)
