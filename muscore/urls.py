@@ -5,4 +5,6 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("muscore.tables.urls")),
     path("api/v1/", include("muscore.api.urls")),
+    # The language switch (django's set_language, POST /i18n/setlang/).
+    path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -5,4 +5,13 @@ from muscore.tables import views
 app_name = "tables"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("mesa", views.quick_table, name="quick"),
+    path("nueva", views.new_table, name="new"),
+    path("t/<str:table_id>/", views.view_board, name="board"),
+    path("t/<str:table_id>/historial", views.view_history, name="history"),
+    path("t/<str:table_id>/k/<str:key>/", views.edit_board, name="edit_board"),
+    path("t/<str:table_id>/k/<str:key>/historial", views.edit_history, name="edit_history"),
+    path("t/<str:table_id>/k/<str:key>/mano", views.hand, name="hand"),
+    path("t/<str:table_id>/k/<str:key>/mano/<int:number>", views.hand, name="edit_hand"),
+    path("t/<str:table_id>/k/<str:key>/deshacer", views.undo, name="undo"),
 ]

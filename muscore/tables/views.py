@@ -1,10 +1,331 @@
-"""The table's pages: thin views over muscore.rules and the stored hands."""
+"""The table's pages: thin views over muscore.tables.services and the forms.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+A view link (/t/<id>/) only shows; every page that changes something lives
+under the edit link (/t/<id>/k/<edit key>/). A wrong key is a 404, the same as
+a table that does not exist: neither says which part was wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from muscore import rules as rules_engine
+from muscore.tables import board, services
+from muscore.tables.forms import (
+    CARD_VALUES,
+    JUEGO_CHOICES,
+    PARES_CHOICES,
+    EntryError,
+    HandEntry,
+    SetupForm,
+    rule_message,
+)
+from muscore.tables.models import Table
+
+VIA = "edit_link"
+
+
+def _table(table_id: str) -> Table:
+    try:
+        return services.get_table(table_id)
+    except services.TableNotFound:
+        raise Http404(_("No hay ninguna mesa con ese enlace.")) from None
+
+
+def _editable(table_id: str, key: str) -> Table:
+    table = _table(table_id)
+    if not table.check_edit_key(key):
+        raise Http404(_("No hay ninguna mesa con ese enlace."))
+    return table
+
+
+def _links(table: Table, editable: bool) -> dict[str, str]:
+    links = {
+        "view": reverse("tables:board", args=[table.id]),
+        "view_history": reverse("tables:history", args=[table.id]),
+    }
+    if editable:
+        key = table.edit_key
+        links.update(
+            edit=reverse("tables:edit_board", args=[table.id, key]),
+            history=reverse("tables:edit_history", args=[table.id, key]),
+            hand=reverse("tables:hand", args=[table.id, key]),
+            undo=reverse("tables:undo", args=[table.id, key]),
+        )
+    return links
+
+
+def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+    # An htmx form gets a full page load of the board; a plain form a 303.
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url, permanent=False)
+
+
+# --- home and set-up ----------------------------------------------------------------------------
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/home.html")
+
+
+@require_POST
+def quick_table(request: HttpRequest) -> HttpResponse:
+    """One tap from the home page to a running board: A1, B1, A2, B2, mano A1."""
+    table = services.create_table()
+    return redirect("tables:edit_board", table.id, table.edit_key)
+
+
+@require_http_methods(["GET", "POST"])
+def new_table(request: HttpRequest) -> HttpResponse:
+    form = SetupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = services.create_table(**form.table_kwargs())
+        except services.TableError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("tables:edit_board", table.id, table.edit_key)
+    status = 400 if form.errors else 200
+    return render(request, "tables/new.html", {"form": form}, status=status)
+
+
+# --- the board ----------------------------------------------------------------------------------
+
+
+def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[str, Any]:
+    state = services.table_state(table)
+    context: dict[str, Any] = {
+        "table": table,
+        "state": state,
+        "b": board.board(state),
+        "editable": editable,
+        "links": _links(table, editable),
+        "notice": _notice(request),
+    }
+    if editable:
+        context["share_url"] = request.build_absolute_uri(context["links"]["view"])
+        context["edit_url"] = request.build_absolute_uri(context["links"]["edit"])
+    return context
+
+
+def _notice(request: HttpRequest) -> str:
+    """What the last change did, carried in the redirect's query string."""
+    if "deshecha" in request.GET:
+        return _("Mano %(n)s deshecha.") % {"n": request.GET["deshecha"][:6]}
+    if "corregida" in request.GET:
+        number = request.GET["corregida"][:6]
+        changed = [c for c in request.GET.get("cambian", "").split(",") if c.isdigit()][:50]
+        if not changed:
+            return _("Mano %(n)s corregida: ningún tanteo cambia.") % {"n": number}
+        return _("Mano %(n)s corregida: cambian los tantos de las manos %(list)s.") % {
+            "n": number,
+            "list": board.join_words(changed),
+        }
+    return ""
+
+
+def _render_board(request: HttpRequest, table: Table, editable: bool) -> HttpResponse:
+    template = "tables/board.html"
+    if request.htmx:
+        template += "#scoreboard"
+    return render(request, template, _board_context(request, table, editable))
+
+
+@require_GET
+def view_board(request: HttpRequest, table_id: str) -> HttpResponse:
+    return _render_board(request, _table(table_id), editable=False)
+
+
+@require_GET
+def edit_board(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
+    return _render_board(request, _editable(table_id, key), editable=True)
+
+
+def _history(request: HttpRequest, table: Table, editable: bool) -> HttpResponse:
+    state = services.table_state(table)
+    hands = board.history(state)
+    if editable:
+        for hand in hands:
+            hand["edit_url"] = reverse(
+                "tables:edit_hand", args=[table.id, table.edit_key, hand["number"]]
+            )
+    context = {
+        "table": table,
+        "b": board.board(state),
+        "hands": hands,
+        "editable": editable,
+        "links": _links(table, editable),
+    }
+    return render(request, "tables/history.html", context)
+
+
+@require_GET
+def view_history(request: HttpRequest, table_id: str) -> HttpResponse:
+    return _history(request, _table(table_id), editable=False)
+
+
+@require_GET
+def edit_history(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
+    return _history(request, _editable(table_id, key), editable=True)
+
+
+@require_POST
+def undo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
+    table = _editable(table_id, key)
+    url = reverse("tables:edit_board", args=[table.id, table.edit_key])
+    revision = request.POST.get("revision", "")
+    try:
+        before = services.table_state(table)
+        numbers = [n for n, _hand in services.iter_hands(before)]
+        services.undo_last(
+            table, base_revision=int(revision) if revision.isdigit() else None, via=VIA
+        )
+    except services.StaleEdit:
+        return _board_error(request, table, _("La mesa cambió desde otro móvil: mira el "
+                                              "marcador y vuelve a deshacer si hace falta."))
+    except services.TableError:
+        return _board_error(request, table, _("No hay ninguna mano que deshacer."))
+    return _redirect(request, f"{url}?deshecha={numbers[-1]}")
+
+
+def _board_error(request: HttpRequest, table: Table, message: str) -> HttpResponse:
+    context = _board_context(request, table, True)
+    context["error"] = message
+    return render(request, "tables/board.html", context, status=409)
+
+
+# --- the hand entry -----------------------------------------------------------------------------
+
+
+def _entry_for(table: Table, state: dict[str, Any], number: int | None) -> dict[str, Any]:
+    """The mano, the score before and the record of the hand being entered or corrected."""
+    if number is None:
+        mano = int(state["current"]["next_mano"])
+        score = board.current_juego(state["current"])["score"]
+        count = len(services.iter_hands(state))
+        return {"mano": mano, "score": score, "number": count + 1, "record": None}
+    hands = services.iter_hands(state)
+    found = [i for i, (n, _hand) in enumerate(hands) if n == number]
+    if not found:
+        raise Http404(_("Esa mano no existe."))
+    i = found[0]
+    hand = hands[i][1]
+    score = {"A": 0, "B": 0}
+    if i > 0:
+        previous = hands[i - 1][1]
+        if previous["winner"] is None and previous["juego"] == hand["juego"]:
+            score = dict(previous["score"])
+    record = services.hand_entry(table, number)["record"]
+    return {"mano": hand["mano"], "score": score, "number": number, "record": record}
+
+
+def _preview(entry: HandEntry, table: Table) -> tuple[dict[str, Any] | None, str]:
+    if not entry.is_complete():
+        return None, ""
+    record = entry.record()
+    try:
+        result = rules_engine.score(
+            {**record, "rules": table.rules, "mano": entry.mano, "score": entry.score}
+        )
+    except rules_engine.RuleError as error:
+        return None, rule_message(error)
+    return result, ""
+
+
+@require_http_methods(["GET", "POST"])
+def hand(request: HttpRequest, table_id: str, key: str, number: int | None = None) -> HttpResponse:
+    """Enter the next hand, or (with number) correct a stored one."""
+    table = _editable(table_id, key)
+    state = services.table_state(table)
+    where = _entry_for(table, state, number)
+    kwargs = {
+        "players": state["players"],
+        "rules": state["rules"],
+        "mano": where["mano"],
+        "score": where["score"],
+        "number": where["number"],
+    }
+    if request.method == "GET":
+        if where["record"] is not None:
+            entry = HandEntry.from_record(where["record"], **kwargs)
+        else:
+            entry = HandEntry(**kwargs)
+        entry.revision = str(state["revision"])
+    else:
+        entry = HandEntry(data=request.POST, **kwargs)
+    status = 200
+    act = entry.act
+    if act and act != "save" and not entry.errors:
+        try:
+            entry.apply(act)
+        except EntryError as error:
+            entry.errors.append(str(error))
+    result, engine_error = _preview(entry, table)
+    if act == "save":
+        problems = entry.errors or entry.missing() or ([engine_error] if engine_error else [])
+        if not problems:
+            saved = _save(request, table, entry, number)
+            if isinstance(saved, HttpResponse):
+                return saved
+            problems = [saved]
+        entry.save_errors = problems
+        status = 400
+    context = {
+        "table": table,
+        "entry": entry,
+        "result": result,
+        "lines": board.recuento_lines(result, state["players"]) if result else [],
+        "engine_error": engine_error,
+        "editing": number is not None,
+        "links": _links(table, True),
+        "card_values": CARD_VALUES,
+        "pares_choices": PARES_CHOICES,
+        "juego_choices": JUEGO_CHOICES,
+        "action": request.path,
+    }
+    template = "tables/hand.html"
+    if request.htmx and request.method == "POST":
+        template += "#live"
+    return render(request, template, context, status=status)
+
+
+def _save(
+    request: HttpRequest, table: Table, entry: HandEntry, number: int | None
+) -> HttpResponse | str:
+    """Store the hand; the response on success, else the message naming what is wrong."""
+    board_url = reverse("tables:edit_board", args=[table.id, table.edit_key])
+    record = entry.record()
+    try:
+        if number is None:
+            services.add_hand(
+                table, record, number=entry.number, client_id=entry.client_id, via=VIA
+            )
+            return _redirect(request, board_url)
+        revision = int(entry.revision) if entry.revision.isdigit() else None
+        state = services.replace_hand(table, number, record, base_revision=revision, via=VIA)
+    except services.HandConflict:
+        return _("Otro móvil ya guardó la mano %(n)s. Mira el marcador antes de seguir.") % {
+            "n": entry.number
+        }
+    except services.StaleEdit:
+        return _("La mesa cambió desde otro móvil mientras corregías: vuelve a abrir la mano.")
+    except services.LaterHandInvalid as error:
+        return _("Con este cambio la mano %(n)s ya no vale: %(why)s") % {
+            "n": error.number,
+            "why": str(error),
+        }
+    except services.TableError as error:
+        return str(error)
+    except rules_engine.RuleError as error:
+        return rule_message(error)
+    changed = ",".join(str(n) for n in state.get("changed", []))
+    return _redirect(request, f"{board_url}?corregida={number}&cambian={changed}")

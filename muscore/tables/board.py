@@ -1,0 +1,326 @@
+"""How the board shows a table: plain dicts in, plain dicts and words out.
+
+Everything here takes the state the services return (the replay output of
+muscore.rules, see spec/hand-record.md) and turns it into what the pages draw:
+piedras as amarracos, the chart of the juego, the recuento in the table's own
+words. No storage and no rules are decided here: only presentation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+
+SIDES = ("A", "B")
+# The game's words stay Spanish in every language (issue 3, point 6).
+LANCE_NAMES = {
+    "grande": "Grande",
+    "chica": "Chica",
+    "pares": "Pares",
+    "juego": "Juego",
+    "punto": "Punto",
+}
+PIEDRAS_PER_AMARRACO = 5
+
+
+def other(side: str) -> str:
+    return "B" if side == "A" else "A"
+
+
+def side_of(seat: int) -> str:
+    return "A" if seat % 2 == 0 else "B"
+
+
+def side_seats(side: str, players: int) -> list[int]:
+    first = 0 if side == "A" else 1
+    return list(range(first, players, 2))
+
+
+def side_names(players: Sequence[str], side: str) -> str:
+    """'Ana y Carla': how a table names a partnership."""
+    names = [players[seat] for seat in side_seats(side, len(players))]
+    return get_text_list(names, _("y"))
+
+
+def join_words(words: Sequence[str]) -> str:
+    return get_text_list(list(words), _("y"))
+
+
+def piedras(points: int) -> dict[str, Any]:
+    """17 piedras read as 3 amarracos and 2 piedras, the way a table keeps them."""
+    points = max(0, int(points))
+    amarracos, loose = divmod(points, PIEDRAS_PER_AMARRACO)
+    return {
+        "points": points,
+        "amarracos": amarracos,
+        "piedras": loose,
+        "amarraco_range": range(amarracos),
+        "piedra_range": range(loose),
+    }
+
+
+def dentro_from(target: int) -> int:
+    """A side is "dentro" at 35 of 40: scaled as the last amarraco before any target."""
+    return max(0, int(target) - PIEDRAS_PER_AMARRACO)
+
+
+def is_dentro(points: int, target: int) -> bool:
+    return int(target) > points >= dentro_from(target)
+
+
+def postre(mano: int, players: int) -> int:
+    """The dealer sits on the mano's left: the seat before it in speaking order."""
+    return (mano - 1) % players
+
+
+def chart(scores: Sequence[Mapping[str, int]], target: int) -> dict[str, Any]:
+    """Polyline points of both sides over the hands of one juego, for an inline SVG.
+
+    `scores` are the scores after each hand; the chart starts at 0-0.
+    """
+    width, height, pad = 300, 100, 4
+    series = [{"A": 0, "B": 0}, *scores]
+    steps = max(len(series) - 1, 1)
+    usable_h = height - 2 * pad
+
+    def y(points: int) -> float:
+        return round(height - pad - min(points, target) / target * usable_h, 1)
+
+    def x(i: int) -> float:
+        return round(pad + i * (width - 2 * pad) / steps, 1)
+
+    lines = {
+        side: " ".join(f"{x(i)},{y(s[side])}" for i, s in enumerate(series)) for side in SIDES
+    }
+    last = series[-1]
+    return {
+        "width": width,
+        "height": height,
+        "a": lines["A"],
+        "b": lines["B"],
+        "a_end": {"x": x(len(series) - 1), "y": y(last["A"])},
+        "b_end": {"x": x(len(series) - 1), "y": y(last["B"])},
+        "dentro_y": y(dentro_from(target)),
+        "target_y": y(target),
+        "hands": len(series) - 1,
+    }
+
+
+def _step_text(step: Mapping[str, Any], names: str | None) -> str:
+    lance = LANCE_NAMES.get(step["lance"], step["lance"])
+    side = step["side"]
+    points = step["points"]
+    score = step["score"][side]
+    why = step.get("why")
+    who = f"{names} " if names else ""
+    params = {"lance": lance, "who": who, "points": points, "score": score}
+    if why == "deje":
+        return _("%(lance)s: deje, %(who)s+%(points)s, %(score)s") % params
+    if why == "quiero":
+        stake = step.get("stake")
+        extra = points - stake if isinstance(stake, int) else 0
+        if isinstance(stake, int) and extra > 0:
+            params.update(stake=stake, extra=extra)
+            return (
+                _("%(lance)s: %(who)s+%(points)s (%(stake)s querido y %(extra)s de jugadas), "
+                  "%(score)s") % params
+            )
+        return _("%(lance)s: %(who)s+%(points)s querido, %(score)s") % params
+    if why == "no_quiero":
+        return _("%(lance)s: %(who)s+%(points)s (no quisieron), %(score)s") % params
+    if why == "solo":
+        return _("%(lance)s: %(who)s+%(points)s (solo ellos tienen), %(score)s") % params
+    return _("%(lance)s: %(who)s+%(points)s, %(score)s") % params
+
+
+def recuento_lines(result: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+    """The result of one hand as the table says it, one sentence per step.
+
+    "Grande: Ana y Carla +1, 39. Chica: +1, 40: ganan el juego. Pares y juego
+    no se cuentan." Names are said when the side changes, as people do.
+    """
+    lines: list[str] = []
+    steps = list(result.get("recuento") or [])
+    winner = result.get("winner")
+    ended_by = result.get("ended_by")
+    ordago = result.get("ordago")
+    last_side: str | None = None
+    for i, step in enumerate(steps):
+        side = step["side"]
+        names = side_names(players, side) if side != last_side else None
+        text = _step_text(step, names)
+        if winner and not ordago and i == len(steps) - 1 and side == winner:
+            text = _("%(text)s: ganan el juego") % {"text": text}
+        lines.append(text + ".")
+        last_side = side
+    if ordago:
+        lance = LANCE_NAMES.get(ordago["lance"], ordago["lance"])
+        lines.append(
+            _("Órdago a %(lance)s querido: lo ganan %(names)s, que ganan el juego.")
+            % {"lance": lance.lower(), "names": side_names(players, ordago["side"])}
+        )
+    if not steps and not ordago:
+        lines.append(_("Nadie se lleva nada."))
+    if winner:
+        order = list((result.get("lances") or {}).keys())
+        last_lance = (
+            ordago["lance"] if ordago else (steps[-1]["lance"] if steps else None)
+        )
+        if last_lance in order:
+            rest = [LANCE_NAMES.get(lance, lance) for lance in order[order.index(last_lance) + 1:]]
+            if rest:
+                words = join_words([rest[0], *[r.lower() for r in rest[1:]]])
+                if ended_by == "recuento":
+                    lines.append(_("%(lances)s no se cuentan.") % {"lances": words})
+                else:
+                    lines.append(_("%(lances)s no se juegan.") % {"lances": words})
+    return lines
+
+
+def current_juego(vaca: Mapping[str, Any]) -> dict[str, Any]:
+    """The juego being played in a vaca: its number, score and the hands so far."""
+    hands = list(vaca.get("hands") or [])
+    if not hands:
+        return {"number": 1, "score": {"A": 0, "B": 0}, "hands": [], "first_index": 0}
+    last = hands[-1]
+    if last.get("winner"):
+        return {
+            "number": last["juego"] + 1,
+            "score": {"A": 0, "B": 0},
+            "hands": [],
+            "first_index": len(hands),
+        }
+    number = last["juego"]
+    in_juego = [h for h in hands if h["juego"] == number]
+    return {
+        "number": number,
+        "score": dict(last["score"]),
+        "hands": in_juego,
+        "first_index": len(hands) - len(in_juego),
+    }
+
+
+def juegos_results(vaca: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, Any]]:
+    """Each juego won in a vaca: who won it and the final score."""
+    out = []
+    for hand in vaca.get("hands") or []:
+        if hand.get("winner"):
+            out.append(
+                {
+                    "juego": hand["juego"],
+                    "winner": hand["winner"],
+                    "names": side_names(players, hand["winner"]),
+                    "score": hand["score"],
+                }
+            )
+    return out
+
+
+def board(state: Mapping[str, Any]) -> dict[str, Any]:
+    """Everything the scoreboard draws, from the table state."""
+    players: list[str] = list(state["players"])
+    rules: Mapping[str, Any] = state["rules"]
+    n = len(players)
+    target = int(rules.get("target", 40))
+    needed = int(rules.get("juegos", 2))
+    vaca = state["current"]
+    juego = current_juego(vaca)
+    vaca_won = vaca.get("winner")
+    next_mano = int(vaca.get("next_mano", vaca.get("mano", 0)))
+    sides = []
+    for side in SIDES:
+        points = juego["score"][side]
+        won = int((vaca.get("juegos") or {}).get(side, 0))
+        sides.append(
+            {
+                "side": side,
+                "names": side_names(players, side),
+                "seats": [
+                    {"seat": s, "name": players[s]} for s in side_seats(side, n)
+                ],
+                "piedras": piedras(points),
+                "dentro": is_dentro(points, target),
+                "juegos": won,
+                "juegos_marks": [i < won for i in range(needed)],
+                "vaca": vaca_won == side,
+            }
+        )
+    hands = list(vaca.get("hands") or [])
+    first_hand = int(vaca.get("first_hand", 1))
+    last_hand = None
+    if hands:
+        last = hands[-1]
+        last_hand = {
+            "number": first_hand + len(hands) - 1,
+            "lines": recuento_lines(last.get("result") or {}, players),
+            "winner": last.get("winner"),
+        }
+    else:
+        for finished in reversed(state.get("finished") or []):
+            if finished.get("hands"):
+                fh = finished["hands"][-1]
+                last_hand = {
+                    "number": int(finished.get("first_hand", 1)) + len(finished["hands"]) - 1,
+                    "lines": recuento_lines(fh.get("result") or {}, players),
+                    "winner": fh.get("winner"),
+                }
+                break
+    return {
+        "players": players,
+        "rules": rules,
+        "target": target,
+        "dentro_from": dentro_from(target),
+        "juegos_needed": needed,
+        "sides": sides,
+        "juego": juego,
+        "vaca_winner": vaca_won,
+        "vaca_winner_names": side_names(players, vaca_won) if vaca_won else "",
+        "mano": {"seat": next_mano, "name": players[next_mano]},
+        "postre": {"seat": postre(next_mano, n), "name": players[postre(next_mano, n)]},
+        "chart": chart([h["score"] for h in juego["hands"]], target),
+        "last_hand": last_hand,
+        "next_number": first_hand + len(hands),
+        "juegos_results": juegos_results(vaca, players),
+        "finished": [
+            {
+                "winner": v.get("winner"),
+                "names": side_names(players, v["winner"]) if v.get("winner") else "",
+                "juegos": v.get("juegos"),
+            }
+            for v in state.get("finished") or []
+        ],
+    }
+
+
+def history(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every hand of the table, newest first, with its recuento and its juego/vaca result."""
+    players = list(state["players"])
+    vacas = [*(state.get("finished") or []), state["current"]]
+    out: list[dict[str, Any]] = []
+    for vaca_index, vaca in enumerate(vacas, start=1):
+        first = int(vaca.get("first_hand", 1))
+        hands = list(vaca.get("hands") or [])
+        for i, hand in enumerate(hands):
+            is_last_of_vaca = i == len(hands) - 1 and vaca.get("winner")
+            out.append(
+                {
+                    "number": first + i,
+                    "vaca": vaca_index,
+                    "juego": hand.get("juego"),
+                    "mano": players[hand["mano"]] if "mano" in hand else "",
+                    "score": hand.get("score"),
+                    "winner": hand.get("winner"),
+                    "winner_names": side_names(players, hand["winner"])
+                    if hand.get("winner")
+                    else "",
+                    "vaca_winner_names": side_names(players, vaca["winner"])
+                    if is_last_of_vaca
+                    else "",
+                    "lines": recuento_lines(hand.get("result") or {}, players),
+                }
+            )
+    out.reverse()
+    return out

@@ -1,0 +1,581 @@
+"""The table's forms: set-up, and the hand entry that turns taps into a hand record.
+
+The hand entry is one page form driven by its own POSTs: every button (a bet, a
+quiero, "borrar") is a submit with `act`, the server applies it and renders the
+form again. That works as plain HTML and, enhanced by htmx, as a partial swap.
+What the cards decide (who has pares or juego, who wins a lance) is asked of
+nobody; muscore.rules decides it. The record built here is scored by
+muscore.rules alone: the little arithmetic below (the deje) is only what the
+form shows while the hand is entered, and the saved result never depends on it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from muscore import rules as rules_engine
+from muscore.tables import board
+
+NAME_MAX = 40
+LANCES_FIRST = ("grande", "chica", "pares")
+PARES_CHOICES = ("no", "par", "medias", "duples")
+JUEGO_CHOICES = ("no", "31", "32", "33", "34", "35", "36", "37", "40")
+# The ten card values a table tells apart (suits never matter); 2 and 3 are still
+# their own indices for counting the deck, even when they play as as and rey.
+CARD_VALUES = ("1", "2", "3", "4", "5", "6", "7", "S", "C", "R")
+CARD_ALIASES = {"A": "1", "10": "S", "11": "C", "12": "R", "S": "S", "C": "C", "R": "R"}
+MAX_BET = 99
+
+
+def rule_message(error: Exception) -> str:
+    """A RuleError in the page's language (the engine carries Spanish and English)."""
+    from django.utils.translation import get_language
+
+    message = getattr(error, "message", None)
+    if callable(message):
+        try:
+            return str(message(get_language() or "es"))
+        except Exception:  # noqa: BLE001 - a message must never break the page
+            pass
+    return str(error)
+
+
+# --- set-up -------------------------------------------------------------------------------------
+
+
+class SetupForm(forms.Form):
+    """Names by seat in speaking order, the first mano and the options of rules.md."""
+
+    players = forms.TypedChoiceField(
+        label=gettext_lazy("Jugadores"),
+        choices=[(4, gettext_lazy("4 (2 contra 2)")), (6, gettext_lazy("6 (3 contra 3)"))],
+        coerce=int,
+        initial=4,
+        widget=forms.RadioSelect,
+    )
+    mano = forms.ChoiceField(
+        label=gettext_lazy("Mano en la primera"),
+        choices=[(str(i), str(i + 1)) for i in range(6)]
+        + [("random", gettext_lazy("Sorteo"))],
+        initial="0",
+        widget=forms.RadioSelect,
+    )
+    reyes = forms.TypedChoiceField(
+        label=gettext_lazy("Reyes"),
+        choices=[(8, gettext_lazy("8 reyes")), (4, gettext_lazy("4 reyes"))],
+        coerce=int,
+        initial=8,
+        widget=forms.RadioSelect,
+    )
+    target = forms.TypedChoiceField(
+        label=gettext_lazy("Piedras por juego"),
+        choices=[(30, "30"), (35, "35"), (40, "40")],
+        coerce=int,
+        initial=40,
+        widget=forms.RadioSelect,
+    )
+    juegos = forms.TypedChoiceField(
+        label=gettext_lazy("Juegos para la vaca"),
+        choices=[(i, str(i)) for i in range(1, 6)],
+        coerce=int,
+        initial=2,
+        widget=forms.RadioSelect,
+    )
+    real31 = forms.ChoiceField(
+        label=gettext_lazy("31 real"),
+        choices=[
+            ("no", gettext_lazy("No")),
+            ("rey", gettext_lazy("Rey (7 7 7 R)")),
+            ("figura", gettext_lazy("Figura (7 7 7 S/C/R)")),
+            ("sota", gettext_lazy("Sota (7 7 7 S)")),
+        ],
+        initial="no",
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for seat in range(6):
+            self.fields[f"name_{seat}"] = forms.CharField(
+                label=_("Asiento %(n)s") % {"n": seat + 1},
+                required=False,
+                max_length=NAME_MAX,
+                widget=forms.TextInput(
+                    attrs={
+                        "placeholder": f"{'AB'[seat % 2]}{seat // 2 + 1}",
+                        "autocomplete": "off",
+                        "maxlength": NAME_MAX,
+                    }
+                ),
+            )
+
+    def name_fields(self) -> list[forms.BoundField]:
+        return [self[f"name_{seat}"] for seat in range(6)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        count = data.get("players")
+        mano = data.get("mano")
+        if count and mano not in (None, "random") and int(mano) >= count:
+            self.add_error("mano", _("En una mesa de %(n)s la mano es un asiento del 1 al %(n)s.")
+                           % {"n": count})
+        return data
+
+    def table_kwargs(self) -> dict[str, Any]:
+        """The arguments of services.create_table."""
+        data = self.cleaned_data
+        count = data["players"]
+        names = [(data.get(f"name_{seat}") or "").strip() for seat in range(count)]
+        mano = data["mano"]
+        return {
+            "players": [name or None for name in names],
+            "rules": {
+                "players": count,
+                "reyes": data["reyes"],
+                "target": data["target"],
+                "juegos": data["juegos"],
+                "real31": data["real31"],
+            },
+            "mano": "random" if mano == "random" else int(mano),
+        }
+
+
+# --- the hand entry -----------------------------------------------------------------------------
+
+
+class EntryError(ValueError):
+    """A tap or a field the entry cannot take; str() says what, for the table."""
+
+
+def _cards_from_text(text: str) -> list[str]:
+    cards = []
+    for token in text.replace(",", " ").upper().split():
+        if token in CARD_VALUES:
+            cards.append(token)
+        elif token in CARD_ALIASES:
+            cards.append(CARD_ALIASES[token])
+        else:
+            # Written together, as the picker fills the field without JS: "RR54".
+            if all(ch in CARD_VALUES or ch == "A" for ch in token):
+                cards.extend(CARD_ALIASES.get(ch, ch) for ch in token)
+            else:
+                raise EntryError(token)
+    return cards
+
+
+def _parse_bets(text: str) -> list[tuple[str, int | str]]:
+    """'A2 B5 Ao' -> [("A", 2), ("B", 5), ("A", "ordago")]: the hidden state of a lance."""
+    bets: list[tuple[str, int | str]] = []
+    for token in text.split():
+        side, amount = token[:1], token[1:]
+        if side not in ("A", "B"):
+            raise EntryError(token)
+        if amount == "o":
+            bets.append((side, "ordago"))
+        elif amount.isdigit() and 1 <= int(amount) <= MAX_BET:
+            bets.append((side, int(amount)))
+        else:
+            raise EntryError(token)
+    return bets
+
+
+def _bets_text(bets: Sequence[tuple[str, int | str]]) -> str:
+    return " ".join(f"{side}{'o' if n == 'ordago' else n}" for side, n in bets)
+
+
+def _deje(bets: Sequence[tuple[str, int | str]]) -> int:
+    # Shown while entering only (see the module docstring): 1 for a rejected first
+    # bet, else what stood before the rejected raise.
+    if len(bets) == 1:
+        return 1
+    return sum(int(n) for _side, n in bets[:-1] if n != "ordago")
+
+
+class HandEntry:
+    """The state of one hand being entered, read from a POST (or a stored record).
+
+    Fields: c<seat> cards ("R R 5 4"), p<seat>/j<seat> what a seat without cards
+    declared, w_<lance> the winner where the cards do not decide it, b_<lance>
+    the bets so far ("A2 B5"), e_<lance> quiero / no_quiero, a_<lance> the
+    amount for the next envido; `act` is the button that was tapped.
+    """
+
+    def __init__(
+        self,
+        *,
+        players: Sequence[str],
+        rules: Mapping[str, Any],
+        mano: int,
+        score: Mapping[str, int],
+        number: int,
+        data: QueryDict | Mapping[str, Any] | None = None,
+    ) -> None:
+        self.players = list(players)
+        self.n = len(self.players)
+        self.rules = dict(rules)
+        self.engine_rules = rules_engine.Rules.from_json(self.rules)
+        self.target = int(self.rules.get("target", 40))
+        self.mano = mano
+        self.score = {"A": int(score["A"]), "B": int(score["B"])}
+        self.number = number
+        self.errors: list[str] = []
+        self.save_errors: list[str] = []
+        self.cards: dict[int, list[str]] = {seat: [] for seat in range(self.n)}
+        self.pares: dict[int, str] = dict.fromkeys(range(self.n), "no")
+        self.juego: dict[int, str] = dict.fromkeys(range(self.n), "no")
+        self.winners: dict[str, str | None] = {}
+        self.bets: dict[str, list[tuple[str, int | str]]] = {}
+        self.ends: dict[str, str | None] = {}
+        self.amounts: dict[str, str] = {}
+        self.client_id = str(uuid.uuid4())
+        self.revision: str = ""
+        self.act = ""
+        self.labels = self.side_labels()
+        self.side_list = [{"side": side, "label": self.labels[side]} for side in ("A", "B")]
+        if data is not None:
+            self._read(data)
+        self.analyse()
+
+    # reading ---------------------------------------------------------------------------------
+
+    def _read(self, data: Any) -> None:
+        get = data.get
+        client_id = str(get("client_id", "") or "")
+        if client_id:
+            try:
+                self.client_id = str(uuid.UUID(client_id))
+            except ValueError:
+                self.errors.append(_("El formulario está dañado: vuelve a abrirlo."))
+        self.revision = str(get("revision", "") or "")[:20]
+        self.act = str(get("act", "") or "")[:60]
+        for seat in range(self.n):
+            name = self.players[seat]
+            text = str(get(f"c{seat}", "") or "")[:60]
+            try:
+                self.cards[seat] = _cards_from_text(text)
+            except EntryError as bad:
+                self.errors.append(
+                    _("%(name)s: «%(token)s» no es una carta (1-7, S, C, R).")
+                    % {"name": name, "token": str(bad)[:10]}
+                )
+            pares = str(get(f"p{seat}", "no") or "no")
+            if pares not in PARES_CHOICES:
+                self.errors.append(_("%(name)s: «%(v)s» no es una jugada de pares.")
+                                   % {"name": name, "v": pares[:10]})
+                pares = "no"
+            self.pares[seat] = pares
+            juego = str(get(f"j{seat}", "no") or "no")
+            if juego not in JUEGO_CHOICES:
+                self.errors.append(_("%(name)s: «%(v)s» no es un juego (31-37 o 40).")
+                                   % {"name": name, "v": juego[:10]})
+                juego = "no"
+            self.juego[seat] = juego
+        for lance in (*LANCES_FIRST, "juego", "punto"):
+            winner = get(f"w_{lance}")
+            self.winners[lance] = winner if winner in ("A", "B") else None
+            try:
+                self.bets[lance] = _parse_bets(str(get(f"b_{lance}", "") or "")[:200])
+            except EntryError:
+                self.errors.append(_("%(lance)s: las apuestas no se entienden.")
+                                   % {"lance": board.LANCE_NAMES[lance]})
+                self.bets[lance] = []
+            end = get(f"e_{lance}")
+            self.ends[lance] = end if end in ("quiero", "no_quiero") else None
+            self.amounts[lance] = str(get(f"a_{lance}", "") or "")[:3]
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any], **kwargs: Any) -> HandEntry:
+        """The form filled with a stored record, to correct it."""
+        data: dict[str, Any] = {}
+        for seat, cards in (record.get("hands") or {}).items():
+            data[f"c{seat}"] = str(rules_engine.Hand.parse(cards))
+        for seat, jugada in (record.get("jugadas") or {}).items():
+            data[f"p{seat}"] = str(jugada.get("pares", "no"))
+            data[f"j{seat}"] = str(jugada.get("juego", "no"))
+        for lance, side in (record.get("winners") or {}).items():
+            data[f"w_{lance}"] = side
+        for lance, betting in (record.get("lances") or {}).items():
+            bets = [(b["side"], b["n"]) for b in betting.get("bets") or []]
+            data[f"b_{lance}"] = _bets_text(bets)
+            if betting.get("end"):
+                data[f"e_{lance}"] = betting["end"]
+        return cls(data=data, **kwargs)
+
+    # what the cards and declarations decide ----------------------------------------------------
+
+    def showed(self, seat: int) -> bool:
+        return len(self.cards[seat]) == 4
+
+    def analyse(self) -> None:
+        """Who holds pares and juego, which lances are bet, which winners are asked."""
+        self.has_pares: dict[int, bool] = {}
+        self.has_juego: dict[int, bool] = {}
+        counts: dict[str, int] = {}
+        for seat in range(self.n):
+            cards = self.cards[seat]
+            for card in cards:
+                counts[card] = counts.get(card, 0) + 1
+            if cards and len(cards) != 4:
+                self.errors.append(
+                    _("%(name)s: %(k)s cartas; hacen falta 4 (o ninguna).")
+                    % {"name": self.players[seat], "k": len(cards)}
+                )
+            if self.showed(seat):
+                hand = rules_engine.Hand.parse(" ".join(cards))
+                self.has_pares[seat] = hand.pares(self.engine_rules) is not None
+                self.has_juego[seat] = hand.has_juego(self.engine_rules)
+            else:
+                self.has_pares[seat] = self.pares[seat] != "no"
+                self.has_juego[seat] = self.juego[seat] != "no"
+        for card, count in sorted(counts.items()):
+            if count > 4:
+                self.errors.append(
+                    _("Hay %(k)s cartas «%(card)s» en la mesa y la baraja solo tiene 4.")
+                    % {"k": count, "card": card}
+                )
+        self.fourth = "juego" if any(self.has_juego.values()) else "punto"
+        self.order = [*LANCES_FIRST, self.fourth]
+        # A fourth lance that is not played keeps no bets from an earlier answer.
+        other_fourth = "punto" if self.fourth == "juego" else "juego"
+        self.bets[other_fourth] = []
+        self.ends[other_fourth] = None
+        running = dict(self.score)
+        self.ended_at: str | None = None
+        self.lances: list[dict[str, Any]] = []
+        for lance in self.order:
+            info = self._lance(lance, running)
+            self.lances.append(info)
+            if self.ended_at is None and info.get("ends_juego"):
+                self.ended_at = lance
+            elif self.ended_at is not None:
+                info["not_played"] = True
+
+    def _holders(self, lance: str) -> dict[str, list[int]]:
+        table = self.has_pares if lance == "pares" else self.has_juego
+        out: dict[str, list[int]] = {"A": [], "B": []}
+        for seat in range(self.n):
+            if lance in ("pares", "juego") and not table[seat]:
+                continue
+            out[board.side_of(seat)].append(seat)
+        return out
+
+    def _lance(self, lance: str, running: dict[str, int]) -> dict[str, Any]:
+        holders = self._holders(lance)
+        sides_in = [side for side in ("A", "B") if holders[side]]
+        bettable = len(sides_in) == 2
+        info: dict[str, Any] = {
+            "lance": lance,
+            "name": board.LANCE_NAMES[lance],
+            "bettable": bettable,
+            "solo": sides_in[0] if len(sides_in) == 1 else None,
+            "nobody": not sides_in,
+            "holders": holders,
+            "bets": self.bets.get(lance, []),
+            "end": self.ends.get(lance),
+            "not_played": self.ended_at is not None,
+            "amount": self.amounts.get(lance, ""),
+        }
+        if info["solo"]:
+            info["solo_label"] = self.labels[info["solo"]]
+        if self.ended_at is not None:
+            return info
+        if not bettable and info["bets"]:
+            self.errors.append(
+                _("En %(lance)s no se apuesta: solo se apuesta cuando los dos bandos tienen.")
+                % {"lance": lance}
+            )
+            self.bets[lance], self.ends[lance] = [], None
+            info["bets"], info["end"] = [], None
+        bets, end = info["bets"], info["end"]
+        info["bet_words"] = self._bet_words(bets, end)
+        if bets and end == "no_quiero":
+            side = bets[-1][0]
+            deje = _deje(bets)
+            running[side] += deje
+            info["deje"] = {
+                "side": side,
+                "label": self.labels[side],
+                "points": deje,
+                "score": running[side],
+            }
+            if running[side] >= self.target:
+                info["ends_juego"] = True
+        ordago = bool(bets) and bets[-1][1] == "ordago" and end == "quiero"
+        info["ordago"] = ordago
+        if ordago:
+            info["ends_juego"] = True
+        players_in = holders["A"] + holders["B"]
+        needs = bettable and end != "no_quiero" and any(not self.showed(s) for s in players_in)
+        info["needs_winner"] = needs
+        info["winner"] = self.winners.get(lance) if needs else None
+        info["open"] = bettable and (not bets or end is None)
+        if bets and end is None:
+            info["to_answer"] = board.other(bets[-1][0])
+            info["to_answer_label"] = self.labels[info["to_answer"]]
+            info["last_ordago"] = bets[-1][1] == "ordago"
+        return info
+
+    def _bet_words(self, bets: Sequence[tuple[str, int | str]], end: str | None) -> list[str]:
+        words = []
+        for i, (side, n) in enumerate(bets):
+            if n == "ordago":
+                what = _("órdago")
+            elif i == 0:
+                what = _("envido %(n)s") % {"n": n}
+            else:
+                what = _("%(n)s más") % {"n": n}
+            words.append(f"{self.labels[side]}: {what}")
+        if bets and end:
+            answer = _("quiero") if end == "quiero" else _("no quiero")
+            words.append(f"{self.labels[board.other(bets[-1][0])]}: {answer}")
+        return words
+
+    # the taps --------------------------------------------------------------------------------
+
+    def apply(self, act: str) -> None:
+        """Apply one tapped button: bet, end (quiero / no quiero), undo a step, clear."""
+        parts = act.split(":")
+        kind = parts[0]
+        if kind not in ("bet", "end", "pop", "clear") or len(parts) < 2:
+            return
+        lance = parts[1]
+        info = next((i for i in self.lances if i["lance"] == lance), None)
+        if info is None:
+            raise EntryError(_("Esa mano no tiene lance «%(lance)s».") % {"lance": lance[:10]})
+        name = info["name"]
+        bets = list(self.bets.get(lance, []))
+        if kind == "clear":
+            self.bets[lance], self.ends[lance] = [], None
+        elif kind == "pop":
+            if self.ends.get(lance):
+                self.ends[lance] = None
+            elif bets:
+                self.bets[lance] = bets[:-1]
+        elif info["not_played"]:
+            raise EntryError(_("%(lance)s no se juega: el juego ya terminó.") % {"lance": name})
+        elif not info["bettable"]:
+            raise EntryError(
+                _("En %(lance)s no se apuesta: solo se apuesta cuando los dos bandos tienen.")
+                % {"lance": lance}
+            )
+        elif self.ends.get(lance):
+            raise EntryError(_("%(lance)s ya está cerrado: bórralo para cambiarlo.")
+                             % {"lance": name})
+        elif kind == "end":
+            if not bets or len(parts) != 3 or parts[2] not in ("quiero", "no_quiero"):
+                raise EntryError(_("%(lance)s: nadie ha envidado.") % {"lance": name})
+            self.ends[lance] = parts[2]
+        else:  # bet:<lance>:<side>:<amount>
+            if len(parts) != 4 or parts[2] not in ("A", "B"):
+                raise EntryError(_("%(lance)s: esa apuesta no se entiende.") % {"lance": name})
+            side, amount = parts[2], parts[3]
+            if bets and bets[-1][0] == side:
+                raise EntryError(_("%(lance)s: ahora contesta el otro bando.") % {"lance": name})
+            if bets and bets[-1][1] == "ordago":
+                raise EntryError(_("%(lance)s: tras un órdago solo cabe quiero o no quiero.")
+                                 % {"lance": name})
+            n: int | str
+            if amount == "ordago":
+                n = "ordago"
+            else:
+                if amount == "amt":
+                    amount = self.amounts.get(lance, "") or "2"
+                if not amount.isdigit() or not 1 <= int(amount) <= MAX_BET:
+                    raise EntryError(
+                        _("%(lance)s: un envite es un número de piedras del 1 al %(max)s.")
+                        % {"lance": name, "max": MAX_BET}
+                    )
+                n = int(amount)
+            self.bets[lance] = [*bets, (side, n)]
+        self.amounts[lance] = ""
+        self.analyse()
+
+    # the record ------------------------------------------------------------------------------
+
+    def missing(self) -> list[str]:
+        """What must still be answered before the hand can be scored."""
+        out = []
+        for info in self.lances:
+            if info["not_played"]:
+                continue
+            if info["bets"] and info["end"] is None:
+                out.append(_("%(lance)s: falta quiero o no quiero.") % {"lance": info["name"]})
+            elif info["needs_winner"] and info["winner"] is None:
+                out.append(_("¿Quién gana %(lance)s?") % {"lance": info["lance"]})
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """The hand record (without score and mano: the table knows them)."""
+        record: dict[str, Any] = {}
+        hands = {str(s): " ".join(c) for s, c in self.cards.items() if self.showed(s)}
+        if hands:
+            record["hands"] = hands
+        jugadas = {}
+        for seat in range(self.n):
+            if not self.showed(seat):
+                juego = self.juego[seat]
+                jugadas[str(seat)] = {
+                    "pares": self.pares[seat],
+                    "juego": "no" if juego == "no" else int(juego),
+                }
+        if jugadas:
+            record["jugadas"] = jugadas
+        winners = {i["lance"]: i["winner"] for i in self.lances
+                   if not i["not_played"] and i["needs_winner"] and i["winner"]}
+        if winners:
+            record["winners"] = winners
+        lances = {}
+        for info in self.lances:
+            if info["not_played"] or not info["bets"]:
+                continue
+            lances[info["lance"]] = {
+                "bets": [{"side": side, "n": n} for side, n in info["bets"]],
+                "end": info["end"],
+            }
+        if lances:
+            record["lances"] = lances
+        return record
+
+    def is_complete(self) -> bool:
+        return not self.errors and not self.missing()
+
+    # what the template needs -----------------------------------------------------------------
+
+    def hidden(self) -> dict[str, str]:
+        out = {"client_id": self.client_id, "revision": self.revision, "number": str(self.number)}
+        for lance in (*LANCES_FIRST, "juego", "punto"):
+            out[f"b_{lance}"] = _bets_text(self.bets.get(lance, []))
+            out[f"e_{lance}"] = self.ends.get(lance) or ""
+        return out
+
+    def seats(self) -> list[dict[str, Any]]:
+        """Seats in speaking order from the mano, as the table speaks."""
+        order = [(self.mano + i) % self.n for i in range(self.n)]
+        return [
+            {
+                "seat": seat,
+                "name": self.players[seat],
+                "side": board.side_of(seat),
+                "cards": " ".join(self.cards[seat]),
+                "card_list": self.cards[seat],
+                "showed": self.showed(seat),
+                "pares": self.pares[seat],
+                "juego": self.juego[seat],
+                "is_mano": seat == self.mano,
+            }
+            for seat in order
+        ]
+
+    def side_labels(self) -> dict[str, str]:
+        # Short labels for buttons: first names joined, e.g. "Ana·Carla".
+        return {
+            side: "·".join(self.players[s] for s in board.side_seats(side, self.n))
+            for side in ("A", "B")
+        }
