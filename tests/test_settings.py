@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -84,3 +85,31 @@ def test_a_view_that_sets_its_own_policy_keeps_it(rf: RequestFactory) -> None:
 
     response = ContentSecurityPolicyMiddleware(view)(rf.get("/"))
     assert response.headers["Content-Security-Policy"] == "default-src 'none'"
+
+
+def test_production_serves_hashed_static_files_cached_for_a_year(tmp_path: Path) -> None:
+    env = {
+        **PRODUCTION,
+        "ALLOWED_HOSTS": "testserver",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "STATIC_ROOT": str(tmp_path),
+    }
+    collected = manage("collectstatic", "--no-input", **env)
+    assert collected.returncode == 0, collected.stderr
+    # The home page through the whole middleware stack, as gunicorn would run it.
+    probe = (
+        "import re, django; django.setup()\n"
+        "from django.test import Client\n"
+        "client = Client()\n"
+        "page = client.get('/', secure=True).content.decode()\n"
+        "css = re.search(r'/static/css/[^\"]+', page).group(0)\n"
+        "print(css)\n"
+        "print(client.get(css, secure=True).headers['Cache-Control'])\n"
+    )
+    result = manage("shell", "--no-imports", "-c", probe, **env)
+    assert result.returncode == 0, result.stderr
+    css, cache_control = result.stdout.splitlines()[-2:]
+    assert re.fullmatch(r"/static/css/muscore\.[0-9a-f]{12}\.css", css)
+    assert "immutable" in cache_control
+    max_age = re.search(r"max-age=(\d+)", cache_control)
+    assert max_age and int(max_age.group(1)) >= 365 * 24 * 3600
