@@ -254,6 +254,11 @@ class HandEntry:
             except ValueError:
                 self.errors.append(_("El formulario está dañado: vuelve a abrirlo."))
         self.revision = str(get("revision", "") or "")[:20]
+        # The number the form was opened for: sent again (a double tap, a retry) it
+        # must name the same hand, so another phone's hand is a conflict, not a second hand.
+        posted = str(get("number", "") or "")
+        if posted.isdigit() and 0 < int(posted) < 100_000:
+            self.number = int(posted)
         self.act = str(get("act", "") or "")[:60]
         for seat in range(self.n):
             name = self.players[seat]

@@ -1,0 +1,416 @@
+"""The table's pages at the view level: plain POSTs and htmx requests, and bad input."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from muscore.tables import services
+from muscore.tables.models import Change, Hand, Table
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HX-Request": "true"}
+CARDS = {"c0": "R R 5 4", "c1": "R C C 5", "c2": "1 1 6 7", "c3": "S S 7 7"}
+NO_CARDS_PASSED = {
+    # Ana par, Bruno par, Diego juego 33: the winners the table says.
+    "p0": "par", "p1": "par", "j3": "33",
+    "w_grande": "A", "w_chica": "B", "w_pares": "A",
+}
+
+
+def make_table(**kwargs: Any) -> Table:
+    return services.create_table(players=["Ana", "Bruno", "Carla", "Diego"], **kwargs)
+
+
+def edit_url(table: Table, name: str = "tables:edit_board", *args: Any) -> str:
+    return reverse(name, args=[table.id, table.edit_key, *args])
+
+
+def hand_url(table: Table) -> str:
+    return edit_url(table, "tables:hand")
+
+
+def text_of(response: Any) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def post_hand(client: Client, table: Table, data: dict[str, str], **kwargs: Any) -> Any:
+    return client.post(hand_url(table), {"act": "save", **data}, **kwargs)
+
+
+def score_of(table: Table) -> dict[str, int]:
+    hands = services.table_state(table)["current"]["hands"]
+    return hands[-1]["score"] if hands else {"A": 0, "B": 0}
+
+
+# --- home and set-up ----------------------------------------------------------------------
+
+
+def test_home_offers_a_new_table_in_one_tap(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert 'action="/mesa"' in response.content.decode()
+
+
+def test_quick_table_lands_on_a_running_board_with_default_names(client: Client) -> None:
+    response = client.post(reverse("tables:quick"))
+    assert response.status_code == 302
+    table = Table.objects.get()
+    assert table.players == ["A1", "B1", "A2", "B2"]
+    assert response.url == edit_url(table)
+    board = client.get(response.url)
+    assert board.status_code == 200
+    page = text_of(board)
+    assert "A1 y A2" in page and "B1 y B2" in page
+    assert "Mano: A1" in page and "da: B2" in page
+
+
+def test_setup_stores_names_players_mano_and_rules(client: Client) -> None:
+    response = client.post(
+        reverse("tables:new"),
+        {"players": "6", "name_0": " Ana ", "name_1": "Bruno", "name_2": "", "name_3": "Diego",
+         "name_4": "Eva", "name_5": "Fede", "mano": "2", "reyes": "4", "target": "30",
+         "juegos": "3", "real31": "rey"},
+    )
+    assert response.status_code == 302
+    table = Table.objects.get()
+    assert table.players == ["Ana", "Bruno", "A2", "Diego", "Eva", "Fede"]
+    assert table.first_mano == 2
+    assert table.rules == {"players": 6, "reyes": 4, "target": 30, "juegos": 3, "real31": "rey"}
+
+
+def test_setup_with_the_draw_picks_a_seat(client: Client) -> None:
+    response = client.post(
+        reverse("tables:new"),
+        {"players": "4", "mano": "random", "reyes": "8", "target": "40", "juegos": "2",
+         "real31": "no"},
+    )
+    assert response.status_code == 302
+    assert 0 <= Table.objects.get().first_mano < 4
+
+
+def test_setup_refuses_a_name_of_ten_thousand_characters(client: Client) -> None:
+    response = client.post(
+        reverse("tables:new"),
+        {"players": "4", "name_0": "x" * 10_000, "mano": "0", "reyes": "8", "target": "40",
+         "juegos": "2", "real31": "no"},
+    )
+    assert response.status_code == 400
+    assert "40" in text_of(response)
+    assert not Table.objects.exists()
+
+
+def test_setup_refuses_a_mano_seat_beyond_the_table(client: Client) -> None:
+    response = client.post(
+        reverse("tables:new"),
+        {"players": "4", "mano": "5", "reyes": "8", "target": "40", "juegos": "2",
+         "real31": "no"},
+    )
+    assert response.status_code == 400
+    assert "del 1 al 4" in text_of(response)
+    assert not Table.objects.exists()
+
+
+def test_html_in_a_name_is_shown_as_text(client: Client) -> None:
+    table = services.create_table(players=["<b>Ana</b>", "Bruno", "Carla", "Diego"])
+    html = client.get(edit_url(table)).content.decode()
+    assert "<b>Ana</b>" not in html
+    assert "&lt;b&gt;Ana&lt;/b&gt;" in html
+
+
+# --- the board ------------------------------------------------------------------------------
+
+
+def test_unknown_table_is_404(client: Client) -> None:
+    assert client.get("/t/nosuchtable/").status_code == 404
+    assert client.get("/t/nosuchtable/k/nokey/mano").status_code == 404
+
+
+def test_wrong_edit_key_is_404_and_changes_nothing(client: Client) -> None:
+    table = make_table()
+    wrong = reverse("tables:hand", args=[table.id, "not-the-key"])
+    assert client.get(wrong).status_code == 404
+    assert client.post(wrong, {"act": "save", **CARDS}).status_code == 404
+    undo = reverse("tables:undo", args=[table.id, "not-the-key"])
+    assert client.post(undo).status_code == 404
+    assert not Hand.objects.exists()
+
+
+def test_view_link_shows_the_board_without_edit_controls(client: Client) -> None:
+    table = make_table()
+    html = client.get(reverse("tables:board", args=[table.id])).content.decode()
+    assert "Ana y Carla" in html
+    assert table.edit_key not in html
+    assert "Anotar mano" not in html and "Deshacer" not in html
+
+
+def test_board_partial_for_htmx_is_just_the_scoreboard(client: Client) -> None:
+    table = make_table()
+    response = client.get(reverse("tables:board", args=[table.id]), headers=HX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section id="scoreboard"')
+    assert "<html" not in html
+
+
+def test_board_draws_amarracos_dentro_and_the_chart(client: Client) -> None:
+    table = make_table()
+    # Grande: B envida, A no quiere (B +1); repeated until B is dentro.
+    for _ in range(7):
+        services.add_hand(table, {"hands": {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7",
+                                            "3": "S S 7 7"}}, via="api")
+    state = services.table_state(table)
+    b_points = state["current"]["hands"][-1]["score"]["B"]
+    html = client.get(edit_url(table)).content.decode()
+    assert html.count('class="amarraco"') == b_points // 5 + score_of(table)["A"] // 5
+    assert "<polyline" in html
+    if b_points >= 35:
+        assert "dentro" in html
+
+
+# --- entering a hand ------------------------------------------------------------------------
+
+
+def test_new_hand_form_asks_nothing_the_cards_decide(client: Client) -> None:
+    table = make_table()
+    response = client.post(hand_url(table), {"act": "check", **CARDS})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'name="w_grande"' not in html and 'name="w_pares"' not in html
+    # The recuento is shown before saving.
+    assert "Grande: Ana y Carla +1" in text_of(response)
+
+
+def test_all_passed_without_cards_is_saved_with_winners_and_jugadas(client: Client) -> None:
+    table = make_table()
+    response = post_hand(client, table, NO_CARDS_PASSED)
+    assert response.status_code == 302
+    record = Hand.objects.get().record
+    assert record["winners"] == {"grande": "A", "chica": "B", "pares": "A"}
+    assert record["jugadas"]["3"] == {"pares": "no", "juego": 33}
+    # Grande A 1, chica B 1, pares A 1 (Ana's par), juego B 2 (only Diego): A 2, B 3.
+    assert score_of(table) == {"A": 2, "B": 3}
+    board = text_of(client.get(response.url))
+    assert "Mano 1" in board and "Grande: Ana y Carla +1, 1." in board
+
+
+def test_missing_winner_is_named_and_nothing_is_saved(client: Client) -> None:
+    table = make_table()
+    data = {k: v for k, v in NO_CARDS_PASSED.items() if k != "w_chica"}
+    response = post_hand(client, table, data)
+    assert response.status_code == 400
+    assert "¿Quién gana chica?" in text_of(response)
+    assert not Hand.objects.exists()
+
+
+def test_impossible_card_count_is_refused(client: Client) -> None:
+    table = make_table()
+    response = post_hand(client, table, {**CARDS, "c0": "R R R R", "c1": "R C C 5"})
+    assert response.status_code == 400
+    assert "5 cartas «R»" in text_of(response)
+    assert not Hand.objects.exists()
+
+
+def test_three_cards_for_a_player_is_refused(client: Client) -> None:
+    table = make_table()
+    response = post_hand(client, table, {**CARDS, "c2": "1 1 6"})
+    assert response.status_code == 400
+    assert "Carla: 3 cartas" in text_of(response)
+    assert not Hand.objects.exists()
+
+
+def test_a_word_that_is_not_a_card_is_named(client: Client) -> None:
+    table = make_table()
+    response = post_hand(client, table, {**CARDS, "c2": "1 1 6 Z"})
+    assert response.status_code == 400
+    assert "«Z» no es una carta" in text_of(response)
+
+
+def test_a_bet_in_a_lance_nobody_can_bet_is_refused(client: Client) -> None:
+    table = make_table()
+    # Only Ana has pares (the others show none): nobody bets pares.
+    cards = {"c0": "R R 5 4", "c1": "R C 6 5", "c2": "1 2 6 7", "c3": "S 4 7 3"}
+    response = client.post(hand_url(table), {"act": "bet:pares:A:2", **cards})
+    assert "En pares no se apuesta" in text_of(response)
+    forged = post_hand(client, table, {**cards, "b_pares": "A2", "e_pares": "quiero"})
+    assert forged.status_code == 400
+    assert "En pares no se apuesta" in text_of(forged)
+    assert not Hand.objects.exists()
+
+
+def test_bets_are_built_tap_by_tap_with_htmx_partials(client: Client) -> None:
+    table = make_table()
+    first = client.post(hand_url(table), {"act": "bet:grande:A:2", **CARDS}, headers=HX)
+    html = first.content.decode()
+    assert first.status_code == 200
+    assert html.lstrip().startswith('<div id="live"')
+    assert 'name="b_grande" value="A2"' in html
+    assert "end:grande:quiero" in html
+    second = client.post(
+        hand_url(table), {"act": "bet:grande:B:2", "b_grande": "A2", **CARDS}, headers=HX
+    )
+    assert 'name="b_grande" value="A2 B2"' in second.content.decode()
+    third = client.post(
+        hand_url(table), {"act": "end:grande:quiero", "b_grande": "A2 B2", **CARDS}, headers=HX
+    )
+    page = text_of(third)
+    assert "Grande: Ana y Carla +4 querido, 4." in page
+    saved = client.post(
+        hand_url(table),
+        {"act": "save", "b_grande": "A2 B2", "e_grande": "quiero", **CARDS},
+        headers=HX,
+    )
+    assert saved.status_code == 200
+    assert saved.headers["HX-Redirect"] == edit_url(table)
+    assert Hand.objects.get().record["lances"] == {
+        "grande": {"bets": [{"side": "A", "n": 2}, {"side": "B", "n": 2}], "end": "quiero"}
+    }
+
+
+def test_the_same_side_cannot_raise_itself(client: Client) -> None:
+    table = make_table()
+    response = client.post(hand_url(table), {"act": "bet:grande:A:2", "b_grande": "A2", **CARDS})
+    assert "contesta el otro bando" in text_of(response)
+
+
+def test_a_deje_that_ends_the_juego_ends_the_entry(client: Client) -> None:
+    table = make_table()
+    services.add_hand(
+        table,
+        {"hands": {"0": "R R R R", "1": "4 4 5 5", "2": "C C C 7", "3": "5 6 7 1"},
+         "lances": {"grande": {"bets": [{"side": "A", "n": 30}], "end": "quiero"}}},
+        via="api",
+    )
+    assert score_of(table)["A"] == 39
+    # A envida 2 and B does not want it: the deje of 1 takes A to 40 at once.
+    answer = client.post(hand_url(table), {"act": "end:grande:no_quiero", "b_grande": "A2"})
+    page = text_of(answer)
+    assert "Deje: Ana·Carla +1, 40" in page
+    assert "ganan el juego" in page
+    # Nothing after grande is asked: the juego is over.
+    assert 'name="w_chica"' not in answer.content.decode()
+    saved = post_hand(client, table, {"b_grande": "A2", "e_grande": "no_quiero"})
+    assert saved.status_code == 302
+    state = services.table_state(table)
+    assert state["current"]["hands"][-1]["winner"] == "A"
+    assert state["current"]["juegos"]["A"] == 1
+
+
+def test_an_accepted_ordago_asks_only_its_winner(client: Client) -> None:
+    table = make_table()
+    response = client.post(
+        hand_url(table), {"act": "end:chica:quiero", "b_chica": "Bo", "w_grande": "A"}
+    )
+    html = response.content.decode()
+    assert 'name="w_chica"' in html and 'name="w_pares"' not in html
+    saved = post_hand(client, table, {"b_chica": "Bo", "e_chica": "quiero", "w_grande": "A",
+                                      "w_chica": "B"})
+    assert saved.status_code == 302
+    hand = services.table_state(table)["current"]["hands"][-1]
+    assert hand["winner"] == "B" and hand["result"]["ended_by"] == "ordago"
+
+
+def test_double_tap_on_save_stores_one_hand(client: Client) -> None:
+    table = make_table()
+    data = {"client_id": "8a6a3a64-1f4e-4a55-9d6c-1b1b8f3e2a10", "number": "1", **CARDS}
+    first = post_hand(client, table, data)
+    second = post_hand(client, table, data)
+    assert first.status_code == 302 and second.status_code == 302
+    assert Hand.objects.count() == 1
+
+
+def test_a_second_phone_saving_the_same_hand_number_is_told(client: Client) -> None:
+    table = make_table()
+    post_hand(client, table, {"number": "1", **CARDS})
+    response = post_hand(client, table, {"number": "1", **CARDS, "c0": "R R 5 5"})
+    # Another phone's form for hand 1 after hand 1 was stored: not a silent second hand.
+    assert response.status_code == 400
+    assert "Otro móvil ya guardó la mano 1" in text_of(response)
+    assert Hand.objects.count() == 1
+
+
+def test_undo_removes_the_last_hand_and_keeps_the_audit(client: Client) -> None:
+    table = make_table()
+    post_hand(client, table, CARDS)
+    assert client.get(edit_url(table, "tables:undo")).status_code == 405
+    response = client.post(edit_url(table, "tables:undo"))
+    assert response.status_code == 302
+    assert not Hand.objects.exists()
+    assert Change.objects.filter(action="undo").count() == 1
+    assert "Mano 1 deshecha" in text_of(client.get(response.url))
+
+
+def test_undo_with_nothing_to_undo_is_a_clear_409(client: Client) -> None:
+    table = make_table()
+    response = client.post(edit_url(table, "tables:undo"))
+    assert response.status_code == 409
+    assert "No hay ninguna mano que deshacer" in text_of(response)
+
+
+def test_edit_of_an_earlier_hand_replays_and_says_what_changed(client: Client) -> None:
+    table = make_table()
+    post_hand(client, table, CARDS)
+    post_hand(client, table, {**CARDS, "client_id": "0d2e5c38-0d0c-4cd1-9a4b-5d5d8bd0e0a1"})
+    form = client.get(edit_url(table, "tables:edit_hand", 1))
+    assert form.status_code == 200
+    assert 'value="R R 5 4"' in form.content.decode()
+    revision = services.table_state(table)["revision"]
+    response = client.post(
+        edit_url(table, "tables:edit_hand", 1),
+        {"act": "save", "revision": str(revision), "b_grande": "A2", "e_grande": "quiero",
+         **CARDS},
+    )
+    assert response.status_code == 302
+    assert "corregida=1" in response.url
+    board = text_of(client.get(response.url))
+    assert "Mano 1 corregida: cambian los tantos de las manos 1 y 2." in board
+    assert Hand.objects.get(number=1).record["lances"]["grande"]["end"] == "quiero"
+    assert Change.objects.filter(action="edit").count() == 1
+
+
+def test_stale_edit_is_refused(client: Client) -> None:
+    table = make_table()
+    post_hand(client, table, CARDS)
+    response = client.post(
+        edit_url(table, "tables:edit_hand", 1),
+        {"act": "save", "revision": "1", "b_grande": "A2", "e_grande": "quiero", **CARDS},
+    )
+    assert response.status_code == 400
+    assert "cambió desde otro móvil" in text_of(response)
+    assert "lances" not in Hand.objects.get().record
+
+
+def test_edit_of_a_hand_that_does_not_exist_is_404(client: Client) -> None:
+    table = make_table()
+    assert client.get(edit_url(table, "tables:edit_hand", 3)).status_code == 404
+
+
+def test_history_lists_each_hand_with_edit_links_only_under_the_edit_link(client: Client) -> None:
+    table = make_table()
+    post_hand(client, table, CARDS)
+    edit = client.get(edit_url(table, "tables:edit_history")).content.decode()
+    assert "Corregir la mano 1" in edit
+    view = client.get(reverse("tables:history", args=[table.id])).content.decode()
+    assert "Corregir" not in view and table.edit_key not in view
+    assert "Grande: Ana y Carla +1" in view
+
+
+def test_a_won_vaca_offers_another_vaca(client: Client) -> None:
+    table = make_table(rules={"juegos": 1})
+    services.add_hand(
+        table,
+        {"hands": {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"},
+         "lances": {"grande": {"bets": [{"side": "A", "n": "ordago"}], "end": "quiero"}}},
+        via="api",
+    )
+    page = text_of(client.get(edit_url(table)))
+    assert "Vaca para Ana y Carla (1–0)" in page
+    assert "Otra vaca" in page
+    assert post_hand(client, table, CARDS).status_code == 302
+    state = services.table_state(table)
+    assert len(state["finished"]) == 1 and len(state["current"]["hands"]) == 1
