@@ -126,7 +126,7 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 if WHITENOISE_USE_FINDERS:
     # STATIC_ROOT exists only after collectstatic, which this mode does not need.
-    warnings.filterwarnings("ignore", message="No directory at", module="whitenoise")
+    warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
 WHITENOISE_AUTOREFRESH = DEBUG
 # Files without a hash in their name (only in the finders mode) may change any time.
 WHITENOISE_MAX_AGE = 0 if DEBUG else envint("WHITENOISE_MAX_AGE", "60")
