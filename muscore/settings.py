@@ -8,6 +8,7 @@ on a value they cannot understand (as in healthchecks' hc/settings.py).
 from __future__ import annotations
 
 import os
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -98,6 +99,18 @@ DATABASES = {
         conn_max_age=envint("CONN_MAX_AGE", "0"),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Two phones saving at once: a writer waits for the lock (muscore.tables.services takes it
+    # first thing in each write) instead of failing at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("timeout", 20)
+    # Tests on a file, not in memory: the live server's threads then get a connection each, as
+    # gunicorn's workers do, instead of sharing one (which breaks the concurrency tests).
+    # One file per test process, so two test runs in one checkout never share a database.
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME",
+        os.environ.get("SQLITE_TEST_FILE")
+        or str(Path(tempfile.gettempdir()) / f"muscore-test-{os.getpid()}.sqlite3"),
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "es"
