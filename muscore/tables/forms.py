@@ -359,6 +359,11 @@ class HandEntry:
             self.lances.append(info)
             if self.ended_at is None and info.get("ends_juego"):
                 self.ended_at = lance
+                if info["ordago"]:
+                    # An accepted órdago: only its lance decides; nothing before it counts.
+                    for earlier in self.lances[:-1]:
+                        earlier["needs_winner"] = False
+                        earlier["winner"] = None
             elif self.ended_at is not None:
                 info["not_played"] = True
 
