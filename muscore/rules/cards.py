@@ -112,16 +112,20 @@ class Rules:
         for key in data:
             if key not in _RULE_KEYS:
                 raise RecordError("unknown_key", key=key, where="rules")
-        key_tuple = tuple(data.get(k) for k in _RULE_KEYS)
-        # Only plain values are hashable and safe to memoise (True == 1 would collide).
-        plain = all(type(v) in (int, str, type(None)) for v in key_tuple)
-        if plain:
-            cached = _RULES_CACHE.get(key_tuple)
-            if cached is not None:
-                return cached
+        # Tables repeat the same options over and over: memoise by the items, when they
+        # are plain values (True == 1 would collide with 1, so only exact int/str count).
+        # The types are part of the key: True == 1, and a value must be an exact int.
+        key = (tuple(data.items()), tuple(map(type, data.values())))
+        try:
+            cached = _RULES_CACHE.get(key)
+        except TypeError:  # an unhashable value: let the checks below name it
+            cached = None
+            key = None
+        if cached is not None:
+            return cached
         rules = cls(**{k: data[k] for k in _RULE_KEYS if k in data})
-        if plain and len(_RULES_CACHE) < 1024:
-            _RULES_CACHE[key_tuple] = rules
+        if key is not None and len(_RULES_CACHE) < 1024:
+            _RULES_CACHE[key] = rules
         return rules
 
     def to_json(self) -> dict[str, Any]:
@@ -137,8 +141,7 @@ class Rules:
 
     def seats_from(self, mano: int) -> tuple[int, ...]:
         """The seats in speaking order starting at the mano: the order of priority in a tie."""
-        n = self.players
-        return tuple((mano + i) % n for i in range(n))
+        return _SEATS_FROM[self.players][mano]
 
     def dentro(self) -> int:
         """The score from which a side is "dentro" (35 of 40: five piedras from the end)."""
@@ -150,7 +153,10 @@ def _check_rule(field: str, value: object, allowed: Any, words: str) -> None:
         raise RecordError("rule_value", field=field, got=_show(value), allowed=words)
 
 
-_RULES_CACHE: dict[tuple[object, ...], Rules] = {}
+_RULES_CACHE: dict[object, Rules] = {}
+_SEATS_FROM = {
+    n: [tuple((mano + i) % n for i in range(n)) for mano in range(n)] for n in (4, 6)
+}
 DEFAULT_RULES = Rules()
 
 
@@ -311,6 +317,29 @@ def parse_cards(text: object, seat: int | str = "?") -> tuple[int, ...]:
     return result
 
 
+_HAND_CACHES: dict[tuple[int, str], dict[str, tuple[tuple[int, ...], Evaluation, int]]] = {}
+
+
+def read_hand(
+    text: object, rules: Rules, seat: int | str = "?"
+) -> tuple[tuple[int, ...], Evaluation, int]:
+    """A seat's cards, what they hold, and their packed counts, memoised per table option."""
+    cache = _HAND_CACHES.get((rules.reyes, rules.real31))
+    if cache is None:
+        cache = _HAND_CACHES[(rules.reyes, rules.real31)] = {}
+    if type(text) is not str:
+        parse_cards(text, seat)  # raises the error naming the seat
+        raise AssertionError("unreachable")
+    found = cache.get(text)
+    if found is None:
+        cards = parse_cards(text, seat)
+        found = (cards, evaluate(cards, rules), packed_counts(cards))
+        if len(cache) > 50_000:  # only valid spellings get here, but bound it all the same
+            cache.clear()
+        cache[text] = found
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Hand:
     """One player's four cards, high to low.
@@ -354,12 +383,30 @@ class Hand:
         return evaluate(self.cards, rules).real31
 
 
-def check_deck(hands: Mapping[int, tuple[int, ...]]) -> None:
-    """Raise :class:`CardError` if the shown hands hold more than four of an index."""
-    counts: dict[int, int] = {}
-    for cards in hands.values():
-        for c in cards:
-            counts[c] = counts.get(c, 0) + 1
-    for index, count in counts.items():
+# The deck check runs on every hand of every replay, so each hand's cards are also
+# kept as a packed count: 5 bits per index. Adding the hands' packed counts adds
+# the counts slot by slot (at most 24 of an index among 6 hands, under 32), and
+# adding 3 to every slot sets a slot's 8-bit exactly when its count is 5 or more.
+_SLOT = {index: 5 * i for i, index in enumerate(INDICES)}
+_PLUS_3 = sum(3 << shift for shift in _SLOT.values())
+_EIGHTS = sum(8 << shift for shift in _SLOT.values())
+
+
+def packed_counts(cards: tuple[int, ...]) -> int:
+    """The cards' counts by index packed 5 bits a slot (see check_deck)."""
+    return sum(1 << _SLOT[c] for c in cards)
+
+
+def check_deck(hands: Mapping[int, tuple[int, ...]], packed: int | None = None) -> None:
+    """Raise :class:`CardError` if the shown hands hold more than four of an index.
+
+    ``packed`` is the sum of the hands' :func:`packed_counts`, when the caller has it.
+    """
+    if packed is None:
+        packed = sum(packed_counts(cards) for cards in hands.values())
+    if not (packed + _PLUS_3) & _EIGHTS:
+        return
+    for index, shift in _SLOT.items():
+        count = (packed >> shift) & 31
         if count > 4:
             raise CardError("too_many", count=count, index=index, name=CARD_PLURALS[index])

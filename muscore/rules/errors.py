@@ -171,9 +171,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Asiento {seat}: lo declarado en {lance} es true o false, no {got}.",
     ),
     "declared_no_cards": (
-        "Seat {seat} declared {lance} but showed no cards: a lie can only be seen in shown cards.",
-        "El asiento {seat} declaró {lance} pero no enseñó cartas: una mentira solo se ve en las "
-        "cartas enseñadas.",
+        "Seat {seat} showed no cards and its declaration of {lance} does not match its "
+        "jugadas: without cards a lie cannot be seen.",
+        "El asiento {seat} no enseñó cartas y lo que declaró en {lance} no coincide con sus "
+        "jugadas: sin cartas no se puede ver una mentira.",
     ),
     "vaca_hands": (
         "A vaca needs 'hands': the list of its hands in order.",

@@ -24,8 +24,7 @@ from muscore.rules.cards import (
     Rules,
     _show,
     check_deck,
-    evaluate,
-    parse_cards,
+    read_hand,
 )
 from muscore.rules.errors import BettingError, CardError, RecordError, ScoreError
 
@@ -58,11 +57,11 @@ class Betting:
 
     def __init__(self, lance: str, data: object) -> None:
         self.lance = lance
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise RecordError("not_a", field=f"lances.{lance}", what="an object", got=_show(data))
-        for key in data:
-            if key not in _LANCE_KEYS:
-                raise RecordError("unknown_key", key=key, where=f"lances.{lance}")
+        if not _LANCE_KEYS.issuperset(data):
+            key = next(k for k in data if k not in _LANCE_KEYS)
+            raise RecordError("unknown_key", key=str(key)[:40], where=f"lances.{lance}")
         bets = data.get("bets", [])
         end = data.get("end")
         if not isinstance(bets, list):
@@ -73,13 +72,13 @@ class Betting:
         for i, bet in enumerate(bets, 1):
             if ordago:
                 raise BettingError("after_ordago", lance=lance)
-            if not isinstance(bet, Mapping):
+            if type(bet) is not dict and not isinstance(bet, Mapping):
                 raise RecordError(
                     "not_a", field=f"lances.{lance}.bets[{i}]", what="an object", got=_show(bet)
                 )
-            for key in bet:
-                if key not in _BET_KEYS:
-                    raise RecordError("unknown_key", key=key, where=f"{lance}, bet {i}")
+            if not _BET_KEYS.issuperset(bet):
+                key = next(k for k in bet if k not in _BET_KEYS)
+                raise RecordError("unknown_key", key=str(key)[:40], where=f"{lance}, bet {i}")
             side = bet.get("side")
             if side != "A" and side != "B":
                 raise BettingError("bet_side", lance=lance, i=i, got=_show(side))
@@ -124,7 +123,7 @@ def parse_score(data: object, rules: Rules) -> tuple[int, int]:
     """The score before the hand, checked against the target."""
     if data is None:
         return 0, 0
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise RecordError("not_a", field="score", what="an object", got=_show(data))
     for key in data:
         if key != "A" and key != "B":
@@ -153,11 +152,11 @@ def score(record: object) -> dict[str, Any]:
     Raises :class:`~muscore.rules.errors.RuleError` (a ``ValueError``) naming
     what is wrong when the record breaks a rule.
     """
-    if not isinstance(record, Mapping):
+    if type(record) is not dict and not isinstance(record, Mapping):
         raise RecordError("not_object")
-    for key in record:
-        if key not in RECORD_KEYS:
-            raise RecordError("unknown_key", key=str(key)[:40], where="the record")
+    if not RECORD_KEYS.issuperset(record):
+        key = next(k for k in record if k not in RECORD_KEYS)
+        raise RecordError("unknown_key", key=str(key)[:40], where="the record")
     rules = Rules.from_json(record.get("rules"))
     mano = parse_mano(record.get("mano", 0), rules)
     a, b = parse_score(record.get("score"), rules)
@@ -175,43 +174,63 @@ def score_parts(
     hands = record.get("hands")
     if hands is None:
         hands = {}
-    elif not isinstance(hands, Mapping):
+    elif type(hands) is not dict and not isinstance(hands, Mapping):
         raise RecordError("not_a", field="hands", what="an object", got=_show(hands))
     shown: dict[int, tuple[int, ...]] = {}
-    for key, text in hands.items():
-        seat = _seat(key, n, "hands")
-        shown[seat] = parse_cards(text, seat)
-    if len(shown) > 1:
-        check_deck(shown)
     evals: list[Evaluation | None] = [None] * n
-    for seat, cards in shown.items():
-        evals[seat] = evaluate(cards, rules)
-
     # pares[seat]: (kind, key) or None; juego[seat]: total or None.
     pares: list[tuple[str, tuple[int, ...]] | None] = [None] * n
     juego: list[int | None] = [None] * n
-    for seat, ev in enumerate(evals):
-        if ev is not None:
-            if ev.pares is not None:
-                pares[seat] = (ev.pares.kind, ev.pares.key)
-            if ev.total >= 31:
-                juego[seat] = ev.total
+    packed = 0
+    pares_sides: set[int] = set()  # the sides (0 for A, 1 for B) holding pares
+    juego_sides: set[int] = set()
+    for key, text in hands.items():
+        seat = _SEAT_KEYS.get(key, n) if type(key) is str else n
+        if seat >= n:
+            seat = _seat(key, n, "hands")
+        cards, ev, counts = read_hand(text, rules, seat)
+        shown[seat] = cards
+        evals[seat] = ev
+        packed += counts
+        if ev.pares is not None:
+            pares[seat] = ev.pares
+            pares_sides.add(seat & 1)
+        if ev.total >= 31:
+            juego[seat] = ev.total
+            juego_sides.add(seat & 1)
+    if packed:
+        check_deck(shown, packed)
     jugadas = record.get("jugadas")
     if jugadas is not None or len(shown) < n:
         _read_jugadas(jugadas, n, evals, pares, juego, shown)
+        pares_sides = {s & 1 for s in range(n) if pares[s] is not None}
+        juego_sides = {s & 1 for s in range(n) if juego[s] is not None}
 
+    # Lies (rules.md, "Lies"): a seat that said it had the jugada and shows it has
+    # not makes its side lose the lance; a seat that wrongly said it had none did
+    # not play it. `lied[lance]` holds the liars' seats.
     declared = record.get("declared")
-    liars: dict[str, list[int]] = {}
+    lied: dict[str, list[int]] = {}
     if declared is not None:
-        liars = _read_declared(declared, n, evals, pares, juego)
+        lied = _read_declared(declared, n, evals, pares, juego)
+        pares_sides = {s & 1 for s in range(n) if pares[s] is not None}
+        juego_sides = {s & 1 for s in range(n) if juego[s] is not None}
 
-    fourth = "juego" if any(t is not None for t in juego) else "punto"
+    # Who plays pares and juego, by side: the lance is bet on only when both sides
+    # do. A liar plays (the table believed him); his cards never win or collect.
+    if lied:
+        for seat in lied.get("pares", ()):
+            pares_sides.add(seat & 1)
+        for seat in lied.get("juego", ()):
+            juego_sides.add(seat & 1)
+    holders = {"pares": pares_sides, "juego": juego_sides}
+    fourth = "juego" if juego_sides else "punto"
 
     # -- the betting of each lance ----------------------------------------------------
     lances_in = record.get("lances")
     bettings: dict[str, Betting] = {}
     if lances_in is not None:
-        if not isinstance(lances_in, Mapping):
+        if type(lances_in) is not dict and not isinstance(lances_in, Mapping):
             raise RecordError("not_a", field="lances", what="an object", got=_show(lances_in))
         for key, data in lances_in.items():
             if key not in LANCE_NAMES:
@@ -219,27 +238,24 @@ def score_parts(
             if key == "juego" and fourth == "punto":
                 raise BettingError("juego_not_punto")
             if key == "punto" and fourth == "juego":
-                who = [s for s in order if juego[s] is not None]
+                who = [s for s in order if juego[s] is not None or s in lied.get("juego", ())]
                 raise BettingError(
-                    "punto_not_juego",
-                    who=f"Seat {who[0]}", who_es=f"El asiento {who[0]}",
+                    "punto_not_juego", who=f"Seat {who[0]}", who_es=f"El asiento {who[0]}"
                 )
             betting = Betting(key, data)
             if betting.last_side is not None:
                 bettings[key] = betting
 
-    # Who holds pares and juego, by side (the lance is played only when both do).
-    pares_sides = {("B" if s & 1 else "A") for s in range(n) if pares[s] is not None}
-    juego_sides = {("B" if s & 1 else "A") for s in range(n) if juego[s] is not None}
-    holders = {"pares": pares_sides, "juego": juego_sides}
-
     winners_in = record.get("winners")
     winners: dict[str, str] = {}
     if winners_in is not None:
-        winners = _read_winners(winners_in, fourth, holders, order, evals, pares, juego, rules)
+        winners = _read_winners(winners_in, fourth, holders, order, evals, pares, juego, lied)
 
     def winner_of(lance: str) -> str:
-        """The side that wins a lance at the showdown (cards first, else `winners`)."""
+        """The side that wins a lance at the showdown (a lie, the cards, else `winners`)."""
+        liars = lied.get(lance)
+        if liars:
+            return "A" if liars[0] & 1 else "B"
         if lance in winners:
             return winners[lance]
         side = _card_winner(lance, order, evals, pares, juego)
@@ -251,97 +267,112 @@ def score_parts(
         return side
 
     def premiums(lance: str, side: str) -> tuple[int, list[dict[str, Any]]]:
-        start = 0 if side == "A" else 1
+        """What the side's holders collect: every one of them, the weaker partner too."""
         total = 0
         detail = []
-        for seat in range(start, n, 2):
+        held_by = pares if lance == "pares" else juego
+        for seat in range(0 if side == "A" else 1, n, 2):
+            held = held_by[seat]
+            if held is None:
+                continue
             if lance == "pares":
-                held = pares[seat]
-                if held is None:
-                    continue
-                points = PARES_PREMIUM[held[0]]
-                detail.append({"seat": seat, "jugada": held[0], "points": points})
+                kind = held[0]  # type: ignore[index]
+                points = PARES_PREMIUM[kind]
+                detail.append({"seat": seat, "jugada": kind, "points": points})
             else:
-                total_j = juego[seat]
-                if total_j is None:
-                    continue
-                points = 3 if total_j == 31 else 2
-                detail.append({"seat": seat, "jugada": total_j, "points": points})
+                points = 3 if held == 31 else 2
+                detail.append({"seat": seat, "jugada": held, "points": points})
             total += points
         return total, detail
 
     # -- the hand as played: dejes at once, an accepted órdago ends everything --------
     lance_order = ("grande", "chica", "pares", fourth)
     target = rules.target
-    scores = {"A": score_a, "B": score_b}
-    credit: dict[str, list[Any]] = {}
+    a, b = score_a, score_b
+    lances_out: dict[str, dict[str, Any]] = {
+        "grande": {"side": None, "points": 0},
+        "chica": {"side": None, "points": 0},
+        "pares": {"side": None, "points": 0},
+        fourth: {"side": None, "points": 0},
+    }
     steps: list[dict[str, Any]] = []
     winner: str | None = None
     ended_by: str | None = None
     ordago: dict[str, Any] | None = None
+    side: str
 
-    for lance in lance_order:
-        found_betting = bettings.get(lance)
-        if found_betting is None:
-            continue
-        betting = found_betting
-        if lance == "pares" or lance == "juego":
-            sides = holders[lance]
-            if len(sides) == 1:
-                raise BettingError("bet_one_side", lance=lance, side=next(iter(sides)))
-            if not sides:
-                raise BettingError("bet_nobody", lance=lance)
-        if not betting.quiero:
-            side = betting.last_side or ""
-            scores[side] += betting.deje
-            credit[lance] = [side, betting.deje]
-            steps.append({
-                "lance": lance, "side": side, "points": betting.deje, "why": "deje",
-                "score": {"A": scores["A"], "B": scores["B"]},
-            })
-            if scores[side] >= target:
-                winner, ended_by = side, "deje"
+    if bettings:
+        for lance in lance_order:
+            found_betting = bettings.get(lance)
+            if found_betting is None:
+                continue
+            betting = found_betting
+            if lance == "pares" or lance == "juego":
+                sides = holders[lance]
+                if len(sides) == 1:
+                    raise BettingError(
+                        "bet_one_side", lance=lance, side="B" if next(iter(sides)) else "A"
+                    )
+                if not sides:
+                    raise BettingError("bet_nobody", lance=lance)
+            if not betting.quiero:
+                side = betting.last_side or ""
+                deje = betting.deje
+                if side == "A":
+                    a += deje
+                else:
+                    b += deje
+                lances_out[lance] = {"side": side, "points": deje}
+                steps.append({"lance": lance, "side": side, "points": deje, "why": "deje",
+                              "score": {"A": a, "B": b}})
+                if (a if side == "A" else b) >= target:
+                    winner, ended_by = side, "deje"
+                    break
+            elif betting.ordago:
+                side = winner_of(lance)
+                lances_out[lance] = {"side": side, "points": 0}
+                winner, ended_by = side, "ordago"
+                ordago = {"lance": lance, "side": side}
+                if lance in lied:
+                    ordago["lies"] = lied[lance]
                 break
-        elif betting.ordago:
-            side = winner_of(lance)
-            credit[lance] = [side, 0]
-            winner, ended_by = side, "ordago"
-            ordago = {"lance": lance, "side": side}
-            break
 
     # -- the count (recuento), in lance order, stopping at the target --------------
     if winner is None:
         for lance in lance_order:
             in_lance = bettings.get(lance)
             step: dict[str, Any]
-            if lance == "grande" or lance == "chica":
+            if lance == "grande" or lance == "chica" or lance == "punto":
+                extra = 1 if lance == "punto" else 0
                 if in_lance is None:
                     side = winner_of(lance)
                     step = {"lance": lance, "side": side, "points": 1, "why": "paso"}
                 elif in_lance.quiero:
                     side = winner_of(lance)
-                    step = {"lance": lance, "side": side, "points": in_lance.stake,
+                    step = {"lance": lance, "side": side, "points": in_lance.stake + extra,
                             "why": "quiero", "stake": in_lance.stake}
-                else:
-                    continue
-            elif lance == "punto":
-                if in_lance is None:
-                    side = winner_of(lance)
-                    step = {"lance": lance, "side": side, "points": 1, "why": "paso"}
-                elif in_lance.quiero:
-                    side = winner_of(lance)
-                    step = {"lance": lance, "side": side, "points": in_lance.stake + 1,
-                            "why": "quiero", "stake": in_lance.stake}
-                else:
+                elif extra:
                     side = in_lance.last_side or ""
                     step = {"lance": lance, "side": side, "points": 1, "why": "no_quiero"}
+                else:
+                    continue
             else:
                 sides = holders[lance]
                 if not sides:
                     continue
                 stake = 0
-                if len(sides) == 1:
-                    side = next(iter(sides))
+                liars = lied.get(lance)
+                if liars:
+                    liar_sides = {seat & 1 for seat in liars}
+                    if len(liar_sides) == 2:
+                        continue  # both sides lied: neither can collect the lance
+                    # The other side collects as if it had won: its stake and premiums.
+                    side = "A" if liars[0] & 1 else "B"
+                    why = "mentira"
+                    if in_lance is not None and in_lance.quiero:
+                        stake = in_lance.stake
+                elif len(sides) == 1:
+                    side = "B" if next(iter(sides)) else "A"
                     why = "solo"
                 elif in_lance is None:
                     side = winner_of(lance)
@@ -354,31 +385,32 @@ def score_parts(
                     side = in_lance.last_side or ""
                     why = "no_quiero"
                 points, detail = premiums(lance, side)
+                if not points + stake:
+                    continue
                 step = {"lance": lance, "side": side, "points": points + stake, "why": why,
                         "premiums": detail}
                 if stake:
                     step["stake"] = stake
+                if liars:
+                    step["liars"] = liars
             points = step["points"]
-            scores[side] += points
-            step["score"] = {"A": scores["A"], "B": scores["B"]}
-            steps.append(step)
-            found = credit.get(lance)
-            if found is None:
-                credit[lance] = [side, points]
+            if side == "A":
+                a += points
+                reached = a >= target
             else:
-                found[1] += points
-            if scores[side] >= target:
+                b += points
+                reached = b >= target
+            step["score"] = {"A": a, "B": b}
+            steps.append(step)
+            credited = lances_out[lance]
+            credited["side"] = side
+            credited["points"] += points
+            if reached:
                 winner, ended_by = side, "recuento"
                 break
 
-    lances_out = {}
-    for lance in lance_order:
-        got = credit.get(lance)
-        lances_out[lance] = (
-            {"side": got[0], "points": got[1]} if got else {"side": None, "points": 0}
-        )
     result: dict[str, Any] = {
-        "score": scores,
+        "score": {"A": a, "B": b},
         "winner": winner,
         "ended_by": ended_by,
         "lances": lances_out,
@@ -386,8 +418,11 @@ def score_parts(
     }
     if ordago is not None:
         result["ordago"] = ordago
-    if liars:
-        result["lies"] = liars
+    if lied:
+        result["lies"] = [
+            {"seat": seat, "lance": lance, "side": "B" if seat & 1 else "A"}
+            for lance in ("pares", "juego") for seat in lied.get(lance, ())
+        ]
     return result
 
 
@@ -408,37 +443,32 @@ def _card_winner(
 ) -> str | None:
     """The side whose best player wins the lance on the shown cards, the mano winning ties.
 
-    None when a seat that plays the lance showed no cards.
+    None when a seat that plays the lance showed no cards. ``max`` keeps the first
+    of equal keys, and ``order`` starts at the mano: that is the tie rule.
     """
-    best_seat = -1
-    best_key: Any = None
-    for seat in order:
-        if lance == "pares":
-            held = pares[seat]
-            if held is None:
-                continue
-            if evals[seat] is None:
-                return None
-            key: Any = held[1]
-        elif lance == "juego":
-            if juego[seat] is None:
-                continue
-            ev = evals[seat]
+    if lance == "pares" or lance == "juego":
+        held_by: list[Any] = pares if lance == "pares" else juego
+        seats = [s for s in order if held_by[s] is not None]
+        if not seats:
+            return None
+        keys: list[Any] = [None] * len(evals)
+        for s in seats:
+            ev = evals[s]
             if ev is None:
                 return None
-            key = ev.juego_key()
+            keys[s] = held_by[s][1] if lance == "pares" else ev.juego_key()
+        best = max(seats, key=keys.__getitem__)
+    else:
+        if None in evals:
+            return None
+        if lance == "grande":
+            keys = [ev.grande for ev in evals]  # type: ignore[union-attr]
+        elif lance == "chica":
+            keys = [ev.chica for ev in evals]  # type: ignore[union-attr]
         else:
-            ev = evals[seat]
-            if ev is None:
-                return None
-            key = ev.grande if lance == "grande" else ev.chica if lance == "chica" else ev.total
-        # Strictly better only: on a tie the seat nearer the mano keeps the lance.
-        if best_key is None or key > best_key:
-            best_key = key
-            best_seat = seat
-    if best_seat < 0:
-        return None
-    return "B" if best_seat & 1 else "A"
+            keys = [ev.total for ev in evals]  # type: ignore[union-attr]
+        best = max(order, key=keys.__getitem__)
+    return "B" if best & 1 else "A"
 
 
 def _cards_text(cards: tuple[int, ...]) -> str:
@@ -513,12 +543,12 @@ def _read_jugadas(
 def _read_winners(
     data: object,
     fourth: str,
-    holders: Mapping[str, set[str]],
+    holders: Mapping[str, set[int]],
     order: tuple[int, ...],
     evals: list[Evaluation | None],
     pares: list[tuple[str, tuple[int, ...]] | None],
     juego: list[int | None],
-    rules: Rules,
+    lied: Mapping[str, list[int]],
 ) -> dict[str, str]:
     """The winners a table gave for lances its missing cards leave open, checked."""
     if not isinstance(data, Mapping):
@@ -540,10 +570,11 @@ def _read_winners(
             sides = holders[lance]
             if not sides:
                 raise RecordError("winner_nobody", lance=lance, got=side)
-            if len(sides) == 1 and side not in sides:
-                raise RecordError(
-                    "winner_not_holder", lance=lance, got=side, side=next(iter(sides))
-                )
+            only = "B" if next(iter(sides)) else "A"
+            if len(sides) == 1 and side != only:
+                raise RecordError("winner_not_holder", lance=lance, got=side, side=only)
+        if lance in lied:
+            continue  # a lie decides the lance, whatever the cards or `winners` say
         by_cards = _card_winner(lance, order, evals, pares, juego)
         if by_cards is not None and by_cards != side:
             raise RecordError("winner_contradicts", lance=lance, side=by_cards, got=side)
@@ -558,8 +589,40 @@ def _read_declared(
     pares: list[tuple[str, tuple[int, ...]] | None],
     juego: list[int | None],
 ) -> dict[str, list[int]]:
-    """Placeholder replaced when the lies rules land (see rules.md, "Lies")."""
-    raise RecordError("unknown_key", key="declared", where="the record")
+    """Read what each seat declared for pares and juego; returns the liars by lance.
+
+    A seat that said it had the jugada but shows none is a liar (its side loses
+    the lance); one that wrongly said it had none did not play the lance, so its
+    jugada is dropped here. Declarations of seats without cards must agree with
+    their jugadas: without cards a lie cannot be seen.
+    """
+    if type(data) is not dict and not isinstance(data, Mapping):
+        raise RecordError("not_a", field="declared", what="an object", got=_show(data))
+    lied: dict[str, list[int]] = {}
+    for key, value in data.items():
+        seat = _seat(key, n, "declared")
+        if type(value) is not dict and not isinstance(value, Mapping):
+            raise RecordError(
+                "not_a", field=f"declared.{seat}", what="an object", got=_show(value)
+            )
+        for lance, said in value.items():
+            if lance not in _DECLARED_KEYS:
+                raise RecordError("unknown_key", key=str(lance)[:40], where=f"declared.{seat}")
+            if type(said) is not bool:
+                raise RecordError("declared_value", seat=seat, lance=lance, got=_show(said))
+            held_by = pares if lance == "pares" else juego
+            has = held_by[seat] is not None
+            if said == has:
+                continue
+            if evals[seat] is None:
+                raise RecordError("declared_no_cards", seat=seat, lance=lance)
+            if said:
+                lied.setdefault(lance, []).append(seat)
+            else:
+                held_by[seat] = None  # said "no": did not play the lance
+    for seats in lied.values():
+        seats.sort()
+    return lied
 
 
 __all__ = ["score", "score_parts", "parse_score", "parse_mano", "Betting", "CardError"]
