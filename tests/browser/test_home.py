@@ -20,3 +20,15 @@ def test_home_page_loads_its_stylesheet_from_the_live_server(phone: Page) -> Non
     css = phone.request.get(stylesheet)
     assert css.ok, f"{stylesheet}: HTTP {css.status}"
     assert "text/css" in css.headers["content-type"]
+
+
+def test_a_second_phone_is_its_own_phone_sized_browser(
+    phone: Page, new_phone: Callable[..., Page]
+) -> None:
+    other = new_phone()
+    assert other.context is not phone.context
+    assert other.viewport_size == {"width": 390, "height": 844}
+    phone.context.set_offline(True)
+    response = other.goto("/")  # the first phone going offline leaves the second online
+    assert response is not None and response.ok
+    assert other.evaluate("navigator.language") == "es-ES"
