@@ -345,6 +345,7 @@ class HandEntry:
                     _("Hay %(k)s cartas «%(card)s» en la mesa y la baraja solo tiene 4.")
                     % {"k": count, "card": card}
                 )
+        self.all_showed = all(self.showed(seat) for seat in range(self.n))
         self.fourth = "juego" if any(self.has_juego.values()) else "punto"
         self.order = [*LANCES_FIRST, self.fourth]
         # A fourth lance that is not played keeps no bets from an earlier answer.

@@ -44,6 +44,11 @@
       var seat = rows[i].getAttribute("data-picker-seat");
       var jugada = document.querySelector('[data-jugada-seat="' + seat + '"]');
       if (jugada) jugada.hidden = cardsOf(inputs[i]).length === 4;
+      var section = document.querySelector("[data-jugadas]");
+      if (section) {
+        // Nothing left to ask when every player showed his cards.
+        section.hidden = !section.querySelector("[data-jugada-seat]:not([hidden])");
+      }
       inputs[i].dispatchEvent(new Event("change", { bubbles: true }));
     }
 

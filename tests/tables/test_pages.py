@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from muscore.tables import services
 from muscore.tables.models import Change, Hand, Table
@@ -414,3 +415,24 @@ def test_a_won_vaca_offers_another_vaca(client: Client) -> None:
     assert post_hand(client, table, CARDS).status_code == 302
     state = services.table_state(table)
     assert len(state["finished"]) == 1 and len(state["current"]["hands"]) == 1
+# --- language ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def english_then_back() -> Any:
+    # LocaleMiddleware activates the language in this thread; leave it as found.
+    yield
+    translation.activate("es")
+
+
+def test_language_switch_to_english_keeps_the_game_words(
+    client: Client, english_then_back: Any
+) -> None:
+    table = make_table()
+    response = client.post("/i18n/setlang/", {"language": "en", "next": edit_url(table)})
+    assert response.status_code == 302
+    page = text_of(client.get(edit_url(table)))
+    assert "Enter a hand" in page
+    assert "Mano: Ana" in page
+    form = text_of(client.post(hand_url(table), {"act": "check", **CARDS}))
+    assert "Grande: Ana and Carla +1" in form

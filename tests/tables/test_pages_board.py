@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from muscore import rules
 from muscore.tables import board
 
 NAMES = ["Ana", "Bruno", "Carla", "Diego"]
+
+
+@pytest.fixture(autouse=True)
+def spanish():
+    # The words are the table's, in Spanish unless a request asks otherwise; a test
+    # that switched the language in this thread must not leak into these.
+    with translation.override("es"):
+        yield
 CARDS = {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}
 
 
