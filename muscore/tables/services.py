@@ -371,6 +371,14 @@ def table_state(table: Table) -> dict[str, Any]:
         return _build_state(fresh, _records(fresh))
 
 
+def replay_stored(table: Table) -> dict[str, Any]:
+    """The state replayed from the stored records, never from the cache (backups use it).
+
+    Raises LaterHandInvalid naming the first stored hand that breaks the rules."""
+    fresh = Table.objects.get(pk=table.pk)
+    return _build_state(fresh, _records(fresh))
+
+
 def table_revision(table_id: str) -> int | None:
     """The table's revision in one indexed query (the ETag check), None when unknown."""
     return Table.objects.filter(pk=table_id).values_list("revision", flat=True).first()
