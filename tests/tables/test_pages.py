@@ -159,19 +159,56 @@ def test_board_partial_for_htmx_is_just_the_scoreboard(client: Client) -> None:
     assert "<html" not in html
 
 
-def test_board_draws_amarracos_dentro_and_the_chart(client: Client) -> None:
+NOBODY = {str(seat): {"pares": "no", "juego": "no"} for seat in range(4)}
+
+
+def make_no_cards_hand(**lances: Any) -> dict[str, Any]:
+    """Nobody has pares or juego; A wins grande, B chica and punto (unless a lance says)."""
+    record: dict[str, Any] = {
+        "jugadas": NOBODY,
+        "winners": {"grande": "A", "chica": "B", "punto": "B"},
+    }
+    if lances:
+        record["lances"] = lances
+    return record
+
+
+def test_board_draws_amarracos_and_says_dentro_from_35(client: Client) -> None:
     table = make_table()
-    # Grande: B envida, A no quiere (B +1); repeated until B is dentro.
-    for _ in range(7):
-        services.add_hand(table, {"hands": {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7",
-                                            "3": "S S 7 7"}}, via="api")
-    state = services.table_state(table)
-    b_points = state["current"]["hands"][-1]["score"]["B"]
+    services.add_hand(
+        table,
+        make_no_cards_hand(grande={"bets": [{"side": "A", "n": 33}], "end": "quiero"}),
+        via="api",
+    )
+    assert score_of(table) == {"A": 33, "B": 2}
     html = client.get(edit_url(table)).content.decode()
-    assert html.count('class="amarraco"') == b_points // 5 + score_of(table)["A"] // 5
-    assert "<polyline" in html
-    if b_points >= 35:
-        assert "dentro" in html
+    assert html.count('class="amarraco"') == 6
+    assert html.count('class="piedra"') == 3 + 2
+    assert "is-dentro" not in html
+    services.add_hand(table, make_no_cards_hand(), via="api")
+    services.add_hand(table, make_no_cards_hand(), via="api")
+    assert score_of(table) == {"A": 35, "B": 6}
+    html = client.get(edit_url(table)).content.decode()
+    assert html.count('class="amarraco"') == 7 + 1
+    assert html.count("is-dentro") == 1
+    assert "7 amarracos" in text_of(client.get(edit_url(table)))
+    # The chart has both sides' lines, starting at 0-0 and one point per hand.
+    polylines = re.findall(r'<polyline class="chart-(a|b)" fill="none" points="([^"]+)"', html)
+    assert [side for side, _points in polylines] == ["a", "b"]
+    assert all(len(points.split()) == 4 for _side, points in polylines)
+
+
+def test_a_six_player_table_enters_a_hand_in_speaking_order(client: Client) -> None:
+    table = services.create_table(
+        players=["Ana", "Bruno", "Carla", "Diego", "Eva", "Fede"], mano=4
+    )
+    form = client.get(hand_url(table)).content.decode()
+    order = re.findall(r'data-picker-seat="(\d)"', form)
+    assert order == ["4", "5", "0", "1", "2", "3"]
+    response = post_hand(client, table, {"w_grande": "B", "w_chica": "A", "w_punto": "A"})
+    assert response.status_code == 302
+    assert score_of(table) == {"A": 2, "B": 1}
+    assert "Mano: Fede" in text_of(client.get(edit_url(table)))
 
 
 # --- entering a hand ------------------------------------------------------------------------
@@ -399,6 +436,14 @@ def test_history_lists_each_hand_with_edit_links_only_under_the_edit_link(client
     view = client.get(reverse("tables:history", args=[table.id])).content.decode()
     assert "Corregir" not in view and table.edit_key not in view
     assert "Grande: Ana y Carla +1" in view
+    assert "mano 1 anotada" in text_of(client.get(edit_url(table, "tables:edit_history")))
+
+
+def test_unknown_page_is_a_404_page_with_a_way_home(client: Client) -> None:
+    response = client.get("/t/nosuchtable/historial")
+    assert response.status_code == 404
+    assert 'name="viewport"' in response.content.decode()
+    assert "No hay ninguna mesa" in text_of(response)
 
 
 def test_a_won_vaca_offers_another_vaca(client: Client) -> None:
