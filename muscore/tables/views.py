@@ -162,6 +162,8 @@ def _history(request: HttpRequest, table: Table, editable: bool) -> HttpResponse
         "table": table,
         "b": board.board(state),
         "hands": hands,
+        # The audit: every add, edit and undo with its time, so nothing vanishes unseen.
+        "changes": list(reversed(services.table_changes(table))),
         "editable": editable,
         "links": _links(table, editable),
     }
