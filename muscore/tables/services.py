@@ -55,7 +55,9 @@ RULE_CHOICES: dict[str, tuple[Any, ...]] = {
 }
 TARGET_RANGE = (10, 100)
 NAME_MAX = 40
-KEY_MAX = 200
+# Lengths that fit the columns (Hand.client_id 100; IdempotentWrite.key 200 with a prefix).
+CLIENT_ID_MAX = 100
+KEY_MAX = 150
 # Keys a hand record on a table must not carry: the table knows them.
 TABLE_OWNED_KEYS = ("score", "mano", "rules")
 STATE_CACHE_SECONDS = 3600
@@ -179,16 +181,16 @@ def normalize_mano(raw: Any, count: int) -> int:
     return int(raw)
 
 
-def _check_key(name: str, value: Any) -> str | None:
+def _check_key(name: str, value: Any, limit: int = KEY_MAX) -> str | None:
     if value is None:
         return None
     if (
         not isinstance(value, str)
-        or not 1 <= len(value) <= KEY_MAX
+        or not 1 <= len(value) <= limit
         or not value.isascii()
         or not value.isprintable()
     ):
-        raise TableError(f"{name} must be 1 to {KEY_MAX} printable ASCII characters")
+        raise TableError(f"{name} must be 1 to {limit} printable ASCII characters")
     return value
 
 
@@ -324,9 +326,14 @@ def _records(table: Table) -> list[dict[str, Any]]:
     return list(table.hands.order_by("number").values_list("record", flat=True))
 
 
-def _build_state(table: Table, records: list[dict[str, Any]]) -> dict[str, Any]:
+Replayed = tuple[dict[str, Any], list[dict[str, Any]]]
+
+
+def _build_state(
+    table: Table, records: list[dict[str, Any]], replayed: Replayed | None = None
+) -> dict[str, Any]:
     try:
-        current, finished = replay_table(table.rules, table.first_mano, records)
+        current, finished = replayed or replay_table(table.rules, table.first_mano, records)
     except _BadHand as bad:
         raise LaterHandInvalid(f"hand {bad.number}: {bad.error}", bad.number) from None
     return {
@@ -475,6 +482,7 @@ def _commit(
     fingerprint: str,
     status: int,
     idempotency_key: str | None,
+    replayed: Replayed | None = None,
 ) -> dict[str, Any]:
     if via not in Change.Via.values:
         raise TableError(f"unknown way of changing a table: {via!r}")
@@ -490,7 +498,7 @@ def _commit(
         idempotency_key=idempotency_key,
         revision=table.revision,
     )
-    state = _build_state(table, records)
+    state = _build_state(table, records, replayed)
     for key in keys:
         IdempotentWrite.objects.create(
             table=table, key=key, fingerprint=fingerprint, status=status, body=state
@@ -538,7 +546,7 @@ def add_hand(
     - a record that breaks the rules: RuleError (from muscore.rules), nothing stored.
     """
     clean = check_record(record)
-    client_id = _check_key("client id", client_id)
+    client_id = _check_key("client id", client_id, CLIENT_ID_MAX)
     idempotency_key = _check_key("Idempotency-Key", idempotency_key)
     if number is not None and (not _is_int(number) or number < 1):
         raise TableError("number must be a whole number from 1")
@@ -562,7 +570,7 @@ def add_hand(
                     f"the next is {count + 1}"
                 )
             records = [*_records(table), clean]
-            _check_new_hand(table, records)
+            replayed = _check_new_hand(table, records)
             new = count + 1
             Hand.objects.create(table=table, number=new, record=clean, client_id=client_id)
             return _commit(
@@ -573,6 +581,7 @@ def add_hand(
                 after=clean,
                 via=via,
                 records=records,
+                replayed=replayed,
                 keys=keys,
                 fingerprint=fingerprint,
                 status=201,
@@ -587,10 +596,10 @@ def add_hand(
         raise TableError("the table changed at the same moment: send the hand again") from None
 
 
-def _check_new_hand(table: Table, records: list[dict[str, Any]]) -> None:
-    """Raise the engine's own RuleError when the last record breaks the rules."""
+def _check_new_hand(table: Table, records: list[dict[str, Any]]) -> Replayed:
+    """The replay with the new last record, or the engine's own RuleError about it."""
     try:
-        replay_table(table.rules, table.first_mano, records)
+        return replay_table(table.rules, table.first_mano, records)
     except _BadHand as bad:
         if bad.number == len(records):
             raise bad.error from None
@@ -671,7 +680,7 @@ def replace_hand(
         records = list(old_records)
         records[number - 1] = clean
         try:
-            replay_table(table.rules, table.first_mano, records)
+            replayed = replay_table(table.rules, table.first_mano, records)
         except _BadHand as bad:
             if bad.number == number:
                 raise bad.error from None
@@ -690,6 +699,7 @@ def replace_hand(
             after=clean,
             via=via,
             records=records,
+            replayed=replayed,
             keys=[],
             fingerprint=fingerprint,
             status=200,

@@ -283,6 +283,20 @@ def test_an_idempotency_key_reused_for_a_different_hand_is_422(client):
     assert stored(table) == before
 
 
+def test_the_longest_keys_fit_and_longer_ones_are_400(client):
+    table = make_table()
+    url = hands_url(table)
+    ok = post(client, url, {**make_record(), "client_id": "c" * 100}, key=table.edit_key,
+              Idempotency_Key="k" * 150)  # fmt: skip
+    assert ok.status_code == 201
+    long_id = post(client, url, {**make_record(), "client_id": "c" * 101}, key=table.edit_key)
+    long_key = post(client, url, make_record(), key=table.edit_key, Idempotency_Key="k" * 151)
+    for response in (long_id, long_key):
+        assert response.status_code == 400
+        assert "characters" in response.json()["error"]
+    assert Hand.objects.filter(table=table).count() == 1
+
+
 def test_a_client_id_in_the_body_is_a_double_tap_guard(client):
     table = make_table()
     body = {**make_record(), "client_id": "c-1"}
