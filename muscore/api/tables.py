@@ -277,3 +277,9 @@ def export(request: HttpRequest, table_id: str) -> HttpResponse:
 def import_(request: HttpRequest) -> HttpResponse:
     table = services.import_table(read_json(request), via=VIA)
     return created_response(request, table)
+
+
+@api_view("GET", "POST", "PUT", "DELETE", "PATCH")
+def not_found(request: HttpRequest, rest: str) -> HttpResponse:
+    # Any other path under tables/ answers in JSON too, not with the site's HTML 404 page.
+    return error("there is no such resource in the tables API", 404)

@@ -15,4 +15,5 @@ urlpatterns: list = [
     path("tables/<str:table_id>/hands", tables.add_hand, name="table_hands"),
     path("tables/<str:table_id>/hands/last", tables.undo_last, name="table_hand_last"),
     path("tables/<str:table_id>/hands/<int:number>", tables.hand, name="table_hand"),
+    path("tables/<path:rest>", tables.not_found),
 ]

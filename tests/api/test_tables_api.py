@@ -8,6 +8,7 @@ import urllib.request
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from muscore import rules
 from muscore.tables import services
@@ -178,6 +179,24 @@ def test_get_one_hand_gives_its_record_and_result(client):
     assert response.json()["record"] == make_deje_record()
     assert response.json()["number"] == 2
     assert client.get(f"/api/v1/tables/{table.id}/hands/3").status_code == 404
+
+
+def test_any_other_path_under_tables_is_a_json_404(client):
+    table = make_table()
+    for url in [f"/api/v1/tables/{table.id}/hands/abc", f"/api/v1/tables/{table.id}/x/y"]:
+        response = client.get(url)
+        assert response.status_code == 404
+        assert "error" in response.json()
+
+
+def test_writes_need_the_key_not_a_csrf_token():
+    client = Client(enforce_csrf_checks=True)
+    assert post(client, "/api/v1/tables", {}).status_code == 201
+    table = make_table()
+    response = post(client, hands_url(table), make_record(), key=table.edit_key)
+    assert response.status_code == 201
+    assert delete(client, f"{hands_url(table)}/last", key=table.edit_key).status_code == 200
+    assert post(client, "/api/v1/tables/import", services.export_table(table)).status_code == 201
 
 
 def test_a_wrong_method_is_405_in_json(client):
