@@ -99,7 +99,7 @@ DATABASES = {
         conn_max_age=envint("CONN_MAX_AGE", "0"),
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
     # Two phones saving at once: a writer waits for the lock (muscore.tables.services takes it
     # first thing in each write) instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("timeout", 20)
