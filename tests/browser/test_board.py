@@ -246,3 +246,40 @@ def test_card_picker_refuses_a_fifth_card_of_a_value(phone: Page) -> None:
     page.locator('[data-card="5"]').click()
     expect(page.locator("#id_c0")).to_have_value("R R R R")
     expect(page.locator("#id_c1")).to_have_value("5")
+
+
+def test_long_names_and_html_in_names_fit_a_360_px_phone(
+    phone: Page, assert_page_ok: Callable[..., None]
+) -> None:
+    long_name = "Maximiliano de la Santísima Trinidad Ruiz"[:40]
+    table = Table.objects.create(
+        players=[long_name, "<script>alert(1)</script>", "Carla", "W" * 40],
+        rules={"players": 4, "reyes": 8, "target": 40, "juegos": 2, "real31": "no"},
+    )
+    edit = f"/t/{table.id}/k/{table.edit_key}/"
+    assert_page_ok(phone, edit, screenshot="board-long-names")
+    expect(phone.locator(".side-names").first).to_contain_text(long_name)
+    expect(phone.locator(".side-names").nth(1)).to_contain_text("<script>")
+    assert_page_ok(phone, edit + "mano", screenshot="hand-entry-long-names")
+    assert_page_ok(phone, edit + "historial")
+    assert_page_ok(phone, f"/t/{table.id}/")
+
+
+def test_the_hand_entry_works_without_javascript(new_phone: Callable[..., Page]) -> None:
+    page = new_phone(java_script_enabled=False)
+    table = Table.objects.create(
+        players=NAMES, rules={"players": 4, "reyes": 8, "target": 40, "juegos": 2, "real31": "no"}
+    )
+    page.goto(f"/t/{table.id}/k/{table.edit_key}/mano")
+    for seat, cards in DEAL.items():
+        page.fill(f"#id_c{seat}", cards)
+    with page.expect_navigation():
+        page.locator('button[value="bet:grande:A:2"]').click()
+    expect(page.locator('[data-lance="grande"] .bets')).to_contain_text("envido 2")
+    with page.expect_navigation():
+        page.locator('button[value="end:grande:quiero"]').click()
+    expect(page.locator(".preview .recuento")).to_contain_text("Grande: Ana y Carla +2 querido")
+    with page.expect_navigation():
+        page.locator('[data-action="save"]').click()
+    assert page.url.endswith(f"/t/{table.id}/k/{table.edit_key}/")
+    assert Hand.objects.get().record["lances"]["grande"]["end"] == "quiero"
