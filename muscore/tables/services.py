@@ -40,20 +40,6 @@ from django.db.models import F
 from muscore import rules as rules_engine
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
 
-DEFAULT_RULES: dict[str, Any] = {
-    "players": 4,
-    "reyes": 8,
-    "target": 40,
-    "juegos": 2,
-    "real31": "no",
-}
-RULE_CHOICES: dict[str, tuple[Any, ...]] = {
-    "players": (4, 6),
-    "reyes": (8, 4),
-    "juegos": (1, 2, 3, 4, 5),
-    "real31": ("no", "rey", "figura", "sota"),
-}
-TARGET_RANGE = (10, 100)
 NAME_MAX = 40
 # Lengths that fit the columns (Hand.client_id 100; IdempotentWrite.key 200 with a prefix).
 CLIENT_ID_MAX = 100
@@ -111,30 +97,14 @@ def _is_int(value: Any) -> bool:
 
 
 def normalize_rules(raw: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Every option of rules.md filled in, or TableError naming the bad one."""
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, Mapping):
-        raise TableError('rules must be an object such as {"target": 40}')
-    unknown = sorted(set(raw) - set(DEFAULT_RULES))
-    if unknown:
-        raise TableError(
-            f"unknown rule option {unknown[0]!r}; the options are " + ", ".join(DEFAULT_RULES)
-        )
-    result = dict(DEFAULT_RULES)
-    for key, value in raw.items():
-        if key == "target":
-            low, high = TARGET_RANGE
-            if not _is_int(value) or not low <= value <= high:
-                raise TableError(f"target must be a whole number from {low} to {high}")
-        elif key == "real31":
-            if value not in RULE_CHOICES[key] or not isinstance(value, str):
-                raise TableError("real31 must be one of: no, rey, figura, sota")
-        elif not _is_int(value) or value not in RULE_CHOICES[key]:
-            choices = ", ".join(str(c) for c in RULE_CHOICES[key])
-            raise TableError(f"{key} must be one of: {choices}")
-        result[key] = value
-    return result
+    """Every option of rules.md filled in, or TableError naming the bad one.
+
+    The engine's `Rules` is the one place that knows the options and their values.
+    """
+    try:
+        return rules_engine.Rules.from_json(raw).to_json()
+    except rules_engine.RuleError as error:
+        raise TableError(str(error)) from error
 
 
 def default_names(players: int) -> list[str]:
