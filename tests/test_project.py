@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ast
+import gettext
 import os
 import pkgutil
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -104,3 +106,24 @@ def test_nothing_reads_the_shared_folder_at_run_or_test_time() -> None:
 def test_every_model_change_has_its_migration() -> None:
     result = run("manage.py", "makemigrations", "--check", "--dry-run")
     assert result.returncode == 0, "missing migrations:\n" + result.stdout + result.stderr
+
+
+def catalog(mo_file: Path) -> dict[object, str]:
+    with mo_file.open("rb") as handle:
+        return dict(gettext.GNUTranslations(handle)._catalog)  # type: ignore[attr-defined]
+
+
+def test_compiled_translations_match_their_po_files(tmp_path: Path) -> None:
+    # A stale .mo shows the old (or Spanish) text to English readers with no error anywhere.
+    po_files = sorted((ROOT / "locale").glob("*/LC_MESSAGES/*.po"))
+    assert ROOT / "locale" / "en" / "LC_MESSAGES" / "django.po" in po_files
+    msgfmt = shutil.which("msgfmt")
+    assert msgfmt, "msgfmt (Debian's gettext) is needed: ./scripts/test installs it as root"
+    for po in po_files:
+        fresh = tmp_path / f"{po.parent.parent.name}-{po.stem}.mo"
+        subprocess.run([msgfmt, "--check", "-o", str(fresh), str(po)], check=True)
+        committed = po.with_suffix(".mo")
+        assert committed.exists(), f"{committed.relative_to(ROOT)} missing: run compilemessages"
+        assert catalog(committed) == catalog(fresh), (
+            f"{committed.relative_to(ROOT)} is older than its .po: run manage.py compilemessages"
+        )
