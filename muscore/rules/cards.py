@@ -320,13 +320,19 @@ def parse_cards(text: object, seat: int | str = "?") -> tuple[int, ...]:
 _HAND_CACHES: dict[tuple[int, str], dict[str, tuple[tuple[int, ...], Evaluation, int]]] = {}
 
 
+def hand_cache(rules: Rules) -> dict[str, tuple[tuple[int, ...], Evaluation, int]]:
+    """The memo of :func:`read_hand` for the table's options (text -> what it holds)."""
+    cache = _HAND_CACHES.get((rules.reyes, rules.real31))
+    if cache is None:
+        cache = _HAND_CACHES[(rules.reyes, rules.real31)] = {}
+    return cache
+
+
 def read_hand(
     text: object, rules: Rules, seat: int | str = "?"
 ) -> tuple[tuple[int, ...], Evaluation, int]:
     """A seat's cards, what they hold, and their packed counts, memoised per table option."""
-    cache = _HAND_CACHES.get((rules.reyes, rules.real31))
-    if cache is None:
-        cache = _HAND_CACHES[(rules.reyes, rules.real31)] = {}
+    cache = hand_cache(rules)
     if type(text) is not str:
         parse_cards(text, seat)  # raises the error naming the seat
         raise AssertionError("unreachable")

@@ -24,6 +24,7 @@ from muscore.rules.cards import (
     Rules,
     _show,
     check_deck,
+    hand_cache,
     read_hand,
 )
 from muscore.rules.errors import BettingError, CardError, RecordError, ScoreError
@@ -184,11 +185,13 @@ def score_parts(
     packed = 0
     pares_sides: set[int] = set()  # the sides (0 for A, 1 for B) holding pares
     juego_sides: set[int] = set()
+    known = hand_cache(rules)
     for key, text in hands.items():
         seat = _SEAT_KEYS.get(key, n) if type(key) is str else n
         if seat >= n:
             seat = _seat(key, n, "hands")
-        cards, ev, counts = read_hand(text, rules, seat)
+        found = known.get(text) if type(text) is str else None
+        cards, ev, counts = found if found is not None else read_hand(text, rules, seat)
         shown[seat] = cards
         evals[seat] = ev
         packed += counts
@@ -253,10 +256,11 @@ def score_parts(
 
     def winner_of(lance: str) -> str:
         """The side that wins a lance at the showdown (a lie, the cards, else `winners`)."""
-        liars = lied.get(lance)
-        if liars:
-            return "A" if liars[0] & 1 else "B"
-        if lance in winners:
+        if lied:
+            liars = lied.get(lance)
+            if liars:
+                return "A" if liars[0] & 1 else "B"
+        if winners and lance in winners:
             return winners[lance]
         side = _card_winner(lance, order, evals, pares, juego)
         if side is None:
@@ -340,7 +344,7 @@ def score_parts(
     # -- the count (recuento), in lance order, stopping at the target --------------
     if winner is None:
         for lance in lance_order:
-            in_lance = bettings.get(lance)
+            in_lance = bettings.get(lance) if bettings else None
             step: dict[str, Any]
             if lance == "grande" or lance == "chica" or lance == "punto":
                 extra = 1 if lance == "punto" else 0
@@ -361,7 +365,7 @@ def score_parts(
                 if not sides:
                     continue
                 stake = 0
-                liars = lied.get(lance)
+                liars = lied.get(lance) if lied else None
                 if liars:
                     liar_sides = {seat & 1 for seat in liars}
                     if len(liar_sides) == 2:
