@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "template_partials",
     "muscore.tables",
     "muscore.api",
+    "muscore.disputes",
 ]
 
 MIDDLEWARE = [

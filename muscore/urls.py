@@ -5,6 +5,8 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("muscore.tables.urls")),
     path("api/v1/", include("muscore.api.urls")),
+    # The calculator, the hand lector and the rules pages (muscore/disputes).
+    path("", include("muscore.disputes.urls")),
     # The language switch (django's set_language, POST /i18n/setlang/).
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from muscore import rules as rules_engine
+from muscore.disputes.links import table_hand_links
 from muscore.tables import board, services
 from muscore.tables.forms import (
     CARD_VALUES,
@@ -153,6 +154,10 @@ def edit_board(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
 def _history(request: HttpRequest, table: Table, editable: bool) -> HttpResponse:
     state = services.table_state(table)
     hands = board.history(state)
+    # H4: each hand opens in the recuento calculator with one tap (muscore/disputes).
+    calc_links = table_hand_links(table, state)
+    for hand in hands:
+        hand["calc_url"] = calc_links.get(hand["number"], "")
     if editable:
         for hand in hands:
             hand["edit_url"] = reverse(

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DisputesConfig(AppConfig):
+    name = "muscore.disputes"
+    label = "disputes"

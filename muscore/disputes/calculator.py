@@ -1,0 +1,341 @@
+"""The recuento calculator: a disputed hand typed into a form, as a hand record, scored.
+
+The form is plain fields (so it works without JS and round-trips through a
+permalink); this module turns its data into a hand record and back. What the
+cards decide, the record leaves to muscore.rules: the fourth lance's name
+(juego or punto) and which lances need a winner are found by asking the engine,
+never by a second copy of the rules here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from muscore import rules as engine
+from muscore.tables import board
+from muscore.tables.forms import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES, rule_message
+
+#: The form's lances. The fourth is "juego" in the form; the engine says whether it is punto.
+LANCES = ("grande", "chica", "pares", "juego")
+DECLARED = ("", "si", "no")
+ENDS = ("", "quiero", "no_quiero")
+DEFAULT_RULES = engine.Rules().to_json()
+MAX_BET = 99
+TARGETS = (30, 35, 40)
+REAL31 = tuple(v.value for v in engine.Real31)
+_ORDAGO = ("o", "ordago", "órdago")
+_LETTERS = set("1234567SCRA")
+
+
+def default_names(players: int) -> list[str]:
+    """A1, B1, A2, B2 (A3, B3): the side of each seat and its place in the side."""
+    return [f"{'AB'[seat % 2]}{seat // 2 + 1}" for seat in range(players)]
+
+
+@dataclass
+class Calculation:
+    """The calculator's form state, read from a POST (or filled from a record)."""
+
+    players: int = 4
+    rules: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_RULES))
+    mano: int = 0
+    score: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    names: list[str] = field(default_factory=lambda: default_names(4))
+    cards: dict[int, str] = field(default_factory=dict)
+    pares: dict[int, str] = field(default_factory=dict)
+    juego: dict[int, str] = field(default_factory=dict)
+    declared: dict[int, dict[str, str]] = field(default_factory=dict)
+    first: dict[str, str] = field(default_factory=dict)
+    amounts: dict[str, str] = field(default_factory=dict)
+    ends: dict[str, str] = field(default_factory=dict)
+    winners: dict[str, str] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    # -- reading the form -------------------------------------------------------------------
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Calculation:
+        """Read the form's fields; every bad field becomes a message naming it."""
+        calc = cls()
+        get = data.get
+        errors = calc.errors
+
+        def number(name: str, default: int, low: int, high: int, label: str) -> int:
+            raw = str(get(name, "") or "").strip()
+            if not raw:
+                return default
+            if not raw.isdigit() or not low <= int(raw) <= high:
+                errors.append(
+                    _("%(label)s: «%(v)s» no vale; debe ser un número del %(low)s al %(high)s.")
+                    % {"label": label, "v": raw[:10], "low": low, "high": high}
+                )
+                return default
+            return int(raw)
+
+        players = number("players", 4, 4, 6, _("Jugadores"))
+        calc.players = players if players in (4, 6) else 4
+        n = calc.players
+        calc.rules = {
+            "players": n,
+            "reyes": 4 if str(get("reyes", "")) == "4" else 8,
+            "target": number("target", 40, 10, 100, _("Piedras por juego")),
+            "juegos": number("juegos", 2, 1, 5, _("Juegos para la vaca")),
+            "real31": real31 if (real31 := str(get("real31", "no"))) in REAL31 else "no",
+        }
+        target = calc.rules["target"]
+        calc.mano = number("mano", 0, 0, n - 1, _("Mano"))
+        calc.score = {
+            "A": number("sa", 0, 0, target - 1, _("Tanteo de A")),
+            "B": number("sb", 0, 0, target - 1, _("Tanteo de B")),
+        }
+        defaults = default_names(n)
+        calc.names = [
+            (str(get(f"n{seat}", "") or "").strip()[:40] or defaults[seat]) for seat in range(n)
+        ]
+        for seat in range(n):
+            name = calc.names[seat]
+            text = str(get(f"c{seat}", "") or "")[:60]
+            try:
+                calc.cards[seat] = normal_cards(text)
+            except ValueError as bad:
+                errors.append(
+                    _("%(name)s: «%(token)s» no es una carta (1-7, S, C, R).")
+                    % {"name": name, "token": str(bad)[:10]}
+                )
+                calc.cards[seat] = ""
+            if calc.cards[seat] and len(calc.cards[seat].split()) != 4:
+                errors.append(
+                    _("%(name)s: %(k)s cartas; hacen falta 4 (o ninguna).")
+                    % {"name": name, "k": len(calc.cards[seat].split())}
+                )
+            pares = str(get(f"p{seat}", "no") or "no")
+            calc.pares[seat] = pares if pares in PARES_CHOICES else "no"
+            juego = str(get(f"j{seat}", "no") or "no")
+            calc.juego[seat] = juego if juego in JUEGO_CHOICES else "no"
+            said = {}
+            for lance, key in (("pares", "dp"), ("juego", "dj")):
+                value = str(get(f"{key}{seat}", "") or "")
+                said[lance] = value if value in DECLARED else ""
+            calc.declared[seat] = said
+        for lance in LANCES:
+            name = board.LANCE_NAMES[lance] if lance != "juego" else _("Juego / punto")
+            first = str(get(f"f_{lance}", "") or "")
+            calc.first[lance] = first if first in ("A", "B") else ""
+            calc.amounts[lance] = str(get(f"b_{lance}", "") or "").strip()[:80]
+            end = str(get(f"e_{lance}", "") or "")
+            calc.ends[lance] = end if end in ENDS else ""
+            winner = str(get(f"w_{lance}", "") or "")
+            calc.winners[lance] = winner if winner in ("A", "B") else ""
+            try:
+                bets = parse_amounts(calc.amounts[lance])
+            except ValueError as bad:
+                errors.append(
+                    _("%(lance)s: «%(token)s» no es un envite: escribe números (2 = envido, "
+                      "5 = cinco más) u «o» para el órdago.") % {"lance": name, "token": str(bad)}
+                )
+                continue
+            if bets and not calc.first[lance]:
+                errors.append(_("%(lance)s: ¿qué bando envidó primero?") % {"lance": name})
+            elif calc.first[lance] and "ordago" in bets[:-1]:
+                errors.append(
+                    _("%(lance)s: tras un órdago solo cabe quiero o no quiero.") % {"lance": name}
+                )
+            elif calc.first[lance] and not calc.ends[lance]:
+                errors.append(
+                    _("%(lance)s: falta si quisieron o no quisieron.") % {"lance": name}
+                )
+        return calc
+
+    # -- the record -------------------------------------------------------------------------
+
+    def bets(self, lance: str) -> list[dict[str, Any]]:
+        """The lance's bets: the first bettor, then the sides alternate."""
+        side = self.first.get(lance, "")
+        if not side:
+            return []
+        amounts = parse_amounts(self.amounts.get(lance, "")) or [2]
+        out = []
+        for n in amounts:
+            out.append({"side": side, "n": n})
+            side = board.other(side)
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """The hand record the form describes (without `winners`: see :func:`settle`)."""
+        rules = {k: v for k, v in self.rules.items() if DEFAULT_RULES.get(k) != v}
+        record: dict[str, Any] = {}
+        if rules:
+            record["rules"] = rules
+        record["mano"] = self.mano
+        record["score"] = dict(self.score)
+        hands = {str(s): c for s, c in self.cards.items() if c and len(c.split()) == 4}
+        if hands:
+            record["hands"] = hands
+        jugadas = {}
+        for seat in range(self.players):
+            if str(seat) not in hands:
+                juego = self.juego.get(seat, "no")
+                jugadas[str(seat)] = {
+                    "pares": self.pares.get(seat, "no"),
+                    "juego": "no" if juego == "no" else int(juego),
+                }
+        if jugadas:
+            record["jugadas"] = jugadas
+        declared: dict[str, dict[str, bool]] = {}
+        for seat, said in sorted(self.declared.items()):
+            given = {lance: value == "si" for lance, value in said.items() if value}
+            if given:
+                declared[str(seat)] = given
+        if declared:
+            record["declared"] = declared
+        lances = {}
+        for lance in LANCES:
+            bets = self.bets(lance)
+            if bets and self.ends.get(lance):
+                lances[lance] = {"bets": bets, "end": self.ends[lance]}
+        if lances:
+            record["lances"] = lances
+        return record
+
+    def form_winners(self) -> dict[str, str]:
+        return {lance: side for lance, side in self.winners.items() if side}
+
+    # -- filling the form from a record -----------------------------------------------------
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any], names: list[str] | None = None) -> Calculation:
+        """The form showing a record (a permalink, a table's hand). The record must score."""
+        data: dict[str, Any] = {}
+        rules = engine.Rules.from_json(record.get("rules")).to_json()
+        data.update({k: str(v) for k, v in rules.items()})
+        data["mano"] = str(record.get("mano", 0))
+        score = record.get("score") or {}
+        data["sa"], data["sb"] = str(score.get("A", 0)), str(score.get("B", 0))
+        for seat, name in enumerate(names or []):
+            data[f"n{seat}"] = name
+        for seat, text in (record.get("hands") or {}).items():
+            data[f"c{seat}"] = str(engine.Hand.parse(text))
+        for seat, jugada in (record.get("jugadas") or {}).items():
+            if "pares" in jugada:
+                data[f"p{seat}"] = str(jugada["pares"])
+            if "juego" in jugada:
+                data[f"j{seat}"] = str(jugada["juego"])
+        for seat, said in (record.get("declared") or {}).items():
+            for lance, key in (("pares", "dp"), ("juego", "dj")):
+                if lance in said:
+                    data[f"{key}{seat}"] = "si" if said[lance] else "no"
+        for lance, side in (record.get("winners") or {}).items():
+            data[f"w_{_form_lance(lance)}"] = side
+        for lance, betting in (record.get("lances") or {}).items():
+            bets = betting.get("bets") or []
+            if not bets:
+                continue
+            key = _form_lance(lance)
+            data[f"f_{key}"] = bets[0]["side"]
+            data[f"b_{key}"] = " ".join("o" if b["n"] == "ordago" else str(b["n"]) for b in bets)
+            data[f"e_{key}"] = betting.get("end") or ""
+        return cls.from_data(data)
+
+    def as_data(self) -> dict[str, str]:
+        """The field values, for re-rendering the form."""
+        data = {k: str(v) for k, v in self.rules.items()}
+        data.update(mano=str(self.mano), sa=str(self.score["A"]), sb=str(self.score["B"]))
+        for seat in range(self.players):
+            data[f"n{seat}"] = self.names[seat]
+            data[f"c{seat}"] = self.cards.get(seat, "")
+        for lance in LANCES:
+            data[f"b_{lance}"] = self.amounts.get(lance, "")
+        return data
+
+    def names_changed(self) -> bool:
+        return self.names != default_names(self.players)
+
+
+def _form_lance(lance: str) -> str:
+    return "juego" if lance == "punto" else lance
+
+
+def normal_cards(text: str) -> str:
+    """Cards as typed or tapped ("r r 5 4", "RR54", "12 12 5 4") -> "R R 5 4"; "" for none."""
+    cards: list[str] = []
+    for token in text.replace(",", " ").upper().split():
+        if token in ("10", "11", "12", "1", "A") or token in CARD_VALUES:
+            cards.append(token)
+        elif all(ch in _LETTERS for ch in token):
+            # Written together, as the picker fills the field without JS: "RR54".
+            cards.extend(token)
+        else:
+            raise ValueError(token)
+    if not cards:
+        return ""
+    if len(cards) != 4:
+        return " ".join(cards)
+    return str(engine.Hand.parse(" ".join(cards)))
+
+
+def parse_amounts(text: str) -> list[int | str]:
+    """'2 5 o' -> [2, 5, "ordago"]: each bet's piedras, or the órdago."""
+    out: list[int | str] = []
+    for token in text.replace(",", " ").lower().split():
+        if token in _ORDAGO:
+            out.append("ordago")
+        elif token.isdigit() and 1 <= int(token) <= MAX_BET:
+            out.append(int(token))
+        else:
+            raise ValueError(token[:10])
+    return out
+
+
+@dataclass
+class Settled:
+    """A scored hand: the record as scored (winners and fourth lance settled) and its result."""
+
+    record: dict[str, Any]
+    result: dict[str, Any] | None
+    error: str | None
+    asked: list[str]  #: the lances whose winner the engine asked for
+
+
+def settle(record: Mapping[str, Any], winners: Mapping[str, str] | None = None) -> Settled:
+    """Score a record, asking muscore.rules what the form leaves open.
+
+    The form always names the fourth lance "juego"; when nobody has juego the engine
+    says so and the lance is renamed punto. A lance whose winner the missing cards
+    leave open takes the form's answer when the engine asks for it, so a winner the
+    cards already decide is never sent (it could only contradict them).
+    """
+    current: dict[str, Any] = {**record}
+    given = dict(winners or {})
+    asked: list[str] = []
+    for _attempt in range(8):
+        try:
+            return Settled(current, engine.score(current), None, asked)
+        except engine.RuleError as error:
+            if error.code == "juego_not_punto":
+                lances = dict(current.get("lances") or {})
+                if "juego" in lances:
+                    lances["punto"] = lances.pop("juego")
+                    current["lances"] = lances
+                winners_in = dict(current.get("winners") or {})
+                if "juego" in winners_in:
+                    winners_in["punto"] = winners_in.pop("juego")
+                    current["winners"] = winners_in
+                if "juego" in given:
+                    given["punto"] = given.pop("juego")
+                continue
+            if error.code == "winner_missing":
+                lance = error.params["lance"]
+                asked.append(lance)
+                side = given.get(lance)
+                if side:
+                    current["winners"] = {**(current.get("winners") or {}), lance: side}
+                    continue
+            return Settled(current, None, rule_message(error), asked)
+        except (TypeError, KeyError, AttributeError, IndexError):
+            # A permalink is anyone's input: an odd shape is its fault, never a crash.
+            return Settled(current, None, _("Esa mano no se puede leer."), asked)
+    return Settled(current, None, _("Esa mano no se puede leer."), asked)  # pragma: no cover

@@ -1,0 +1,271 @@
+"""The recuento told step by step, each step with the rule behind it and a link to it.
+
+The step's own sentence is the board's (muscore.tables.board.recuento_lines), so a
+hand reads the same on the board and in the calculator; this module adds the
+reason: which rule gave those piedras, in plain words, and where the rules pages
+explain it. Who won a lance on the cards is shown too: that is what a table
+argues about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.urls import reverse
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+
+from muscore import rules as engine
+from muscore.tables import board
+
+
+def rule_link(page: str, anchor: str = "") -> str:
+    url = reverse("disputes:rules_page", args=[page])
+    return f"{url}#{anchor}" if anchor else url
+
+
+def premiums_text(premiums: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
+    """'Ana medias 2 y Carla par 1' (juego: 'Ana 31: 3')."""
+    parts = []
+    for p in premiums:
+        name = names[p["seat"]] if p["seat"] < len(names) else str(p["seat"])
+        parts.append(
+            _("%(name)s %(jugada)s: %(points)s")
+            % {"name": name, "jugada": p["jugada"], "points": p["points"]}
+        )
+    return get_text_list(parts, _("y"))
+
+
+def _bets(record: Mapping[str, Any], lance: str) -> list[Mapping[str, Any]]:
+    lances = record.get("lances") or {}
+    return list((lances.get(lance) or {}).get("bets") or [])
+
+
+def best_hand(record: Mapping[str, Any], lance: str, side: str) -> dict[str, Any] | None:
+    """The seat of `side` that wins `lance` on the shown cards, with its cards; None if unseen.
+
+    Presentation only: the engine decided the lance; this names the hand that did it,
+    ordered as the engine orders (the mano first, so the first of equals wins).
+    """
+    rules = engine.Rules.from_json(record.get("rules"))
+    hands = record.get("hands") or {}
+    if len(hands) < rules.players:
+        return None
+    declared = record.get("declared") or {}
+    evals = {}
+    for seat in range(rules.players):
+        cards = engine.parse_cards(hands[str(seat)])
+        evals[seat] = (cards, engine.evaluate(cards, rules))
+    order = rules.seats_from(int(record.get("mano", 0)))
+
+    def key(seat: int) -> Any:
+        ev = evals[seat][1]
+        if lance == "grande":
+            return ev.grande
+        if lance == "chica":
+            return ev.chica
+        if lance == "pares":
+            return ev.pares.key if ev.pares else None
+        if lance == "juego":
+            return ev.juego_key() if ev.juego else None
+        return ev.total
+
+    def plays(seat: int) -> bool:
+        if lance in ("pares", "juego"):
+            said = (declared.get(str(seat)) or {}).get(lance)
+            return key(seat) is not None and said is not False
+        return True
+
+    seats = [s for s in order if plays(s)]
+    if not seats:
+        return None
+    best = max(seats, key=key)
+    if board.side_of(best) != side:
+        return None  # a lie or a rejected bet gave the lance away: no "best hand" to show
+    cards, ev = evals[best]
+    shown = reversed(cards) if lance == "chica" else cards  # chica reads from the lowest card
+    return {"seat": best, "cards": " ".join(engine.CARD_TEXT[c] for c in shown), "ev": ev}
+
+
+def _rule(step: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]) -> dict[str, str]:
+    """The rule behind one recuento step: {"text", "url"}."""
+    lance = step["lance"]
+    why = step.get("why")
+    points = step["points"]
+    premiums = premiums_text(step.get("premiums") or [], names)
+    stake = step.get("stake", 0)
+    params = {"lance": lance, "points": points, "stake": stake, "premiums": premiums}
+    if why == "deje":
+        bets = _bets(record, lance)
+        if len(bets) <= 1:
+            if bets and bets[0].get("n") == "ordago":
+                text = _("Órdago rechazado de entrada: quien lo echó cobra 1 en el acto (el deje).")
+            else:
+                text = _("Envite rechazado: quien envidó cobra 1 en el acto (el deje).")
+        elif bets[-1].get("n") == "ordago":
+            text = _("Rechazado el órdago: se cobra lo que había antes, %(points)s.") % params
+        else:
+            text = _("Rechazado un reenvite: se cobra lo que había antes, %(points)s.") % params
+        return {"text": text, "url": rule_link("apuestas", "deje")}
+    if why == "paso":
+        if lance in ("pares", "juego"):
+            text = _("En paso: el bando que gana %(lance)s cobra sus jugadas: %(premiums)s.")
+            return {"text": text % params, "url": rule_link("primas", "paso")}
+        return {
+            "text": _("En paso: %(lance)s vale 1 para quien lo gana.") % params,
+            "url": rule_link("recuento", "paso"),
+        }
+    if why == "quiero":
+        if lance in ("pares", "juego"):
+            text = _("Envite querido: quien gana %(lance)s cobra lo apostado, %(stake)s, "
+                     "y sus jugadas: %(premiums)s.")
+        elif lance == "punto":
+            text = _("Punto querido: quien lo gana cobra lo apostado, %(stake)s, y 1 del punto.")
+        else:
+            text = _("Envite querido: quien gana %(lance)s cobra lo apostado, %(stake)s.")
+        return {"text": text % params, "url": rule_link("apuestas", "quiero")}
+    if why == "no_quiero":
+        if lance == "punto":
+            text = _("No quisieron el punto: además del deje, quien envidó cobra 1 en el recuento.")
+        else:
+            text = _("No quisieron: quien envidó cobra en el recuento sus propias jugadas "
+                     "(%(premiums)s), aunque las del contrario fueran mejores.")
+        return {"text": text % params, "url": rule_link("recuento", "no-quiero")}
+    if why == "solo":
+        text = _("Solo un bando tiene %(lance)s: no se apuesta y cobra sus jugadas en el "
+                 "recuento: %(premiums)s.")
+        return {"text": text % params, "url": rule_link("lances", "quien-juega")}
+    if why == "mentira":
+        liars = get_text_list([names[s] for s in step.get("liars") or []], _("y"))
+        what = _("lo apostado, %(stake)s, y sus jugadas: %(premiums)s") if stake else _(
+            "sus jugadas: %(premiums)s")
+        text = _("%(liars)s dijo %(lance)s y no lo tiene: el lance es para el bando %(side)s, "
+                 "que cobra como si lo hubiera ganado (%(what)s).") % {
+            "liars": liars, "lance": lance, "side": step["side"], "what": what % params}
+        return {"text": text, "url": rule_link("mentiras")}
+    return {"text": "", "url": rule_link("recuento")}
+
+
+def _winner_words(step: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]) -> str:
+    """'Gana Bruno con R R 5 4.' when the cards decided the lance."""
+    if step.get("why") not in ("paso", "quiero"):
+        return ""
+    try:
+        best = best_hand(record, step["lance"], step["side"])
+    except (engine.RuleError, KeyError, TypeError):
+        return ""
+    if best is None:
+        return ""
+    name = names[best["seat"]]
+    ev = best["ev"]
+    lance = step["lance"]
+    extra = ""
+    if lance == "pares" and ev.pares:
+        extra = " (%s)" % ev.pares.kind
+    elif lance in ("juego", "punto"):
+        extra = f" ({ev.total}{', 31 real' if ev.real31 else ''})"
+    return _("Gana %(name)s con %(cards)s%(extra)s.") % {
+        "name": name, "cards": best["cards"], "extra": extra}
+
+
+def explain(
+    result: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]
+) -> dict[str, Any]:
+    """Everything the calculator shows for a scored hand."""
+    lines = board.recuento_lines(result, names)
+    steps_in = list(result.get("recuento") or [])
+    steps = []
+    for i, step in enumerate(steps_in):
+        steps.append(
+            {
+                "line": lines[i],
+                "lance": step["lance"],
+                "side": step["side"],
+                "points": step["points"],
+                "score": step["score"],
+                "why": step.get("why"),
+                "rule": _rule(step, record, names),
+                "winner": _winner_words(step, record, names),
+            }
+        )
+    closing = lines[len(steps_in):]
+    target = engine.Rules.from_json(record.get("rules")).target
+    end: dict[str, str] | None = None
+    ended_by = result.get("ended_by")
+    if ended_by == "recuento":
+        end = {
+            "text": _("Llegan a %(target)s: ganan el juego y el recuento se para ahí; lo que "
+                      "faltaba por contar no se cuenta.") % {"target": target},
+            "url": rule_link("recuento", "fin"),
+        }
+    elif ended_by == "deje":
+        end = {
+            "text": _("Con el deje llegan a %(target)s: ganan el juego en el acto y el resto "
+                      "de la mano no se juega.") % {"target": target},
+            "url": rule_link("recuento", "fin"),
+        }
+    elif ended_by == "ordago":
+        end = {
+            "text": _("Órdago querido: se enseñan las cartas y quien gana ese lance gana el "
+                      "juego, sea cual sea el tanteo."),
+            "url": rule_link("apuestas", "ordago"),
+        }
+    return {
+        "steps": steps,
+        "closing": closing,
+        "end": end,
+        "lies": lies(result, record, names),
+        "score": result["score"],
+        "winner": result.get("winner"),
+        "winner_names": board.side_names(names, result["winner"]) if result.get("winner") else "",
+    }
+
+
+def lies(
+    result: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]
+) -> list[dict[str, str]]:
+    """Who lied and what it cost; and who wrongly said "no" (he just did not play)."""
+    out = []
+    rules = engine.Rules.from_json(record.get("rules"))
+    steps = {s["lance"]: s for s in result.get("recuento") or []}
+    for lie in result.get("lies") or []:
+        lance, side = lie["lance"], lie["side"]
+        other = board.other(side)
+        name = names[lie["seat"]]
+        cost = ""
+        step = steps.get(lance)
+        if step and step.get("why") == "mentira":
+            cost = _(" (%(points)s piedras para %(other)s)") % {
+                "points": step["points"], "other": board.side_names(names, other)}
+        if lance == "pares":
+            text = _("%(name)s dijo pares y no los tiene: el lance es para %(other)s y %(side)s "
+                     "pierde lo apostado%(cost)s.")
+        else:
+            text = _("%(name)s dijo juego y no lo tiene: el lance es para %(other)s y %(side)s "
+                     "pierde lo apostado%(cost)s.")
+        out.append({
+            "text": text % {"name": name, "other": board.side_names(names, other),
+                            "side": board.side_names(names, side), "cost": cost},
+            "url": rule_link("mentiras"),
+        })
+    hands = record.get("hands") or {}
+    for seat_key, said in sorted((record.get("declared") or {}).items()):
+        text_cards = hands.get(seat_key)
+        if not text_cards:
+            continue
+        hand = engine.Hand.parse(text_cards)
+        name = names[int(seat_key)]
+        if said.get("pares") is False and hand.pares(rules):
+            out.append({
+                "text": _("%(name)s dijo que no tenía pares y los tiene: no jugó los pares.")
+                % {"name": name},
+                "url": rule_link("mentiras"),
+            })
+        if said.get("juego") is False and hand.has_juego(rules):
+            out.append({
+                "text": _("%(name)s dijo que no tenía juego y lo tiene: no jugó el juego.")
+                % {"name": name},
+                "url": rule_link("mentiras"),
+            })
+    return out

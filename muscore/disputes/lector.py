@@ -1,0 +1,63 @@
+"""The hand lector: four cards -> what they hold in each lance, in 8 and in 4 reyes.
+
+Every figure comes from muscore.rules (Hand / evaluate); this module only words it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from muscore import rules as engine
+from muscore.rules.cards import CARD_PLURALS
+
+REAL31_VARIANTS = ("rey", "figura", "sota")
+
+
+def _rank_name(rank: int) -> str:
+    return CARD_PLURALS.get(rank, str(rank))
+
+
+def pares_words(pares: engine.Pares | None) -> str:
+    """'medias de reyes', 'duples de caballos y ases', 'no'."""
+    if pares is None:
+        return _("sin pares")
+    key = pares.key
+    if pares.kind == "par":
+        return _("par de %(rank)s") % {"rank": _rank_name(key[1])}
+    if pares.kind == "medias":
+        return _("medias de %(rank)s") % {"rank": _rank_name(key[1])}
+    if key[1] == key[2]:
+        return _("duples de %(rank)s (cuatro iguales)") % {"rank": _rank_name(key[1])}
+    return _("duples de %(hi)s y %(lo)s") % {"hi": _rank_name(key[1]), "lo": _rank_name(key[2])}
+
+
+def _as_played(ranks: tuple[int, ...]) -> str:
+    return " ".join(engine.CARD_TEXT[r] for r in ranks)
+
+
+def read_hand(cards: tuple[int, ...]) -> dict[str, Any]:
+    """What the cards hold in each lance, in 8 reyes and in 4 reyes, and the 31 real variants."""
+    modes = []
+    for reyes in (8, 4):
+        rules = engine.Rules(reyes=reyes)
+        ev = engine.evaluate(cards, rules)
+        real = [v for v in REAL31_VARIANTS if engine.evaluate(cards, engine.Rules(reyes=reyes,
+                                                                               real31=v)).real31]
+        modes.append(
+            {
+                "reyes": reyes,
+                "grande": _as_played(ev.grande),
+                "chica": _as_played(tuple(-r for r in ev.chica)),
+                "pares": ev.pares.kind if ev.pares else None,
+                "pares_words": pares_words(ev.pares),
+                "premium": ev.pares.premium if ev.pares else 0,
+                "total": ev.total,
+                "juego": ev.total >= 31,
+                "juego_premium": ev.juego_premium if ev.total >= 31 else 0,
+                "real31": real,
+            }
+        )
+    return {"cards": " ".join(engine.CARD_TEXT[c] for c in cards), "modes": modes,
+            "same": modes[0]["pares"] == modes[1]["pares"] and modes[0]["total"] == modes[1]["total"]}

@@ -1,0 +1,179 @@
+"""The dispute pages: thin views over calculator, explain, lector and rules_pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from muscore.disputes import calculator as calc_mod
+from muscore.disputes import lector as lector_mod
+from muscore.disputes import permalink, rules_pages
+from muscore.disputes.links import permalink_url
+from muscore.disputes.explain import explain
+from muscore.rules import Rules, parse_cards
+from muscore.tables import board
+from muscore.tables.forms import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES
+
+MAX_NAMES_PARAM = 300
+
+
+def _names(raw: str, players: int) -> list[str] | None:
+    names = [n.strip()[:40] for n in raw[:MAX_NAMES_PARAM].split(",")]
+    if len(names) != players or not all(names):
+        return None
+    return names
+
+
+def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
+    n = calc.players
+    seats = [
+        {
+            "seat": seat,
+            "name": calc.names[seat],
+            "side": board.side_of(seat),
+            "cards": calc.cards.get(seat, ""),
+            "showed": len(calc.cards.get(seat, "").split()) == 4,
+            "pares": calc.pares.get(seat, "no"),
+            "juego": calc.juego.get(seat, "no"),
+            "dp": calc.declared.get(seat, {}).get("pares", ""),
+            "dj": calc.declared.get(seat, {}).get("juego", ""),
+            "is_mano": seat == calc.mano,
+        }
+        for seat in range(n)
+    ]
+    lances = [
+        {
+            "lance": lance,
+            "name": board.LANCE_NAMES[lance] if lance != "juego" else _("Juego / punto"),
+            "first": calc.first.get(lance, ""),
+            "amounts": calc.amounts.get(lance, ""),
+            "end": calc.ends.get(lance, ""),
+            "winner": calc.winners.get(lance, ""),
+        }
+        for lance in calc_mod.LANCES
+    ]
+    return {
+        "calc": calc,
+        "seats": seats,
+        "all_showed": all(s["showed"] for s in seats),
+        "lances": lances,
+        "sides": [
+            {"side": side, "label": board.side_names(calc.names, side)} for side in ("A", "B")
+        ],
+        "card_values": CARD_VALUES,
+        "pares_choices": PARES_CHOICES,
+        "juego_choices": JUEGO_CHOICES,
+        "targets": calc_mod.TARGETS,
+        "six": n == 6,
+        "real31_choices": [
+            ("no", _("No")), ("rey", _("Rey (7 7 7 R)")),
+            ("figura", _("Figura (7 7 7 S/C/R)")), ("sota", _("Sota (7 7 7 S)")),
+        ],
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def calculator(request: HttpRequest) -> HttpResponse:
+    status = 200
+    errors: list[str] = []
+    settled = None
+    if request.method == "POST":
+        calc = calc_mod.Calculation.from_data(request.POST)
+        errors = list(calc.errors)
+        if not errors:
+            settled = calc_mod.settle(calc.record(), calc.form_winners())
+    elif request.GET.get("h"):
+        try:
+            record = permalink.decode(request.GET["h"])
+        except permalink.PermalinkError:
+            calc = calc_mod.Calculation()
+            errors = [_("Ese enlace está dañado: no lleva una mano que se pueda leer.")]
+            status = 400
+        else:
+            settled = calc_mod.settle(record)
+            if settled.error:
+                status = 400
+            try:
+                players = Rules.from_json(record.get("rules")).players
+                names = _names(request.GET.get("n", ""), players)
+                calc = calc_mod.Calculation.from_record(record, names)
+            except (ValueError, TypeError, AttributeError, KeyError):
+                # A record the engine refuses: its error is shown, the form starts empty.
+                calc = calc_mod.Calculation()
+    else:
+        players = 6 if request.GET.get("players") == "6" else 4
+        calc = calc_mod.Calculation.from_data({"players": str(players)})
+    context = _context(calc)
+    context["errors"] = errors
+    context["settled"] = settled
+    if settled is not None and settled.result is not None:
+        context["explained"] = explain(settled.result, settled.record, calc.names)
+        context["permalink"] = permalink_url(
+            settled.record, calc.names if calc.names_changed() else None
+        )
+        context["asked"] = settled.asked
+    elif settled is not None:
+        context["engine_error"] = settled.error
+        context["asked"] = settled.asked
+    if request.htmx and request.method == "POST":
+        response = render(request, "disputes/calculator.html#result", context)
+        if context.get("permalink"):
+            # The address bar becomes the permalink: reload or share it as it is.
+            response["HX-Replace-Url"] = context["permalink"]
+        return response
+    return render(request, "disputes/calculator.html", context, status=status)
+
+
+@require_GET
+def lector(request: HttpRequest) -> HttpResponse:
+    """GET /lector/?c0=R+R+5+4: what four cards hold, in 8 and in 4 reyes."""
+    text = str(request.GET.get("c0", "") or "")[:60]
+    error = ""
+    reading = None
+    status = 200
+    cards_text = ""
+    if text.strip():
+        try:
+            cards_text = calc_mod.normal_cards(text)
+        except ValueError as bad:
+            error = _("«%(token)s» no es una carta (1-7, S, C, R).") % {"token": str(bad)[:10]}
+            cards_text = text
+        else:
+            count = len(cards_text.split())
+            if count == 4:
+                reading = lector_mod.read_hand(parse_cards(cards_text))
+            else:
+                error = _("Una mano tiene 4 cartas, no %(k)s.") % {"k": count}
+        if error:
+            status = 400
+    context = {
+        "seats": [{"seat": 0, "name": _("Cartas"), "side": "A", "cards": cards_text,
+                   "showed": bool(reading)}],
+        "card_values": CARD_VALUES,
+        "reading": reading,
+        "error": error,
+    }
+    if request.htmx:
+        return render(request, "disputes/lector.html#reading", context, status=200)
+    return render(request, "disputes/lector.html", context, status=status)
+
+
+@require_GET
+def rules_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "disputes/rules_index.html", {"pages": rules_pages.pages()})
+
+
+@require_GET
+def rules_page(request: HttpRequest, page: str) -> HttpResponse:
+    found = rules_pages.page(page)
+    if found is None:
+        raise Http404(_("No hay ninguna página de reglas con ese nombre."))
+    return render(
+        request,
+        "disputes/rules_page.html",
+        {"page": found, "pages": rules_pages.pages(), "rendered": rules_pages.render_page(found)},
+    )

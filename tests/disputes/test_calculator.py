@@ -1,0 +1,209 @@
+"""The recuento calculator page: plain POST, htmx, permalinks, bad input, history links."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from hypothesis import given, settings
+
+from muscore import rules
+from muscore.disputes import permalink
+from muscore.disputes.calculator import Calculation, settle
+from muscore.tables import services
+from tests.rules.strategies import records
+
+HX = {"HX-Request": "true"}
+URL = "/calculadora/"
+CARDS = {"c0": "R R 5 4", "c1": "R C C 5", "c2": "1 1 6 7", "c3": "S S 7 7"}
+# The disputed hand: A 38, B 35; grande envido, cinco más, no quiero.
+DISPUTED = {**CARDS, "players": "4", "sa": "38", "sb": "35", "mano": "0",
+            "f_grande": "A", "b_grande": "2 5", "e_grande": "no_quiero"}
+
+
+def text_of(response: Any) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def permalink_of(response: Any) -> str:
+    found = re.search(r'href="(/calculadora/\?h=[^"]+)" data-permalink', response.content.decode())
+    assert found, "no permalink on the page"
+    return found.group(1).replace("&amp;", "&")
+
+
+def test_calculator_page_opens_empty_with_the_card_picker(client: Client) -> None:
+    response = client.get(URL)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "data-card-picker" in html
+    assert 'name="c3"' in html and 'name="c4"' not in html
+
+
+def test_six_players_shows_six_seats(client: Client) -> None:
+    html = client.get(URL + "?players=6").content.decode()
+    assert 'name="c5"' in html
+
+
+def test_disputed_hand_gives_each_step_with_its_rule_and_a_link(client: Client) -> None:
+    response = client.post(URL, DISPUTED)
+    assert response.status_code == 200
+    text = text_of(response)
+    # B's cinco más was rejected: A? No: A envied 2, B raised 5, A said no quiero -> B gets 2.
+    assert "Rechazado un reenvite: se cobra lo que había antes, 2." in text
+    assert "Llegan a 40" in text
+    expected = rules.score({"score": {"A": 38, "B": 35}, "hands": {
+        "0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"},
+        "lances": {"grande": {"bets": [{"side": "A", "n": 2}, {"side": "B", "n": 5}],
+                              "end": "no_quiero"}}})
+    assert f"Queda {expected['score']['A']}–{expected['score']['B']}" in text
+    assert 'href="/reglas/apuestas/#deje"' in response.content.decode()
+
+
+def test_permalink_opens_the_same_answer(client: Client) -> None:
+    first = client.post(URL, DISPUTED)
+    link = permalink_of(first)
+    second = Client().get(link)
+    assert second.status_code == 200
+    steps = re.compile(r'<ol class="steps">.*?</ol>', re.S)
+    assert steps.search(first.content.decode()).group(0) == steps.search(
+        second.content.decode()).group(0)
+    # And the form is filled again from the link: the cards and the bets are there.
+    html = second.content.decode()
+    assert 'value="R R 5 4"' in html and 'value="2 5"' in html
+
+
+def test_htmx_post_returns_the_result_partial_and_sets_the_address_to_the_permalink(
+    client: Client,
+) -> None:
+    response = client.post(URL, DISPUTED, headers=HX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section id="result"')
+    assert "<form" not in html
+    assert response["HX-Replace-Url"].startswith("/calculadora/?h=")
+
+
+def test_lies_are_said_with_what_they_cost(client: Client) -> None:
+    data = {"c0": "R R 5 4", "c1": "R C 6 5", "c2": "1 1 6 7", "c3": "S C 7 4",
+            "n0": "Ana", "n1": "Bruno", "n2": "Carla", "n3": "Diego",
+            "dp1": "si", "f_pares": "B", "b_pares": "2", "e_pares": "quiero"}
+    text = text_of(client.post(URL, data))
+    assert "Bruno dijo pares y no los tiene: el lance es para Ana y Carla y Bruno y Diego " \
+           "pierde lo apostado (4 piedras para Ana y Carla)." in text
+
+
+def test_a_false_no_says_the_player_did_not_play(client: Client) -> None:
+    data = {**CARDS, "n0": "Ana", "dp0": "no"}
+    text = text_of(client.post(URL, data))
+    assert "Ana dijo que no tenía pares y los tiene: no jugó los pares." in text
+
+
+def test_without_cards_the_winner_is_asked_and_then_used(client: Client) -> None:
+    data = {"c0": "R R 5 4", "p1": "par", "j1": "no", "p2": "no", "j2": "no",
+            "p3": "duples", "j3": "34"}
+    text = text_of(client.post(URL, data))
+    assert "¿Quién ganó grande?" in text
+    data.update(w_grande="A", w_chica="B", w_pares="B", w_juego="B")
+    response = client.post(URL, data)
+    text = text_of(response)
+    assert "Queda" in text
+    # Punto or juego: the form's fourth lance is named by the engine (here: juego, seat 3 has 34).
+    assert "Juego:" in text
+
+
+def test_nobody_with_juego_makes_the_fourth_lance_punto(client: Client) -> None:
+    data = {"c0": "1 1 4 5", "c1": "6 6 7 S", "c2": "2 3 4 5", "c3": "7 7 C 1",
+            "f_juego": "A", "b_juego": "2", "e_juego": "quiero"}
+    text = text_of(client.post(URL, data))
+    assert "Punto querido" in text
+    assert "Queda 2–5" in text
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"c0": "R X 5 4"}, "«X» no es una carta"),
+        ({"c0": "R R 5"}, "3 cartas; hacen falta 4"),
+        ({"sa": "50"}, "Tanteo de A: «50» no vale"),
+        ({"target": "7"}, "Piedras por juego: «7» no vale"),
+        ({"b_grande": "2 5"}, "Grande: ¿qué bando envidó primero?"),
+        ({"f_grande": "A", "b_grande": "2 zz"}, "«zz» no es un envite"),
+        ({"f_grande": "A", "b_grande": "2"}, "falta si quisieron o no quisieron"),
+        ({"f_grande": "A", "b_grande": "o 5", "e_grande": "quiero"}, "tras un órdago"),
+        ({"c0": "R R R R", "c1": "R C C 5"}, "la baraja solo tiene 4"),
+        ({"f_pares": "A", "b_pares": "2", "e_pares": "quiero", "c0": "R C 5 4", "c1": "R C 6 5",
+          "c2": "1 3 6 7", "c3": "S C 7 4"}, "nadie puede envidar"),
+    ],
+)
+def test_bad_input_says_what_is_wrong_and_never_500(
+    client: Client, data: dict[str, str], message: str
+) -> None:
+    full = {**CARDS, **data}
+    response = client.post(URL, full)
+    assert response.status_code == 200
+    assert message in text_of(response)
+    assert "data-permalink" not in response.content.decode()
+
+
+@pytest.mark.parametrize("code", ["!!!", "abc", "x" * 5000])
+def test_a_damaged_permalink_is_a_400_with_a_message(client: Client, code: str) -> None:
+    response = client.get(URL, {"h": code})
+    assert response.status_code == 400
+    assert "Ese enlace está dañado" in text_of(response)
+
+
+@pytest.mark.parametrize(
+    "record",
+    [{"hands": {"0": "R R R R R"}}, {"hands": [1, 2]}, {"mano": "x"}, {"lances": {"x": 1}},
+     {"rules": {"players": 5}}, {"hands": {"0": "R R 5 4"}, "jugadas": []}],
+)
+def test_a_permalink_with_a_refused_record_is_a_400_naming_the_fault(
+    client: Client, record: dict[str, Any]
+) -> None:
+    response = client.get(URL, {"h": permalink.encode(record)})
+    assert response.status_code == 400
+    assert 'class="errors"' in response.content.decode()
+
+
+def test_names_travel_with_the_permalink(client: Client) -> None:
+    data = {**DISPUTED, "n0": "Ana", "n1": "Bruno", "n2": "Carla", "n3": "Diego"}
+    link = permalink_of(client.post(URL, data))
+    assert parse_qs(urlsplit(link).query)["n"] == ["Ana,Bruno,Carla,Diego"]
+    assert "Bruno y Diego" in text_of(Client().get(link))
+
+
+@settings(max_examples=60, deadline=None)
+@given(records())
+def test_every_valid_record_scores_the_same_through_the_form(record: dict[str, Any]) -> None:
+    """A record shown in the form and read back scores exactly as the record itself."""
+    calc = Calculation.from_record(record)
+    assert not calc.errors
+    settled = settle(calc.record(), calc.form_winners())
+    assert settled.error is None
+    assert settled.result == rules.score(record)
+
+
+@pytest.mark.django_db
+def test_a_history_hand_opens_in_the_calculator_with_its_score_and_mano(client: Client) -> None:
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    first = {"hands": dict(zip("0123", CARDS.values(), strict=True))}
+    second = {"hands": dict(first["hands"]),
+              "lances": {"grande": {"bets": [{"side": "B", "n": 2}], "end": "no_quiero"}}}
+    services.add_hand(table, first, via="api")
+    services.add_hand(table, second, via="api")
+    html = client.get(reverse("tables:history", args=[table.id])).content.decode()
+    links = re.findall(r'href="(/calculadora/\?h=[^"]+)" data-calc-link', html)
+    assert len(links) == 2
+    newest = permalink.decode(parse_qs(urlsplit(links[0].replace("&amp;", "&")).query)["h"][0])
+    # Hand 2 was played at 2-8 with mano 1 (the mano moves one seat each hand).
+    assert newest["score"] == {"A": 2, "B": 8}
+    assert newest["mano"] == 1
+    page = client.get(links[0].replace("&amp;", "&"))
+    assert page.status_code == 200
+    state = services.table_state(table)
+    after = state["current"]["hands"][1]["score"]
+    assert f"Queda {after['A']}–{after['B']}" in text_of(page)
