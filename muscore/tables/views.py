@@ -1,15 +1,19 @@
 """The table's pages: thin views over muscore.tables.services and the forms.
 
 A view link (/t/<id>/) only shows; every page that changes something lives
-under the edit link (/t/<id>/k/<edit key>/). A wrong key is a 404, the same as
-a table that does not exist: neither says which part was wrong.
+under the edit link (/t/<id>/k/<edit key>/). Opening an edit link with a wrong
+key is a 404, the same as a table that does not exist; any write (a POST) to a
+view URL or to an edit URL with a wrong key is a 403 and changes nothing.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from muscore import rules as rules_engine
 from muscore.disputes.links import table_hand_links
-from muscore.tables import board, services
+from muscore.tables import board, services, share
 from muscore.tables.forms import (
     CARD_VALUES,
     JUEGO_CHOICES,
@@ -47,10 +51,42 @@ def _editable(table_id: str, key: str) -> Table:
     return table
 
 
+SAFE_METHODS = ("GET", "HEAD")
+
+
+PageView = Callable[..., HttpResponse]
+
+
+def table_page(*methods: str) -> Callable[[PageView], PageView]:
+    """A page under /t/<id>/: writes need the edit key, whatever the page.
+
+    A write (any method but GET/HEAD) to a view URL, or to an edit URL whose key is
+    wrong, is refused with 403 before the view runs, so it cannot change anything.
+    Then the method must be one the page takes (405 otherwise).
+    """
+
+    def decorate(view: PageView) -> PageView:
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, table_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method not in SAFE_METHODS:
+                table = _table(table_id)
+                key = kwargs.get("key")
+                if key is None or not table.check_edit_key(key):
+                    raise PermissionDenied(_("Este enlace solo sirve para mirar: no cambia nada."))
+            if request.method not in methods:
+                return HttpResponseNotAllowed(methods)
+            return view(request, table_id, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
 def _links(table: Table, editable: bool) -> dict[str, str]:
     links = {
         "view": reverse("tables:board", args=[table.id]),
         "view_history": reverse("tables:history", args=[table.id]),
+        "export": reverse("api:table_export", args=[table.id]),
     }
     if editable:
         key = table.edit_key
@@ -112,9 +148,12 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
         "links": _links(table, editable),
         "notice": _notice(request),
     }
+    # The links as the others' phones must open them: absolute, and as QR codes to scan.
+    context["share_url"] = request.build_absolute_uri(context["links"]["view"])
+    context["share_qr"] = share.qr_svg(context["share_url"], _("Enlace para mirar"))
     if editable:
-        context["share_url"] = request.build_absolute_uri(context["links"]["view"])
         context["edit_url"] = request.build_absolute_uri(context["links"]["edit"])
+        context["edit_qr"] = share.qr_svg(context["edit_url"], _("Enlace para anotar"))
     return context
 
 
@@ -141,12 +180,12 @@ def _render_board(request: HttpRequest, table: Table, editable: bool) -> HttpRes
     return render(request, template, _board_context(request, table, editable))
 
 
-@require_GET
+@table_page("GET", "HEAD")
 def view_board(request: HttpRequest, table_id: str) -> HttpResponse:
     return _render_board(request, _table(table_id), editable=False)
 
 
-@require_GET
+@table_page("GET", "HEAD")
 def edit_board(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
     return _render_board(request, _editable(table_id, key), editable=True)
 
@@ -175,17 +214,17 @@ def _history(request: HttpRequest, table: Table, editable: bool) -> HttpResponse
     return render(request, "tables/history.html", context)
 
 
-@require_GET
+@table_page("GET", "HEAD")
 def view_history(request: HttpRequest, table_id: str) -> HttpResponse:
     return _history(request, _table(table_id), editable=False)
 
 
-@require_GET
+@table_page("GET", "HEAD")
 def edit_history(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
     return _history(request, _editable(table_id, key), editable=True)
 
 
-@require_POST
+@table_page("POST")
 def undo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
     table = _editable(table_id, key)
     url = reverse("tables:edit_board", args=[table.id, table.edit_key])
@@ -248,7 +287,7 @@ def _preview(entry: HandEntry, table: Table) -> tuple[dict[str, Any] | None, str
     return result, ""
 
 
-@require_http_methods(["GET", "POST"])
+@table_page("GET", "HEAD", "POST")
 def hand(request: HttpRequest, table_id: str, key: str, number: int | None = None) -> HttpResponse:
     """Enter the next hand, or (with number) correct a stored one."""
     table = _editable(table_id, key)

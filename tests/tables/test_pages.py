@@ -132,13 +132,15 @@ def test_unknown_table_is_404(client: Client) -> None:
     assert client.get("/t/nosuchtable/k/nokey/mano").status_code == 404
 
 
-def test_wrong_edit_key_is_404_and_changes_nothing(client: Client) -> None:
+def test_wrong_edit_key_is_404_to_open_and_403_to_write_and_changes_nothing(
+    client: Client,
+) -> None:
     table = make_table()
     wrong = reverse("tables:hand", args=[table.id, "not-the-key"])
     assert client.get(wrong).status_code == 404
-    assert client.post(wrong, {"act": "save", **CARDS}).status_code == 404
+    assert client.post(wrong, {"act": "save", **CARDS}).status_code == 403
     undo = reverse("tables:undo", args=[table.id, "not-the-key"])
-    assert client.post(undo).status_code == 404
+    assert client.post(undo).status_code == 403
     assert not Hand.objects.exists()
 
 
