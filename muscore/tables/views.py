@@ -16,13 +16,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from muscore import rules as rules_engine
 from muscore.disputes.links import table_hand_links
-from muscore.tables import board, services, share
+from muscore.tables import board, live, services, share
 from muscore.tables.forms import (
     CARD_VALUES,
     JUEGO_CHOICES,
@@ -148,6 +149,8 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
         "links": _links(table, editable),
         "notice": _notice(request),
     }
+    # The live part polls its own link (the partial), without the notice's query string.
+    context["poll_url"] = context["links"]["edit" if editable else "view"]
     # The links as the others' phones must open them: absolute, and as QR codes to scan.
     context["share_url"] = request.build_absolute_uri(context["links"]["view"])
     context["share_qr"] = share.qr_svg(context["share_url"], _("Enlace para mirar"))
@@ -174,10 +177,14 @@ def _notice(request: HttpRequest) -> str:
 
 
 def _render_board(request: HttpRequest, table: Table, editable: bool) -> HttpResponse:
-    template = "tables/board.html"
-    if request.htmx:
-        template += "#scoreboard"
-    return render(request, template, _board_context(request, table, editable))
+    """The board, or (an htmx poll) its live part, tagged for the 304 of the next poll."""
+    context = _board_context(request, table, editable)
+    partial = live.is_partial(request)
+    # The tag of the revision that was drawn, not of one read later.
+    etag = live.board_etag(context["state"]["revision"], get_language(), partial)
+    context["etag"] = etag
+    template = "tables/board.html" + ("#scoreboard" if partial else "")
+    return live.mark_board(render(request, template, context), etag)
 
 
 @table_page("GET", "HEAD")

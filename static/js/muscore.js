@@ -5,14 +5,43 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  function isPoll(elt) {
+    return !!(elt && elt.hasAttribute && elt.hasAttribute("data-poll"));
+  }
+
+  // The busy mark is for what a thumb did; the board's background poll does not count.
   var pending = 0;
-  document.addEventListener("htmx:beforeRequest", function () {
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isPoll(event.detail.elt)) {
+      // A phone in a pocket does not poll; it catches up when shown again.
+      if (document.hidden) event.preventDefault();
+      return;
+    }
     pending += 1;
     document.body.setAttribute("data-busy", "1");
   });
-  document.addEventListener("htmx:afterRequest", function () {
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (isPoll(event.detail.elt)) return;
     pending = Math.max(0, pending - 1);
     if (!pending) document.body.removeAttribute("data-busy");
+  });
+
+  // The live board (templates/tables/board.html, #board-live). The browser keeps the
+  // last answer and revalidates it with If-None-Match; an unchanged board comes back as
+  // 304, which the browser hands over as its stored copy with the same ETag: nothing to
+  // swap. A bare 304 (should a browser pass one through) must not blank the board.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    if (!isPoll(elt)) return;
+    var xhr = event.detail.xhr;
+    var etag = xhr.getResponseHeader("ETag");
+    if (xhr.status === 304 || (etag && etag === elt.getAttribute("data-etag"))) {
+      event.detail.shouldSwap = false;
+    }
+  });
+  document.addEventListener("visibilitychange", function () {
+    var live = document.getElementById("board-live");
+    if (!document.hidden && live && window.htmx) window.htmx.trigger(live, "refresh");
   });
 
   function cardsOf(input) {

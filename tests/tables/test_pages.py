@@ -157,7 +157,8 @@ def test_board_partial_for_htmx_is_just_the_scoreboard(client: Client) -> None:
     response = client.get(reverse("tables:board", args=[table.id]), headers=HX)
     html = response.content.decode()
     assert response.status_code == 200
-    assert html.lstrip().startswith('<section id="scoreboard"')
+    assert html.lstrip().startswith('<div id="board-live"')
+    assert '<section id="scoreboard"' in html
     assert "<html" not in html
 
 

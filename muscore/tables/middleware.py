@@ -1,0 +1,73 @@
+"""The cheap path of the live board: an unchanged poll answered 304 in one query.
+
+Placed first in MIDDLEWARE. For a GET (or HEAD) of a board page (/t/<id>/,
+/t/<id>/k/<key>/) or of the API state (/api/v1/tables/<id>) that carries
+If-None-Match, it reads the table's revision (and, under an edit link, its key)
+with one primary-key query and, when the phone's copy is current, answers 304
+right here: no session, CSRF, locale, template or replay. Anything else, an
+unknown table or a wrong key included, falls through to the views, which give
+the full answer (or the 404).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import translation
+
+from muscore.tables import live
+from muscore.tables.models import Table
+
+BOARD = re.compile(r"^/t/(?P<id>[A-Za-z0-9_-]{1,32})/(?:k/(?P<key>[A-Za-z0-9_-]{1,64})/)?$")
+API_STATE = re.compile(r"^/api/v1/tables/(?P<id>[A-Za-z0-9_-]{1,32})$")
+
+
+def api_etag(revision: int) -> str:
+    # The API's own tag (muscore.api.tables.etag_for): JSON has no language or partial.
+    return f'"r{revision}"'
+
+
+class NotModifiedMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        header = request.META.get("HTTP_IF_NONE_MATCH")
+        if header and request.method in ("GET", "HEAD"):
+            response = self.not_modified(request, header)
+            if response is not None:
+                return response
+        return self.get_response(request)
+
+    def not_modified(self, request: HttpRequest, header: str) -> HttpResponse | None:
+        path = request.path_info
+        if match := BOARD.match(path):
+            key = match["key"]
+            row = Table.objects.filter(pk=match["id"]).values_list("revision", "edit_key").first()
+            if row is None:
+                return None
+            revision, edit_key = row
+            if key is not None and not secrets.compare_digest(key.encode(), edit_key.encode()):
+                return None
+            language = translation.get_language_from_request(request)
+            etag = live.board_etag(revision, language, live.is_partial(request))
+            if not live.etag_matches(header, etag):
+                return None
+            return live.mark_board(HttpResponseNotModified(), etag)
+        if match := API_STATE.match(path):
+            revision = (
+                Table.objects.filter(pk=match["id"]).values_list("revision", flat=True).first()
+            )
+            if revision is None:
+                return None
+            etag = api_etag(revision)
+            if not live.etag_matches(header, etag):
+                return None
+            response = HttpResponseNotModified()
+            response["ETag"] = etag
+            response["Cache-Control"] = "no-cache"
+            return response
+        return None
