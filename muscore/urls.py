@@ -2,9 +2,12 @@
 
 from django.urls import include, path
 
+from muscore.api import openapi
+
 urlpatterns = [
     path("", include("muscore.tables.urls")),
     path("api/v1/", include("muscore.api.urls")),
+    path("api/", openapi.docs, name="api_docs"),
     # The calculator, the hand lector and the rules pages (muscore/disputes).
     path("", include("muscore.disputes.urls")),
     # The language switch (django's set_language, POST /i18n/setlang/).

@@ -1,12 +1,14 @@
 from django.urls import path
 
-from muscore.api import tables, views
+from muscore.api import openapi, tables, views
 
 app_name = "api"
 urlpatterns: list = [
     # The scoring contract (muscore/api/views.py).
     path("score", views.score, name="score"),
     path("replay", views.replay, name="replay"),
+    # The OpenAPI description of all of this (muscore/api/openapi.py).
+    path("openapi.json", openapi.openapi_json, name="openapi"),
     # Tables (muscore/api/tables.py); "import" comes before <table_id> so it is never an id.
     path("tables", tables.create, name="tables"),
     path("tables/import", tables.import_, name="table_import"),

@@ -1,0 +1,503 @@
+"""The OpenAPI 3.1 description of every JSON endpoint, and the two views that serve it.
+
+GET /api/v1/openapi.json gives the description; GET /api/ draws it as a readable
+page from the same dict (no Swagger UI: nothing comes from another machine).
+The examples are written out by hand; tests/api/test_openapi.py checks each one
+against muscore.rules and the live app, so the description cannot drift.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+SIDE = {"type": "string", "enum": ["A", "B"]}
+SIDE_OR_NULL = {"enum": ["A", "B", None]}
+SCORE = {
+    "type": "object",
+    "properties": {"A": {"type": "integer", "minimum": 0}, "B": {"type": "integer", "minimum": 0}},
+    "required": ["A", "B"],
+}
+SEAT_KEY = "^[0-5]$"
+TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
+            "description": "The table's id, as returned by POST /tables."}
+TABLE_KEY = {"name": "X-Table-Key", "in": "header", "required": True,
+             "schema": {"type": "string"},
+             "description": "The table's edit key (returned once, by POST /tables). Without it "
+                            "(or with a wrong one) a write is refused with 403."}
+IDEMPOTENCY_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
+                   "schema": {"type": "string", "maxLength": 150},
+                   "description": "Send the same key again (a retry) and get the first answer "
+                                  "back, with nothing stored twice. The same key with a "
+                                  "different request is a 422."}
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+            "description": "The ETag the change starts from (\"r3\"). If the table moved on "
+                           "since, the change is refused with 409 and the current revision."}
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "The ETag you hold: 304 with no body while nothing changed."}
+ETAG_HEADER = {"ETag": {"description": "The table's revision as an ETag: \"r<revision>\".",
+                        "schema": {"type": "string"}}}
+
+SEED_HANDS = {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}
+
+# -- examples (hand-worked; tests/api/test_openapi.py checks them) -----------------------------
+
+#: A 38, B 35. Grande: A envido, B cinco más, A no quiero: B's deje is 2 (37). Chica to A
+#: en paso (39). Pares: B holds par and duples, 1 + 3 = 4: B reaches 41 and wins the juego.
+SCORE_REQUEST = {
+    "rules": {"target": 40},
+    "mano": 0,
+    "score": {"A": 38, "B": 35},
+    "hands": SEED_HANDS,
+    "lances": {"grande": {"bets": [{"side": "A", "n": 2}, {"side": "B", "n": 5}],
+                          "end": "no_quiero"}},
+}
+SCORE_RESPONSE = {
+    "score": {"A": 39, "B": 41},
+    "winner": "B",
+    "ended_by": "recuento",
+    "lances": {
+        "grande": {"side": "B", "points": 2},
+        "chica": {"side": "A", "points": 1},
+        "pares": {"side": "B", "points": 4},
+        "juego": {"side": None, "points": 0},
+    },
+    "recuento": [
+        {"lance": "grande", "side": "B", "points": 2, "why": "deje", "score": {"A": 38, "B": 37}},
+        {"lance": "chica", "side": "A", "points": 1, "why": "paso", "score": {"A": 39, "B": 37}},
+        {"lance": "pares", "side": "B", "points": 4, "why": "paso",
+         "premiums": [{"seat": 1, "jugada": "par", "points": 1},
+                      {"seat": 3, "jugada": "duples", "points": 3}],
+         "score": {"A": 39, "B": 41}},
+    ],
+}
+SCORE_ERROR_REQUEST = {"hands": {**SEED_HANDS, "0": "R R R R R"}}
+SCORE_ERROR_RESPONSE = {"error": "Seat 0 has 5 cards (R R R R R): a hand has 4."}
+
+#: Hand 1 en paso: A 2, B 8. Hand 2 (mano 1): B's envido in grande rejected, deje 1 (9);
+#: chica A (3), pares B 4 (13), juego B alone 4 (17).
+REPLAY_REQUEST = {
+    "mano": 0,
+    "hands": [
+        {"hands": SEED_HANDS},
+        {"hands": SEED_HANDS,
+         "lances": {"grande": {"bets": [{"side": "B", "n": 2}], "end": "no_quiero"}}},
+    ],
+}
+REPLAY_SUMMARY = {
+    "juegos": {"A": 0, "B": 0}, "winner": None, "score": {"A": 3, "B": 17}, "next_mano": 2,
+    "hands": [
+        {"mano": 0, "juego": 1, "score": {"A": 2, "B": 8}, "winner": None},
+        {"mano": 1, "juego": 1, "score": {"A": 3, "B": 17}, "winner": None},
+    ],
+}
+CREATE_REQUEST = {"players": ["Ana", "Bruno", "Carla", "Diego"], "rules": {"target": 30},
+                  "mano": 0}
+CREATE_RESPONSE = {
+    "id": "k3v9x2", "edit_key": "s3cr3t-edit-key",
+    "view_url": "https://muscore.example/t/k3v9x2/",
+    "edit_url": "https://muscore.example/t/k3v9x2/k/s3cr3t-edit-key/",
+    "players": ["Ana", "Bruno", "Carla", "Diego"],
+    "rules": {"players": 4, "reyes": 8, "target": 30, "juegos": 2, "real31": "no"},
+    "current": {"hands": [], "juegos": {"A": 0, "B": 0}, "winner": None,
+                "score": {"A": 0, "B": 0}, "next_mano": 0, "first_hand": 1, "mano": 0},
+    "finished": [],
+    "revision": 1,
+}
+ADD_HAND_REQUEST = {"hands": SEED_HANDS, "number": 1}
+ERROR_EXAMPLES = {
+    "no_key": {"error": "this needs the table's edit key in the X-Table-Key header"},
+    "no_table": {"error": "there is no such table"},
+}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str, example: Any = None,
+          headers: dict[str, Any] | None = None) -> dict[str, Any]:
+    content: dict[str, Any] = {"schema": schema}
+    if example is not None:
+        content["example"] = example
+    out: dict[str, Any] = {"description": description,
+                           "content": {"application/json": content}}
+    if headers:
+        out["headers"] = headers
+    return out
+
+
+def _error(description: str, example: Any = None) -> dict[str, Any]:
+    return _json(_ref("Error"), description, example)
+
+
+def _body(schema: dict[str, Any], example: Any, required: bool = True) -> dict[str, Any]:
+    return {"required": required,
+            "content": {"application/json": {"schema": schema, "example": example}}}
+
+
+BAD_REQUEST = _error("The body is not JSON, not an object, or breaks a rule of the game: the "
+                     "error says which, in a player's words.", SCORE_ERROR_RESPONSE)
+NOT_FOUND = _error("There is no such table (or hand).", ERROR_EXAMPLES["no_table"])
+FORBIDDEN = _error("The X-Table-Key header is missing or wrong; nothing changed.",
+                   ERROR_EXAMPLES["no_key"])
+METHOD = _error("That method is not allowed here (the Allow header lists those that are).")
+
+def _lance_ref() -> dict[str, str]:
+    return {"$ref": "#/components/schemas/Lance"}
+
+
+HAND_PROPS: dict[str, Any] = {
+            "hands": {"type": "object", "propertyNames": {"pattern": SEAT_KEY},
+                      "additionalProperties": {"type": "string"},
+                      "description": "Each seat's four cards: \"R R 5 4\"."},
+            "jugadas": {"type": "object", "propertyNames": {"pattern": SEAT_KEY},
+                        "additionalProperties": {
+                            "type": "object", "additionalProperties": False,
+                            "properties": {
+                                "pares": {"enum": ["no", "par", "medias", "duples"]},
+                                "juego": {"oneOf": [{"const": "no"}, {"enum": [
+                                    31, 32, 33, 34, 35, 36, 37, 40]}]}}},
+                        "description": "What a seat without cards had."},
+            "winners": {"type": "object", "additionalProperties": SIDE,
+                        "description": "The winner of each lance the missing cards leave open."},
+            "declared": {"type": "object", "propertyNames": {"pattern": SEAT_KEY},
+                         "additionalProperties": {
+                             "type": "object", "additionalProperties": False,
+                             "properties": {"pares": {"type": "boolean"},
+                                            "juego": {"type": "boolean"}}},
+                         "description": "What each seat said (pares sí/no, juego sí/no): a "
+                                        "false sí is a lie and loses the lance."},
+            "lances": {"type": "object", "additionalProperties": False, "properties": {
+                name: _lance_ref() for name in ("grande", "chica", "pares", "juego", "punto")}},
+        }
+
+
+def _hand_body(**extra: Any) -> dict[str, Any]:
+    """A hand record's object schema with more top-level keys (rules, number, revision...)."""
+    return {"type": "object", "additionalProperties": False,
+            "properties": {**HAND_PROPS, **extra}}
+
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "description": "Every error. Some carry more: `hand` (409, the stored hand), "
+                       "`revision` (409, the table's current revision), `number` (400, the "
+                       "later hand a change would break).",
+        "properties": {"error": {"type": "string"}, "hand": {"type": "object"},
+                       "revision": {"type": "integer"}, "number": {"type": "integer"}},
+        "required": ["error"],
+    },
+    "Rules": {
+        "type": "object", "additionalProperties": False,
+        "description": "The table's options (rules.md, Options); every key optional.",
+        "properties": {
+            "players": {"type": "integer", "enum": [4, 6], "default": 4},
+            "reyes": {"type": "integer", "enum": [8, 4], "default": 8},
+            "target": {"type": "integer", "minimum": 10, "maximum": 100, "default": 40},
+            "juegos": {"type": "integer", "minimum": 1, "maximum": 5, "default": 2},
+            "real31": {"type": "string", "enum": ["no", "rey", "figura", "sota"],
+                       "default": "no"},
+        },
+    },
+    "Lance": {
+        "type": "object", "additionalProperties": False,
+        "properties": {
+            "bets": {"type": "array", "items": {
+                "type": "object", "additionalProperties": False, "required": ["side", "n"],
+                "properties": {"side": SIDE, "n": {"oneOf": [
+                    {"type": "integer", "minimum": 1}, {"const": "ordago"}]}}}},
+            "end": {"type": "string", "enum": ["quiero", "no_quiero"]},
+        },
+    },
+    "HandRecordBody": {
+        "type": "object", "additionalProperties": False,
+        "description": "A hand as a table plays it, without score and mano (a table or a "
+                       "vaca carries those). See docs/contract.md.",
+        "properties": HAND_PROPS,
+    },
+    "HandRecord": {
+        **_hand_body(rules=_ref("Rules"), mano={"type": "integer", "minimum": 0, "maximum": 5},
+                     score=SCORE),
+        "description": "One hand record (docs/contract.md): the hand plus rules, mano, score.",
+    },
+    "Step": {
+        "type": "object",
+        "required": ["lance", "side", "points", "why", "score"],
+        "properties": {
+            "lance": {"enum": ["grande", "chica", "pares", "juego", "punto"]},
+            "side": SIDE, "points": {"type": "integer"},
+            "why": {"enum": ["deje", "paso", "quiero", "no_quiero", "solo", "mentira"]},
+            "score": SCORE, "stake": {"type": "integer"},
+            "premiums": {"type": "array", "items": {"type": "object", "properties": {
+                "seat": {"type": "integer"}, "jugada": {"type": ["string", "integer"]},
+                "points": {"type": "integer"}}}},
+            "liars": {"type": "array", "items": {"type": "integer"}},
+        },
+    },
+    "Result": {
+        "type": "object",
+        "required": ["score", "winner", "ended_by", "lances", "recuento"],
+        "properties": {
+            "score": SCORE,
+            "winner": SIDE_OR_NULL,
+            "ended_by": {"enum": ["deje", "ordago", "recuento", None]},
+            "lances": {"type": "object", "additionalProperties": {
+                "type": "object", "required": ["side", "points"],
+                "properties": {"side": SIDE_OR_NULL, "points": {"type": "integer"}}}},
+            "recuento": {"type": "array", "items": _ref("Step")},
+            "ordago": {"type": "object", "properties": {"lance": {"type": "string"},
+                                                         "side": SIDE}},
+            "lies": {"type": "array", "items": {"type": "object", "properties": {
+                "seat": {"type": "integer"}, "lance": {"type": "string"}, "side": SIDE}}},
+        },
+    },
+    "Vaca": {
+        "type": "object", "required": ["hands"], "additionalProperties": False,
+        "properties": {"rules": _ref("Rules"),
+                       "mano": {"type": "integer", "minimum": 0, "maximum": 5},
+                       "hands": {"type": "array", "items": _ref("HandRecordBody")}},
+    },
+    "VacaResult": {
+        "type": "object", "required": ["hands", "juegos", "winner", "score", "next_mano"],
+        "properties": {
+            "hands": {"type": "array", "items": {
+                "type": "object", "required": ["mano", "juego", "score", "winner"],
+                "properties": {"mano": {"type": "integer"}, "juego": {"type": "integer"},
+                               "score": SCORE, "winner": SIDE_OR_NULL,
+                               "result": _ref("Result")}}},
+            "juegos": SCORE, "winner": SIDE_OR_NULL, "score": SCORE,
+            "next_mano": {"type": "integer"},
+        },
+    },
+    "TableState": {
+        "type": "object", "required": ["id", "players", "rules", "current", "finished",
+                                       "revision"],
+        "description": "A table: its names, options, the vaca being played (the replay of its "
+                       "hands, with first_hand and mano) and the vacas already won.",
+        "properties": {
+            "id": {"type": "string"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "rules": _ref("Rules"),
+            "current": {"allOf": [_ref("VacaResult")], "type": "object",
+                        "properties": {"first_hand": {"type": "integer"},
+                                       "mano": {"type": "integer"}}},
+            "finished": {"type": "array", "items": _ref("VacaResult")},
+            "revision": {"type": "integer"},
+        },
+    },
+    "TableCreated": {
+        "allOf": [_ref("TableState")], "type": "object",
+        "required": ["edit_key", "view_url", "edit_url"],
+        "properties": {"edit_key": {"type": "string"}, "view_url": {"type": "string"},
+                       "edit_url": {"type": "string"}},
+    },
+    "NewTable": {
+        "type": "object", "additionalProperties": False,
+        "properties": {
+            "players": {"type": "array", "items": {"type": ["string", "null"]}, "maxItems": 6,
+                        "description": "Names in speaking order (default A1, B1, A2, B2)."},
+            "rules": _ref("Rules"),
+            "mano": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
+                               {"const": "random"}]},
+        },
+    },
+    "Export": {
+        "type": "object", "required": ["format", "version", "rules", "mano", "players", "hands"],
+        "properties": {
+            "format": {"const": "muscore-table"}, "version": {"const": 1},
+            "rules": _ref("Rules"), "mano": {"type": "integer"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "hands": {"type": "array", "items": _ref("HandRecordBody")},
+        },
+    },
+    "HandEntry": {
+        "type": "object", "required": ["number", "record"],
+        "properties": {"number": {"type": "integer"}, "record": _ref("HandRecordBody"),
+                       "mano": {"type": "integer"}, "juego": {"type": "integer"},
+                       "score": SCORE, "winner": SIDE_OR_NULL, "result": _ref("Result")},
+    },
+}
+
+NUMBER = {"name": "number", "in": "path", "required": True,
+          "schema": {"type": "integer", "minimum": 0}, "description": "The hand's number, from 1."}
+
+PATHS: dict[str, Any] = {
+    "/api/v1/score": {"post": {
+        "operationId": "score", "tags": ["scoring"],
+        "summary": "Score one hand record",
+        "description": "muscore.rules on the wire: the hand's recuento step by step. No table, "
+                       "no key, nothing stored.",
+        "requestBody": _body(_ref("HandRecord"), SCORE_REQUEST),
+        "responses": {"200": _json(_ref("Result"), "The result.", SCORE_RESPONSE),
+                      "400": BAD_REQUEST, "405": METHOD},
+    }},
+    "/api/v1/replay": {"post": {
+        "operationId": "replay", "tags": ["scoring"],
+        "summary": "Replay a vaca",
+        "description": "The hands in order: the score carries over, the mano moves one seat, "
+                       "a juego won starts the next at 0-0, and the vaca stops at its winner. "
+                       "Each entry of `hands` also carries its full `result`.",
+        "requestBody": _body(_ref("Vaca"), REPLAY_REQUEST),
+        "responses": {"200": _json(_ref("VacaResult"), "The replay.", REPLAY_SUMMARY),
+                      "400": BAD_REQUEST, "405": METHOD},
+    }},
+    "/api/v1/tables": {"post": {
+        "operationId": "createTable", "tags": ["tables"],
+        "summary": "Create a table",
+        "description": "Returns the table with its edit key (shown once): keep it, every "
+                       "write needs it in X-Table-Key.",
+        "requestBody": _body(_ref("NewTable"), CREATE_REQUEST, required=False),
+        "responses": {"201": _json(_ref("TableCreated"), "The new table.", CREATE_RESPONSE,
+                                   {**ETAG_HEADER, "Location": {"schema": {"type": "string"}}}),
+                      "400": BAD_REQUEST, "405": METHOD},
+    }},
+    "/api/v1/tables/import": {"post": {
+        "operationId": "importTable", "tags": ["tables"],
+        "summary": "Import an exported table as a new table",
+        "requestBody": _body(_ref("Export"), {
+            "format": "muscore-table", "version": 1, "rules": {"target": 40}, "mano": 0,
+            "players": ["Ana", "Bruno", "Carla", "Diego"], "hands": [{"hands": SEED_HANDS}]}),
+        "responses": {"201": _json(_ref("TableCreated"), "The new table (new id and key).",
+                                   headers=ETAG_HEADER),
+                      "400": BAD_REQUEST, "405": METHOD},
+    }},
+    "/api/v1/tables/{table_id}": {"get": {
+        "operationId": "getTable", "tags": ["tables"],
+        "summary": "A table's state",
+        "parameters": [TABLE_ID, IF_NONE_MATCH],
+        "responses": {"200": _json(_ref("TableState"), "The table.", headers=ETAG_HEADER),
+                      "304": {"description": "Unchanged since the ETag in If-None-Match.",
+                              "headers": ETAG_HEADER},
+                      "404": NOT_FOUND, "405": METHOD},
+    }},
+    "/api/v1/tables/{table_id}/export": {"get": {
+        "operationId": "exportTable", "tags": ["tables"],
+        "summary": "Export a table (POST it to /tables/import to copy it)",
+        "parameters": [TABLE_ID],
+        "responses": {"200": _json(_ref("Export"), "The export, as a file download."),
+                      "404": NOT_FOUND, "405": METHOD},
+    }},
+    "/api/v1/tables/{table_id}/hands": {"post": {
+        "operationId": "addHand", "tags": ["hands"],
+        "summary": "Add the next hand",
+        "description": "The hand record (the table supplies rules, mano and score). `number` "
+                       "names the hand it is meant to be: if another phone filled it first, "
+                       "409 with the stored `hand`. `client_id` or Idempotency-Key make a "
+                       "retry safe.",
+        "parameters": [TABLE_ID, TABLE_KEY, IDEMPOTENCY_KEY],
+        "requestBody": _body(_hand_body(number={"type": "integer", "minimum": 1},
+                                        client_id={"type": "string"}), ADD_HAND_REQUEST),
+        "responses": {"201": _json(_ref("TableState"), "The table with the hand.",
+                                   headers=ETAG_HEADER),
+                      "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
+                      "409": _error("That hand number was already filled: `hand` is the "
+                                    "stored one."),
+                      "422": _error("The Idempotency-Key was used for a different request.")},
+    }},
+    "/api/v1/tables/{table_id}/hands/last": {"delete": {
+        "operationId": "undoLastHand", "tags": ["hands"],
+        "summary": "Undo the last hand",
+        "parameters": [TABLE_ID, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
+        "responses": {"200": _json(_ref("TableState"), "The table without its last hand.",
+                                   headers=ETAG_HEADER),
+                      "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
+                      "409": _error("The table changed since the If-Match revision: "
+                                    "`revision` is the current one."),
+                      "422": _error("The Idempotency-Key was used for a different request.")},
+    }},
+    "/api/v1/tables/{table_id}/hands/{number}": {
+        "get": {
+            "operationId": "getHand", "tags": ["hands"],
+            "summary": "One stored hand, with its place in the vaca and its result",
+            "parameters": [TABLE_ID, NUMBER],
+            "responses": {"200": _json(_ref("HandEntry"), "The hand."),
+                          "404": NOT_FOUND, "405": METHOD},
+        },
+        "put": {
+            "operationId": "replaceHand", "tags": ["hands"],
+            "summary": "Correct a stored hand",
+            "description": "The whole table is replayed; a change that would make a later "
+                           "hand break the rules is refused with 400 and that hand's `number`.",
+            "parameters": [TABLE_ID, NUMBER, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
+            "requestBody": _body(_hand_body(revision={"type": "integer"}),
+                                 {"hands": SEED_HANDS}),
+            "responses": {"200": _json(_ref("TableState"), "The table after the correction.",
+                                       headers=ETAG_HEADER),
+                          "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND,
+                          "405": METHOD,
+                          "409": _error("The table changed since the revision given."),
+                          "422": _error("The Idempotency-Key was used for a different "
+                                        "request.")},
+        },
+    },
+}
+
+SPEC: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "muscore API",
+        "version": "1",
+        "summary": "Score Mus hands, replay vacas and keep a table's hands.",
+        "description": "Every request and response body is JSON. Every error is "
+                       "{\"error\": \"...\"} with a 4xx status, and a refused request changes "
+                       "nothing. The hand record is described in docs/contract.md.",
+    },
+    "servers": [{"url": "/"}],
+    "tags": [{"name": "scoring", "description": "The rules engine: no storage."},
+             {"name": "tables", "description": "A table's vaca, stored."},
+             {"name": "hands", "description": "A table's hands: add, undo, correct."}],
+    "paths": PATHS,
+    "components": {
+        "schemas": SCHEMAS,
+        "securitySchemes": {"tableKey": {"type": "apiKey", "in": "header",
+                                         "name": "X-Table-Key"}},
+    },
+}
+
+
+def spec() -> dict[str, Any]:
+    """A copy of the description (callers may change it freely)."""
+    return copy.deepcopy(SPEC)
+
+
+@require_GET
+def openapi_json(request: HttpRequest) -> HttpResponse:
+    response = JsonResponse(SPEC, json_dumps_params={"ensure_ascii": False})
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+def _operations() -> list[dict[str, Any]]:
+    out = []
+    for path, methods in PATHS.items():
+        for method, op in methods.items():
+            body = (op.get("requestBody") or {}).get("content", {}).get("application/json", {})
+            out.append({
+                "id": op["operationId"], "method": method.upper(), "path": path,
+                "summary": op["summary"], "description": op.get("description", ""),
+                "parameters": op.get("parameters", []),
+                "request_example": json.dumps(body["example"], indent=2, ensure_ascii=False)
+                if "example" in body else "",
+                "responses": [
+                    {"status": status, "description": r["description"],
+                     "example": json.dumps(r["content"]["application/json"]["example"], indent=2,
+                                           ensure_ascii=False)
+                     if "example" in r.get("content", {}).get("application/json", {}) else ""}
+                    for status, r in op["responses"].items()
+                ],
+            })
+    return out
+
+
+@require_GET
+def docs(request: HttpRequest) -> HttpResponse:
+    """The description as a page, drawn from the same dict as openapi.json."""
+    return render(request, "api/docs.html", {"info": SPEC["info"], "operations": _operations()})
