@@ -11,8 +11,12 @@ threads, which on 2 cores measure the client as much as the server), in turns:
     unless cached);
   - 304: GET with the board's ETag in If-None-Match (answered 304).
 for the board page (/t/<id>/) and the JSON state (/api/v1/tables/<id>).
-Prints requests per second side by side and the ratio. Target: the unchanged
-poll at least 5 times cheaper than the full render. Loopback only; stops by itself.
+Prints requests per second side by side and the ratio, and the server's own CPU
+time per request (user + system time of the gunicorn workers, from /proc, divided
+by the requests served): on a 2-core machine wrk and the kernel's TCP work share
+the cores with the server, so req/s understates how much cheaper a 304 is; CPU per
+request is the cost itself. Target: the unchanged poll at least 5 times cheaper
+than the full render. Loopback only; stops by itself.
 """
 
 from __future__ import annotations
@@ -134,9 +138,23 @@ end
 """
 
 
+def worker_cpu(master: int) -> float:
+    """CPU seconds (user + system) used so far by the gunicorn workers of `master`."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == master:  # the parent pid
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
 def hammer_wrk(port: int, paths: list[str], etags: dict[str, str] | None, seconds: float,
-               tmp: Path) -> float:
-    """Requests per second from wrk, each request checked for the expected status."""
+               tmp: Path) -> tuple[float, int]:
+    """(requests per second, requests) from wrk, each request checked for its status."""
     lua = tmp / "poll.lua"
     quoted = ", ".join(json.dumps(p) for p in paths)
     tags = ", ".join(json.dumps(etags[p]) for p in paths) if etags else ""
@@ -148,9 +166,13 @@ def hammer_wrk(port: int, paths: list[str], etags: dict[str, str] | None, second
     errors = [line for line in done.stdout.splitlines() if "Non-2xx" in line or "error" in line]
     if errors and not etags:
         raise SystemExit(f"wrk saw errors: {errors}")
+    total = 0
+    for line in done.stdout.splitlines():
+        if "requests in" in line:
+            total = int(line.split()[0])
     for line in done.stdout.splitlines():
         if line.startswith("Requests/sec:"):
-            return float(line.split()[1])
+            return float(line.split()[1]), total
     raise SystemExit(f"wrk printed no rate:\n{done.stdout}\n{done.stderr}")
 
 
@@ -187,7 +209,8 @@ def main() -> None:
         client = "wrk -t1 -c2" if use_wrk else "4 Python threads (install wrk for a fair client)"
         print(f"{len(ids)} tables of up to {args.hands} hands, gunicorn -w 2, client {client}, "
               f"{args.seconds:.0f} s a run, loopback")
-        print(f"{'':28}{'full req/s':>12}{'304 req/s':>12}{'ratio':>8}")
+        print(f"{'':28}{'full req/s':>12}{'304 req/s':>12}{'ratio':>8}"
+              f"{'full CPU/req':>14}{'304 CPU/req':>13}{'ratio':>8}")
         for name, template in (("board page /t/<id>/", "/t/{}/"),
                                ("state /api/v1/tables/<id>", "/api/v1/tables/{}")):
             paths = [template.format(i) for i in ids]
@@ -197,23 +220,29 @@ def main() -> None:
                 assert status == 200, (path, status)
                 if etag:
                     etags[path] = etag
+            cpu = worker_cpu(server.pid)
             if use_wrk:
-                full_rate = hammer_wrk(port, paths, None, args.seconds, tmp)
+                full_rate, full_n = hammer_wrk(port, paths, None, args.seconds, tmp)
             else:
                 full_n, full_t, full_s = hammer(port, paths, None, args.seconds)
                 assert set(full_s) == {200}, full_s
                 full_rate = full_n / full_t
+            full_cpu = (worker_cpu(server.pid) - cpu) / max(full_n, 1)
             if len(etags) < len(paths):
                 print(f"{name:28}{full_rate:12,.0f}{'no ETag':>12}")
                 continue
+            cpu = worker_cpu(server.pid)
             if use_wrk:
-                cond_rate = hammer_wrk(port, paths, etags, args.seconds, tmp)
+                cond_rate, cond_n = hammer_wrk(port, paths, etags, args.seconds, tmp)
             else:
                 cond_n, cond_t, cond_s = hammer(port, paths, etags, args.seconds)
                 assert set(cond_s) == {304}, cond_s
                 cond_rate = cond_n / cond_t
-            print(f"{name:28}{full_rate:12,.0f}{cond_rate:12,.0f}{cond_rate / full_rate:8.1f}")
-        print("target: the unchanged poll (304) at least 5x the full render's rate")
+            cond_cpu = (worker_cpu(server.pid) - cpu) / max(cond_n, 1)
+            print(f"{name:28}{full_rate:12,.0f}{cond_rate:12,.0f}{cond_rate / full_rate:8.1f}"
+                  f"{full_cpu * 1e3:11.2f} ms{cond_cpu * 1e3:10.2f} ms"
+                  f"{full_cpu / max(cond_cpu, 1e-9):8.1f}")
+        print("target: the unchanged poll (304) at least 5x cheaper than the full render")
     finally:
         if server is not None:
             server.terminate()
