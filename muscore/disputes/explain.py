@@ -88,7 +88,9 @@ def best_hand(record: Mapping[str, Any], lance: str, side: str) -> dict[str, Any
     return {"seat": best, "cards": " ".join(engine.CARD_TEXT[c] for c in shown), "ev": ev}
 
 
-def _rule(step: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]) -> dict[str, str]:
+def _rule(
+    step: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]
+) -> dict[str, str]:
     """The rule behind one recuento step: {"text", "url"}."""
     lance = step["lance"]
     why = step.get("why")
@@ -162,7 +164,7 @@ def _winner_words(step: Mapping[str, Any], record: Mapping[str, Any], names: Seq
     lance = step["lance"]
     extra = ""
     if lance == "pares" and ev.pares:
-        extra = " (%s)" % ev.pares.kind
+        extra = f" ({ev.pares.kind})"
     elif lance in ("juego", "punto"):
         extra = f" ({ev.total}{', 31 real' if ev.real31 else ''})"
     return _("Gana %(name)s con %(cards)s%(extra)s.") % {

@@ -59,5 +59,9 @@ def read_hand(cards: tuple[int, ...]) -> dict[str, Any]:
                 "real31": real,
             }
         )
-    return {"cards": " ".join(engine.CARD_TEXT[c] for c in cards), "modes": modes,
-            "same": modes[0]["pares"] == modes[1]["pares"] and modes[0]["total"] == modes[1]["total"]}
+    eight, four = modes
+    return {
+        "cards": " ".join(engine.CARD_TEXT[c] for c in cards),
+        "modes": modes,
+        "same": eight["pares"] == four["pares"] and eight["total"] == four["total"],
+    }

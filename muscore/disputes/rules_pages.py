@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from muscore import rules as engine
 from muscore.disputes import lector
@@ -72,22 +72,22 @@ def _bets(*bets: tuple[str, int | str], end: str) -> dict[str, Any]:
 PAGES: tuple[Page, ...] = (
     Page(
         "lances",
-        _l("Los lances"),
-        _l("Cada mano se juega en cuatro lances, siempre en este orden: grande, chica, pares y "
-           "juego (o punto, si nadie tiene juego). Cada jugador juega con sus cuatro cartas; el "
-           "bando gana el lance cuando su mejor jugador gana al mejor del otro bando."),
+        _("Los lances"),
+        _("Cada mano se juega en cuatro lances, siempre en este orden: grande, chica, pares y "
+          "juego (o punto, si nadie tiene juego). Cada jugador juega con sus cuatro cartas; el "
+          "bando gana el lance cuando su mejor jugador gana al mejor del otro bando."),
         (
             Section(
                 "grande-chica",
-                _l("Grande y chica"),
+                _("Grande y chica"),
                 (
-                    _l("A la grande gana la mano más alta: se ordenan las cartas de mayor a menor y "
-                       "se comparan una a una; la primera carta más alta gana. R R 5 4 gana a "
-                       "R C C 5."),
-                    _l("A la chica, al revés: se ordenan de menor a mayor y gana la primera carta "
-                       "más baja. Con 8 reyes cada 3 es un rey y cada 2 un as."),
-                    _l("En un empate gana la mano, y después el asiento más cercano a su derecha: "
-                       "el postre pierde todos los empates."),
+                    _("A la grande gana la mano más alta: se ordenan las cartas de mayor a menor "
+                      "y se comparan una a una; la primera carta más alta gana. R R 5 4 gana a R "
+                      "C C 5."),
+                    _("A la chica, al revés: se ordenan de menor a mayor y gana la primera carta "
+                      "más baja. Con 8 reyes cada 3 es un rey y cada 2 un as."),
+                    _("En un empate gana la mano, y después el asiento más cercano a su derecha: "
+                      "el postre pierde todos los empates."),
                 ),
                 (
                     Example(
@@ -99,22 +99,23 @@ PAGES: tuple[Page, ...] = (
             ),
             Section(
                 "pares",
-                _l("Pares"),
+                _("Pares"),
                 (
-                    _l("Par (dos iguales) < medias (tres iguales) < duples (dos parejas, o cuatro "
-                       "iguales). Dentro de cada clase gana la pareja más alta; en duples la pareja "
-                       "alta y luego la baja. Las cartas sueltas no cuentan: jugadas iguales van a "
-                       "la regla del empate."),
+                    _("Par (dos iguales) < medias (tres iguales) < duples (dos parejas, o cuatro "
+                      "iguales). Dentro de cada clase gana la pareja más alta; en duples la "
+                      "pareja alta y luego la baja. Las cartas sueltas no cuentan: jugadas "
+                      "iguales van a la regla del empate."),
                 ),
             ),
             Section(
                 "juego",
-                _l("Juego y punto"),
+                _("Juego y punto"),
                 (
-                    _l("Tiene juego quien suma 31 o más (R, C, S valen 10; con 8 reyes el 3 vale 10 y "
-                       "el 2 vale 1). El orden, de mejor a peor: 31, 32, 40, 37, 36, 35, 34, 33."),
-                    _l("Si nadie tiene juego, el cuarto lance es el punto: gana la suma más alta "
-                       "(30 es lo mejor)."),
+                    _("Tiene juego quien suma 31 o más (R, C, S valen 10; con 8 reyes el 3 vale "
+                      "10 y el 2 vale 1). El orden, de mejor a peor: 31, 32, 40, 37, 36, 35, 34, "
+                      "33."),
+                    _("Si nadie tiene juego, el cuarto lance es el punto: gana la suma más alta "
+                      "(30 es lo mejor)."),
                 ),
                 (
                     Example(
@@ -137,37 +138,38 @@ PAGES: tuple[Page, ...] = (
             ),
             Section(
                 "quien-juega",
-                _l("Quién juega pares y juego"),
+                _("Quién juega pares y juego"),
                 (
-                    _l("Antes de pares, y otra vez antes de juego, cada jugador dice si tiene la "
-                       "jugada. Si la tienen los dos bandos, se apuesta entre quienes la tienen. Si "
-                       "solo la tiene un bando, no se apuesta: ese bando cobra sus jugadas en el "
-                       "recuento. Si nadie tiene pares, el lance no vale nada."),
+                    _("Antes de pares, y otra vez antes de juego, cada jugador dice si tiene la "
+                      "jugada. Si la tienen los dos bandos, se apuesta entre quienes la tienen. "
+                      "Si solo la tiene un bando, no se apuesta: ese bando cobra sus jugadas en "
+                      "el recuento. Si nadie tiene pares, el lance no vale nada."),
                 ),
             ),
         ),
     ),
     Page(
         "apuestas",
-        _l("Las apuestas"),
-        _l("En cada lance se habla desde la mano: paso, envido (2, o lo que se diga), y ante un "
-           "envite quiero, no quiero, subir (N más) u órdago. Las subidas se alternan entre los "
-           "bandos."),
+        _("Las apuestas"),
+        _("En cada lance se habla desde la mano: paso, envido (2, o lo que se diga), y ante un "
+          "envite quiero, no quiero, subir (N más) u órdago. Las subidas se alternan entre los "
+          "bandos."),
         (
             Section(
                 "deje",
-                _l("No quiero: el deje"),
+                _("No quiero: el deje"),
                 (
-                    _l("Cuando no se quiere, el bando que hizo el último envite cobra en el acto el "
-                       "deje: 1 si era el primer envite del lance, y si no, lo que había antes de la "
-                       "subida rechazada. Envido 2, cinco más (7), no quiero: 2. Luego «que sean "
-                       "diez» (17), no quiero: 7. Un órdago rechazado paga igual."),
+                    _("Cuando no se quiere, el bando que hizo el último envite cobra en el acto "
+                      "el deje: 1 si era el primer envite del lance, y si no, lo que había antes "
+                      "de la subida rechazada. Envido 2, cinco más (7), no quiero: 2. Luego «que "
+                      "sean diez» (17), no quiero: 7. Un órdago rechazado paga igual."),
                 ),
                 (
                     Example(
                         "deje",
                         {"hands": TABLE,
-                         "lances": {"grande": _bets(("A", 2), ("B", 5), ("A", 10), end="no_quiero")}},
+                         "lances": {"grande": _bets(("A", 2), ("B", 5), ("A", 10),
+                                                    end="no_quiero")}},
                         (8, 8),
                         (("grande", "A", 7, "deje"), ("chica", "A", 1, "paso"),
                          ("pares", "B", 4, "paso"), ("juego", "B", 4, "solo")),
@@ -176,11 +178,11 @@ PAGES: tuple[Page, ...] = (
             ),
             Section(
                 "quiero",
-                _l("Quiero"),
+                _("Quiero"),
                 (
-                    _l("Un envite querido se cobra en el recuento: lo apostado para quien gana el "
-                       "lance; en pares y juego, además, las jugadas de su bando; en el punto, 1 "
-                       "más. Un envite de 40 o más querido no es un órdago: espera al recuento."),
+                    _("Un envite querido se cobra en el recuento: lo apostado para quien gana el "
+                      "lance; en pares y juego, además, las jugadas de su bando; en el punto, 1 "
+                      "más. Un envite de 40 o más querido no es un órdago: espera al recuento."),
                 ),
                 (
                     Example(
@@ -194,11 +196,11 @@ PAGES: tuple[Page, ...] = (
             ),
             Section(
                 "ordago",
-                _l("Órdago"),
+                _("Órdago"),
                 (
-                    _l("Un órdago querido se resuelve en el acto: se enseñan las cartas y el bando "
-                       "que gana ese lance gana el juego, vaya como vaya el tanteo. Nada más de la "
-                       "mano cuenta."),
+                    _("Un órdago querido se resuelve en el acto: se enseñan las cartas y el "
+                      "bando que gana ese lance gana el juego, vaya como vaya el tanteo. Nada "
+                      "más de la mano cuenta."),
                 ),
                 (
                     Example(
@@ -213,17 +215,18 @@ PAGES: tuple[Page, ...] = (
     ),
     Page(
         "primas",
-        _l("Lo que vale cada jugada"),
-        _l("En pares y juego se cobran las jugadas de todos los jugadores del bando que cobra, "
-           "también las del compañero que las tenía peores."),
+        _("Lo que vale cada jugada"),
+        _("En pares y juego se cobran las jugadas de todos los jugadores del bando que cobra, "
+          "también las del compañero que las tenía peores."),
         (
             Section(
                 "paso",
-                _l("Las jugadas"),
+                _("Las jugadas"),
                 (
-                    _l("Pares: par 1, medias 2, duples 3. Juego: 31 vale 3, cualquier otro juego 2."),
-                    _l("En paso, el bando que gana el lance cobra sus jugadas; querido, lo apostado "
-                       "más sus jugadas."),
+                    _("Pares: par 1, medias 2, duples 3. Juego: 31 vale 3, cualquier otro juego "
+                      "2."),
+                    _("En paso, el bando que gana el lance cobra sus jugadas; querido, lo "
+                      "apostado más sus jugadas."),
                 ),
                 (
                     Example(
@@ -238,25 +241,25 @@ PAGES: tuple[Page, ...] = (
     ),
     Page(
         "recuento",
-        _l("El recuento y el final del juego"),
-        _l("Los dejes se apuntan en el momento. Al acabar la mano se enseñan las cartas y se "
-           "cuentan los lances en orden: grande, chica, pares y juego (o punto)."),
+        _("El recuento y el final del juego"),
+        _("Los dejes se apuntan en el momento. Al acabar la mano se enseñan las cartas y se "
+          "cuentan los lances en orden: grande, chica, pares y juego (o punto)."),
         (
             Section(
                 "paso",
-                _l("Lo que vale cada lance"),
+                _("Lo que vale cada lance"),
                 (
-                    _l("Grande, chica y punto en paso valen 1 para quien los gana; pares y juego en "
-                       "paso, las jugadas del bando que gana."),
+                    _("Grande, chica y punto en paso valen 1 para quien los gana; pares y juego "
+                      "en paso, las jugadas del bando que gana."),
                 ),
             ),
             Section(
                 "no-quiero",
-                _l("No quiero en pares, juego y punto"),
+                _("No quiero en pares, juego y punto"),
                 (
-                    _l("En pares y juego, el bando cuyo envite no se quiso cobra el deje en el acto "
-                       "y, en el recuento, sus propias jugadas, aunque las del otro fueran mejores. "
-                       "En el punto, el deje y 1 en el recuento."),
+                    _("En pares y juego, el bando cuyo envite no se quiso cobra el deje en el "
+                      "acto y, en el recuento, sus propias jugadas, aunque las del otro fueran "
+                      "mejores. En el punto, el deje y 1 en el recuento."),
                 ),
                 (
                     Example(
@@ -271,13 +274,13 @@ PAGES: tuple[Page, ...] = (
             ),
             Section(
                 "fin",
-                _l("El final del juego"),
+                _("El final del juego"),
                 (
-                    _l("En cuanto un bando llega a las piedras del juego (40), gana el juego y el "
-                       "recuento se para: lo que el otro bando habría cobrado después no se cuenta. "
-                       "Si llega con un deje, el resto de la mano no se juega."),
-                    _l("Ejemplo: A 38, B 35. A gana grande y chica en paso (39, 40): gana A, y los 8 "
-                       "de B en pares y juego no se cuentan."),
+                    _("En cuanto un bando llega a las piedras del juego (40), gana el juego y el "
+                      "recuento se para: lo que el otro bando habría cobrado después no se "
+                      "cuenta. Si llega con un deje, el resto de la mano no se juega."),
+                    _("Ejemplo: A 38, B 35. A gana grande y chica en paso (39, 40): gana A, y "
+                      "los 8 de B en pares y juego no se cuentan."),
                 ),
                 (
                     Example(
@@ -289,30 +292,30 @@ PAGES: tuple[Page, ...] = (
             ),
             Section(
                 "amarracos",
-                _l("Amarracos, juegos y vaca"),
+                _("Amarracos, juegos y vaca"),
                 (
-                    _l("Cinco piedras hacen un amarraco; 40 piedras son 8 amarracos. A partir de 35 "
-                       "un bando está «dentro». Los puntos que sobran al ganar no pasan al juego "
-                       "siguiente, que empieza 0-0. Quien gana los juegos acordados (2, de "
-                       "normal) gana la vaca."),
+                    _("Cinco piedras hacen un amarraco; 40 piedras son 8 amarracos. A partir de "
+                      "35 un bando está «dentro». Los puntos que sobran al ganar no pasan al "
+                      "juego siguiente, que empieza 0-0. Quien gana los juegos acordados (2, de "
+                      "normal) gana la vaca."),
                 ),
             ),
         ),
     ),
     Page(
         "opciones",
-        _l("Las opciones de la mesa"),
-        _l("Donde las mesas juegan distinto, es una opción que se elige al preparar la mesa: 4 o 6 "
-           "jugadores, 8 o 4 reyes, a cuántas piedras (30, 35, 40), cuántos juegos para la vaca "
-           "y el 31 real."),
+        _("Las opciones de la mesa"),
+        _("Donde las mesas juegan distinto, es una opción que se elige al preparar la mesa: 4 o "
+          "6 jugadores, 8 o 4 reyes, a cuántas piedras (30, 35, 40), cuántos juegos para la vaca "
+          "y el 31 real."),
         (
             Section(
                 "reyes",
-                _l("8 reyes o 4 reyes"),
+                _("8 reyes o 4 reyes"),
                 (
-                    _l("Con 8 reyes (lo normal) cada 3 es un rey y cada 2 un as, en todos los "
-                       "lances; el 3 vale 10 y el 2 vale 1. Con 4 reyes, el 3 y el 2 son lo que "
-                       "marcan. La misma mano en las dos:"),
+                    _("Con 8 reyes (lo normal) cada 3 es un rey y cada 2 un as, en todos los "
+                      "lances; el 3 vale 10 y el 2 vale 1. Con 4 reyes, el 3 y el 2 son lo que "
+                      "marcan. La misma mano en las dos:"),
                 ),
                 (
                     Example(
@@ -334,12 +337,12 @@ PAGES: tuple[Page, ...] = (
             ),
             Section(
                 "real31",
-                _l("El 31 real"),
+                _("El 31 real"),
                 (
-                    _l("Con esta opción, 7 7 7 y una figura (según la mesa: un rey, cualquier "
-                       "figura o una sota) es el 31 real: gana a cualquier otro 31 esté donde esté "
-                       "sentado. Sigue cobrando 3. Aquí Bruno es mano: sin la opción, su 31 gana "
-                       "por ser mano; con el 31 real «rey», gana Ana."),
+                    _("Con esta opción, 7 7 7 y una figura (según la mesa: un rey, cualquier "
+                      "figura o una sota) es el 31 real: gana a cualquier otro 31 esté donde "
+                      "esté sentado. Sigue cobrando 3. Aquí Bruno es mano: sin la opción, su 31 "
+                      "gana por ser mano; con el 31 real «rey», gana Ana."),
                 ),
                 (
                     Example(
@@ -364,18 +367,18 @@ PAGES: tuple[Page, ...] = (
     ),
     Page(
         "mentiras",
-        _l("Mentiras"),
-        _l("En pares y juego no se puede mentir al decir si se tiene la jugada."),
+        _("Mentiras"),
+        _("En pares y juego no se puede mentir al decir si se tiene la jugada."),
         (
             Section(
                 "mentira",
-                _l("Decir que sí sin tener"),
+                _("Decir que sí sin tener"),
                 (
-                    _l("Quien dijo que tenía pares o juego y al enseñar no los tiene hace perder el "
-                       "lance a su bando, con todo lo apostado en él: el otro bando cobra como si "
-                       "lo hubiera ganado (lo apostado si se quiso, y sus jugadas). Si mintieron "
-                       "los dos bandos, nadie cobra el lance."),
-                    _l("Quien dijo que no tenía y sí tiene, simplemente no jugó ese lance."),
+                    _("Quien dijo que tenía pares o juego y al enseñar no los tiene hace perder "
+                      "el lance a su bando, con todo lo apostado en él: el otro bando cobra como "
+                      "si lo hubiera ganado (lo apostado si se quiso, y sus jugadas). Si "
+                      "mintieron los dos bandos, nadie cobra el lance."),
+                    _("Quien dijo que no tenía y sí tiene, simplemente no jugó ese lance."),
                 ),
                 (
                     Example(
@@ -393,51 +396,52 @@ PAGES: tuple[Page, ...] = (
     ),
     Page(
         "senas",
-        _l("Las señas"),
-        _l("Los compañeros se pasan señas sin que las vea el otro bando, y el otro bando intenta "
-           "pillarlas. Las señas han de ser verdad: no se engaña con ellas. Las más corrientes:"),
+        _("Las señas"),
+        _("Los compañeros se pasan señas sin que las vea el otro bando, y el otro bando intenta "
+          "pillarlas. Las señas han de ser verdad: no se engaña con ellas. Las más corrientes:"),
         (
             Section(
                 "reyes",
-                _l("Morderse el labio de abajo: dos reyes"),
-                (_l("Para la grande. Dos veces: cuatro reyes (con 8 reyes, los treses cuentan como "
-                    "reyes)."),),
+                _("Morderse el labio de abajo: dos reyes"),
+                (_("Para la grande. Dos veces: cuatro reyes (con 8 reyes, los treses cuentan "
+                   "como reyes)."),),
                 hands=(HandExample("R 3 5 4", "par", 29),),
             ),
             Section(
                 "ases",
-                _l("Sacar la punta de la lengua: dos ases"),
-                (_l("Para la chica. Dos veces: cuatro ases (con 8 reyes, los doses son ases)."),),
+                _("Sacar la punta de la lengua: dos ases"),
+                (_("Para la chica. Dos veces: cuatro ases (con 8 reyes, los doses son ases)."),),
                 hands=(HandExample("1 2 6 7", "par", 15),),
             ),
             Section(
                 "medias",
-                _l("Torcer la boca hacia un lado: medias"),
-                (_l("Seguida de la seña de reyes, medias de reyes; de la de ases, medias de ases."),),
+                _("Torcer la boca hacia un lado: medias"),
+                (_("Seguida de la seña de reyes, medias de reyes; de la de ases, medias de "
+                   "ases."),),
                 hands=(HandExample("R R R 5", "medias", 35),),
             ),
             Section(
                 "duples",
-                _l("Levantar las cejas: duples"),
-                (_l("Seguida de la seña de reyes o de ases, duples con reyes o con ases."),),
+                _("Levantar las cejas: duples"),
+                (_("Seguida de la seña de reyes o de ases, duples con reyes o con ases."),),
                 hands=(HandExample("R R 1 1", "duples", 22),),
             ),
             Section(
                 "31",
-                _l("Guiñar un ojo: 31"),
-                (_l("La mejor jugada de juego."),),
+                _("Guiñar un ojo: 31"),
+                (_("La mejor jugada de juego."),),
                 hands=(HandExample("R C S 1", None, 31),),
             ),
             Section(
                 "punto",
-                _l("Encoger un hombro: 30 al punto"),
-                (_l("Sin juego, el mejor punto."),),
+                _("Encoger un hombro: 30 al punto"),
+                (_("Sin juego, el mejor punto."),),
                 hands=(HandExample("R C 6 4", None, 30),),
             ),
             Section(
                 "ciego",
-                _l("Cerrar los ojos: nada"),
-                (_l("Malas cartas: ni pares ni juego."),),
+                _("Cerrar los ojos: nada"),
+                (_("Malas cartas: ni pares ni juego."),),
                 hands=(HandExample("C 7 5 4", None, 26),),
             ),
         ),
@@ -472,12 +476,12 @@ def bet_words(record: Mapping[str, Any], names: Sequence[str]) -> list[str]:
         for i, bet in enumerate(bets):
             who = board.side_names(names, bet["side"])
             if bet["n"] == "ordago":
-                words.append(_("%(who)s: órdago") % {"who": who})
+                words.append(gettext("%(who)s: órdago") % {"who": who})
             elif i == 0:
-                words.append(_("%(who)s: envido %(n)s") % {"who": who, "n": bet["n"]})
+                words.append(gettext("%(who)s: envido %(n)s") % {"who": who, "n": bet["n"]})
             else:
-                words.append(_("%(who)s: %(n)s más") % {"who": who, "n": bet["n"]})
-        answer = _("quiero") if betting.get("end") == "quiero" else _("no quiero")
+                words.append(gettext("%(who)s: %(n)s más") % {"who": who, "n": bet["n"]})
+        answer = gettext("quiero") if betting.get("end") == "quiero" else gettext("no quiero")
         words.append(answer)
         out.append(f"{board.LANCE_NAMES[lance]}: " + ", ".join(words))
     return out

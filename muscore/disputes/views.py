@@ -12,8 +12,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from muscore.disputes import calculator as calc_mod
 from muscore.disputes import lector as lector_mod
 from muscore.disputes import permalink, rules_pages
-from muscore.disputes.links import permalink_url
 from muscore.disputes.explain import explain
+from muscore.disputes.links import permalink_url
 from muscore.rules import Rules, parse_cards
 from muscore.tables import board
 from muscore.tables.forms import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES

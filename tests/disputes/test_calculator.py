@@ -176,6 +176,13 @@ def test_names_travel_with_the_permalink(client: Client) -> None:
     assert "Bruno y Diego" in text_of(Client().get(link))
 
 
+def test_english_page_speaks_english(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    response = client.post(URL, DISPUTED, HTTP_ACCEPT_LANGUAGE="en")
+    text = text_of(response)
+    assert "A rejected raise pays what stood before it, 2." in text
+
+
 @settings(max_examples=60, deadline=None)
 @given(records())
 def test_every_valid_record_scores_the_same_through_the_form(record: dict[str, Any]) -> None:

@@ -40,7 +40,8 @@ def cell(html: str, reyes: int, lance: str) -> str:
          ("medias de sietes", "juego de 31 (cobra 3)")),
         ("R R R R", ("duples de reyes (cuatro iguales)", "juego de 40 (cobra 2)"),
          ("duples de reyes (cuatro iguales)", "juego de 40 (cobra 2)")),
-        ("1 4 6 C", ("sin pares", "sin juego: 21 al punto"), ("sin pares", "sin juego: 21 al punto")),
+        ("1 4 6 C", ("sin pares", "sin juego: 21 al punto"),
+         ("sin pares", "sin juego: 21 al punto")),
     ],
 )
 def test_lector_reads_each_lance_in_both_modes(

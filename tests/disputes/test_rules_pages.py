@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from muscore import rules
-from muscore.disputes import rules_pages
+from muscore.disputes import explain, rules_pages
 
 EXAMPLES = rules_pages.all_examples()
 HAND_EXAMPLES = rules_pages.all_hand_examples()
@@ -34,7 +35,8 @@ def test_example_on_its_page_shows_the_engines_figures(
 ) -> None:
     page = page_of(example)
     html = client.get(reverse("disputes:rules_page", args=[page.slug])).content.decode()
-    figure = re.search(rf'<figure class="example" id="ejemplo-{example.key}".*?</figure>', html, re.S)
+    found = rf'<figure class="example" id="ejemplo-{example.key}".*?</figure>'
+    figure = re.search(found, html, re.S)
     assert figure, f"example {example.key} is not on /reglas/{page.slug}/"
     a, b = example.expect_score
     assert f'data-score="{a}-{b}"' in figure.group(0)
@@ -66,7 +68,7 @@ def test_every_rule_link_the_calculator_gives_points_at_a_section_that_exists(
     client: Client,
 ) -> None:
     anchors = {(p.slug, s.anchor) for p in rules_pages.PAGES for s in p.sections}
-    source = open(rules_pages.__file__.replace("rules_pages.py", "explain.py")).read()
+    source = Path(explain.__file__).read_text()
     links = re.findall(r'rule_link\("(\w[\w-]*)"(?:, "([\w-]+)")?\)', source)
     assert links
     for slug, anchor in links:
@@ -77,3 +79,10 @@ def test_every_rule_link_the_calculator_gives_points_at_a_section_that_exists(
 
 def test_an_unknown_rules_page_is_a_404(client: Client) -> None:
     assert client.get("/reglas/nada/").status_code == 404
+
+
+def test_rules_pages_speak_english(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("disputes:rules_page", args=["apuestas"])).content.decode()
+    assert "No quiero: the deje" in html
+    assert "A rejected raise pays what stood before it, 7." in html
