@@ -214,3 +214,9 @@ def test_a_history_hand_opens_in_the_calculator_with_its_score_and_mano(client: 
     state = services.table_state(table)
     after = state["current"]["hands"][1]["score"]
     assert f"Queda {after['A']}–{after['B']}" in text_of(page)
+
+
+def test_home_page_links_to_the_dispute_tools(client: Client) -> None:
+    html = client.get("/").content.decode()
+    for name in ("disputes:calculator", "disputes:lector", "disputes:rules"):
+        assert f'href="{reverse(name)}"' in html
