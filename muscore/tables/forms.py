@@ -11,6 +11,7 @@ form shows while the hand is entered, and the saved result never depends on it.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -62,8 +63,7 @@ class SetupForm(forms.Form):
     )
     mano = forms.ChoiceField(
         label=gettext_lazy("Mano en la primera"),
-        choices=[(str(i), str(i + 1)) for i in range(6)]
-        + [("random", gettext_lazy("Sorteo"))],
+        choices=[(str(i), str(i + 1)) for i in range(6)] + [("random", gettext_lazy("Sorteo"))],
         initial="0",
         widget=forms.RadioSelect,
     )
@@ -124,8 +124,10 @@ class SetupForm(forms.Form):
         count = data.get("players")
         mano = data.get("mano")
         if count and mano not in (None, "random") and int(mano) >= count:
-            self.add_error("mano", _("En una mesa de %(n)s la mano es un asiento del 1 al %(n)s.")
-                           % {"n": count})
+            self.add_error(
+                "mano",
+                _("En una mesa de %(n)s la mano es un asiento del 1 al %(n)s.") % {"n": count},
+            )
         return data
 
     def table_kwargs(self) -> dict[str, Any]:
@@ -272,14 +274,18 @@ class HandEntry:
                 )
             pares = str(get(f"p{seat}", "no") or "no")
             if pares not in PARES_CHOICES:
-                self.errors.append(_("%(name)s: «%(v)s» no es una jugada de pares.")
-                                   % {"name": name, "v": pares[:10]})
+                self.errors.append(
+                    _("%(name)s: «%(v)s» no es una jugada de pares.")
+                    % {"name": name, "v": pares[:10]}
+                )
                 pares = "no"
             self.pares[seat] = pares
             juego = str(get(f"j{seat}", "no") or "no")
             if juego not in JUEGO_CHOICES:
-                self.errors.append(_("%(name)s: «%(v)s» no es un juego (31-37 o 40).")
-                                   % {"name": name, "v": juego[:10]})
+                self.errors.append(
+                    _("%(name)s: «%(v)s» no es un juego (31-37 o 40).")
+                    % {"name": name, "v": juego[:10]}
+                )
                 juego = "no"
             self.juego[seat] = juego
         for lance in (*LANCES_FIRST, "juego", "punto"):
@@ -288,8 +294,10 @@ class HandEntry:
             try:
                 self.bets[lance] = _parse_bets(str(get(f"b_{lance}", "") or "")[:200])
             except EntryError:
-                self.errors.append(_("%(lance)s: las apuestas no se entienden.")
-                                   % {"lance": board.LANCE_NAMES[lance]})
+                self.errors.append(
+                    _("%(lance)s: las apuestas no se entienden.")
+                    % {"lance": board.LANCE_NAMES[lance]}
+                )
                 self.bets[lance] = []
             end = get(f"e_{lance}")
             self.ends[lance] = end if end in ("quiero", "no_quiero") else None
@@ -477,8 +485,9 @@ class HandEntry:
                 % {"lance": lance}
             )
         elif self.ends.get(lance):
-            raise EntryError(_("%(lance)s ya está cerrado: bórralo para cambiarlo.")
-                             % {"lance": name})
+            raise EntryError(
+                _("%(lance)s ya está cerrado: bórralo para cambiarlo.") % {"lance": name}
+            )
         elif kind == "end":
             if not bets or len(parts) != 3 or parts[2] not in ("quiero", "no_quiero"):
                 raise EntryError(_("%(lance)s: nadie ha envidado.") % {"lance": name})
@@ -490,8 +499,9 @@ class HandEntry:
             if bets and bets[-1][0] == side:
                 raise EntryError(_("%(lance)s: ahora contesta el otro bando.") % {"lance": name})
             if bets and bets[-1][1] == "ordago":
-                raise EntryError(_("%(lance)s: tras un órdago solo cabe quiero o no quiero.")
-                                 % {"lance": name})
+                raise EntryError(
+                    _("%(lance)s: tras un órdago solo cabe quiero o no quiero.") % {"lance": name}
+                )
             n: int | str
             if amount == "ordago":
                 n = "ordago"
@@ -538,8 +548,11 @@ class HandEntry:
                 }
         if jugadas:
             record["jugadas"] = jugadas
-        winners = {i["lance"]: i["winner"] for i in self.lances
-                   if not i["not_played"] and i["needs_winner"] and i["winner"]}
+        winners = {
+            i["lance"]: i["winner"]
+            for i in self.lances
+            if not i["not_played"] and i["needs_winner"] and i["winner"]
+        }
         if winners:
             record["winners"] = winners
         lances = {}
@@ -590,3 +603,60 @@ class HandEntry:
             side: "·".join(self.players[s] for s in board.side_seats(side, self.n))
             for side in ("A", "B")
         }
+
+
+# --- import -------------------------------------------------------------------------------------
+
+IMPORT_MAX_BYTES = 1_000_000  # a vaca of a hundred hands is well under 100 kB
+
+
+class ImportForm(forms.Form):
+    """A table exported as JSON (the API's export), as a file or pasted: parsed, not saved."""
+
+    file = forms.FileField(label=gettext_lazy("Archivo exportado (.json)"), required=False)
+    text = forms.CharField(
+        label=gettext_lazy("O pega aquí su contenido"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "autocomplete": "off"}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("file")
+        text = (data.get("text") or "").strip()
+        if upload and text:
+            raise forms.ValidationError(_("Elige el archivo o pega el texto, no las dos cosas."))
+        if upload:
+            if upload.size > IMPORT_MAX_BYTES:
+                raise forms.ValidationError(
+                    _("El archivo pesa demasiado (%(kb)s kB); una mesa exportada pesa mucho menos.")
+                    % {"kb": upload.size // 1000}
+                )
+            raw = upload.read()
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(
+                    _("El archivo no es texto UTF-8: no es una mesa exportada por muscore.")
+                ) from None
+        if not text:
+            raise forms.ValidationError(
+                _("Falta la mesa: elige el archivo exportado o pega su texto.")
+            )
+        if len(text.encode()) > IMPORT_MAX_BYTES:
+            raise forms.ValidationError(_("El texto es demasiado largo para una mesa exportada."))
+        try:
+            parsed = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise forms.ValidationError(
+                _("No es JSON válido (línea %(line)s, columna %(col)s): %(why)s")
+                % {"line": error.lineno, "col": error.colno, "why": error.msg}
+            ) from None
+        except RecursionError:
+            raise forms.ValidationError(_("No es JSON válido: anida demasiado.")) from None
+        if not isinstance(parsed, dict):
+            raise forms.ValidationError(
+                _("Una mesa exportada es un objeto JSON ({...}), no una lista ni un valor suelto.")
+            )
+        data["table"] = parsed
+        return data

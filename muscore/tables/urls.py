@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("mesa", views.quick_table, name="quick"),
     path("nueva", views.new_table, name="new"),
+    path("importar", views.import_table, name="import"),
     path("t/<str:table_id>/", views.view_board, name="board"),
     path("t/<str:table_id>/historial", views.view_history, name="history"),
     path("t/<str:table_id>/k/<str:key>/", views.edit_board, name="edit_board"),
@@ -14,4 +15,13 @@ urlpatterns = [
     path("t/<str:table_id>/k/<str:key>/mano", views.hand, name="hand"),
     path("t/<str:table_id>/k/<str:key>/mano/<int:number>", views.hand, name="edit_hand"),
     path("t/<str:table_id>/k/<str:key>/deshacer", views.undo, name="undo"),
+    # Installable and offline: the worker lives at the root so its scope is the whole site.
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("t/<str:table_id>/manifest.webmanifest", views.view_manifest, name="view_manifest"),
+    path(
+        "t/<str:table_id>/k/<str:key>/manifest.webmanifest",
+        views.edit_manifest,
+        name="edit_manifest",
+    ),
 ]

@@ -9,11 +9,12 @@ view URL or to an edit URL with a wrong key is a 403 and changes nothing.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -23,17 +24,18 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from muscore import rules as rules_engine
 from muscore.disputes.links import table_hand_links
-from muscore.tables import board, live, services, share
+from muscore.tables import board, live, offline, services, share
 from muscore.tables.forms import (
     CARD_VALUES,
     JUEGO_CHOICES,
     PARES_CHOICES,
     EntryError,
     HandEntry,
+    ImportForm,
     SetupForm,
     rule_message,
 )
-from muscore.tables.models import Table
+from muscore.tables.models import Change, Table
 
 VIA = "edit_link"
 
@@ -88,6 +90,7 @@ def _links(table: Table, editable: bool) -> dict[str, str]:
         "view": reverse("tables:board", args=[table.id]),
         "view_history": reverse("tables:history", args=[table.id]),
         "export": reverse("api:table_export", args=[table.id]),
+        "manifest": reverse("tables:view_manifest", args=[table.id]),
     }
     if editable:
         key = table.edit_key
@@ -96,6 +99,7 @@ def _links(table: Table, editable: bool) -> dict[str, str]:
             history=reverse("tables:edit_history", args=[table.id, key]),
             hand=reverse("tables:hand", args=[table.id, key]),
             undo=reverse("tables:undo", args=[table.id, key]),
+            manifest=reverse("tables:edit_manifest", args=[table.id, key]),
         )
     return links
 
@@ -136,6 +140,23 @@ def new_table(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/new.html", {"form": form}, status=status)
 
 
+@require_http_methods(["GET", "POST"])
+def import_table(request: HttpRequest) -> HttpResponse:
+    """A table exported as JSON becomes a new table (new links), or nothing is saved."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = services.import_table(form.cleaned_data["table"], via=VIA)
+        except services.TableError as error:
+            form.add_error(None, str(error))
+        except rules_engine.RuleError as error:
+            form.add_error(None, rule_message(error))
+        else:
+            return redirect("tables:edit_board", table.id, table.edit_key)
+    status = 400 if form.errors else 200
+    return render(request, "tables/import.html", {"form": form}, status=status)
+
+
 # --- the board ----------------------------------------------------------------------------------
 
 
@@ -149,8 +170,9 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
         "links": _links(table, editable),
         "notice": _notice(request),
     }
-    # The live part polls its own link (the partial), without the notice's query string.
-    context["poll_url"] = context["links"]["edit" if editable else "view"]
+    # The live part polls its own link under a URL of its own: the browser then keeps the
+    # partial and the page apart in its cache, and revalidates each with its own ETag.
+    context["poll_url"] = context["links"]["edit" if editable else "view"] + "?live=1"
     # The links as the others' phones must open them: absolute, and as QR codes to scan.
     context["share_url"] = request.build_absolute_uri(context["links"]["view"])
     context["share_qr"] = share.qr_svg(context["share_url"], _("Enlace para mirar"))
@@ -181,8 +203,10 @@ def _render_board(request: HttpRequest, table: Table, editable: bool) -> HttpRes
     context = _board_context(request, table, editable)
     partial = live.is_partial(request)
     # The tag of the revision that was drawn, not of one read later.
-    etag = live.board_etag(context["state"]["revision"], get_language(), partial)
-    context["etag"] = etag
+    revision = context["state"]["revision"]
+    etag = live.board_etag(revision, get_language(), partial)
+    # What the next poll answers while nothing changes: muscore.js swaps only another tag.
+    context["etag"] = live.board_etag(revision, get_language(), True)
     template = "tables/board.html" + ("#scoreboard" if partial else "")
     return live.mark_board(render(request, template, context), etag)
 
@@ -214,11 +238,30 @@ def _history(request: HttpRequest, table: Table, editable: bool) -> HttpResponse
         "b": board.board(state),
         "hands": hands,
         # The audit: every add, edit and undo with its time, so nothing vanishes unseen.
-        "changes": list(reversed(services.table_changes(table))),
+        "changes": [_change(c) for c in reversed(services.table_changes(table))],
         "editable": editable,
         "links": _links(table, editable),
     }
     return render(request, "tables/history.html", context)
+
+
+def _change(change: Change) -> dict[str, Any]:
+    """One audit row for the page: the records before and after, as readable JSON."""
+
+    def shown(record: Any) -> str | None:
+        if record is None:
+            return None
+        return json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True)
+
+    return {
+        "at": change.at,
+        "action": change.action,
+        "number": change.number,
+        "via": change.via,
+        "revision": change.revision,
+        "before": shown(change.before),
+        "after": shown(change.after),
+    }
 
 
 @table_page("GET", "HEAD")
@@ -243,8 +286,14 @@ def undo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
             table, base_revision=int(revision) if revision.isdigit() else None, via=VIA
         )
     except services.StaleEdit:
-        return _board_error(request, table, _("La mesa cambió desde otro móvil: mira el "
-                                              "marcador y vuelve a deshacer si hace falta."))
+        return _board_error(
+            request,
+            table,
+            _(
+                "La mesa cambió desde otro móvil: mira el "
+                "marcador y vuelve a deshacer si hace falta."
+            ),
+        )
     except services.TableError:
         return _board_error(request, table, _("No hay ninguna mano que deshacer."))
     return _redirect(request, f"{url}?deshecha={numbers[-1]}")
@@ -316,6 +365,7 @@ def hand(request: HttpRequest, table_id: str, key: str, number: int | None = Non
     else:
         entry = HandEntry(data=request.POST, **kwargs)
     status = 200
+    conflict: dict[str, Any] | None = None
     act = entry.act
     if act and act != "save" and not entry.errors:
         try:
@@ -329,15 +379,18 @@ def hand(request: HttpRequest, table_id: str, key: str, number: int | None = Non
             saved = _save(request, table, entry, number)
             if isinstance(saved, HttpResponse):
                 return saved
-            problems = [saved]
+            problems = [saved.message]
+            conflict = saved.conflict
         entry.save_errors = problems
-        status = 400
+        # 409: another phone got there first; 400: the entry itself is wrong.
+        status = 409 if conflict else 400
     context = {
         "table": table,
         "entry": entry,
         "result": result,
         "lines": board.recuento_lines(result, state["players"]) if result else [],
         "engine_error": engine_error,
+        "conflict": conflict,
         "editing": number is not None,
         "links": _links(table, True),
         "card_values": CARD_VALUES,
@@ -351,34 +404,124 @@ def hand(request: HttpRequest, table_id: str, key: str, number: int | None = Non
     return render(request, template, context, status=status)
 
 
+class SaveProblem:
+    """Why a hand was not saved, and the stored hand the phone must see instead, if any."""
+
+    def __init__(self, message: str, conflict: dict[str, Any] | None = None) -> None:
+        self.message = message
+        self.conflict = conflict
+
+
+def _stored_hand(table: Table, number: int) -> dict[str, Any] | None:
+    """Hand `number` as stored (another phone's version), shown instead of overwriting it."""
+    try:
+        hand = services.hand_entry(table, number)
+    except services.TableError:
+        return None
+    return _shown_hand(table, hand)
+
+
+def _shown_hand(table: Table, hand: dict[str, Any]) -> dict[str, Any] | None:
+    if "result" not in hand:
+        return None
+    return {
+        "number": hand["number"],
+        "score": hand["result"]["score"],
+        "lines": board.recuento_lines(hand["result"], table.players),
+    }
+
+
 def _save(
     request: HttpRequest, table: Table, entry: HandEntry, number: int | None
-) -> HttpResponse | str:
-    """Store the hand; the response on success, else the message naming what is wrong."""
+) -> HttpResponse | SaveProblem:
+    """Store the hand; the response on success, else what is wrong (and the stored hand)."""
     board_url = reverse("tables:edit_board", args=[table.id, table.edit_key])
     record = entry.record()
     try:
         if number is None:
+            # The same client id again (a double tap, a retry after the signal dropped)
+            # gets the first answer: the board, with one hand stored.
             services.add_hand(
                 table, record, number=entry.number, client_id=entry.client_id, via=VIA
             )
             return _redirect(request, board_url)
         revision = int(entry.revision) if entry.revision.isdigit() else None
         state = services.replace_hand(table, number, record, base_revision=revision, via=VIA)
-    except services.HandConflict:
-        return _("Otro móvil ya guardó la mano %(n)s. Mira el marcador antes de seguir.") % {
-            "n": entry.number
-        }
+    except services.HandConflict as error:
+        return SaveProblem(
+            _("Otro móvil guardó la mano %(n)s: aquí está. No se ha cambiado nada.")
+            % {"n": entry.number},
+            _shown_hand(table, error.hand),
+        )
     except services.StaleEdit:
-        return _("La mesa cambió desde otro móvil mientras corregías: vuelve a abrir la mano.")
+        return SaveProblem(
+            _(
+                "Otro móvil cambió la mesa mientras corregías la mano %(n)s: así está "
+                "guardada. No se ha cambiado nada; vuelve a abrirla para corregirla."
+            )
+            % {"n": number},
+            _stored_hand(table, number) if number is not None else None,
+        )
     except services.LaterHandInvalid as error:
-        return _("Con este cambio la mano %(n)s ya no vale: %(why)s") % {
-            "n": error.number,
-            "why": str(error),
-        }
+        return SaveProblem(
+            _("Con este cambio la mano %(n)s ya no vale: %(why)s")
+            % {"n": error.number, "why": str(error)}
+        )
     except services.TableError as error:
-        return str(error)
+        return SaveProblem(str(error))
     except rules_engine.RuleError as error:
-        return rule_message(error)
+        return SaveProblem(rule_message(error))
     changed = ",".join(str(n) for n in state.get("changed", []))
     return _redirect(request, f"{board_url}?corregida={number}&cambian={changed}")
+
+
+# --- installable and offline (issue #4.4) -------------------------------------------------------
+
+
+def _manifest(request: HttpRequest, start_url: str, name: str) -> HttpResponse:
+    return JsonResponse(
+        offline.manifest(start_url=start_url, name=name, language=get_language()),
+        content_type="application/manifest+json",
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+@require_GET
+def manifest(request: HttpRequest) -> HttpResponse:
+    """The site's web app manifest: installed from any page but a board, it opens the home."""
+    return _manifest(request, reverse("tables:home"), "muscore")
+
+
+@table_page("GET", "HEAD")
+def view_manifest(request: HttpRequest, table_id: str) -> HttpResponse:
+    """A board's manifest: installed on the home screen, it opens this board."""
+    table = _table(table_id)
+    return _manifest(request, reverse("tables:board", args=[table.id]), _table_name(table))
+
+
+@table_page("GET", "HEAD")
+def edit_manifest(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
+    table = _editable(table_id, key)
+    url = reverse("tables:edit_board", args=[table.id, table.edit_key])
+    return _manifest(request, url, _table_name(table))
+
+
+def _table_name(table: Table) -> str:
+    state = services.table_state(table)
+    sides = board.board(state)["sides"]
+    return f"{sides[0]['names']} – {sides[1]['names']}"
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, served from the root so its scope is the whole site."""
+    response = render(
+        request,
+        "tables/sw.js",
+        {"release": live.RELEASE, "precache": offline.precache_json()},
+        content_type="text/javascript; charset=utf-8",
+    )
+    response["Service-Worker-Allowed"] = "/"
+    # The browser checks for a new worker at every visit; a stale one would pin old files.
+    response["Cache-Control"] = "no-cache"
+    return response

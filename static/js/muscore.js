@@ -39,6 +39,16 @@
       event.detail.shouldSwap = false;
     }
   });
+  // The hand entry answers 400 (what is wrong) or 409 (another phone got there first)
+  // with the form to show: htmx 2 leaves 4xx unswapped unless told.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    var target = event.detail.target;
+    if ((status === 400 || status === 409) && target && target.id === "live") {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
   document.addEventListener("visibilitychange", function () {
     var live = document.getElementById("board-live");
     if (!document.hidden && live && window.htmx) window.htmx.trigger(live, "refresh");
@@ -142,8 +152,218 @@
     sync();
   }
 
+
+  // --- offline (issue #4.4) -------------------------------------------------------------
+  // The service worker (/sw.js) keeps the last board and hand page for a phone without
+  // signal. Here: the "sin conexión" mark, the copy of the board kept up to date as the
+  // poll brings changes, and the queue of hands saved without signal (localStorage),
+  // sent with their client id when the signal is back. The server stores one hand per
+  // client id, so a hand sent twice (the answer lost on the way) is still one hand.
+  var QUEUE_KEY = "muscore:queue";
+  var PAGES_CACHE = "muscore-pages"; // the service worker's copy of the pages
+
+  function bar() { return document.querySelector("[data-connection]"); }
+
+  function format(template, values) {
+    return (template || "").replace(/\{(\w+)\}/g, function (all, name) {
+      return name in values ? values[name] : all;
+    });
+  }
+
+  function say(part, text) {
+    var root = bar();
+    var el = root && root.querySelector("[data-" + part + "]");
+    if (!el) return;
+    el.textContent = text || "";
+    el.hidden = !text;
+  }
+
+  function setOffline(offline) {
+    document.documentElement.classList.toggle("is-offline", offline);
+    var root = bar();
+    var el = root && root.querySelector("[data-offline]");
+    if (el) el.hidden = !offline;
+  }
+
+  function readQueue() {
+    try {
+      var queue = JSON.parse(window.localStorage.getItem(QUEUE_KEY) || "[]");
+      return Array.isArray(queue) ? queue : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function writeQueue(queue) {
+    window.localStorage.setItem(QUEUE_KEY, JSON.stringify(queue));
+  }
+
+  function newClientId() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
+    var b = window.crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join("");
+    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+  }
+
+  function field(fields, name) {
+    for (var i = 0; i < fields.length; i++) if (fields[i][0] === name) return fields[i][1];
+    return "";
+  }
+
+  function setField(fields, name, value) {
+    for (var i = 0; i < fields.length; i++) if (fields[i][0] === name) { fields[i][1] = value; return; }
+    fields.push([name, value]);
+  }
+
+  function showPending() {
+    var root = bar();
+    if (!root) return;
+    var here = readQueue().filter(function (item) {
+      return window.location.pathname.indexOf("/t/" + item.table + "/") === 0;
+    });
+    var numbers = here.map(function (item) { return item.number; });
+    say("pending", numbers.length ? format(root.getAttribute("data-msg-pending"), { list: numbers.join(", ") }) : "");
+  }
+
+  // A hand saved without signal: kept on the phone, then off to the board's last copy.
+  function queueHand(form, formData) {
+    var fields = [];
+    formData.forEach(function (value, name) {
+      if (typeof value === "string") fields.push([name, value]);
+    });
+    var table = form.getAttribute("data-table");
+    var queue = readQueue();
+    var same = JSON.stringify(fields);
+    if (queue.some(function (item) { return JSON.stringify(item.fields) === same; })) return; // a double tap
+    var clientId = field(fields, "client_id");
+    // A page kept offline serves every hand entered from it: each needs its own id and number.
+    if (queue.some(function (item) { return item.clientId === clientId; })) clientId = newClientId();
+    var number = parseInt(field(fields, "number"), 10) || 1;
+    queue.forEach(function (item) {
+      if (item.table === table && item.number >= number) number = item.number + 1;
+    });
+    setField(fields, "client_id", clientId);
+    setField(fields, "number", String(number));
+    queue.push({ table: table, action: form.action, clientId: clientId, number: number, fields: fields });
+    writeQueue(queue);
+    window.sessionStorage.setItem("muscore:queued", String(number));
+    window.location.href = form.getAttribute("data-board");
+  }
+
+  var flushing = false;
+  function flush() {
+    var queue = readQueue();
+    if (flushing || !queue.length) return;
+    flushing = true;
+    var item = queue[0];
+    var root = bar();
+    window.fetch(item.action, {
+      method: "POST",
+      body: new URLSearchParams(item.fields),
+      headers: { "HX-Request": "true" },
+      credentials: "same-origin",
+    }).then(function (response) {
+      return response.text().then(function (text) {
+        // The server answered: the hand is stored, or refused for good (never both).
+        writeQueue(readQueue().filter(function (other) { return other.clientId !== item.clientId; }));
+        if (response.ok && response.headers.get("HX-Redirect")) {
+          say("synced", format(root && root.getAttribute("data-msg-synced"), { n: item.number }));
+        } else {
+          var page = new DOMParser().parseFromString(text, "text/html");
+          var why = page.querySelector("[role=alert]") || page.querySelector("h1");
+          say("refused", format(root && root.getAttribute("data-msg-refused"), {
+            n: item.number, why: why ? why.textContent.trim().replace(/\s+/g, " ") : String(response.status),
+          }));
+        }
+        setOffline(false);
+        flushing = false;
+        showPending();
+        var live = document.getElementById("board-live");
+        if (live && window.htmx) window.htmx.trigger(live, "refresh");
+        flush();
+      });
+    }).catch(function () {
+      flushing = false;
+      setOffline(true);
+    });
+  }
+
+  // Keep the service worker's copy of this board (and its hand page) as fresh as the
+  // screen, so the board opened without signal shows the last score this phone saw.
+  function keepPages(changed) {
+    var live = document.getElementById("board-live");
+    if (!live || !window.caches || !navigator.onLine) return;
+    var urls = [];
+    // A board the worker controls was kept by it on the way in; after a change it is not.
+    if (changed || !(navigator.serviceWorker && navigator.serviceWorker.controller)) {
+      urls.push(window.location.pathname);
+    }
+    // The hand page for the next hand, so one can be entered without signal.
+    var hand = live.getAttribute("data-hand-url");
+    if (hand) urls.push(hand);
+    window.caches.open(PAGES_CACHE).then(function (cache) {
+      return Promise.all(urls.map(function (url) {
+        // no-store: a copy for the worker, not a new entry in the browser's HTTP cache.
+        return window.fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+          if (response.ok && !response.redirected) {
+            return cache.put(window.location.origin + url, response);
+          }
+        });
+      }));
+    }).catch(function () { /* a copy not kept is only a copy not kept */ });
+  }
+
+  document.addEventListener("htmx:sendError", function (event) {
+    setOffline(true);
+    var elt = event.detail.elt;
+    var form = elt && elt.closest ? elt.closest("form[data-queue-offline]") : null;
+    var config = event.detail.requestConfig;
+    if (form && config && config.formData && config.formData.get("act") === "save") {
+      queueHand(form, config.formData);
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status > 0) {
+      setOffline(false);
+      if (readQueue().length) flush();
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (isPoll(event.detail.elt)) keepPages(true);
+  });
+  window.addEventListener("offline", function () { setOffline(true); });
+  window.addEventListener("online", function () {
+    setOffline(false);
+    flush();
+    var live = document.getElementById("board-live");
+    if (live && window.htmx) window.htmx.trigger(live, "refresh");
+  });
+
+  function initOffline() {
+    var sw = document.querySelector('meta[name="muscore-sw"]');
+    if (sw && "serviceWorker" in navigator) {
+      navigator.serviceWorker.register(sw.getAttribute("content"), { scope: "/" }).catch(function () {});
+    }
+    if (!navigator.onLine) setOffline(true);
+    var queued = window.sessionStorage.getItem("muscore:queued");
+    if (queued) {
+      window.sessionStorage.removeItem("muscore:queued");
+      var root = bar();
+      say("synced", format(root && root.getAttribute("data-msg-queued"), { n: queued }));
+    }
+    showPending();
+    keepPages();
+    // Straight after a save that could not be sent, wait for a sign of signal (the
+    // "online" event, a poll answered) instead of trying again at once.
+    if (navigator.onLine && !queued) flush();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-card-picker]").forEach(initPicker);
     document.querySelectorAll("[data-setup]").forEach(initSetup);
+    initOffline();
   });
 })();

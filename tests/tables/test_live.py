@@ -3,6 +3,7 @@ unchanged poll answered by NotModifiedMiddleware before anything else runs."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -163,7 +164,7 @@ def test_the_live_part_polls_its_own_link_every_second_and_a_half(client: Client
     table = make_table()
     for url in (view_url(table), edit_url(table)):
         html = client.get(url + "?deshecha=3").content.decode()
-        assert f'hx-get="{url}"' in html
+        assert f'hx-get="{url}?live=1"' in html
         assert 'hx-trigger="every 1500ms, refresh"' in html
         assert 'hx-swap="outerHTML"' in html
 
@@ -175,3 +176,13 @@ def test_the_undo_button_follows_the_polled_revision(client: Client) -> None:
     services.add_hand(table, RECORD, via="api")
     html = poll(client, edit_url(table)).content.decode()
     assert f'name="revision" value="{Table.objects.get().revision}"' in html
+
+
+def test_the_chart_numbers_are_svg_numbers_in_spanish_too(client: Client) -> None:
+    # A Spanish page once wrote y1="4,0", which no browser draws.
+    table = make_table()
+    services.add_hand(table, RECORD, via="api")
+    html = client.get(view_url(table)).content.decode()
+    chart = html[html.index('<figure class="chart">') : html.index("</figure>")]
+    numbers = re.findall(r'(?:x1|x2|y1|y2|cx|cy)="([^"]*)"', chart)
+    assert numbers and all(re.fullmatch(r"-?\d+(\.\d+)?", n) for n in numbers), numbers

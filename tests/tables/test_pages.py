@@ -370,9 +370,10 @@ def test_a_second_phone_saving_the_same_hand_number_is_told(client: Client) -> N
     post_hand(client, table, {"number": "1", **CARDS})
     response = post_hand(client, table, {"number": "1", **CARDS, "c0": "R R 5 5"})
     # Another phone's form for hand 1 after hand 1 was stored: not a silent second hand.
-    assert response.status_code == 400
-    assert "Otro móvil ya guardó la mano 1" in text_of(response)
+    assert response.status_code == 409
+    assert "Otro móvil guardó la mano 1: aquí está." in text_of(response)
     assert Hand.objects.count() == 1
+    assert Hand.objects.get().record["hands"]["0"] == "R R 5 4"
 
 
 def test_undo_removes_the_last_hand_and_keeps_the_audit(client: Client) -> None:
@@ -421,8 +422,8 @@ def test_stale_edit_is_refused(client: Client) -> None:
         edit_url(table, "tables:edit_hand", 1),
         {"act": "save", "revision": "1", "b_grande": "A2", "e_grande": "quiero", **CARDS},
     )
-    assert response.status_code == 400
-    assert "cambió desde otro móvil" in text_of(response)
+    assert response.status_code == 409
+    assert "Otro móvil cambió la mesa mientras corregías la mano 1" in text_of(response)
     assert "lances" not in Hand.objects.get().record
 
 

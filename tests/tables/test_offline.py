@@ -1,0 +1,145 @@
+"""Installable and offline (issue #4.4) at the view level: the manifest, its icons, the
+service worker at the root, and a CSP that lets them in. The offline behaviour itself
+(a board opened without signal, a hand queued and synced) is in tests/browser/test_live.py."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from muscore.tables import offline, services
+from muscore.tables.models import Table
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(settings.BASE_DIR)
+
+
+def make_table() -> Table:
+    return services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_service_worker_is_served_from_the_root_with_the_whole_site_as_scope(
+    client: Client,
+) -> None:
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Service-Worker-Allowed"] == "/"
+    assert response["Cache-Control"] == "no-cache"
+    body = response.content.decode()
+    assert 'addEventListener("fetch"' in body
+    # It precaches exactly the files a board needs, each of which is really served.
+    precache = json.loads(re.search(r"var PRECACHE = (\[.*?\]);", body).group(1))
+    assert precache == json.loads(offline.precache_json())
+    for url in precache:
+        assert client.get(url).status_code == 200, url
+
+
+def test_csp_lets_the_worker_and_the_manifest_in_and_nothing_from_outside(client: Client) -> None:
+    table = make_table()
+    policy = client.get(reverse("tables:board", args=[table.id]))["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["worker-src"] == "'self'"
+    assert directives["manifest-src"] == "'self'"
+    assert directives["script-src"] == "'self'"
+    assert "http" not in policy
+
+
+def test_pages_have_no_inline_script(client: Client) -> None:
+    table = make_table()
+    for url in (
+        "/",
+        reverse("tables:board", args=[table.id]),
+        reverse("tables:edit_board", args=[table.id, table.edit_key]),
+        reverse("tables:hand", args=[table.id, table.edit_key]),
+    ):
+        html = client.get(url).content.decode()
+        scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S)
+        assert scripts and all("src=" in attrs and not body.strip() for attrs, body in scripts), url
+
+
+def test_the_site_manifest_opens_the_home_page(client: Client) -> None:
+    response = client.get("/manifest.webmanifest")
+    assert response["Content-Type"] == "application/manifest+json"
+    data = json.loads(response.content)
+    assert data["start_url"] == "/" and data["scope"] == "/"
+    assert data["display"] == "standalone"
+    assert 'rel="manifest" href="/manifest.webmanifest"' in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize("editable", [False, True])
+def test_a_board_installs_as_itself(client: Client, editable: bool) -> None:
+    table = make_table()
+    if editable:
+        board = reverse("tables:edit_board", args=[table.id, table.edit_key])
+        url = reverse("tables:edit_manifest", args=[table.id, table.edit_key])
+    else:
+        board = reverse("tables:board", args=[table.id])
+        url = reverse("tables:view_manifest", args=[table.id])
+    assert f'rel="manifest" href="{url}"' in client.get(board).content.decode()
+    data = json.loads(client.get(url).content)
+    assert data["start_url"] == board and data["id"] == board
+    assert data["name"] == "muscore · Ana y Carla – Bruno y Diego"
+
+
+def test_a_board_manifest_needs_the_right_key(client: Client) -> None:
+    table = make_table()
+    assert client.get(reverse("tables:edit_manifest", args=[table.id, "nope"])).status_code == 404
+    assert client.get("/t/nosuchtable/manifest.webmanifest").status_code == 404
+
+
+def test_manifest_icons_are_served_and_have_their_declared_sizes(client: Client) -> None:
+    icons = json.loads(client.get("/manifest.webmanifest").content)["icons"]
+    sizes = {icon["sizes"] for icon in icons if icon["type"] == "image/png"}
+    assert {"192x192", "512x512"} <= sizes
+    assert any(icon.get("purpose") == "maskable" for icon in icons)
+    for icon in icons:
+        response = client.get(icon["src"])
+        assert response.status_code == 200, icon["src"]
+        data = b"".join(response.streaming_content) if response.streaming else response.content
+        if icon["type"] == "image/png":
+            width, height = png_size(data)
+            assert f"{width}x{height}" == icon["sizes"], icon["src"]
+        else:
+            assert data.startswith(b"<svg")
+
+
+def test_the_icons_are_committed_files_not_downloads() -> None:
+    for name in ("muscore-192.png", "muscore-512.png", "muscore-512-maskable.png"):
+        assert (ROOT / "static" / "icons" / name).stat().st_size > 1000
+
+
+def test_the_connection_messages_are_on_every_page_in_the_pages_language(client: Client) -> None:
+    html = client.get("/").content.decode()
+    assert "Sin conexión: el marcador muestra lo último que vio este móvil." in html
+    assert 'data-msg-synced="Mano {n} sincronizada."' in html
+    client.cookies["django_language"] = "en"
+    html = client.get("/").content.decode()
+    assert 'data-msg-synced="Hand {n} synced."' in html
+
+
+def test_only_a_new_hand_is_queued_offline_never_a_correction(client: Client) -> None:
+    table = make_table()
+    services.add_hand(
+        table,
+        {"hands": {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}},
+        via="api",
+    )
+    new = client.get(reverse("tables:hand", args=[table.id, table.edit_key])).content.decode()
+    edit = client.get(reverse("tables:edit_hand", args=[table.id, table.edit_key, 1]))
+    assert "data-queue-offline" in new
+    assert "data-queue-offline" not in edit.content.decode()
