@@ -15,6 +15,7 @@ import re
 import secrets
 from collections.abc import Callable
 
+from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import translation
@@ -51,12 +52,18 @@ def api_etag(revision: int) -> str:
 class NotModifiedMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
+        # Plain http in production is SecurityMiddleware's to redirect, not ours to answer.
+        self.https_only = settings.SECURE_SSL_REDIRECT
         self.board_sql = _sql("revision", "edit_key")
         self.api_sql = _sql("revision")
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         header = request.META.get("HTTP_IF_NONE_MATCH")
-        if header and request.method in ("GET", "HEAD"):
+        if (
+            header
+            and request.method in ("GET", "HEAD")
+            and not (self.https_only and not request.is_secure())
+        ):
             response = self.not_modified(request, header)
             if response is not None:
                 return response

@@ -186,3 +186,15 @@ def test_the_chart_numbers_are_svg_numbers_in_spanish_too(client: Client) -> Non
     chart = html[html.index('<figure class="chart">') : html.index("</figure>")]
     numbers = re.findall(r'(?:x1|x2|y1|y2|cx|cy)="([^"]*)"', chart)
     assert numbers and all(re.fullmatch(r"-?\d+(\.\d+)?", n) for n in numbers), numbers
+
+
+def test_plain_http_is_redirected_before_any_304_when_https_is_required(
+    client: Client, settings: Any
+) -> None:
+    table = make_table()
+    etag = poll(client, view_url(table))["ETag"]
+    settings.SECURE_SSL_REDIRECT = True
+    # The middleware reads the setting when the handler is built: a fresh client builds one.
+    response = Client().get(view_url(table), headers={**HX, "If-None-Match": etag})
+    assert response.status_code == 301
+    assert response["Location"].startswith("https://")
