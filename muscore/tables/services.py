@@ -36,6 +36,8 @@ from typing import Any
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils.translation import get_language, override
+from django.utils.translation import gettext_lazy as _
 
 from muscore import rules as rules_engine
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
@@ -49,8 +51,41 @@ TABLE_OWNED_KEYS = ("score", "mano", "rules")
 STATE_CACHE_SECONDS = 3600
 
 
+class _InLanguage:
+    """A message rendered in the active language when str() is taken (an engine error)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def __str__(self) -> str:
+        message = getattr(self.error, "message", None)
+        if callable(message):
+            return str(message((get_language() or "es")[:2]))
+        return str(self.error)
+
+
+def _fill(template: Any, params: Mapping[str, Any]) -> str:
+    text = str(template)
+    return text % {k: str(v) for k, v in params.items()} if params else text
+
+
 class TableError(ValueError):
-    """Something about a table request is wrong; str() says what, for a player."""
+    """Something about a table request is wrong; str() says what, for a player.
+
+    Raised with a translatable (Spanish) template and its params: str() is English,
+    the language of the JSON API and the logs; `page_message()` says it in the
+    language of the page being answered (the catalogue in locale/).
+    """
+
+    def __init__(self, message: Any, **params: Any) -> None:
+        self.template = message
+        self.params = params
+        with override("en"):
+            english = _fill(message, params)
+        super().__init__(english)
+
+    def page_message(self) -> str:
+        return _fill(self.template, self.params)
 
 
 class TableNotFound(TableError):
@@ -64,16 +99,16 @@ class HandNotFound(TableError):
 class HandConflict(TableError):
     """The hand number was already filled (by another phone). `hand` is the stored one."""
 
-    def __init__(self, message: str, hand: dict[str, Any]) -> None:
-        super().__init__(message)
+    def __init__(self, message: Any, hand: dict[str, Any], **params: Any) -> None:
+        super().__init__(message, **params)
         self.hand = hand
 
 
 class StaleEdit(TableError):
     """The change started from an older revision than the table's."""
 
-    def __init__(self, message: str, revision: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: Any, revision: int, **params: Any) -> None:
+        super().__init__(message, **params)
         self.revision = revision
 
 
@@ -84,8 +119,8 @@ class IdempotencyMismatch(TableError):
 class LaterHandInvalid(TableError):
     """A change would make a later stored hand break the rules."""
 
-    def __init__(self, message: str, number: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: Any, number: int, **params: Any) -> None:
+        super().__init__(message, **params)
         self.number = number
 
 
@@ -104,7 +139,7 @@ def normalize_rules(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     try:
         return rules_engine.Rules.from_json(raw).to_json()
     except rules_engine.RuleError as error:
-        raise TableError(str(error)) from error
+        raise TableError(_InLanguage(error)) from error
 
 
 def default_names(players: int) -> list[str]:
@@ -116,16 +151,21 @@ def _check_name(seat: int, name: Any, default: str) -> str:
     if name is None:
         return default
     if not isinstance(name, str):
-        raise TableError(f"the name of seat {seat + 1} must be text")
+        raise TableError(_("el nombre del asiento %(seat)s debe ser un texto"), seat=seat + 1)
     name = name.strip()
     if not name:
         return default
     if len(name) > NAME_MAX:
         raise TableError(
-            f"the name of seat {seat + 1} is {len(name)} characters long; at most {NAME_MAX}"
+            _("el nombre del asiento %(seat)s tiene %(length)s caracteres; como mucho %(max)s"),
+            seat=seat + 1,
+            length=len(name),
+            max=NAME_MAX,
         )
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
-        raise TableError(f"the name of seat {seat + 1} holds a control character")
+        raise TableError(
+            _("el nombre del asiento %(seat)s lleva un carácter de control"), seat=seat + 1
+        )
     return name
 
 
@@ -134,9 +174,11 @@ def normalize_players(raw: Any, count: int) -> list[str]:
     if raw is None:
         return defaults
     if not isinstance(raw, list | tuple):
-        raise TableError("players must be a list of names by seat")
+        raise TableError(_("los jugadores deben ser una lista de nombres por asiento"))
     if len(raw) != count:
-        raise TableError(f"{len(raw)} names for a table of {count} players")
+        raise TableError(
+            _("%(names)s nombres para una mesa de %(count)s jugadores"), names=len(raw), count=count
+        )
     return [_check_name(seat, name, defaults[seat]) for seat, name in enumerate(raw)]
 
 
@@ -147,7 +189,9 @@ def normalize_mano(raw: Any, count: int) -> int:
         # "We cut for it": the draw must not be predictable.
         return secrets.randbelow(count)
     if not _is_int(raw) or not 0 <= raw < count:
-        raise TableError(f'mano must be a seat from 0 to {count - 1}, or "random"')
+        raise TableError(
+            _('la mano debe ser un asiento del 0 al %(last)s, o "random"'), last=count - 1
+        )
     return int(raw)
 
 
@@ -160,26 +204,33 @@ def _check_key(name: str, value: Any, limit: int = KEY_MAX) -> str | None:
         or not value.isascii()
         or not value.isprintable()
     ):
-        raise TableError(f"{name} must be 1 to {limit} printable ASCII characters")
+        raise TableError(
+            _("%(name)s debe tener de 1 a %(limit)s caracteres ASCII imprimibles"),
+            name=name,
+            limit=limit,
+        )
     return value
 
 
 def check_record(record: Any) -> dict[str, Any]:
     """A plain, JSON-clean copy of a hand record as a table stores it, or TableError."""
     if not isinstance(record, Mapping):
-        raise TableError("a hand record must be a JSON object")
+        raise TableError(_("una mano debe ser un objeto JSON"))
     present = [key for key in TABLE_OWNED_KEYS if key in record]
     if present:
         raise TableError(
-            f"a hand record for a table carries no {present[0]!r}: the table knows its "
-            "rules, the score and the mano"
+            _(
+                "una mano de una mesa no lleva %(key)s: la mesa ya sabe sus reglas, el tanteo "
+                "y la mano"
+            ),
+            key=repr(present[0]),
         )
     try:
         clean = json.loads(json.dumps(record, allow_nan=False))
     except (TypeError, ValueError):
-        raise TableError("a hand record must hold only JSON values") from None
+        raise TableError(_("una mano solo puede llevar valores JSON")) from None
     if not isinstance(clean, dict):
-        raise TableError("a hand record must be a JSON object")
+        raise TableError(_("una mano debe ser un objeto JSON"))
     return clean
 
 
@@ -305,7 +356,9 @@ def _build_state(
     try:
         current, finished = replayed or replay_table(table.rules, table.first_mano, records)
     except _BadHand as bad:
-        raise LaterHandInvalid(f"hand {bad.number}: {bad.error}", bad.number) from None
+        raise LaterHandInvalid(
+            _("mano %(n)s: %(why)s"), bad.number, n=bad.number, why=_InLanguage(bad.error)
+        ) from None
     return {
         "id": table.id,
         "players": list(table.players),
@@ -327,10 +380,10 @@ def table_state(table: Table) -> dict[str, Any]:
     number of its first hand) and "mano" (its first mano). The hand at index i
     of a vaca is table-wide hand number first_hand + i.
     """
-    for _ in range(5):
+    for _attempt in range(5):
         revision = Table.objects.filter(pk=table.pk).values_list("revision", flat=True).first()
         if revision is None:
-            raise TableNotFound("there is no such table")
+            raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
         key = _cache_key(table.pk, revision)
         state = cache.get(key)
         if state is not None:
@@ -375,11 +428,11 @@ def iter_hands(state: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
 
 def get_table(table_id: Any) -> Table:
     if not isinstance(table_id, str) or len(table_id) > 64:
-        raise TableNotFound("there is no such table")
+        raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
     try:
         return Table.objects.get(pk=table_id)
     except Table.DoesNotExist:
-        raise TableNotFound("there is no such table") from None
+        raise TableNotFound(_("no hay ninguna mesa con ese enlace")) from None
 
 
 def hand_entry(table: Table, number: int) -> dict[str, Any]:
@@ -387,7 +440,7 @@ def hand_entry(table: Table, number: int) -> dict[str, Any]:
     try:
         record = table.hands.get(number=number).record
     except Hand.DoesNotExist:
-        raise HandNotFound(f"hand {number} does not exist") from None
+        raise HandNotFound(_("la mano %(n)s no existe"), n=number) from None
     for n, replayed in iter_hands(table_state(table)):
         if n == number:
             return {"number": number, "record": record, **replayed}
@@ -417,7 +470,7 @@ def _lock(table_id: str) -> Table:
     writer waits (busy timeout) instead of failing to upgrade a read lock.
     """
     if not Table.objects.filter(pk=table_id).update(revision=F("revision")):
-        raise TableNotFound("there is no such table")
+        raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
     return Table.objects.select_for_update().get(pk=table_id)
 
 
@@ -433,7 +486,7 @@ def _replayed_answer(table: Table, keys: list[str], fingerprint: str) -> dict[st
             continue
         if stored.fingerprint != fingerprint:
             raise IdempotencyMismatch(
-                "this Idempotency-Key (or client id) was already used for a different request"
+                _("esta Idempotency-Key (o client id) ya se usó para otra petición distinta")
             )
         return copy.deepcopy(stored.body)
     return None
@@ -455,7 +508,7 @@ def _commit(
     replayed: Replayed | None = None,
 ) -> dict[str, Any]:
     if via not in Change.Via.values:
-        raise TableError(f"unknown way of changing a table: {via!r}")
+        raise TableError(_("forma desconocida de cambiar una mesa: %(via)s"), via=repr(via))
     table.revision += 1
     table.save(update_fields=["revision", "updated_at"])
     Change.objects.create(
@@ -481,12 +534,16 @@ def _check_base(table: Table, base_revision: Any) -> None:
     if base_revision is None:
         return
     if not _is_int(base_revision):
-        raise TableError("revision must be a whole number")
+        raise TableError(_("revision debe ser un número entero"))
     if base_revision != table.revision:
         raise StaleEdit(
-            f"the table changed since this edit started (revision {base_revision}, now "
-            f"{table.revision}): look at the board again and redo the edit",
+            _(
+                "la mesa cambió desde que empezó este cambio (revisión %(base)s, ahora "
+                "%(now)s): mira otra vez el marcador y repite el cambio"
+            ),
             table.revision,
+            base=base_revision,
+            now=table.revision,
         )
 
 
@@ -519,7 +576,7 @@ def add_hand(
     client_id = _check_key("client id", client_id, CLIENT_ID_MAX)
     idempotency_key = _check_key("Idempotency-Key", idempotency_key)
     if number is not None and (not _is_int(number) or number < 1):
-        raise TableError("number must be a whole number from 1")
+        raise TableError(_("number debe ser un número entero desde 1"))
     keys = _idempotency_keys(client_id, idempotency_key)
     fingerprint = _fingerprint("add", number, clean)
     try:
@@ -531,13 +588,19 @@ def add_hand(
             count = table.hands.count()
             if number is not None and number <= count:
                 raise HandConflict(
-                    f"another phone already saved hand {number}: here it is",
+                    _("otro móvil ya guardó la mano %(n)s: aquí está"),
                     hand_entry(table, number),
+                    n=number,
                 )
             if number is not None and number > count + 1:
                 raise TableError(
-                    f"hand {number} cannot be saved yet: the table has {count} hands, "
-                    f"the next is {count + 1}"
+                    _(
+                        "la mano %(n)s no se puede guardar todavía: la mesa tiene %(count)s "
+                        "manos, la siguiente es la %(next)s"
+                    ),
+                    n=number,
+                    count=count,
+                    next=count + 1,
                 )
             records = [*_records(table), clean]
             replayed = _check_new_hand(table, records)
@@ -563,7 +626,7 @@ def add_hand(
         answer = _replayed_answer(table, keys, fingerprint)
         if answer is not None:
             return answer
-        raise TableError("the table changed at the same moment: send the hand again") from None
+        raise TableError(_("la mesa cambió en ese mismo momento: envía la mano otra vez")) from None
 
 
 def _check_new_hand(table: Table, records: list[dict[str, Any]]) -> Replayed:
@@ -573,7 +636,9 @@ def _check_new_hand(table: Table, records: list[dict[str, Any]]) -> Replayed:
     except _BadHand as bad:
         if bad.number == len(records):
             raise bad.error from None
-        raise LaterHandInvalid(f"hand {bad.number}: {bad.error}", bad.number) from None
+        raise LaterHandInvalid(
+            _("mano %(n)s: %(why)s"), bad.number, n=bad.number, why=_InLanguage(bad.error)
+        ) from None
 
 
 def undo_last(
@@ -595,7 +660,7 @@ def undo_last(
         _check_base(table, base_revision)
         last = table.hands.order_by("-number").first()
         if last is None:
-            raise TableError("there is no hand to undo")
+            raise TableError(_("no hay ninguna mano que deshacer"))
         before, number = last.record, last.number
         last.delete()
         return _commit(
@@ -632,7 +697,7 @@ def replace_hand(
     clean = check_record(record)
     idempotency_key = _check_key("Idempotency-Key", idempotency_key)
     if not _is_int(number) or number < 1:
-        raise HandNotFound(f"hand {number} does not exist")
+        raise HandNotFound(_("la mano %(n)s no existe"), n=number)
     keys = _idempotency_keys(None, idempotency_key)
     fingerprint = _fingerprint("edit", number, clean)
     with transaction.atomic():
@@ -644,7 +709,7 @@ def replace_hand(
         try:
             hand = table.hands.get(number=number)
         except Hand.DoesNotExist:
-            raise HandNotFound(f"hand {number} does not exist") from None
+            raise HandNotFound(_("la mano %(n)s no existe"), n=number) from None
         old_records = _records(table)
         old_state = _build_state(table, old_records)
         records = list(old_records)
@@ -655,8 +720,10 @@ def replace_hand(
             if bad.number == number:
                 raise bad.error from None
             raise LaterHandInvalid(
-                f"with this change hand {bad.number} would no longer be valid: {bad.error}",
+                _("con este cambio la mano %(n)s ya no valdría: %(why)s"),
                 bad.number,
+                n=bad.number,
+                why=_InLanguage(bad.error),
             ) from None
         before = hand.record
         hand.record = clean
@@ -733,31 +800,33 @@ def export_table(table: Table) -> dict[str, Any]:
 def import_table(data: Any, *, via: str) -> Table:
     """A new table identical to the exported one (new id and edit key), or TableError/RuleError."""
     if not isinstance(data, Mapping):
-        raise TableError("an exported table must be a JSON object")
+        raise TableError(_("una mesa exportada debe ser un objeto JSON"))
     unknown = sorted(set(data) - EXPORT_KEYS)
     if unknown:
-        raise TableError(f"unknown key {unknown[0]!r} in the exported table")
+        raise TableError(_("campo desconocido %(key)s en la mesa exportada"), key=repr(unknown[0]))
     if data.get("format", EXPORT_FORMAT) != EXPORT_FORMAT or data.get("version", 1) != 1:
-        raise TableError("this is not a muscore table export of version 1")
+        raise TableError(_("esto no es una mesa exportada por muscore (versión 1)"))
     hands = data.get("hands", [])
     if not isinstance(hands, list):
-        raise TableError("hands must be a list of hand records")
+        raise TableError(_("hands debe ser una lista de manos"))
     records = [check_record(record) for record in hands]
     with transaction.atomic():
         table = create_table(
             players=data.get("players"), rules=data.get("rules"), mano=data.get("mano")
         )
         if data.get("mano") == "random":
-            raise TableError("mano must be a seat number in an export")
+            raise TableError(_("en una mesa exportada la mano es un número de asiento"))
         try:
             replay_table(table.rules, table.first_mano, records)
         except _BadHand as bad:
-            raise TableError(f"hand {bad.number}: {bad.error}") from None
+            raise TableError(
+                _("mano %(n)s: %(why)s"), n=bad.number, why=_InLanguage(bad.error)
+            ) from None
         Hand.objects.bulk_create(
             Hand(table=table, number=n, record=record) for n, record in enumerate(records, 1)
         )
         if via not in Change.Via.values:
-            raise TableError(f"unknown way of changing a table: {via!r}")
+            raise TableError(_("forma desconocida de cambiar una mesa: %(via)s"), via=repr(via))
         table.revision += 1
         table.save(update_fields=["revision", "updated_at"])
         Change.objects.create(

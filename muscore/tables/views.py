@@ -104,6 +104,12 @@ def _links(table: Table, editable: bool) -> dict[str, str]:
     return links
 
 
+def service_message(error: services.TableError) -> str:
+    """A service's refusal in the page's language, as a sentence."""
+    message = error.page_message()
+    return message[:1].upper() + message[1:]
+
+
 def _redirect(request: HttpRequest, url: str) -> HttpResponse:
     # An htmx form gets a full page load of the board; a plain form a 303.
     if request.htmx:
@@ -133,7 +139,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
         try:
             table = services.create_table(**form.table_kwargs())
         except services.TableError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, service_message(error))
         else:
             return redirect("tables:edit_board", table.id, table.edit_key)
     status = 400 if form.errors else 200
@@ -148,7 +154,7 @@ def import_table(request: HttpRequest) -> HttpResponse:
         try:
             table = services.import_table(form.cleaned_data["table"], via=VIA)
         except services.TableError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, service_message(error))
         except rules_engine.RuleError as error:
             form.add_error(None, rule_message(error))
         else:
@@ -462,13 +468,8 @@ def _save(
             % {"n": number},
             _stored_hand(table, number) if number is not None else None,
         )
-    except services.LaterHandInvalid as error:
-        return SaveProblem(
-            _("Con este cambio la mano %(n)s ya no vale: %(why)s")
-            % {"n": error.number, "why": str(error)}
-        )
     except services.TableError as error:
-        return SaveProblem(str(error))
+        return SaveProblem(service_message(error))
     except rules_engine.RuleError as error:
         return SaveProblem(rule_message(error))
     changed = ",".join(str(n) for n in state.get("changed", []))

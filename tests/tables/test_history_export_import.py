@@ -124,9 +124,12 @@ def test_pasted_json_imports_too(client: Client) -> None:
         ('{"rules": {"target": 40}, "hands": [', "No es JSON válido (línea 1, columna"),
         ("[1, 2, 3]", "es un objeto JSON"),
         ("", "Falta la mesa"),
-        ('{"format": "muscore-table", "version": 1, "hands": "no"}', "hands must be a list"),
-        ('{"hands": [{"hands": {"0": "R R R R R"}}]}', "hand 1"),
-        ('{"shoe": 1}', "unknown key 'shoe'"),
+        (
+            '{"format": "muscore-table", "version": 1, "hands": "no"}',
+            "Hands debe ser una lista de manos",
+        ),
+        ('{"hands": [{"hands": {"0": "R R R R R"}}]}', "Mano 1: El asiento 0 tiene 5 cartas"),
+        ('{"shoe": 1}', "Campo desconocido 'shoe' en la mesa exportada"),
     ],
 )
 def test_bad_input_is_refused_clearly_and_nothing_is_saved(
@@ -156,3 +159,12 @@ def test_the_import_page_is_reachable_from_the_setup_page(client: Client) -> Non
     page = client.get(reverse("tables:import"))
     assert page.status_code == 200
     assert 'enctype="multipart/form-data"' in page.content.decode()
+
+
+def test_a_refused_import_speaks_the_pages_language(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    response = client.post(reverse("tables:import"), {"text": '{"shoe": 1}'})
+    assert response.status_code == 400
+    page = html.unescape(response.content.decode())
+    assert "Unknown key 'shoe' in the exported table" in page
+    assert "Nothing was saved." in page

@@ -1,0 +1,68 @@
+"""Service refusals in two languages: English in str() (the API, the logs), the page's
+language in page_message() (Spanish by default, English from the catalogue)."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.utils import translation
+
+from muscore.tables import services
+
+pytestmark = pytest.mark.django_db
+
+SERVICES = Path(services.__file__)
+CATALOGUE = Path(settings.BASE_DIR) / "locale" / "en" / "LC_MESSAGES" / "django.mo"
+
+
+def service_msgids() -> list[str]:
+    """Every _("...") template in services.py (implicitly joined strings included)."""
+    found = []
+    for node in ast.walk(ast.parse(SERVICES.read_text())):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_":
+            (arg,) = node.args
+            assert isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            found.append(arg.value)
+    return found
+
+
+def test_every_service_message_has_its_english_in_the_compiled_catalogue() -> None:
+    with CATALOGUE.open("rb") as handle:
+        english = gettext.GNUTranslations(handle)
+    msgids = service_msgids()
+    assert len(msgids) >= 25
+    missing = [m for m in msgids if english.gettext(m) == m]
+    assert not missing, missing
+
+
+def test_str_is_english_and_the_page_message_follows_the_active_language() -> None:
+    with pytest.raises(services.TableError) as caught:
+        services.create_table(players=["Ana", "Bruno", "x" * 41, "Diego"])
+    error = caught.value
+    assert str(error) == "the name of seat 3 is 41 characters long; at most 40"
+    with translation.override("es"):
+        assert str(error) == "the name of seat 3 is 41 characters long; at most 40"
+        assert error.page_message() == "el nombre del asiento 3 tiene 41 caracteres; como mucho 40"
+    with translation.override("en"):
+        assert error.page_message() == str(error)
+
+
+def test_an_engine_error_inside_a_service_error_is_in_the_page_language_too() -> None:
+    with pytest.raises(services.TableError) as caught:
+        services.import_table({"hands": [{"hands": {"0": "R R R R R"}}]}, via="api")
+    error = caught.value
+    assert str(error).startswith("hand 1: Seat 0 has 5 cards")
+    with translation.override("es"):
+        assert error.page_message().startswith("mano 1: El asiento 0 tiene 5 cartas")
+
+
+def test_the_api_answers_in_english_whatever_the_phone_speaks() -> None:
+    client = Client(headers={"Accept-Language": "es-ES,es;q=0.9"})
+    response = client.get("/api/v1/tables/nosuchtable/hands/3")
+    assert response.status_code == 404
+    assert response.json()["error"] == "there is no such table"
