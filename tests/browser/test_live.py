@@ -369,3 +369,31 @@ def test_two_phones_saving_hand_1_store_one_and_the_second_is_shown_the_first(
         b.locator('[data-conflict="1"] a').click()
     expect(b.locator(".last-hand h2")).to_have_text("Mano 1")
     assert points(b) == expected_points(Table.objects.get())
+
+
+# --- the new pages on a phone -------------------------------------------------------------------
+
+
+def test_share_history_and_import_pages_fit_a_phone(
+    phone: Page, assert_page_ok: Callable[..., None]
+) -> None:
+    table = make_table()
+    services.add_hand(table, RECORD, via="edit_link")
+    services.replace_hand(
+        table,
+        1,
+        {**RECORD, "lances": {"grande": {"bets": [{"side": "B", "n": 5}], "end": "quiero"}}},
+        via="api",
+    )
+    board = edit_path(table)
+    assert_page_ok(phone, board, screenshot="board-live")
+    phone.locator("details.share summary").click()
+    expect(phone.locator('[data-share="edit"] svg.qr')).to_be_visible()
+    assert_page_ok(phone, board + "historial", screenshot="history-audit")
+    # Before and after, opened, still fit the narrowest phone.
+    phone.set_viewport_size({"width": 360, "height": 800})
+    phone.locator(".change-records summary").first.click()
+    expect(phone.locator('.change-records [data-record="after"] pre').first).to_be_visible()
+    width = phone.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 360, f"the audit's records scroll sideways ({width} px)"
+    assert_page_ok(phone, "/importar", screenshot="import")
