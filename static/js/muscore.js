@@ -221,7 +221,7 @@
     var root = bar();
     if (!root) return;
     var here = readQueue().filter(function (item) {
-      return window.location.pathname.indexOf("/t/" + item.table + "/") === 0;
+      return !item.refused && window.location.pathname.indexOf("/t/" + item.table + "/") === 0;
     });
     var numbers = here.map(function (item) { return item.number; });
     say("pending", numbers.length ? format(root.getAttribute("data-msg-pending"), { list: numbers.join(", ") }) : "");
@@ -252,9 +252,49 @@
     window.location.href = form.getAttribute("data-board");
   }
 
+  // A hand the server refused as incomplete or wrong stays on the phone until it is
+  // opened again: the entry comes back filled in, with what is missing, same client id.
+  function showRefused(message, item) {
+    var root = bar();
+    var box = root && root.querySelector("[data-refused]");
+    if (!box) return;
+    box.querySelector("[data-refused-text]").textContent = message;
+    var open = box.querySelector("[data-refused-open]");
+    open.hidden = !item;
+    if (item) {
+      open.textContent = format(root.getAttribute("data-msg-fix"), { n: item.number });
+      open.onclick = function () { openRefused(item); };
+    }
+    box.hidden = false;
+  }
+
+  function openRefused(item) {
+    writeQueue(readQueue().filter(function (other) { return other.clientId !== item.clientId; }));
+    var form = document.createElement("form");
+    form.method = "post";
+    form.action = item.action;
+    form.hidden = true;
+    item.fields.forEach(function (pair) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = pair[0];
+      input.value = pair[0] === "act" ? "check" : pair[1];
+      form.appendChild(input);
+    });
+    document.body.appendChild(form);
+    form.submit();
+  }
+
+  function refusedHere() {
+    var here = readQueue().filter(function (item) {
+      return item.refused && window.location.pathname.indexOf("/t/" + item.table + "/") === 0;
+    });
+    if (here.length) showRefused(here[0].refused, here[0]);
+  }
+
   var flushing = false;
   function flush() {
-    var queue = readQueue();
+    var queue = readQueue().filter(function (item) { return !item.refused; });
     if (flushing || !queue.length) return;
     flushing = true;
     var item = queue[0];
@@ -266,16 +306,28 @@
       credentials: "same-origin",
     }).then(function (response) {
       return response.text().then(function (text) {
-        // The server answered: the hand is stored, or refused for good (never both).
-        writeQueue(readQueue().filter(function (other) { return other.clientId !== item.clientId; }));
+        // The server answered: the hand is stored, or it was refused (never both).
+        var others = readQueue().filter(function (other) { return other.clientId !== item.clientId; });
         if (response.ok && response.headers.get("HX-Redirect")) {
+          writeQueue(others);
           say("synced", format(root && root.getAttribute("data-msg-synced"), { n: item.number }));
         } else {
           var page = new DOMParser().parseFromString(text, "text/html");
           var why = page.querySelector("[role=alert]") || page.querySelector("h1");
-          say("refused", format(root && root.getAttribute("data-msg-refused"), {
+          var message = format(root && root.getAttribute("data-msg-refused"), {
             n: item.number, why: why ? why.textContent.trim().replace(/\s+/g, " ") : String(response.status),
-          }));
+          });
+          if (response.status === 400) {
+            // Incomplete or wrong: kept, to be opened and completed.
+            item.refused = message;
+            others.push(item);
+            writeQueue(others);
+            showRefused(message, item);
+          } else {
+            // Another phone's hand stands (409), or the link is no longer valid: nothing to send.
+            writeQueue(others);
+            showRefused(message, null);
+          }
         }
         setOffline(false);
         flushing = false;
@@ -355,6 +407,7 @@
       say("synced", format(root && root.getAttribute("data-msg-queued"), { n: queued }));
     }
     showPending();
+    refusedHere();
     keepPages();
     // Straight after a save that could not be sent, wait for a sign of signal (the
     // "online" event, a poll answered) instead of trying again at once.

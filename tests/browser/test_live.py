@@ -328,6 +328,51 @@ def test_a_hand_entered_offline_is_kept_and_synced_once(
     assert Hand.objects.count() == 1
 
 
+def test_a_hand_refused_after_the_signal_came_back_is_kept_until_opened_again(
+    phone: Page, signal: Signal
+) -> None:
+    table = make_table()
+    a = phone
+    a.goto(edit_path(table))
+    signal.name(a, "A")
+    wait_for_service_worker(a)
+    wait_for_kept_pages(a, [edit_path(table) + "mano"])
+    signal.off(a, "A")
+    with a.expect_navigation():
+        a.locator('[data-action="enter-hand"]').click()
+    # Saved without signal before anything was entered: the server will want the rest.
+    with a.expect_navigation():
+        a.locator('[data-action="save"]').click()
+    settle(a)
+    signal.on(a, "A")
+    refused = a.locator("[data-refused]")
+    expect(refused).to_contain_text("La mano 1 guardada sin conexión no se envió", timeout=5_000)
+    assert not Hand.objects.exists()
+    queued = a.evaluate("() => JSON.parse(localStorage.getItem('muscore:queue'))")
+    assert [(item["number"], bool(item.get("refused"))) for item in queued] == [(1, True)]
+    # Still offered after a reload, then opened: the entry comes back with its client id.
+    a.reload()
+    button = a.locator("[data-refused-open]")
+    expect(button).to_have_text("Abrir la mano 1 para completarla")
+    with a.expect_navigation():
+        button.click()
+    settle(a)
+    expect(a.locator("h1")).to_have_text("Mano 1")
+    assert a.locator('input[name="client_id"]').get_attribute("value") == queued[0]["clientId"]
+    assert a.evaluate("() => localStorage.getItem('muscore:queue')") == "[]"
+    # Completed and saved: one hand, with the client id it was first queued under.
+    seats = a.locator("[data-picker-seat]").evaluate_all(
+        "rows => rows.map(r => r.getAttribute('data-picker-seat'))"
+    )
+    for seat in seats:
+        for card in DEAL[int(seat)].split():
+            a.locator(f'[data-card="{card}"]').click()
+    settle(a)
+    with a.expect_navigation():
+        a.locator('[data-action="save"]').click()
+    assert list(Hand.objects.values_list("client_id", flat=True)) == [queued[0]["clientId"]]
+
+
 # --- no double hands ----------------------------------------------------------------------------
 
 
