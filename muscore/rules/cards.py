@@ -201,6 +201,7 @@ class Evaluation(NamedTuple):
     pares: Pares | None
     total: int  #: the sum of the values: juego from 31, else the punto
     real31: bool
+    juego_rank: int  #: compares juegos (see :meth:`juego_key`); 0 without juego
 
     @property
     def juego(self) -> int | None:
@@ -209,7 +210,7 @@ class Evaluation(NamedTuple):
 
     def juego_key(self) -> int:
         """Compare juegos: a 31 real above every 31, then the order 31, 32, 40, 37...33."""
-        return JUEGO_ORDER[self.total] * 2 + (1 if self.real31 else 0)
+        return self.juego_rank
 
     @property
     def juego_premium(self) -> int:
@@ -267,6 +268,7 @@ def _evaluate(cards: tuple[int, ...], reyes: int, real31: str) -> Evaluation:
         pares=pares,
         total=total,
         real31=is_real,
+        juego_rank=JUEGO_ORDER[total] * 2 + (1 if is_real else 0) if total >= 31 else 0,
     )
 
 

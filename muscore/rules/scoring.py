@@ -254,12 +254,17 @@ def score_parts(
     if winners_in is not None:
         winners = _read_winners(winners_in, fourth, holders, order, evals, pares, juego, lied)
 
+    # The common case, every seat's cards shown: all the lances' winners in one pass.
+    showdown = _showdown(order, evals, pares, juego) if len(shown) == n else None
+
     def winner_of(lance: str) -> str:
         """The side that wins a lance at the showdown (a lie, the cards, else `winners`)."""
         if lied:
             liars = lied.get(lance)
             if liars:
                 return "A" if liars[0] & 1 else "B"
+        if showdown is not None:
+            return showdown[lance]
         if winners and lance in winners:
             return winners[lance]
         side = _card_winner(lance, order, evals, pares, juego)
@@ -473,6 +478,52 @@ def _card_winner(
             keys = [ev.total for ev in evals]  # type: ignore[union-attr]
         best = max(order, key=keys.__getitem__)
     return "B" if best & 1 else "A"
+
+
+def _showdown(
+    order: tuple[int, ...],
+    evals: list[Evaluation | None],
+    pares: list[tuple[str, tuple[int, ...]] | None],
+    juego: list[int | None],
+) -> dict[str, str]:
+    """Every lance's winning side when every seat showed its cards (see `_card_winner`).
+
+    One pass from the mano round the table; only a strictly better hand takes a
+    lance over, so the seat nearer the mano keeps it on a tie. Pares and juego
+    appear only when somebody holds them.
+    """
+    first = order[0]
+    ev = evals[first]
+    assert ev is not None
+    g_seat = c_seat = t_seat = first
+    g_key, c_key, t_key = ev.grande, ev.chica, ev.total
+    p_seat = j_seat = -1
+    p_key: tuple[int, ...] = ()
+    j_key = 0
+    for seat in order:
+        ev = evals[seat]
+        assert ev is not None
+        if ev.grande > g_key:
+            g_key, g_seat = ev.grande, seat
+        if ev.chica > c_key:
+            c_key, c_seat = ev.chica, seat
+        if ev.total > t_key:
+            t_key, t_seat = ev.total, seat
+        held = pares[seat]
+        if held is not None and (p_seat < 0 or held[1] > p_key):
+            p_key, p_seat = held[1], seat
+        if juego[seat] is not None and ev.juego_rank > j_key:
+            j_key, j_seat = ev.juego_rank, seat
+    out = {
+        "grande": "B" if g_seat & 1 else "A",
+        "chica": "B" if c_seat & 1 else "A",
+        "punto": "B" if t_seat & 1 else "A",
+    }
+    if p_seat >= 0:
+        out["pares"] = "B" if p_seat & 1 else "A"
+    if j_seat >= 0:
+        out["juego"] = "B" if j_seat & 1 else "A"
+    return out
 
 
 def _cards_text(cards: tuple[int, ...]) -> str:
