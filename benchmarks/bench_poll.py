@@ -181,11 +181,17 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--hands", type=int, default=12)
     parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument(
+        "--conn-max-age", default=os.environ.get("CONN_MAX_AGE", "60"),
+        help="CONN_MAX_AGE for the workers: 60 as in the README's production environment; "
+             "0 opens a database connection per request",
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="muscore-bench-"))
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="muscore.settings",
                SQLITE_FILE=str(tmp / "bench.sqlite3"), DEBUG="false",
-               ALLOWED_HOSTS="127.0.0.1", STATIC_MANIFEST="false")
+               ALLOWED_HOSTS="127.0.0.1", STATIC_MANIFEST="false",
+               CONN_MAX_AGE=str(args.conn_max_age))
     env.pop("DATABASE_URL", None)
     server = None
     try:
@@ -208,7 +214,7 @@ def main() -> None:
         use_wrk = shutil.which("wrk") is not None
         client = "wrk -t1 -c2" if use_wrk else "4 Python threads (install wrk for a fair client)"
         print(f"{len(ids)} tables of up to {args.hands} hands, gunicorn -w 2, client {client}, "
-              f"{args.seconds:.0f} s a run, loopback")
+              f"{args.seconds:.0f} s a run, loopback, SQLite, CONN_MAX_AGE={args.conn_max_age}")
         print(f"{'':28}{'full req/s':>12}{'304 req/s':>12}{'ratio':>8}"
               f"{'full CPU/req':>14}{'304 CPU/req':>13}{'ratio':>8}")
         for name, template in (("board page /t/<id>/", "/t/{}/"),
