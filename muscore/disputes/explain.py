@@ -175,7 +175,7 @@ def explain(
     result: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]
 ) -> dict[str, Any]:
     """Everything the calculator shows for a scored hand."""
-    lines = board.recuento_lines(result, names)
+    lines = board.recuento_lines(result, names, lies=False)  # lies: shown apart, below
     steps_in = list(result.get("recuento") or [])
     steps = []
     for i, step in enumerate(steps_in):
@@ -230,27 +230,9 @@ def lies(
     """Who lied and what it cost; and who wrongly said "no" (he just did not play)."""
     out = []
     rules = engine.Rules.from_json(record.get("rules"))
-    steps = {s["lance"]: s for s in result.get("recuento") or []}
     for lie in result.get("lies") or []:
-        lance, side = lie["lance"], lie["side"]
-        other = board.other(side)
-        name = names[lie["seat"]]
-        cost = ""
-        step = steps.get(lance)
-        if step and step.get("why") == "mentira":
-            cost = _(" (%(points)s piedras para %(other)s)") % {
-                "points": step["points"], "other": board.side_names(names, other)}
-        if lance == "pares":
-            text = _("%(name)s dijo pares y no los tiene: el lance es para %(other)s y %(side)s "
-                     "pierde lo apostado%(cost)s.")
-        else:
-            text = _("%(name)s dijo juego y no lo tiene: el lance es para %(other)s y %(side)s "
-                     "pierde lo apostado%(cost)s.")
-        out.append({
-            "text": text % {"name": name, "other": board.side_names(names, other),
-                            "side": board.side_names(names, side), "cost": cost},
-            "url": rule_link("mentiras"),
-        })
+        # The table's own sentence (muscore.tables.board), the same on the board and here.
+        out.append({"text": board.lie_text(lie, result, names), "url": rule_link("mentiras")})
     hands = record.get("hands") or {}
     for seat_key, said in sorted((record.get("declared") or {}).items()):
         text_cards = hands.get(seat_key)

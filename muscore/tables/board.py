@@ -133,14 +133,48 @@ def _step_text(step: Mapping[str, Any], names: str | None) -> str:
         return _("%(lance)s: %(who)s+%(points)s (no quisieron), %(score)s") % params
     if why == "solo":
         return _("%(lance)s: %(who)s+%(points)s (solo ellos tienen), %(score)s") % params
+    if why == "mentira":
+        return _("%(lance)s: %(who)s+%(points)s (por la mentira), %(score)s") % params
     return _("%(lance)s: %(who)s+%(points)s, %(score)s") % params
 
 
-def recuento_lines(result: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+def lie_text(lie: Mapping[str, Any], result: Mapping[str, Any], players: Sequence[str]) -> str:
+    """Who lied and what it cost, one sentence (the board, the history and the calculator).
+
+    `lie` is an entry of the result's "lies" ({"seat", "lance", "side"}); the cost is
+    the piedras of the lance's "mentira" step, when the lance was counted.
+    """
+    lance, side = lie["lance"], lie["side"]
+    against = other(side)
+    steps = result.get("recuento") or []
+    step = next((s for s in steps if s["lance"] == lance and s.get("why") == "mentira"), None)
+    cost = ""
+    if step:
+        cost = _(" (%(points)s piedras para %(other)s)") % {
+            "points": step["points"], "other": side_names(players, against)}
+    if lance == "pares":
+        text = _("%(name)s dijo pares y no los tiene: el lance es para %(other)s y %(side)s "
+                 "pierde lo apostado%(cost)s.")
+    else:
+        text = _("%(name)s dijo juego y no lo tiene: el lance es para %(other)s y %(side)s "
+                 "pierde lo apostado%(cost)s.")
+    seat = lie["seat"]
+    return text % {
+        "name": players[seat] if seat < len(players) else str(seat),
+        "other": side_names(players, against),
+        "side": side_names(players, side),
+        "cost": cost,
+    }
+
+
+def recuento_lines(
+    result: Mapping[str, Any], players: Sequence[str], *, lies: bool = True
+) -> list[str]:
     """The result of one hand as the table says it, one sentence per step.
 
     "Grande: Ana y Carla +1, 39. Chica: +1, 40: ganan el juego. Pares y juego
-    no se cuentan." Names are said when the side changes, as people do.
+    no se cuentan." Names are said when the side changes, as people do. Then who
+    lied and what it cost (`lies=False` leaves that to a page that shows it apart).
     """
     lines: list[str] = []
     steps = list(result.get("recuento") or [])
@@ -177,6 +211,8 @@ def recuento_lines(result: Mapping[str, Any], players: Sequence[str]) -> list[st
                     lines.append(_("%(lances)s no se cuentan.") % {"lances": words})
                 else:
                     lines.append(_("%(lances)s no se juegan.") % {"lances": words})
+    if lies:
+        lines.extend(lie_text(lie, result, players) for lie in result.get("lies") or [])
     return lines
 
 

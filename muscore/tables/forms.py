@@ -33,6 +33,10 @@ JUEGO_CHOICES = ("no", "31", "32", "33", "34", "35", "36", "37", "40")
 CARD_VALUES = ("1", "2", "3", "4", "5", "6", "7", "S", "C", "R")
 CARD_ALIASES = {"A": "1", "10": "S", "11": "C", "12": "R", "S": "S", "C": "C", "R": "R"}
 MAX_BET = 99
+# What a seat said before pares and juego, as the calculator's fields (dp<seat>, dj<seat>):
+# "" = what his cards hold (the common case, no tap), "si" / "no" = what he said instead.
+DECLARED_CHOICES = ("", "si", "no")
+DECLARED_FIELDS = (("pares", "dp"), ("juego", "dj"))
 
 
 def rule_message(error: Exception) -> str:
@@ -204,7 +208,9 @@ class HandEntry:
     """The state of one hand being entered, read from a POST (or a stored record).
 
     Fields: c<seat> cards ("R R 5 4"), p<seat>/j<seat> what a seat without cards
-    declared, w_<lance> the winner where the cards do not decide it, b_<lance>
+    declared, dp<seat>/dj<seat> what a seat that showed cards said for pares and
+    juego when it was not what the cards hold ("si"/"no", see DECLARED_CHOICES),
+    w_<lance> the winner where the cards do not decide it, b_<lance>
     the bets so far ("A2 B5"), e_<lance> quiero / no_quiero, a_<lance> the
     amount for the next envido; `act` is the button that was tapped.
     """
@@ -232,6 +238,7 @@ class HandEntry:
         self.cards: dict[int, list[str]] = {seat: [] for seat in range(self.n)}
         self.pares: dict[int, str] = dict.fromkeys(range(self.n), "no")
         self.juego: dict[int, str] = dict.fromkeys(range(self.n), "no")
+        self.declared: dict[int, dict[str, str]] = {seat: {} for seat in range(self.n)}
         self.winners: dict[str, str | None] = {}
         self.bets: dict[str, list[tuple[str, int | str]]] = {}
         self.ends: dict[str, str | None] = {}
@@ -288,6 +295,16 @@ class HandEntry:
                 )
                 juego = "no"
             self.juego[seat] = juego
+            for lance, key in DECLARED_FIELDS:
+                said = str(get(f"{key}{seat}", "") or "")
+                if said not in DECLARED_CHOICES:
+                    self.errors.append(
+                        _("%(name)s: «%(v)s» no es sí ni no (lo que dijo a %(lance)s).")
+                        % {"name": name, "v": said[:10], "lance": lance}
+                    )
+                    said = ""
+                if said:
+                    self.declared[seat][lance] = said
         for lance in (*LANCES_FIRST, "juego", "punto"):
             winner = get(f"w_{lance}")
             self.winners[lance] = winner if winner in ("A", "B") else None
@@ -312,6 +329,11 @@ class HandEntry:
         for seat, jugada in (record.get("jugadas") or {}).items():
             data[f"p{seat}"] = str(jugada.get("pares", "no"))
             data[f"j{seat}"] = str(jugada.get("juego", "no"))
+        # Kept through an edit: what was said is part of the hand (a lie changes the count).
+        for seat, said in (record.get("declared") or {}).items():
+            for lance, key in DECLARED_FIELDS:
+                if lance in said:
+                    data[f"{key}{seat}"] = "si" if said[lance] else "no"
         for lance, side in (record.get("winners") or {}).items():
             data[f"w_{lance}"] = side
         for lance, betting in (record.get("lances") or {}).items():
@@ -326,8 +348,30 @@ class HandEntry:
     def showed(self, seat: int) -> bool:
         return len(self.cards[seat]) == 4
 
+    def said(self, seat: int, lance: str) -> bool:
+        """What the seat said for pares / juego: his declaration, else what he holds."""
+        value = self.declared[seat].get(lance)
+        if value:
+            return value == "si"
+        return (self.cards_pares if lance == "pares" else self.cards_juego)[seat]
+
+    def lied(self) -> bool:
+        """Someone's declaration is not what his shown cards hold."""
+        return any(
+            self.said(seat, lance) != self.holds(seat, lance)
+            for seat in range(self.n) if self.showed(seat)
+            for lance in ("pares", "juego")
+        )
+
+    def holds(self, seat: int, lance: str) -> bool:
+        return (self.cards_pares if lance == "pares" else self.cards_juego)[seat]
+
     def analyse(self) -> None:
         """Who holds pares and juego, which lances are bet, which winners are asked."""
+        # What the cards (or, without cards, the jugadas) hold; has_* is what the table
+        # believed, i.e. what was said: a lie is bet on as if true (rules.md, "Lies").
+        self.cards_pares: dict[int, bool] = {}
+        self.cards_juego: dict[int, bool] = {}
         self.has_pares: dict[int, bool] = {}
         self.has_juego: dict[int, bool] = {}
         counts: dict[str, int] = {}
@@ -342,11 +386,14 @@ class HandEntry:
                 )
             if self.showed(seat):
                 hand = rules_engine.Hand.parse(" ".join(cards))
-                self.has_pares[seat] = hand.pares(self.engine_rules) is not None
-                self.has_juego[seat] = hand.has_juego(self.engine_rules)
+                self.cards_pares[seat] = hand.pares(self.engine_rules) is not None
+                self.cards_juego[seat] = hand.has_juego(self.engine_rules)
+                self.has_pares[seat] = self.said(seat, "pares")
+                self.has_juego[seat] = self.said(seat, "juego")
             else:
-                self.has_pares[seat] = self.pares[seat] != "no"
-                self.has_juego[seat] = self.juego[seat] != "no"
+                # Without cards the jugada is what he said: a lie cannot be seen.
+                self.cards_pares[seat] = self.has_pares[seat] = self.pares[seat] != "no"
+                self.cards_juego[seat] = self.has_juego[seat] = self.juego[seat] != "no"
         for card, count in sorted(counts.items()):
             if count > 4:
                 self.errors.append(
@@ -354,6 +401,7 @@ class HandEntry:
                     % {"k": count, "card": card}
                 )
         self.all_showed = all(self.showed(seat) for seat in range(self.n))
+        self.any_showed = any(self.showed(seat) for seat in range(self.n))
         self.fourth = "juego" if any(self.has_juego.values()) else "punto"
         self.order = [*LANCES_FIRST, self.fourth]
         # A fourth lance that is not played keeps no bets from an earlier answer.
@@ -548,6 +596,14 @@ class HandEntry:
                 }
         if jugadas:
             record["jugadas"] = jugadas
+        declared: dict[str, dict[str, bool]] = {}
+        for seat in range(self.n):
+            if not self.showed(seat):
+                continue  # without cards the jugada says it all
+            for lance, value in self.declared[seat].items():
+                declared.setdefault(str(seat), {})[lance] = value == "si"
+        if declared:
+            record["declared"] = declared
         winners = {
             i["lance"]: i["winner"]
             for i in self.lances
@@ -593,9 +649,24 @@ class HandEntry:
                 "pares": self.pares[seat],
                 "juego": self.juego[seat],
                 "is_mano": seat == self.mano,
+                "said": [
+                    self._said_field(seat, lance, key) for lance, key in DECLARED_FIELDS
+                ] if self.showed(seat) else [],
             }
             for seat in order
         ]
+
+    def _said_field(self, seat: int, lance: str, key: str) -> dict[str, Any]:
+        """The sí / no toggle of one declaration. Saying what the cards hold posts ""
+        (follow the cards), so correcting a card later cannot turn it into a lie; a
+        declaration that came stored with the hand keeps its own value."""
+        holds, said = self.holds(seat, lance), self.said(seat, lance)
+        explicit = self.declared[seat].get(lance, "")
+        options = []
+        for value, truth in (("si", True), ("no", False)):
+            posted = value if explicit == value or truth != holds else ""
+            options.append({"label": value, "value": posted, "checked": said == truth})
+        return {"lance": lance, "field": f"{key}{seat}", "lied": said != holds, "options": options}
 
     def side_labels(self) -> dict[str, str]:
         # Short labels for buttons: first names joined, e.g. "Ana·Carla".

@@ -283,3 +283,29 @@ def test_the_hand_entry_works_without_javascript(new_phone: Callable[..., Page])
         page.locator('[data-action="save"]').click()
     assert page.url.endswith(f"/t/{table.id}/k/{table.edit_key}/")
     assert Hand.objects.get().record["lances"]["grande"]["end"] == "quiero"
+
+
+def test_a_lie_is_entered_behind_its_disclosure_and_the_board_says_who_lied(phone: Page) -> None:
+    """Issue 5.2 at the table: Bruno said "pares sí" holding R C 6 5. Closed by default
+    (the honest hand costs no tap); opened, one tap on his "sí" makes pares a bet."""
+    page = phone
+    thumb = Thumb(page)
+    make_table_through_setup(page, thumb)
+    thumb.open_entry()
+    declared = page.locator("[data-declared]")
+    expect(declared).to_have_count(0)  # nothing to declare before any card is shown
+    thumb.cards({0: "R R 5 4", 1: "R C 6 5", 2: "1 1 6 7", 3: "S 4 7 6"})
+    expect(declared).not_to_have_attribute("open", "")
+    expect(page.locator('[data-lance="pares"]')).to_contain_text("Solo Ana·Carla tienen pares")
+    thumb.tap(declared.locator("summary"))
+    bruno = declared.locator('[data-said-seat="1"]')
+    thumb.tap(bruno.locator("label.seg", has=page.locator('input[name="dp1"][data-said="si"]')))
+    expect(declared).to_have_attribute("open", "")
+    thumb.button("bet:pares:A:2")
+    thumb.button("end:pares:quiero")
+    expect(page.locator(".preview")).to_contain_text("Bruno dijo pares y no los tiene")
+    thumb.save()
+    assert Hand.objects.get().record["declared"] == {"1": {"pares": True}}
+    expect(page.locator(".last-hand")).to_contain_text(
+        "Bruno dijo pares y no los tiene: el lance es para Ana y Carla"
+    )
