@@ -247,6 +247,21 @@ def _empty_vaca(mano: int) -> dict[str, Any]:
     }
 
 
+class UnreadableHand(rules_engine.RuleError):
+    """A record the engine choked on (a TypeError, a KeyError...): still the record's
+    fault, answered like any RuleError, never a crash. The engine's RuleError takes a
+    code of its own catalogue; this one carries a translatable template instead."""
+
+    def __init__(self, detail: str) -> None:
+        self.code = "unreadable_hand"
+        self.params = {"detail": detail}
+        ValueError.__init__(self, self.message("en"))
+
+    def message(self, language: str = "es") -> str:
+        with override(language[:2]):
+            return _fill(_("esta mano no se puede leer (%(detail)s)"), self.params)
+
+
 def _replay(
     table_rules: dict[str, Any], mano: int, records: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -259,7 +274,7 @@ def _replay(
         raise
     except (TypeError, KeyError, AttributeError, IndexError) as exc:
         # An input the engine did not expect is still the record's fault, never a crash.
-        raise rules_engine.RuleError(f"this hand could not be read ({exc})") from exc
+        raise UnreadableHand(f"{type(exc).__name__}: {exc}"[:200]) from exc
 
 
 def _score(record: dict[str, Any]) -> dict[str, Any]:
@@ -268,7 +283,7 @@ def _score(record: dict[str, Any]) -> dict[str, Any]:
     except rules_engine.RuleError:
         raise
     except (TypeError, KeyError, AttributeError, IndexError) as exc:
-        raise rules_engine.RuleError(f"this hand could not be read ({exc})") from exc
+        raise UnreadableHand(f"{type(exc).__name__}: {exc}"[:200]) from exc
 
 
 def _next_context(vaca: dict[str, Any]) -> tuple[int, dict[str, int]]:

@@ -66,3 +66,27 @@ def test_the_api_answers_in_english_whatever_the_phone_speaks() -> None:
     response = client.get("/api/v1/tables/nosuchtable/hands/3")
     assert response.status_code == 404
     assert response.json()["error"] == "there is no such table"
+
+
+def test_a_record_the_engine_chokes_on_is_a_rule_error_in_the_page_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An engine slip (a TypeError where a RuleError was due) must still reach the player
+    # as a refusal he can read, on a Spanish page in Spanish, and never as a crash.
+    from muscore import rules as rules_engine
+    from muscore.tables.forms import rule_message
+
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+
+    def choke(record: object) -> dict[str, object]:
+        raise TypeError("unexpected")
+
+    monkeypatch.setattr(rules_engine, "score", choke)
+    with pytest.raises(rules_engine.RuleError) as caught:
+        services.preview_hand(table, {"jugadas": {}})
+    error = caught.value
+    assert str(error) == "this hand could not be read (TypeError: unexpected)"
+    with translation.override("es"):
+        assert rule_message(error) == "esta mano no se puede leer (TypeError: unexpected)"
+    with translation.override("en"):
+        assert rule_message(error) == str(error)
