@@ -342,6 +342,195 @@
     });
   }
 
+  // --- bets offline (issue #4.4) ---------------------------------------------------------
+  // Online, every bet tap is a round trip: the server applies it (forms.HandEntry.apply)
+  // and draws the lance again. Without signal the page does the same itself: it keeps
+  // the lance's bets in the same hidden fields (b_<lance> "A2 B5 Ao", e_<lance>) and
+  // draws the lance's buttons from the words the page carries (data-offline-bets), so a
+  // hand saved without signal is queued with its bets. The server checks it all again
+  // when the hand is sent. Which lances are bet on is as the page last knew it.
+  var ACT = /^(bet|end|pop|clear):/;
+
+  function isOffline() {
+    return !navigator.onLine || document.documentElement.classList.contains("is-offline");
+  }
+
+  function readBets(text) {
+    return (text || "").split(/\s+/).filter(Boolean).map(function (token) {
+      var n = token.slice(1);
+      return [token.charAt(0), n === "o" ? "ordago" : parseInt(n, 10)];
+    });
+  }
+
+  function betsText(bets) {
+    return bets.map(function (b) { return b[0] + (b[1] === "ordago" ? "o" : b[1]); }).join(" ");
+  }
+
+  function hiddenField(live, name) {
+    var input = live.querySelector('input[type="hidden"][name="' + name + '"]');
+    if (!input) {
+      input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      live.appendChild(input);
+    }
+    return input;
+  }
+
+  // The same steps as HandEntry.apply; a tap that does not fit is ignored, as the
+  // server would refuse it.
+  function applyAct(live, act) {
+    var parts = act.split(":");
+    var lance = parts[1];
+    var section = live.querySelector('[data-lance="' + lance + '"][data-bettable]');
+    if (!section) return false;
+    var betsInput = hiddenField(live, "b_" + lance);
+    var endInput = hiddenField(live, "e_" + lance);
+    var bets = readBets(betsInput.value);
+    var end = endInput.value;
+    var last = bets[bets.length - 1];
+    if (parts[0] === "clear") {
+      bets = [];
+      end = "";
+    } else if (parts[0] === "pop") {
+      if (end) end = "";
+      else bets.pop();
+    } else if (end) {
+      return false;
+    } else if (parts[0] === "end") {
+      if (!bets.length || (parts[2] !== "quiero" && parts[2] !== "no_quiero")) return false;
+      end = parts[2];
+    } else {
+      var side = parts[2];
+      var amount = parts[3];
+      if ((side !== "A" && side !== "B") || (last && (last[0] === side || last[1] === "ordago"))) {
+        return false;
+      }
+      if (amount === "amt") {
+        var typed = section.querySelector('input[name="a_' + lance + '"]');
+        amount = (typed && typed.value) || "2";
+      }
+      if (amount !== "ordago") {
+        amount = parseInt(amount, 10);
+        if (!(amount >= 1 && amount <= 99)) return false;
+      }
+      bets.push([side, amount]);
+    }
+    betsInput.value = betsText(bets);
+    endInput.value = end;
+    drawLances(live);
+    return true;
+  }
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) { node.setAttribute(name, attrs[name]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function actButton(act, label, extra) {
+    return el("button", { type: "submit", name: "act", value: act, "class": "btn " + (extra || "btn-bet") }, label);
+  }
+
+  function drawLances(live) {
+    var words = document.querySelector("[data-offline-bets]");
+    if (!words) return;
+    var t = function (name) { return words.getAttribute("data-" + name) || ""; };
+    var labels = { A: t("label-a"), B: t("label-b") };
+    var running = { A: parseInt(t("score-a"), 10) || 0, B: parseInt(t("score-b"), 10) || 0 };
+    live.querySelectorAll("[data-lance][data-bettable]").forEach(function (section) {
+      var lance = section.getAttribute("data-lance");
+      var bets = readBets(hiddenField(live, "b_" + lance).value);
+      var end = hiddenField(live, "e_" + lance).value;
+      var winner = section.querySelector("fieldset.winner");
+      // Everything under the lance's name is drawn again, but the winner question.
+      Array.prototype.slice.call(section.children).forEach(function (child) {
+        if (child.tagName !== "H2" && child !== winner) child.remove();
+      });
+      var before = winner || null;
+      var add = function (node) { section.insertBefore(node, before); };
+      var said = bets.map(function (b, i) {
+        var what = b[1] === "ordago" ? t("w-ordago") : format(t(i ? "w-mas" : "w-envido"), { n: b[1] });
+        return labels[b[0]] + ": " + what;
+      });
+      var last = bets[bets.length - 1];
+      var answering = last ? (last[0] === "A" ? "B" : "A") : null;
+      if (last && end) said.push(labels[answering] + ": " + t(end === "quiero" ? "w-quiero" : "w-no-quiero"));
+      add(said.length ? el("p", { "class": "bets" }, said.join(" · ")) : el("p", { "class": "bets muted" }, t("t-paso")));
+      if (last && end === "no_quiero") {
+        var deje = bets.length === 1 ? 1 : bets.slice(0, -1).reduce(function (sum, b) {
+          return sum + (b[1] === "ordago" ? 0 : b[1]);
+        }, 0);
+        running[last[0]] += deje;
+        add(el("p", { "class": "deje" }, format(t("w-deje"), { who: labels[last[0]], n: deje, score: running[last[0]] })));
+      }
+      if (last && end === "quiero" && last[1] === "ordago") {
+        add(el("p", { "class": "deje" }, t("w-ordago-querido")));
+      }
+      var row;
+      if (!bets.length) {
+        ["A", "B"].forEach(function (side) {
+          row = el("div", { "class": "bet-row" });
+          row.appendChild(el("span", { "class": "bet-who side-tag side-" + side }, labels[side]));
+          row.appendChild(actButton("bet:" + lance + ":" + side + ":2", t("t-envido")));
+          row.appendChild(actButton("bet:" + lance + ":" + side + ":ordago", t("t-ordago")));
+          add(row);
+        });
+        row = el("div", { "class": "bet-row bet-amount" });
+        row.appendChild(el("label", { "for": "a_" + lance }, t("t-amount")));
+        row.appendChild(el("input", { id: "a_" + lance, name: "a_" + lance, type: "number", min: "1", max: "99", inputmode: "numeric" }));
+        ["A", "B"].forEach(function (side) {
+          row.appendChild(actButton("bet:" + lance + ":" + side + ":amt", labels[side], "btn-small"));
+        });
+        add(row);
+      } else if (!end) {
+        row = el("div", { "class": "bet-row" });
+        row.appendChild(el("span", { "class": "bet-who side-tag side-" + answering }, labels[answering]));
+        row.appendChild(actButton("end:" + lance + ":quiero", t("t-quiero")));
+        row.appendChild(actButton("end:" + lance + ":no_quiero", t("t-no-quiero")));
+        add(row);
+        if (last[1] !== "ordago") {
+          row = el("div", { "class": "bet-row" });
+          row.appendChild(actButton("bet:" + lance + ":" + answering + ":2", t("t-mas")));
+          row.appendChild(actButton("bet:" + lance + ":" + answering + ":ordago", t("t-ordago")));
+          add(row);
+          row = el("div", { "class": "bet-row bet-amount" });
+          row.appendChild(el("input", { id: "a_" + lance, name: "a_" + lance, type: "number", min: "1", max: "99", inputmode: "numeric", "aria-label": t("t-piedras") }));
+          row.appendChild(actButton("bet:" + lance + ":" + answering + ":amt", t("t-more"), "btn-small"));
+          add(row);
+        }
+      }
+      if (bets.length) add(actButton("pop:" + lance, t("t-undo"), "btn-small btn-quiet"));
+      // A rejected bet is settled by the deje: nobody asks who wins the lance.
+      if (winner) winner.hidden = end === "no_quiero";
+    });
+    // What the page showed as the recuento was for the hand before these taps.
+    var preview = live.querySelector(".preview");
+    if (preview) {
+      Array.prototype.slice.call(preview.children).forEach(function (child) {
+        if (child.tagName !== "H2") child.remove();
+      });
+      preview.appendChild(el("p", { "class": "muted", "data-no-preview": "" }, t("t-no-preview")));
+    }
+  }
+
+  function liveOf(elt) {
+    var form = elt && elt.closest ? elt.closest("form#entry") : null;
+    return form && form.querySelector("#live");
+  }
+
+  // Without signal a bet tap never leaves the phone.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest('button[name="act"]') : null;
+    if (!button || !ACT.test(button.value) || !isOffline()) return;
+    var live = liveOf(button);
+    if (!live) return;
+    event.preventDefault();
+    event.stopPropagation();
+    applyAct(live, button.value);
+  }, true);
+
   // Keep the service worker's copy of this board (and its hand page) as fresh as the
   // screen, so the board opened without signal shows the last score this phone saw.
   function keepPages(changed) {
@@ -372,8 +561,12 @@
     var elt = event.detail.elt;
     var form = elt && elt.closest ? elt.closest("form[data-queue-offline]") : null;
     var config = event.detail.requestConfig;
-    if (form && config && config.formData && config.formData.get("act") === "save") {
+    var act = config && config.formData ? config.formData.get("act") : null;
+    if (form && act === "save") {
       queueHand(form, config.formData);
+    } else if (form && act && ACT.test(act)) {
+      // The signal went as the bet was tapped: the page takes the tap itself.
+      applyAct(form.querySelector("#live"), act);
     }
   });
   document.addEventListener("htmx:afterRequest", function (event) {

@@ -15,6 +15,7 @@ import pytest
 from django.core.servers import basehttp
 from playwright.sync_api import Page, expect
 
+from muscore import rules
 from muscore.tables import services
 from muscore.tables.middleware import NotModifiedMiddleware
 from muscore.tables.models import Hand, Table
@@ -325,6 +326,79 @@ def test_a_hand_entered_offline_is_kept_and_synced_once(
     a.reload()
     a.wait_for_timeout(1_000)
     assert a.evaluate("() => localStorage.getItem('muscore:queue')") == "[]"
+    assert Hand.objects.count() == 1
+
+
+def test_bets_entered_without_signal_are_kept_with_the_hand_and_counted_once(
+    phone: Page, new_phone: Callable[..., Page], signal: Signal
+) -> None:
+    """Issue 4.4 with bets: a rejected envido in grande and an accepted one in chica,
+    tapped with the signal cut, travel in the queued hand and score once on both phones."""
+    table = make_table()
+    a = phone
+    b = new_phone()
+    a.goto(edit_path(table))
+    signal.name(a, "A")
+    b.goto(view_path(table))
+    wait_for_service_worker(a)
+    wait_for_kept_pages(a, [edit_path(table), edit_path(table) + "mano"])
+
+    signal.off(a, "A")
+    a.reload()
+    bet_taps = [
+        "bet:grande:B:2", "end:grande:no_quiero",  # Bruno's side envida, rejected: deje 1
+        "bet:chica:A:2", "bet:chica:B:amt", "end:chica:quiero",  # 2, (5) más, querido
+    ]
+    with a.expect_navigation():
+        a.locator('[data-action="enter-hand"]').click()
+    settle(a)
+    seats = a.locator("[data-picker-seat]").evaluate_all(
+        "rows => rows.map(r => r.getAttribute('data-picker-seat'))"
+    )
+    for seat in seats:
+        for card in DEAL[int(seat)].split():
+            a.locator(f'[data-card="{card}"]').click()
+    settle(a)
+    for act in bet_taps:
+        if act.endswith(":amt"):
+            a.locator('input[name="a_chica"]').fill("5")
+        a.locator(f'button[name="act"][value="{act}"]').click()
+    # Drawn by the page itself: the words and the deje, as the server would say them.
+    expect(a.locator('[data-lance="grande"] .deje')).to_have_text("Deje: Bruno·Diego +1, 1")
+    expect(a.locator('[data-lance="chica"] .bets')).to_have_text(
+        "Ana·Carla: envido 2 · Bruno·Diego: 5 más · Ana·Carla: quiero"
+    )
+    expect(a.locator('[data-lance="chica"] button[value="pop:chica"]')).to_be_visible()
+    with a.expect_navigation():
+        a.locator('[data-action="save"]').click()
+    settle(a)
+    expect(a.locator("[data-synced]")).to_contain_text("la mano 1 queda guardada en este móvil")
+    assert not Hand.objects.exists()
+    queued = a.evaluate("() => JSON.parse(localStorage.getItem('muscore:queue'))")
+    fields = dict(queued[0]["fields"])
+    assert (fields["b_grande"], fields["e_grande"]) == ("B2", "no_quiero")
+    assert (fields["b_chica"], fields["e_chica"]) == ("A2 B5", "quiero")
+
+    signal.on(a, "A")
+    expect(a.locator("[data-synced]")).to_have_text("Mano 1 sincronizada.", timeout=5_000)
+    assert Hand.objects.count() == 1
+    lances = {
+        "grande": {"bets": [{"side": "B", "n": 2}], "end": "no_quiero"},
+        "chica": {"bets": [{"side": "A", "n": 2}, {"side": "B", "n": 5}], "end": "quiero"},
+    }
+    assert Hand.objects.get().record["lances"] == lances
+    expected = rules.score({**RECORD, "lances": lances, "mano": 0, "score": {"A": 0, "B": 0}})
+    assert expected["recuento"][0]["why"] == "deje"
+    for p in (a, b):
+        expect(p.locator("#scoreboard [data-points]").first).to_have_text(
+            str(expected["score"]["A"]), timeout=LIVE_MS
+        )
+        expect(p.locator("#scoreboard [data-points]").last).to_have_text(
+            str(expected["score"]["B"]), timeout=LIVE_MS
+        )
+        expect(p.locator(".last-hand h2")).to_have_text("Mano 1")
+    a.reload()
+    a.wait_for_timeout(1_000)
     assert Hand.objects.count() == 1
 
 
