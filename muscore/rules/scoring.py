@@ -27,7 +27,7 @@ from muscore.rules.cards import (
     hand_cache,
     read_hand,
 )
-from muscore.rules.errors import BettingError, CardError, RecordError, ScoreError
+from muscore.rules.errors import BettingError, RecordError, ScoreError
 
 RECORD_KEYS = frozenset(
     {"rules", "mano", "score", "hands", "jugadas", "winners", "lances", "declared"}
@@ -680,4 +680,4 @@ def _read_declared(
     return lied
 
 
-__all__ = ["score", "score_parts", "parse_score", "parse_mano", "Betting", "CardError"]
+__all__ = ["Betting", "parse_mano", "parse_score", "score", "score_parts"]
