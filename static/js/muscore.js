@@ -49,6 +49,17 @@
       event.detail.isError = false;
     }
   });
+  // The "¿Alguien mintió?" disclosure lives in the part the server draws again after
+  // each tap: once opened, it stays open until the hand is saved.
+  var declaredOpen = false;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "live") declaredOpen = !!target.querySelector("[data-declared][open]");
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var declared = document.querySelector("#live [data-declared]");
+    if (declared && declaredOpen) declared.open = true;
+  });
   document.addEventListener("visibilitychange", function () {
     var live = document.getElementById("board-live");
     if (!document.hidden && live && window.htmx) window.htmx.trigger(live, "refresh");

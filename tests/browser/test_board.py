@@ -298,6 +298,11 @@ def test_a_lie_is_entered_behind_its_disclosure_and_the_board_says_who_lied(phon
     expect(declared).not_to_have_attribute("open", "")
     expect(page.locator('[data-lance="pares"]')).to_contain_text("Solo Ana·Carla tienen pares")
     thumb.tap(declared.locator("summary"))
+    # Opened, it stays open while the hand changes (a card taken back and tapped again).
+    thumb.tap(page.locator("[data-picker-seat='3']"))
+    thumb.tap(page.locator("[data-card-back]"))
+    thumb.tap(page.locator('[data-card="6"]'))
+    expect(declared).to_have_attribute("open", "")
     bruno = declared.locator('[data-said-seat="1"]')
     thumb.tap(bruno.locator("label.seg", has=page.locator('input[name="dp1"][data-said="si"]')))
     expect(declared).to_have_attribute("open", "")
