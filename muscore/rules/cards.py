@@ -141,7 +141,7 @@ class Rules:
 
     def seats_from(self, mano: int) -> tuple[int, ...]:
         """The seats in speaking order starting at the mano: the order of priority in a tie."""
-        return _SEATS_FROM[self.players][mano]
+        return SEATS_FROM[self.players][mano]
 
     def dentro(self) -> int:
         """The score from which a side is "dentro" (35 of 40: five piedras from the end)."""
@@ -154,7 +154,7 @@ def _check_rule(field: str, value: object, allowed: Any, words: str) -> None:
 
 
 _RULES_CACHE: dict[object, Rules] = {}
-_SEATS_FROM = {
+SEATS_FROM = {
     n: [tuple((mano + i) % n for i in range(n)) for mano in range(n)] for n in (4, 6)
 }
 DEFAULT_RULES = Rules()
@@ -202,6 +202,10 @@ class Evaluation(NamedTuple):
     total: int  #: the sum of the values: juego from 31, else the punto
     real31: bool
     juego_rank: int  #: compares juegos (see :meth:`juego_key`); 0 without juego
+    #: The showdown's keys as plain ints, higher is better: grande, chica, punto
+    #: (the total), pares (0 without), juego (0 without). Every hand of every replay
+    #: is compared, and ints compare faster than tuples.
+    keys: tuple[int, int, int, int, int]
 
     @property
     def juego(self) -> int | None:
@@ -262,14 +266,31 @@ def _evaluate(cards: tuple[int, ...], reyes: int, real31: str) -> Evaluation:
         fourth = next(c for c in cards if c != 7)
         allowed = {"rey": (12,), "figura": (10, 11, 12), "sota": (10,)}[real31]
         is_real = fourth in allowed
+    juego_rank = JUEGO_ORDER[total] * 2 + (1 if is_real else 0) if total >= 31 else 0
+    ascending = ranks[::-1]
     return Evaluation(
         grande=tuple(ranks),
-        chica=tuple(-r for r in reversed(ranks)),
+        chica=tuple(-r for r in ascending),
         pares=pares,
         total=total,
         real31=is_real,
-        juego_rank=JUEGO_ORDER[total] * 2 + (1 if is_real else 0) if total >= 31 else 0,
+        juego_rank=juego_rank,
+        keys=(
+            _digits(ranks),
+            -_digits(ascending),  # the lower the cards from the lowest up, the better
+            total,
+            _digits(pares.key) if pares else 0,
+            juego_rank,
+        ),
     )
+
+
+def _digits(ranks: tuple[int, ...] | list[int]) -> int:
+    """Ranks (each under 16) as one int that compares like the tuple: base 16 digits."""
+    value = 0
+    for r in ranks:
+        value = value * 16 + r
+    return value
 
 
 _EVAL_CACHE: dict[tuple[tuple[int, ...], int, str], Evaluation] = {}
@@ -319,14 +340,14 @@ def parse_cards(text: object, seat: int | str = "?") -> tuple[int, ...]:
     return result
 
 
-_HAND_CACHES: dict[tuple[int, str], dict[str, tuple[tuple[int, ...], Evaluation, int]]] = {}
+HAND_CACHES: dict[tuple[int, str], dict[str, tuple[tuple[int, ...], Evaluation, int]]] = {}
 
 
 def hand_cache(rules: Rules) -> dict[str, tuple[tuple[int, ...], Evaluation, int]]:
     """The memo of :func:`read_hand` for the table's options (text -> what it holds)."""
-    cache = _HAND_CACHES.get((rules.reyes, rules.real31))
+    cache = HAND_CACHES.get((rules.reyes, rules.real31))
     if cache is None:
-        cache = _HAND_CACHES[(rules.reyes, rules.real31)] = {}
+        cache = HAND_CACHES[(rules.reyes, rules.real31)] = {}
     return cache
 
 
@@ -396,8 +417,8 @@ class Hand:
 # the counts slot by slot (at most 24 of an index among 6 hands, under 32), and
 # adding 3 to every slot sets a slot's 8-bit exactly when its count is 5 or more.
 _SLOT = {index: 5 * i for i, index in enumerate(INDICES)}
-_PLUS_3 = sum(3 << shift for shift in _SLOT.values())
-_EIGHTS = sum(8 << shift for shift in _SLOT.values())
+PACKED_PLUS_3 = sum(3 << shift for shift in _SLOT.values())
+PACKED_EIGHTS = sum(8 << shift for shift in _SLOT.values())
 
 
 def packed_counts(cards: tuple[int, ...]) -> int:
@@ -412,7 +433,7 @@ def check_deck(hands: Mapping[int, tuple[int, ...]], packed: int | None = None) 
     """
     if packed is None:
         packed = sum(packed_counts(cards) for cards in hands.values())
-    if not (packed + _PLUS_3) & _EIGHTS:
+    if not (packed + PACKED_PLUS_3) & PACKED_EIGHTS:
         return
     for index, shift in _SLOT.items():
         count = (packed >> shift) & 31

@@ -17,9 +17,13 @@ from typing import Any
 
 from muscore.rules.cards import (
     CARD_TEXT,
+    HAND_CACHES,
     JUEGO_ORDER,
+    PACKED_EIGHTS,
+    PACKED_PLUS_3,
     PARES_ORDER,
     PARES_PREMIUM,
+    SEATS_FROM,
     Evaluation,
     Rules,
     _show,
@@ -169,9 +173,11 @@ def score_parts(
 ) -> dict[str, Any]:
     """Score a record whose rules, mano and score were already read (the vaca replay)."""
     n = rules.players
-    order = rules.seats_from(mano)
+    order = SEATS_FROM[n][mano]
 
     # -- the cards shown, and what each seat holds ---------------------------------
+    # This loop runs for every hand of every replay: the memo gives each spelling of
+    # four cards already read and evaluated, and anything unusual takes the slow path.
     hands = record.get("hands")
     if hands is None:
         hands = {}
@@ -185,13 +191,16 @@ def score_parts(
     packed = 0
     pares_sides: set[int] = set()  # the sides (0 for A, 1 for B) holding pares
     juego_sides: set[int] = set()
-    known = hand_cache(rules)
+    known = HAND_CACHES.get((rules.reyes, rules.real31)) or hand_cache(rules)
     for key, text in hands.items():
-        seat = _SEAT_KEYS.get(key, n) if type(key) is str else n
-        if seat >= n:
+        try:
+            seat = _SEAT_KEYS[key]
+            cards, ev, counts = known[text]
+        except (KeyError, TypeError):
             seat = _seat(key, n, "hands")
-        found = known.get(text) if type(text) is str else None
-        cards, ev, counts = found if found is not None else read_hand(text, rules, seat)
+            cards, ev, counts = read_hand(text, rules, seat)
+        if seat >= n:
+            _seat(key, n, "hands")  # raises: no such seat at this table
         shown[seat] = cards
         evals[seat] = ev
         packed += counts
@@ -201,7 +210,7 @@ def score_parts(
         if ev.total >= 31:
             juego[seat] = ev.total
             juego_sides.add(seat & 1)
-    if packed:
+    if (packed + PACKED_PLUS_3) & PACKED_EIGHTS:
         check_deck(shown, packed)
     jugadas = record.get("jugadas")
     if jugadas is not None or len(shown) < n:
@@ -490,30 +499,22 @@ def _showdown(
 
     One pass from the mano round the table; only a strictly better hand takes a
     lance over, so the seat nearer the mano keeps it on a tie. Pares and juego
-    appear only when somebody holds them.
+    appear only when somebody plays them (a seat that said "no" does not).
     """
-    first = order[0]
-    ev = evals[first]
-    assert ev is not None
-    g_seat = c_seat = t_seat = first
-    g_key, c_key, t_key = ev.grande, ev.chica, ev.total
-    p_seat = j_seat = -1
-    p_key: tuple[int, ...] = ()
-    j_key = 0
+    g_seat = c_seat = t_seat = p_seat = j_seat = -1
+    g_key = c_key = t_key = p_key = j_key = -(1 << 30)
     for seat in order:
-        ev = evals[seat]
-        assert ev is not None
-        if ev.grande > g_key:
-            g_key, g_seat = ev.grande, seat
-        if ev.chica > c_key:
-            c_key, c_seat = ev.chica, seat
-        if ev.total > t_key:
-            t_key, t_seat = ev.total, seat
-        held = pares[seat]
-        if held is not None and (p_seat < 0 or held[1] > p_key):
-            p_key, p_seat = held[1], seat
-        if juego[seat] is not None and ev.juego_rank > j_key:
-            j_key, j_seat = ev.juego_rank, seat
+        g, c, t, p, j = evals[seat].keys  # type: ignore[union-attr]
+        if g > g_key:
+            g_key, g_seat = g, seat
+        if c > c_key:
+            c_key, c_seat = c, seat
+        if t > t_key:
+            t_key, t_seat = t, seat
+        if p > p_key and pares[seat] is not None:
+            p_key, p_seat = p, seat
+        if j > j_key and juego[seat] is not None:
+            j_key, j_seat = j, seat
     out = {
         "grande": "B" if g_seat & 1 else "A",
         "chica": "B" if c_seat & 1 else "A",
