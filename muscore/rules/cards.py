@@ -105,7 +105,7 @@ class Rules:
         """Rules from the contract's ``rules`` object; every key is optional."""
         if data is None:
             return DEFAULT_RULES
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise RecordError("not_a", field="rules", what="an object", got=_show(data))
         if not data:
             return DEFAULT_RULES

@@ -69,7 +69,7 @@ class Betting:
             raise RecordError("unknown_key", key=str(key)[:40], where=f"lances.{lance}")
         bets = data.get("bets", [])
         end = data.get("end")
-        if not isinstance(bets, list):
+        if type(bets) is not list:
             raise RecordError("not_a", field=f"lances.{lance}.bets", what="a list", got=_show(bets))
         last_side = None
         total = before = 0
