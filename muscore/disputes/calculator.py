@@ -17,7 +17,15 @@ from django.utils.translation import gettext as _
 
 from muscore import rules as engine
 from muscore.tables import board
-from muscore.tables.forms import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES, rule_message
+from muscore.tables.forms import (
+    CARD_VALUES,
+    JUEGO_CHOICES,
+    PARES_CHOICES,
+    EntryError,
+    bet_words,
+    rule_message,
+    tap_bets,
+)
 
 #: The form's lances. The fourth is "juego" in the form; the engine says whether it is punto.
 LANCES = ("grande", "chica", "pares", "juego")
@@ -54,6 +62,10 @@ class Calculation:
     ends: dict[str, str] = field(default_factory=dict)
     winners: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    #: The bet button tapped (templates/tables/_bets.html), applied to the fields above.
+    act: str = ""
+    #: Each lance's "otra cantidad" field (a_<lance>), kept until a tap uses it.
+    tap_amounts: dict[str, str] = field(default_factory=dict)
 
     # -- reading the form -------------------------------------------------------------------
 
@@ -121,6 +133,8 @@ class Calculation:
                 value = str(get(f"{key}{seat}", "") or "")
                 said[lance] = value if value in DECLARED else ""
             calc.declared[seat] = said
+        calc.act = str(get("act", "") or "")[:60]
+        tapped = calc.act.split(":")
         for lance in LANCES:
             name = board.LANCE_NAMES[lance] if lance != "juego" else _("Juego / punto")
             first = str(get(f"f_{lance}", "") or "")
@@ -128,6 +142,11 @@ class Calculation:
             calc.amounts[lance] = str(get(f"b_{lance}", "") or "").strip()[:80]
             end = str(get(f"e_{lance}", "") or "")
             calc.ends[lance] = end if end in ENDS else ""
+            amount = str(get(f"a_{lance}", "") or "").strip()[:3]
+            calc.tap_amounts[lance] = amount if amount.isdigit() else ""
+            if len(tapped) > 1 and tapped[0] in ("bet", "end", "pop") and tapped[1] == lance:
+                calc._tap(lance, tapped, amount, name)
+                calc.tap_amounts[lance] = ""
             winner = str(get(f"w_{lance}", "") or "")
             calc.winners[lance] = winner if winner in ("A", "B") else ""
             try:
@@ -149,6 +168,42 @@ class Calculation:
                     _("%(lance)s: falta si quisieron o no quisieron.") % {"lance": name}
                 )
         return calc
+
+    def _tap(self, lance: str, parts: list[str], amount: str, name: str) -> None:
+        """Apply a tapped bet button to the lance's fields (first side, amounts, answer).
+
+        The taps only ever write the same fields the text entry uses, so a hand entered
+        by taps posts, scores and links exactly as the same hand typed.
+        """
+        try:
+            bets = [(b["side"], b["n"]) for b in self.bets(lance)]
+            bets, end = tap_bets(bets, self.ends.get(lance) or None, parts, amount, name)
+        except ValueError as bad:  # a typed amount that is not one, or a tap refused
+            if isinstance(bad, EntryError):
+                self.errors.append(str(bad))
+            return
+        self.first[lance] = bets[0][0] if bets else ""
+        self.amounts[lance] = " ".join("o" if n == "ordago" else str(n) for _s, n in bets)
+        self.ends[lance] = end or ""
+
+    def bet_buttons(self, lance: str, labels: Mapping[str, str]) -> dict[str, Any]:
+        """What templates/tables/_bets.html needs for one lance, as the hand entry gives it."""
+        try:
+            bets = [(b["side"], b["n"]) for b in self.bets(lance)]
+        except ValueError:
+            bets = []  # a typed amount that is not one: its error is shown, the taps start over
+        end = self.ends.get(lance) or None
+        info: dict[str, Any] = {
+            "bets": bets,
+            "bet_words": bet_words(bets, end, labels),
+            "open": not bets or end is None,
+            "amount": self.tap_amounts.get(lance, ""),
+        }
+        if bets and end is None:
+            info["to_answer"] = board.other(bets[-1][0])
+            info["to_answer_label"] = labels[info["to_answer"]]
+            info["last_ordago"] = bets[-1][1] == "ordago"
+        return info
 
     # -- the record -------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -45,6 +46,8 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
         }
         for seat in range(n)
     ]
+    sides = [{"side": side, "label": board.side_names(calc.names, side)} for side in ("A", "B")]
+    labels = {s["side"]: s["label"] for s in sides}
     lances = [
         {
             "lance": lance,
@@ -53,6 +56,7 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
             "amounts": calc.amounts.get(lance, ""),
             "end": calc.ends.get(lance, ""),
             "winner": calc.winners.get(lance, ""),
+            **calc.bet_buttons(lance, labels),
         }
         for lance in calc_mod.LANCES
     ]
@@ -61,9 +65,7 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
         "seats": seats,
         "all_showed": all(s["showed"] for s in seats),
         "lances": lances,
-        "sides": [
-            {"side": side, "label": board.side_names(calc.names, side)} for side in ("A", "B")
-        ],
+        "sides": sides,
         "card_values": CARD_VALUES,
         "pares_choices": PARES_CHOICES,
         "juego_choices": JUEGO_CHOICES,
@@ -121,6 +123,23 @@ def calculator(request: HttpRequest) -> HttpResponse:
         context["asked"] = settled.asked
     if request.htmx and request.method == "POST":
         response = render(request, "disputes/calculator.html#result", context)
+        # The bet buttons follow the lance's fields. A tap changes the fields themselves, so
+        # the whole section comes back; a typed change only redraws the buttons, leaving
+        # the field being typed in alone.
+        if calc.act:
+            extra = render_to_string(
+                "disputes/calculator.html#lances", {**context, "oob": True}, request
+            )
+        else:
+            extra = "".join(
+                render_to_string(
+                    "disputes/_calc_taps.html",
+                    {"l": lance, "sides": context["sides"], "oob": True},
+                    request,
+                )
+                for lance in context["lances"]
+            )
+        response.content += extra.encode()
         if context.get("permalink"):
             # The address bar becomes the permalink: reload or share it as it is.
             response["HX-Replace-Url"] = context["permalink"]

@@ -204,6 +204,79 @@ def _deje(bets: Sequence[tuple[str, int | str]]) -> int:
     return sum(int(n) for _side, n in bets[:-1] if n != "ordago")
 
 
+def bet_words(
+    bets: Sequence[tuple[str, int | str]], end: str | None, labels: Mapping[str, str]
+) -> list[str]:
+    """A lance's bets as the table says them: "Ana y Carla: envido 2", "…: no quiero".
+
+    Shared by the hand entry and the recuento calculator, so both speak alike.
+    """
+    words = []
+    for i, (side, n) in enumerate(bets):
+        if n == "ordago":
+            what = _("órdago")
+        elif i == 0:
+            what = _("envido %(n)s") % {"n": n}
+        else:
+            what = _("%(n)s más") % {"n": n}
+        words.append(f"{labels[side]}: {what}")
+    if bets and end:
+        answer = _("quiero") if end == "quiero" else _("no quiero")
+        words.append(f"{labels[board.other(bets[-1][0])]}: {answer}")
+    return words
+
+
+def tap_bets(
+    bets: Sequence[tuple[str, int | str]],
+    end: str | None,
+    parts: Sequence[str],
+    amount: str,
+    name: str,
+) -> tuple[list[tuple[str, int | str]], str | None]:
+    """One tapped bet button (`act` split on ":") applied to a lance's bets and answer.
+
+    The bet buttons (templates/tables/_bets.html) are shared by the hand entry and the
+    recuento calculator; this is the one place their taps are understood. `amount` is
+    what the lance's "otra cantidad" field held, for a `…:amt` bet. EntryError says why
+    a tap cannot be taken.
+    """
+    bets = list(bets)
+    kind = parts[0]
+    if kind == "clear":
+        return [], None
+    if kind == "pop":
+        return (bets, None) if end else (bets[:-1], None)
+    if end:
+        raise EntryError(_("%(lance)s ya está cerrado: bórralo para cambiarlo.") % {"lance": name})
+    if kind == "end":
+        if not bets or len(parts) != 3 or parts[2] not in ("quiero", "no_quiero"):
+            raise EntryError(_("%(lance)s: nadie ha envidado.") % {"lance": name})
+        return bets, parts[2]
+    # bet:<lance>:<side>:<amount>
+    if len(parts) != 4 or parts[2] not in ("A", "B"):
+        raise EntryError(_("%(lance)s: esa apuesta no se entiende.") % {"lance": name})
+    side, given = parts[2], parts[3]
+    if bets and bets[-1][0] == side:
+        raise EntryError(_("%(lance)s: ahora contesta el otro bando.") % {"lance": name})
+    if bets and bets[-1][1] == "ordago":
+        raise EntryError(
+            _("%(lance)s: tras un órdago solo cabe quiero o no quiero.") % {"lance": name}
+        )
+    n: int | str
+    if given == "ordago":
+        n = "ordago"
+    else:
+        if given == "amt":
+            given = amount or "2"
+        if not given.isdigit() or not 1 <= int(given) <= MAX_BET:
+            raise EntryError(
+                _("%(lance)s: un envite es un número de piedras del 1 al %(max)s.")
+                % {"lance": name, "max": MAX_BET}
+            )
+        n = int(given)
+    return [*bets, (side, n)], None
+
+
 class HandEntry:
     """The state of one hand being entered, read from a POST (or a stored record).
 
@@ -490,19 +563,7 @@ class HandEntry:
         return info
 
     def _bet_words(self, bets: Sequence[tuple[str, int | str]], end: str | None) -> list[str]:
-        words = []
-        for i, (side, n) in enumerate(bets):
-            if n == "ordago":
-                what = _("órdago")
-            elif i == 0:
-                what = _("envido %(n)s") % {"n": n}
-            else:
-                what = _("%(n)s más") % {"n": n}
-            words.append(f"{self.labels[side]}: {what}")
-        if bets and end:
-            answer = _("quiero") if end == "quiero" else _("no quiero")
-            words.append(f"{self.labels[board.other(bets[-1][0])]}: {answer}")
-        return words
+        return bet_words(bets, end, self.labels)
 
     # the taps --------------------------------------------------------------------------------
 
@@ -517,52 +578,19 @@ class HandEntry:
         if info is None:
             raise EntryError(_("Esa mano no tiene lance «%(lance)s».") % {"lance": lance[:10]})
         name = info["name"]
-        bets = list(self.bets.get(lance, []))
-        if kind == "clear":
-            self.bets[lance], self.ends[lance] = [], None
-        elif kind == "pop":
-            if self.ends.get(lance):
-                self.ends[lance] = None
-            elif bets:
-                self.bets[lance] = bets[:-1]
-        elif info["not_played"]:
-            raise EntryError(_("%(lance)s no se juega: el juego ya terminó.") % {"lance": name})
-        elif not info["bettable"]:
-            raise EntryError(
-                _("En %(lance)s no se apuesta: solo se apuesta cuando los dos bandos tienen.")
-                % {"lance": lance}
-            )
-        elif self.ends.get(lance):
-            raise EntryError(
-                _("%(lance)s ya está cerrado: bórralo para cambiarlo.") % {"lance": name}
-            )
-        elif kind == "end":
-            if not bets or len(parts) != 3 or parts[2] not in ("quiero", "no_quiero"):
-                raise EntryError(_("%(lance)s: nadie ha envidado.") % {"lance": name})
-            self.ends[lance] = parts[2]
-        else:  # bet:<lance>:<side>:<amount>
-            if len(parts) != 4 or parts[2] not in ("A", "B"):
-                raise EntryError(_("%(lance)s: esa apuesta no se entiende.") % {"lance": name})
-            side, amount = parts[2], parts[3]
-            if bets and bets[-1][0] == side:
-                raise EntryError(_("%(lance)s: ahora contesta el otro bando.") % {"lance": name})
-            if bets and bets[-1][1] == "ordago":
+        if kind not in ("clear", "pop"):
+            if info["not_played"]:
                 raise EntryError(
-                    _("%(lance)s: tras un órdago solo cabe quiero o no quiero.") % {"lance": name}
+                    _("%(lance)s no se juega: el juego ya terminó.") % {"lance": name}
                 )
-            n: int | str
-            if amount == "ordago":
-                n = "ordago"
-            else:
-                if amount == "amt":
-                    amount = self.amounts.get(lance, "") or "2"
-                if not amount.isdigit() or not 1 <= int(amount) <= MAX_BET:
-                    raise EntryError(
-                        _("%(lance)s: un envite es un número de piedras del 1 al %(max)s.")
-                        % {"lance": name, "max": MAX_BET}
-                    )
-                n = int(amount)
-            self.bets[lance] = [*bets, (side, n)]
+            if not info["bettable"]:
+                raise EntryError(
+                    _("En %(lance)s no se apuesta: solo se apuesta cuando los dos bandos tienen.")
+                    % {"lance": lance}
+                )
+        self.bets[lance], self.ends[lance] = tap_bets(
+            self.bets.get(lance, []), self.ends.get(lance), parts, self.amounts.get(lance, ""), name
+        )
         self.amounts[lance] = ""
         self.analyse()
 

@@ -59,7 +59,7 @@ def test_disputed_hand_in_the_calculator_and_its_permalink_on_another_phone(
     lance.locator("#id_b_grande").fill("2 5")
     lance.locator('input[name="e_grande"][value="no_quiero"] + span').click()
     settle(phone)
-    phone.locator("#calc button[type=submit]").click()
+    phone.get_by_role("button", name="Ver el recuento").click()
     settle(phone)
     expect(phone.locator("#result .step")).to_have_count(3)
     steps = steps_text(phone)
@@ -82,6 +82,30 @@ def test_disputed_hand_in_the_calculator_and_its_permalink_on_another_phone(
     expect(other.locator("#id_c0")).to_have_value("R R 5 4")
 
 
+def test_a_rejected_raise_entered_by_taps_is_paid_what_stood_before(phone: Page) -> None:
+    phone.goto("/calculadora/")
+    phone.fill("#id_sa", "38")
+    phone.fill("#id_sb", "35")
+    for cards in DEAL:
+        tap_cards(phone, cards)
+    # Grande by taps, as on the board: A envido, B envido más, A no quiero.
+    lance = phone.locator('[data-lance="grande"]')
+    lance.locator(".bet-row", has_text="A1 y A2").get_by_role("button", name="Envido").click()
+    settle(phone)
+    expect(lance.locator(".bets")).to_have_text("A1 y A2: envido 2")
+    lance.get_by_role("button", name="Envido más").click()
+    settle(phone)
+    lance.get_by_role("button", name="No quiero").click()
+    settle(phone)
+    expect(lance.locator(".bets")).to_have_text(
+        "A1 y A2: envido 2 · B1 y B2: 2 más · A1 y A2: no quiero")
+    # The taps filled the typed fields: the no-JS entry shows the same bets.
+    expect(lance.locator("#id_b_grande")).to_have_value("2 2")
+    first = phone.locator("#result .step").first
+    expect(first).to_contain_text("Rechazado un reenvite: se cobra lo que había antes, 2.")
+    expect(first).to_have_class(re.compile(r"\bside-B\b"))  # B raised last: B collects
+
+
 def test_a_lie_is_said_in_the_recuento(phone: Page) -> None:
     phone.goto("/calculadora/")
     phone.locator("details.field", has=phone.locator("#id_n0")).locator("summary").click()
@@ -95,7 +119,7 @@ def test_a_lie_is_said_in_the_recuento(phone: Page) -> None:
     lance.locator('input[name="f_pares"][value="B"] + span').click()
     lance.locator("#id_b_pares").fill("2")
     lance.locator('input[name="e_pares"][value="quiero"] + span').click()
-    phone.locator("#calc button[type=submit]").click()
+    phone.get_by_role("button", name="Ver el recuento").click()
     settle(phone)
     expect(phone.locator("#result .lies")).to_contain_text(
         "Bruno dijo pares y no los tiene: el lance es para Ana y Carla")

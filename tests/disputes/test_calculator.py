@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -220,3 +221,90 @@ def test_home_page_links_to_the_dispute_tools(client: Client) -> None:
     html = client.get("/").content.decode()
     for name in ("disputes:calculator", "disputes:lector", "disputes:rules"):
         assert f'href="{reverse(name)}"' in html
+
+
+class _FormFields(HTMLParser):
+    """The fields the calculator form would post as it stands (no button: those are taps)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag != "input" or not a.get("name") or a.get("name") == "csrfmiddlewaretoken":
+            return
+        if a.get("type") == "radio" and "checked" not in a:
+            return
+        self.fields[a["name"]] = a.get("value", "")
+
+
+def form_fields(response: Any) -> dict[str, str]:
+    parser = _FormFields()
+    parser.feed(response.content.decode())
+    return parser.fields
+
+
+def tap(client: Client, fields: dict[str, str], act: str, **typed: str) -> Any:
+    """Post the form as it stands with one bet button tapped, as a phone without JS does."""
+    response = client.post(URL, {**fields, **typed, "act": act})
+    assert response.status_code == 200
+    return response
+
+
+def test_bet_taps_post_the_same_record_as_the_typed_bets(client: Client) -> None:
+    # The disputed hand, its grande tapped: A envido, B cinco más (otra cantidad), A no quiero.
+    start = {k: v for k, v in DISPUTED.items() if not k.endswith("_grande")}
+    page = client.post(URL, start)
+    page = tap(client, form_fields(page), "bet:grande:A:2")
+    assert "A1 y A2: envido 2" in text_of(page)
+    page = tap(client, form_fields(page), "bet:grande:B:amt", a_grande="5")
+    assert "B1 y B2: 5 más" in text_of(page)
+    page = tap(client, form_fields(page), "end:grande:no_quiero")
+    fields = form_fields(page)
+    # The taps wrote the very fields the text entry uses...
+    assert (fields["f_grande"], fields["b_grande"], fields["e_grande"]) == ("A", "2 5", "no_quiero")
+    assert Calculation.from_data(fields).record() == Calculation.from_data(DISPUTED).record()
+    # ...so the recuento and its permalink are the typed hand's, to the byte.
+    typed = client.post(URL, DISPUTED)
+    assert permalink_of(page) == permalink_of(typed)
+    assert "Rechazado un reenvite: se cobra lo que había antes, 2." in text_of(page)
+
+
+def test_an_ordago_tapped_leaves_only_quiero_and_undo_takes_the_answer_back(
+    client: Client,
+) -> None:
+    page = tap(client, form_fields(client.post(URL, CARDS)), "bet:chica:B:ordago")
+    html = page.content.decode()
+    assert 'value="end:chica:quiero"' in html and 'value="bet:chica:A:2"' not in html
+    page = tap(client, form_fields(page), "end:chica:quiero")
+    assert form_fields(page)["b_chica"] == "o"
+    page = tap(client, form_fields(page), "pop:chica")
+    fields = form_fields(page)
+    assert (fields["f_chica"], fields["b_chica"], fields["e_chica"]) == ("B", "o", "")
+
+
+def test_a_refused_tap_says_why_and_changes_nothing(client: Client) -> None:
+    page = tap(client, form_fields(client.post(URL, CARDS)), "bet:grande:A:2")
+    fields = form_fields(page)
+    again = tap(client, fields, "bet:grande:A:ordago")
+    assert "Grande: ahora contesta el otro bando." in text_of(again)
+    assert form_fields(again)["b_grande"] == "2"
+    assert "Grande: un envite es un número" in text_of(
+        tap(client, fields, "bet:grande:B:amt", a_grande="150"))
+
+
+def test_htmx_tap_sends_the_lances_back_and_a_typed_change_only_the_buttons(
+    client: Client,
+) -> None:
+    tapped = client.post(URL, {**CARDS, "act": "bet:pares:B:2"}, headers=HX).content.decode()
+    assert tapped.lstrip().startswith('<section id="result"')
+    assert '<section id="calc-lances" class="calc-lances" hx-swap-oob="true">' in tapped
+    assert 'name="b_pares" value="2"' in tapped
+    typed = client.post(URL, {**CARDS, "f_pares": "B", "b_pares": "2 5"}, headers=HX)
+    html = typed.content.decode()
+    assert 'id="calc-lances"' not in html and 'name="b_pares"' not in html
+    assert '<div id="taps-pares" class="calc-taps" hx-swap-oob="true">' in html
+    # The buttons follow the typed bets: B envido, A cinco más, so B answers.
+    assert 'value="end:pares:quiero"' in html and 'value="bet:pares:B:2"' in html
+    assert 'value="bet:pares:A:2"' not in html
