@@ -282,9 +282,11 @@ def test_a_view_link_phone_has_no_way_to_change_the_score(
 # --- offline ------------------------------------------------------------------------------------
 
 
-def test_a_hand_entered_offline_is_kept_and_synced_once(
+def phones_at_one_table(
     phone: Page, new_phone: Callable[..., Page], signal: Signal
-) -> None:
+) -> tuple[Table, Page, Page]:
+    """Phone A on the edit link, its board and hand page kept by the service worker,
+    and phone B on the view link: the start of every offline story."""
     table = make_table()
     a = phone
     b = new_phone()
@@ -293,7 +295,13 @@ def test_a_hand_entered_offline_is_kept_and_synced_once(
     b.goto(view_path(table))
     wait_for_service_worker(a)
     wait_for_kept_pages(a, [edit_path(table), edit_path(table) + "mano"])
+    return table, a, b
 
+
+def test_a_hand_entered_offline_is_kept_and_synced_once(
+    phone: Page, new_phone: Callable[..., Page], signal: Signal
+) -> None:
+    table, a, b = phones_at_one_table(phone, new_phone, signal)
     signal.off(a, "A")
     # The board opens without signal, with the last known score, marked as offline.
     a.reload()
@@ -337,15 +345,7 @@ def test_bets_entered_without_signal_are_kept_with_the_hand_and_counted_once(
 ) -> None:
     """Issue 4.4 with bets: a rejected envido in grande and an accepted one in chica,
     tapped with the signal cut, travel in the queued hand and score once on both phones."""
-    table = make_table()
-    a = phone
-    b = new_phone()
-    a.goto(edit_path(table))
-    signal.name(a, "A")
-    b.goto(view_path(table))
-    wait_for_service_worker(a)
-    wait_for_kept_pages(a, [edit_path(table), edit_path(table) + "mano"])
-
+    table, a, b = phones_at_one_table(phone, new_phone, signal)
     signal.off(a, "A")
     a.reload()
     bet_taps = [
