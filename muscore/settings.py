@@ -57,13 +57,18 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
     "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
     "muscore.tables",
     "muscore.api",
     "muscore.disputes",
+    "muscore.clubs",
 ]
 
 MIDDLEWARE = [
@@ -71,9 +76,13 @@ MIDDLEWARE = [
     "muscore.tables.middleware.NotModifiedMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Club organisers log in (muscore.clubs); a table's edit link needs no account.
+    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "muscore.middleware.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -91,6 +100,8 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
             ],
         },
     },
@@ -115,6 +126,13 @@ if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
         or str(Path(tempfile.gettempdir()) / f"muscore-test-{os.getpid()}.sqlite3"),
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Club organisers' accounts (muscore.clubs): there is no email, so a forgotten password is
+# reset by the organiser who invited them, with a link valid for PASSWORD_RESET_TIMEOUT.
+LOGIN_URL = "clubs:login"
+LOGIN_REDIRECT_URL = "clubs:index"
+LOGOUT_REDIRECT_URL = "clubs:index"
+PASSWORD_RESET_TIMEOUT = envint("PASSWORD_RESET_TIMEOUT", str(3 * 24 * 3600))
 
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", "Español"), ("en", "English")]

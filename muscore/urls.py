@@ -1,5 +1,6 @@
 """The site's URLs: each app brings its own."""
 
+from django.contrib import admin
 from django.urls import include, path
 
 from muscore.api import openapi
@@ -10,6 +11,9 @@ urlpatterns = [
     path("api/", openapi.docs, name="api_docs"),
     # The calculator, the hand lector and the rules pages (muscore/disputes).
     path("", include("muscore.disputes.urls")),
+    # Clubs, their organisers' accounts, players and pairs (muscore/clubs).
+    path("", include("muscore.clubs.urls")),
+    path("admin/", admin.site.urls),
     # The language switch (django's set_language, POST /i18n/setlang/).
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -1,0 +1,57 @@
+"""The Django admin for clubs, organisers, players and pairs."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from muscore.clubs.models import Club, Membership, Pair, PairMember, Player
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    fk_name = "club"
+    extra = 0
+    raw_id_fields = ["user", "invited_by"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "created_at"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [MembershipInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "invited_by", "created_at"]
+    list_filter = ["club"]
+    raw_id_fields = ["user", "invited_by"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "created_at"]
+    list_filter = ["club"]
+    search_fields = ["name"]
+
+
+class PairMemberInline(admin.TabularInline):
+    model = PairMember
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(Pair)
+class PairAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "created_at"]
+    list_filter = ["club"]
+    search_fields = ["name"]
+    inlines = [PairMemberInline]
+
+
+@admin.register(PairMember)
+class PairMemberAdmin(admin.ModelAdmin):
+    list_display = ["pair", "player", "position"]
+    list_filter = ["pair__club"]
+    raw_id_fields = ["pair", "player"]

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ClubsConfig(AppConfig):
+    name = "muscore.clubs"
+    verbose_name = "Clubs"

@@ -1,0 +1,189 @@
+"""The club pages' forms: a new club (with its first organiser's account), players, pairs,
+inviting an organiser. Rules about names live here as field errors a person understands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model, password_validation
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from muscore.clubs.models import NAME_MAX, Club, Pair, Player
+
+USERNAME_MAX = 40
+
+
+def clean_name(value: str) -> str:
+    """Spaces trimmed and collapsed: 'Ana  ' and 'Ana' are one name."""
+    return " ".join(value.split())
+
+
+class ClubForm(forms.Form):
+    """A club's name; the slug of its address comes from it."""
+
+    name = forms.CharField(label=gettext_lazy("Nombre del club"), max_length=NAME_MAX)
+
+    def __init__(self, *args: Any, club: Club | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+
+    def clean_name(self) -> str:
+        name = clean_name(self.cleaned_data["name"])
+        if not slugify(name):
+            raise forms.ValidationError(_("El nombre necesita alguna letra o número."))
+        return name
+
+
+class NewAccountForm(forms.Form):
+    """The account of whoever creates a club without being logged in."""
+
+    username = forms.CharField(label=gettext_lazy("Tu nombre de usuario"), max_length=USERNAME_MAX)
+    password1 = forms.CharField(
+        label=gettext_lazy("Contraseña"), widget=forms.PasswordInput, strip=False
+    )
+    password2 = forms.CharField(
+        label=gettext_lazy("Repite la contraseña"), widget=forms.PasswordInput, strip=False
+    )
+
+    def clean_username(self) -> str:
+        username = clean_username(self.cleaned_data["username"])
+        if get_user_model().objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(
+                _("Ese nombre de usuario ya existe: elige otro, o entra con él.")
+            )
+        return username
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        one, two = data.get("password1"), data.get("password2")
+        if one and two and one != two:
+            self.add_error("password2", _("Las dos contraseñas no coinciden."))
+        elif one:
+            user = get_user_model()(username=data.get("username", ""))
+            try:
+                password_validation.validate_password(one, user)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return data
+
+
+def clean_username(value: str) -> str:
+    username = value.strip()
+    if not username or any(c.isspace() for c in username):
+        raise forms.ValidationError(_("El nombre de usuario va sin espacios."))
+    if not all(c.isalnum() or c in "@.+-_" for c in username):
+        raise forms.ValidationError(
+            _("El nombre de usuario solo lleva letras, números y @ . + - _")
+        )
+    return username
+
+
+class InviteForm(forms.Form):
+    """Another organiser: a new account (a link to set its password) or an existing one."""
+
+    username = forms.CharField(
+        label=gettext_lazy("Nombre de usuario del nuevo organizador"), max_length=USERNAME_MAX
+    )
+
+    def clean_username(self) -> str:
+        return clean_username(self.cleaned_data["username"])
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Nombre"), max_length=NAME_MAX)
+
+    def __init__(self, *args: Any, club: Club, player: Player | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.club = club
+        self.player = player
+
+    def clean_name(self) -> str:
+        name = clean_name(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError(_("Escribe un nombre."))
+        others = Player.objects.filter(club=self.club, name__iexact=name)
+        if self.player is not None:
+            others = others.exclude(pk=self.player.pk)
+        if others.exists():
+            raise forms.ValidationError(
+                _("Ya hay un jugador llamado %(name)s en el club.") % {"name": name}
+            )
+        return name
+
+
+# The pair form's name inputs suggest the club's players (pair_form.html's datalist).
+KNOWN_PLAYERS = forms.TextInput(attrs={"list": "known-players", "autocomplete": "off"})
+
+
+class PairForm(forms.Form):
+    """A pair: its players by name (a new name adds the player to the club), and a name
+    that defaults to 'Ana y Bea'. The third player is only for 6-player leagues."""
+
+    player1 = forms.CharField(
+        label=gettext_lazy("Jugador 1"), max_length=NAME_MAX, widget=KNOWN_PLAYERS
+    )
+    player2 = forms.CharField(
+        label=gettext_lazy("Jugador 2"), max_length=NAME_MAX, widget=KNOWN_PLAYERS
+    )
+    player3 = forms.CharField(
+        label=gettext_lazy("Jugador 3 (solo en mus a 6)"),
+        max_length=NAME_MAX,
+        required=False,
+        widget=KNOWN_PLAYERS,
+    )
+    name = forms.CharField(
+        label=gettext_lazy("Nombre de la pareja"),
+        max_length=NAME_MAX,
+        required=False,
+        help_text=gettext_lazy("Si lo dejas vacío: «Ana y Bea»."),
+    )
+
+    def __init__(self, *args: Any, club: Club, pair: Pair | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.club = club
+        self.pair = pair
+
+    def player_names(self) -> list[str]:
+        """The players' names as cleaned, in seat order."""
+        names = [self.cleaned_data.get(f"player{i}", "") for i in (1, 2, 3)]
+        return [n for n in names if n]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for key in ("player1", "player2", "player3", "name"):
+            if key in data:
+                data[key] = clean_name(data[key])
+        for key in ("player1", "player2"):
+            if key in data and not data[key]:
+                self.add_error(key, _("Escribe un nombre."))
+        names = [data.get(f"player{i}", "") for i in (1, 2, 3)]
+        seen: set[str] = set()
+        for i, name in enumerate(names, start=1):
+            if name and name.lower() in seen:
+                self.add_error(f"player{i}", _("Un jugador no puede estar dos veces en la pareja."))
+            seen.add(name.lower())
+        if self.errors:
+            return data
+        present = [n for n in names if n]
+        name = data.get("name") or default_pair_name(present)
+        if len(name) > NAME_MAX:
+            name = name[:NAME_MAX].rstrip()
+        data["name"] = name
+        others = Pair.objects.filter(club=self.club, name__iexact=name)
+        if self.pair is not None:
+            others = others.exclude(pk=self.pair.pk)
+        if others.exists():
+            self.add_error(
+                "name", _("Ya hay una pareja llamada %(name)s en el club.") % {"name": name}
+            )
+        return data
+
+
+def default_pair_name(names: list[str]) -> str:
+    """'Ana y Bea', 'Ana, Bea y Carla'."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(first)s y %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}

@@ -1,0 +1,131 @@
+"""A club's business logic: create it, invite organisers, give a new password link,
+save players and pairs. The pages (muscore.clubs.views) sit on these functions.
+
+Every write runs in one transaction: a refused change leaves nothing behind.
+Permissions are checked by the caller (muscore.clubs.permissions) before calling.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.db import transaction
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from muscore.clubs.models import NAME_MAX, Club, Membership, Pair, PairMember, Player
+
+
+class ClubError(ValueError):
+    """A change a club's page refuses; str() says why, for a person."""
+
+
+def unique_slug(name: str) -> str:
+    """The club's address from its name: 'Bar Txoko' -> 'bar-txoko', then -2, -3... if taken."""
+    base = slugify(name)[: NAME_MAX - 4] or "club"
+    slug, n = base, 1
+    while Club.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@transaction.atomic
+def create_club(name: str, *, organiser: Any) -> Club:
+    """A new club whose first organiser is `organiser` (a saved user)."""
+    club = Club.objects.create(name=name, slug=unique_slug(name))
+    Membership.objects.create(club=club, user=organiser)
+    return club
+
+
+@transaction.atomic
+def create_account_and_club(name: str, *, username: str, password: str) -> tuple[Any, Club]:
+    """Whoever starts a club without an account gets one, as its first organiser."""
+    user = get_user_model().objects.create_user(username=username, password=password)
+    return user, create_club(name, organiser=user)
+
+
+def password_link(user: Any) -> str:
+    """The path where `user` sets a new password: valid once, for PASSWORD_RESET_TIMEOUT.
+
+    It is Django's password-reset token: it stops working once the password changes.
+    """
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    return reverse("clubs:set_password", args=[uid, token])
+
+
+@transaction.atomic
+def invite(club: Club, username: str, *, by: Any) -> tuple[Membership, str | None]:
+    """Make `username` an organiser of `club`, invited by `by`.
+
+    A new username gets an account without a password and the link to set one
+    (returned); an existing account just joins the club (no link: it has a password,
+    and only whoever made it may ever reset it).
+    """
+    users = get_user_model().objects
+    user = users.filter(username__iexact=username).first()
+    created = user is None
+    if user is None:
+        user = users.create_user(username=username)  # no password: it cannot log in yet
+    elif Membership.objects.filter(club=club, user=user).exists():
+        raise ClubError(_("%(user)s ya organiza este club.") % {"user": user.get_username()})
+    membership = Membership.objects.create(
+        club=club, user=user, invited_by=by, created_account=created
+    )
+    return membership, password_link(user) if created else None
+
+
+def can_reset_password(membership: Membership, by: Any) -> bool:
+    """Only the organiser whose invitation made the account resets its password, and never
+    an administrator's (a staff account is reset from the command line)."""
+    user = membership.user
+    return (
+        membership.created_account
+        and membership.invited_by_id is not None
+        and membership.invited_by_id == getattr(by, "pk", None)
+        and not (user.is_staff or user.is_superuser)
+    )
+
+
+def reset_password_link(membership: Membership, *, by: Any) -> str:
+    if not can_reset_password(membership, by):
+        raise ClubError(_("Solo quien invitó a este organizador puede darle una contraseña nueva."))
+    return password_link(membership.user)
+
+
+@transaction.atomic
+def save_player(club: Club, name: str, player: Player | None = None) -> Player:
+    if player is None:
+        return Player.objects.create(club=club, name=name)
+    player.name = name
+    player.save(update_fields=["name"])
+    return player
+
+
+def _player_named(club: Club, name: str) -> Player:
+    found = Player.objects.filter(club=club, name__iexact=name).first()
+    return found or Player.objects.create(club=club, name=name)
+
+
+@transaction.atomic
+def save_pair(club: Club, name: str, players: list[str], pair: Pair | None = None) -> Pair:
+    """A pair of `players` (names: a new one joins the club), in that seat order."""
+    if len(players) not in (2, 3):
+        raise ClubError(_("Una pareja tiene dos jugadores (tres en mus a 6)."))
+    if pair is None:
+        pair = Pair.objects.create(club=club, name=name)
+    else:
+        pair.name = name
+        pair.save(update_fields=["name"])
+        pair.members.all().delete()
+    PairMember.objects.bulk_create(
+        PairMember(pair=pair, player=_player_named(club, n), position=i)
+        for i, n in enumerate(players)
+    )
+    return pair

@@ -1,0 +1,47 @@
+"""The Django admin covers every model of the clubs and the leagues, and its pages open."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from tests.clubs.factory import make_club, make_pair
+
+ADMINISTERED_APPS = ("clubs", "leagues")
+
+
+def league_models() -> list[type]:
+    return [
+        model
+        for config in apps.get_app_configs()
+        if config.label in ADMINISTERED_APPS
+        for model in config.get_models()
+    ]
+
+
+def test_every_club_and_league_model_is_in_the_admin() -> None:
+    models = league_models()
+    assert models, "no club models found"
+    missing = [m.__name__ for m in models if m not in admin.site._registry]
+    assert not missing, f"not in the admin: {missing}"
+
+
+@pytest.mark.django_db
+def test_the_admin_lists_and_opens_each_model() -> None:
+    club = make_club()
+    make_pair(club, "Ana", "Bea")
+    boss = get_user_model().objects.create_superuser("jefa", password="x-mus-2026-y")
+    client = Client()
+    client.force_login(boss)
+    for model in league_models():
+        meta = model._meta
+        listing = client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist"))
+        assert listing.status_code == 200, meta.label
+        first = model._default_manager.first()
+        if first is not None:
+            url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[first.pk])
+            assert client.get(url).status_code == 200, meta.label

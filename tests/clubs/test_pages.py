@@ -1,0 +1,82 @@
+"""The club pages render, and an organiser adds and changes players and pairs."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from muscore.clubs.models import Pair, Player
+from tests.clubs.factory import logged_in, make_club, make_pair
+
+pytestmark = pytest.mark.django_db
+
+
+def test_anyone_sees_a_club_page_with_its_pairs_and_players() -> None:
+    club = make_club()
+    make_pair(club, "Ana", "Bea")
+    response = Client().get(f"/club/{club.slug}/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Ana y Bea" in html and "Nueva pareja" not in html
+    assert Client().get("/clubs/").status_code == 200
+    assert Client().get("/club/nadie/").status_code == 404
+
+
+def test_an_organiser_adds_a_pair_by_typing_names() -> None:
+    club = make_club()
+    client = logged_in(club.memberships.get().user)
+    Player.objects.create(club=club, name="Ana")
+    response = client.post(
+        f"/club/{club.slug}/parejas/nueva", {"player1": " ana ", "player2": "Bea", "another": "1"}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == f"/club/{club.slug}/parejas/nueva"
+    pair = Pair.objects.get()
+    assert pair.name == "ana y Bea" and pair.player_names() == ["Ana", "Bea"]
+    assert Player.objects.filter(club=club).count() == 2  # Ana was reused, Bea added
+
+
+def test_a_pair_form_with_the_same_player_twice_says_so() -> None:
+    club = make_club()
+    client = logged_in(club.memberships.get().user)
+    response = client.post(f"/club/{club.slug}/parejas/nueva", {"player1": "Ana", "player2": "ANA"})
+    assert response.status_code == 400
+    assert "Un jugador no puede estar dos veces en la pareja." in response.content.decode()
+    assert not Pair.objects.exists() and not Player.objects.exists()
+
+
+def test_a_pair_name_already_taken_says_so() -> None:
+    club = make_club()
+    make_pair(club, "Ana", "Bea")
+    client = logged_in(club.memberships.get().user)
+    response = client.post(f"/club/{club.slug}/parejas/nueva", {"player1": "Ana", "player2": "Bea"})
+    assert response.status_code == 400
+    assert "Ya hay una pareja llamada Ana y Bea en el club." in response.content.decode()
+
+
+def test_an_organiser_changes_a_pair_and_a_player() -> None:
+    club = make_club()
+    pair = make_pair(club, "Ana", "Bea")
+    client = logged_in(club.memberships.get().user)
+    form = client.get(f"/club/{club.slug}/parejas/{pair.pk}/editar")
+    assert 'value="Ana"' in form.content.decode()
+    response = client.post(
+        f"/club/{club.slug}/parejas/{pair.pk}/editar",
+        {"player1": "Ana", "player2": "Carla", "name": "Las txapeldunas"},
+    )
+    assert response.status_code == 302
+    pair.refresh_from_db()
+    assert pair.name == "Las txapeldunas" and pair.player_names() == ["Ana", "Carla"]
+    carla = Player.objects.get(name="Carla")
+    response = client.post(f"/club/{club.slug}/jugadores/{carla.pk}/", {"name": "Carla Etxeberria"})
+    assert response.status_code == 302
+    assert pair.player_names() == ["Ana", "Carla Etxeberria"]
+
+
+def test_a_duplicate_player_name_is_refused() -> None:
+    club = make_club()
+    Player.objects.create(club=club, name="Ana")
+    client = logged_in(club.memberships.get().user)
+    response = client.post(f"/club/{club.slug}/jugadores/nuevo", {"name": "ANA"})
+    assert response.status_code == 400
+    assert "Ya hay un jugador llamado ANA en el club." in response.content.decode()
