@@ -7,6 +7,8 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
+from muscore import logs
+
 
 class ContentSecurityPolicyMiddleware:
     """Adds settings.CONTENT_SECURITY_POLICY to every response that has none yet.
@@ -23,4 +25,28 @@ class ContentSecurityPolicyMiddleware:
         response = self.get_response(request)
         if self.policy and "Content-Security-Policy" not in response.headers:
             response.headers["Content-Security-Policy"] = self.policy
+        return response
+
+
+class RequestIdMiddleware:
+    """Gives each request an id: the proxy's X-Request-ID if it sent a plain one, else a new one.
+
+    The id is on every log line written while the request is answered (muscore.logs),
+    in the response's X-Request-ID header, and so in gunicorn's access log
+    (`%({x-request-id}o)s`, muscore/gunicorn_conf.py): one id finds a request's
+    access line, its traceback and what the player saw. First in MIDDLEWARE, so the
+    304 of an unchanged poll carries it too.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        rid = logs.incoming_or_new_request_id(request.headers.get(logs.REQUEST_ID_HEADER))
+        token = logs.request_id.set(rid)
+        try:
+            response = self.get_response(request)
+        finally:
+            logs.request_id.reset(token)
+        response.headers[logs.REQUEST_ID_HEADER] = rid
         return response

@@ -72,7 +72,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First on purpose: an unchanged board poll is answered 304 before anything else runs.
+    # Outermost: every response, a 304 included, carries its X-Request-ID (muscore.logs).
+    "muscore.middleware.RequestIdMiddleware",
+    # First after it on purpose: an unchanged board poll is answered 304 before anything else runs.
     "muscore.tables.middleware.NotModifiedMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -179,7 +181,8 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Behind a proxy (nginx, a PaaS router) that ends TLS and says so in X-Forwarded-Proto.
 # Only set it when that proxy always sets or strips the header, or anyone could claim https.
-if envbool("MUSCORE_BEHIND_PROXY", "false"):
+MUSCORE_BEHIND_PROXY = envbool("MUSCORE_BEHIND_PROXY", "false")
+if MUSCORE_BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # muscore.middleware.ContentSecurityPolicyMiddleware: no outside origin, no inline
@@ -201,3 +204,41 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
+
+# --- logging -----------------------------------------------------------------------------------
+# Everything goes to standard error, which gunicorn (or runserver) writes to its log: errors
+# with their tracebacks (Django's default would mail them to ADMINS, and there are none),
+# 4xx warnings, and the runserver's request lines. Each line carries the request id
+# (muscore.middleware.RequestIdMiddleware) and never an edit key (muscore.logs).
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+    raise ValueError(
+        f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}"
+    )
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "muscore.logs.RequestIdFilter"}},
+    "formatters": {
+        "muscore": {
+            "()": "muscore.logs.KeyMaskingFormatter",
+            "format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s",
+        },
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "filters": ["request_id"],
+            "formatter": "muscore",
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    # No handlers of their own (this replaces Django's console and mail_admins ones):
+    # they reach the root's, and pytest's log capture too.
+    "loggers": {
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "muscore": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+    },
+}
