@@ -144,8 +144,23 @@ class Rules:
         return SEATS_FROM[self.players][mano]
 
     def dentro(self) -> int:
-        """The score from which a side is "dentro" (35 of 40: five piedras from the end)."""
-        return self.target - 5
+        """The score from which a side is "dentro": 36 of 40.
+
+        rules.md: dentro when fewer than five piedras are missing to the target (seed
+        000 section 6, "cuando faltan menos de cinco piedras para terminar el juego").
+
+        >>> Rules().dentro(), Rules(target=30).dentro()
+        (36, 26)
+        """
+        return self.target - 4
+
+    def is_dentro(self, piedras: int) -> bool:
+        """Whether a side with these piedras in the juego being played is "dentro".
+
+        >>> [Rules().is_dentro(n) for n in (35, 36, 39, 40)]
+        [False, True, True, False]
+        """
+        return self.target - 4 <= piedras < self.target
 
 
 def _check_rule(field: str, value: object, allowed: Any, words: str) -> None:

@@ -158,6 +158,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The cards give {lance} to side {side}, but 'winners' says {got}.",
         "Las cartas dan {lance} al bando {side}, pero 'winners' dice {got}.",
     ),
+    "winner_contradicts_jugadas": (
+        "The jugadas give {lance} to side {side} (seat {seat} has {held}, seat {other_seat} "
+        "{other_held}), but 'winners' says {got}.",
+        "Las jugadas dan {lance} al bando {side} (el asiento {seat} tiene {held}, el asiento "
+        "{other_seat} {other_held}), pero 'winners' dice {got}.",
+    ),
+    "winner_contradicts_lie": (
+        "Seat {seat} lied in {lance}, so {lance} goes to side {side}, but 'winners' says {got}.",
+        "El asiento {seat} mintió en {lance}, así que {lance} es del bando {side}, pero "
+        "'winners' dice {got}.",
+    ),
     "winner_not_holder": (
         "'winners' gives {lance} to side {got}, but only side {side} has {lance}.",
         "'winners' da {lance} al bando {got}, pero solo el bando {side} tiene {lance}.",

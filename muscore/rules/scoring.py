@@ -223,8 +223,9 @@ def score_parts(
     # not play it. `lied[lance]` holds the liars' seats.
     declared = record.get("declared")
     lied: dict[str, list[int]] = {}
+    denied_juego: frozenset[int] = frozenset()
     if declared is not None:
-        lied = _read_declared(declared, n, evals, pares, juego)
+        lied, denied_juego = _read_declared(declared, n, evals, pares, juego)
         pares_sides = {s & 1 for s in range(n) if pares[s] is not None}
         juego_sides = {s & 1 for s in range(n) if juego[s] is not None}
 
@@ -261,7 +262,9 @@ def score_parts(
     winners_in = record.get("winners")
     winners: dict[str, str] = {}
     if winners_in is not None:
-        winners = _read_winners(winners_in, fourth, holders, order, evals, pares, juego, lied)
+        winners = _read_winners(
+            winners_in, rules, fourth, holders, order, evals, pares, juego, lied, denied_juego
+        )
 
     # The common case, every seat's cards shown: all the lances' winners in one pass.
     showdown = _showdown(order, evals, pares, juego) if len(shown) == n else None
@@ -272,11 +275,11 @@ def score_parts(
             liars = lied.get(lance)
             if liars:
                 return "A" if liars[0] & 1 else "B"
-        if showdown is not None:
+        if showdown is not None and not (lance == "punto" and denied_juego):
             return showdown[lance]
         if winners and lance in winners:
             return winners[lance]
-        side = _card_winner(lance, order, evals, pares, juego)
+        side = _settled(lance, rules, order, evals, pares, juego, denied_juego)
         if side is None:
             missing = next(
                 s for s in order if evals[s] is None and _plays(lance, s, pares, juego)
@@ -333,8 +336,18 @@ def score_parts(
                     )
                 if not sides:
                     raise BettingError("bet_nobody", lance=lance)
+            elif lance == "punto" and len(denied_juego) == n:
+                raise BettingError("bet_nobody", lance=lance)
+            liars = lied.get(lance) if lied else None
+            if liars:
+                # rules.md, "Declarations and lies": the lying side loses every envite
+                # of the lance; when both sides lied nobody collects anything in it.
+                liar_sides = {seat & 1 for seat in liars}
+                if len(liar_sides) == 2:
+                    continue
             if not betting.quiero:
-                side = betting.last_side or ""
+                # The deje goes to the side that did not lie, whoever bet.
+                side = ("A" if liars[0] & 1 else "B") if liars else betting.last_side or ""
                 deje = betting.deje
                 if side == "A":
                     a += deje
@@ -361,6 +374,8 @@ def score_parts(
             in_lance = bettings.get(lance) if bettings else None
             step: dict[str, Any]
             if lance == "grande" or lance == "chica" or lance == "punto":
+                if lance == "punto" and len(denied_juego) == n:
+                    continue  # every seat denied its juego: nobody plays punto
                 extra = 1 if lance == "punto" else 0
                 if in_lance is None:
                     side = winner_of(lance)
@@ -452,40 +467,65 @@ def _plays(lance: str, seat: int, pares: list[Any], juego: list[Any]) -> bool:
     return True
 
 
-def _card_winner(
+def _settled(
     lance: str,
+    rules: Rules,
     order: tuple[int, ...],
     evals: list[Evaluation | None],
     pares: list[tuple[str, tuple[int, ...]] | None],
     juego: list[int | None],
+    denied_juego: frozenset[int] = frozenset(),
 ) -> str | None:
-    """The side whose best player wins the lance on the shown cards, the mano winning ties.
+    """The side the cards and jugadas give a lance, or None when they leave it open.
 
-    None when a seat that plays the lance showed no cards. ``max`` keeps the first
-    of equal keys, and ``order`` starts at the mano: that is the tie rule.
+    hand-record.md, "Entering without cards": grande, chica and punto need the cards
+    of every seat that plays them; pares go to the best kind (the cards of the seats
+    holding it decide when both sides hold it); juego to the best total, equal totals
+    to the seat nearest the mano (unless two 31s meet under 31 real with a card
+    missing). ``order`` starts at the mano and ``max`` keeps the first of equal keys:
+    that is the tie rule.
     """
-    if lance == "pares" or lance == "juego":
-        held_by: list[Any] = pares if lance == "pares" else juego
-        seats = [s for s in order if held_by[s] is not None]
+    seats: list[int]
+    if lance == "pares":
+        seats = [s for s in order if pares[s] is not None]
         if not seats:
             return None
-        keys: list[Any] = [None] * len(evals)
-        for s in seats:
-            ev = evals[s]
-            if ev is None:
-                return None
-            keys[s] = held_by[s][1] if lance == "pares" else ev.juego_key()
-        best = max(seats, key=keys.__getitem__)
-    else:
-        if None in evals:
+        best_kind = max(PARES_ORDER[pares[s][0]] for s in seats)  # type: ignore[index]
+        top = [s for s in seats if PARES_ORDER[pares[s][0]] == best_kind]  # type: ignore[index]
+        if len({s & 1 for s in top}) == 1:
+            return "B" if top[0] & 1 else "A"
+        if any(evals[s] is None for s in top):
             return None
-        if lance == "grande":
-            keys = [ev.grande for ev in evals]  # type: ignore[union-attr]
-        elif lance == "chica":
-            keys = [ev.chica for ev in evals]  # type: ignore[union-attr]
+        best = max(top, key=lambda s: pares[s][1])  # type: ignore[index]
+        return "B" if best & 1 else "A"
+    if lance == "juego":
+        seats = [s for s in order if juego[s] is not None]
+        if not seats:
+            return None
+        best_total = max(JUEGO_ORDER[juego[s]] for s in seats)  # type: ignore[index]
+        top = [s for s in seats if JUEGO_ORDER[juego[s]] == best_total]  # type: ignore[index]
+        if all(evals[s] is not None for s in top):
+            best = max(top, key=lambda s: evals[s].juego_rank)  # type: ignore[union-attr]
+        elif len({s & 1 for s in top}) == 1:
+            best = top[0]
+        elif juego[top[0]] == 31 and rules.real31 != "no":
+            # Only four sietes exist, so a shown 31 real is the only one at the table.
+            real = [s for s in top if evals[s] is not None and evals[s].real31]  # type: ignore[union-attr]
+            if not real:
+                return None
+            best = real[0]
         else:
-            keys = [ev.total for ev in evals]  # type: ignore[union-attr]
-        best = max(order, key=keys.__getitem__)
+            best = top[0]
+        return "B" if best & 1 else "A"
+    players = [s for s in order if not (lance == "punto" and s in denied_juego)]
+    if not players or any(evals[s] is None for s in players):
+        return None
+    if lance == "grande":
+        best = max(players, key=lambda s: evals[s].grande)  # type: ignore[union-attr]
+    elif lance == "chica":
+        best = max(players, key=lambda s: evals[s].chica)  # type: ignore[union-attr]
+    else:
+        best = max(players, key=lambda s: evals[s].total)  # type: ignore[union-attr]
     return "B" if best & 1 else "A"
 
 
@@ -598,6 +638,7 @@ def _read_jugadas(
 
 def _read_winners(
     data: object,
+    rules: Rules,
     fourth: str,
     holders: Mapping[str, set[int]],
     order: tuple[int, ...],
@@ -605,8 +646,12 @@ def _read_winners(
     pares: list[tuple[str, tuple[int, ...]] | None],
     juego: list[int | None],
     lied: Mapping[str, list[int]],
+    denied_juego: frozenset[int],
 ) -> dict[str, str]:
-    """The winners a table gave for lances its missing cards leave open, checked."""
+    """The winners a table gave for lances its missing cards leave open, checked.
+
+    A winner the cards, the jugadas or a lie already settle must agree with them.
+    """
     if not isinstance(data, Mapping):
         raise RecordError("not_a", field="winners", what="an object", got=_show(data))
     winners: dict[str, str] = {}
@@ -616,7 +661,7 @@ def _read_winners(
         if lance == "juego" and fourth == "punto":
             raise BettingError("juego_not_punto")
         if lance == "punto" and fourth == "juego":
-            who = [s for s in order if juego[s] is not None]
+            who = [s for s in order if juego[s] is not None or s in lied.get("juego", ())]
             raise BettingError(
                 "punto_not_juego", who=f"Seat {who[0]}", who_es=f"El asiento {who[0]}"
             )
@@ -629,13 +674,53 @@ def _read_winners(
             only = "B" if next(iter(sides)) else "A"
             if len(sides) == 1 and side != only:
                 raise RecordError("winner_not_holder", lance=lance, got=side, side=only)
-        if lance in lied:
-            continue  # a lie decides the lance, whatever the cards or `winners` say
-        by_cards = _card_winner(lance, order, evals, pares, juego)
+        liars = lied.get(lance)
+        if liars:
+            liar_sides = {seat & 1 for seat in liars}
+            if len(liar_sides) == 2:
+                continue  # both sides lied: nobody wins the lance, whatever is given
+            by_lie = "A" if liars[0] & 1 else "B"
+            if side != by_lie:
+                raise RecordError(
+                    "winner_contradicts_lie", lance=lance, side=by_lie, got=side, seat=liars[0]
+                )
+            continue
+        by_cards = _settled(lance, rules, order, evals, pares, juego, denied_juego)
         if by_cards is not None and by_cards != side:
-            raise RecordError("winner_contradicts", lance=lance, side=by_cards, got=side)
+            if all(evals[s] is not None for s in order):
+                raise RecordError("winner_contradicts", lance=lance, side=by_cards, got=side)
+            raise RecordError(
+                "winner_contradicts_jugadas", lance=lance, side=by_cards, got=side,
+                **_best_holders(lance, order, pares, juego, by_cards),
+            )
         winners[lance] = side
     return winners
+
+
+def _best_holders(
+    lance: str,
+    order: tuple[int, ...],
+    pares: list[tuple[str, tuple[int, ...]] | None],
+    juego: list[int | None],
+    side: str,
+) -> dict[str, Any]:
+    """For a message: the winning side's best jugada and the other side's best."""
+    held: list[Any] = pares if lance == "pares" else juego
+
+    def rank(seat: int) -> int:
+        return PARES_ORDER[held[seat][0]] if lance == "pares" else JUEGO_ORDER[held[seat]]
+
+    best: dict[int, int] = {}
+    for seat in order:
+        if held[seat] is not None and (seat & 1 not in best or rank(seat) > rank(best[seat & 1])):
+            best[seat & 1] = seat
+    win, lose = (0, 1) if side == "A" else (1, 0)
+
+    def said(seat: int) -> object:
+        return held[seat][0] if lance == "pares" else held[seat]
+
+    return {"seat": best[win], "held": said(best[win]),
+            "other_seat": best[lose], "other_held": said(best[lose])}
 
 
 def _read_declared(
@@ -644,8 +729,9 @@ def _read_declared(
     evals: list[Evaluation | None],
     pares: list[tuple[str, tuple[int, ...]] | None],
     juego: list[int | None],
-) -> dict[str, list[int]]:
-    """Read what each seat declared for pares and juego; returns the liars by lance.
+) -> tuple[dict[str, list[int]], frozenset[int]]:
+    """Read what each seat declared for pares and juego: the liars by lance, and the
+    seats that denied a juego they hold (they take no part in punto either).
 
     A seat that said it had the jugada but shows none is a liar (its side loses
     the lance); one that wrongly said it had none did not play the lance, so its
@@ -655,6 +741,7 @@ def _read_declared(
     if type(data) is not dict and not isinstance(data, Mapping):
         raise RecordError("not_a", field="declared", what="an object", got=_show(data))
     lied: dict[str, list[int]] = {}
+    denied: set[int] = set()
     for key, value in data.items():
         seat = _seat(key, n, "declared")
         if type(value) is not dict and not isinstance(value, Mapping):
@@ -676,9 +763,11 @@ def _read_declared(
                 lied.setdefault(lance, []).append(seat)
             else:
                 held_by[seat] = None  # said "no": did not play the lance
+                if lance == "juego":
+                    denied.add(seat)
     for seats in lied.values():
         seats.sort()
-    return lied
+    return lied, frozenset(denied)
 
 
 __all__ = ["Betting", "parse_mano", "parse_score", "score", "score_parts"]
