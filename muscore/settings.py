@@ -127,6 +127,38 @@ if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
         os.environ.get("SQLITE_TEST_FILE")
         or str(Path(tempfile.gettempdir()) / f"muscore-test-{os.getpid()}.sqlite3"),
     )
+# The cache holds what requests share: replayed table states (keyed by table and revision),
+# rate-limit counters (django-ratelimit), idempotent answers. One server: each process's
+# own memory, bounded, is enough. Several servers (or workers that must agree on a rate
+# limit): CACHE_URL=redis://host:6379/0 through Django's own Redis backend, one Redis for all.
+CACHE_URL = os.environ.get("CACHE_URL", "").strip()
+CACHE_SCHEMES = ("redis://", "rediss://", "unix://")
+if CACHE_URL.startswith(CACHE_SCHEMES):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            # Several sites on one Redis keep apart by prefix.
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "muscore"),
+            # A Redis that does not answer fails the request in seconds, not at TCP's pace.
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+elif CACHE_URL in ("", "locmem://"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "muscore",
+            # Bounded: a third of the entries go when it is full (CULL_FREQUENCY 3).
+            "OPTIONS": {"MAX_ENTRIES": envint("CACHE_MAX_ENTRIES", "300")},
+        }
+    }
+else:
+    raise ImproperlyConfigured(
+        f"CACHE_URL must be redis://host:port/db, rediss://..., unix://... or locmem://, "
+        f"not {CACHE_URL!r}"
+    )
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Club organisers' accounts (muscore.clubs): there is no email, so a forgotten password is

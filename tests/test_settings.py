@@ -113,3 +113,27 @@ def test_production_serves_hashed_static_files_cached_for_a_year(tmp_path: Path)
     assert "immutable" in cache_control
     max_age = re.search(r"max-age=(\d+)", cache_control)
     assert max_age and int(max_age.group(1)) >= 365 * 24 * 3600
+
+
+CACHE_PROBE = (
+    "from django.conf import settings; c = settings.CACHES['default']; "
+    "print(c['BACKEND'], c.get('LOCATION'), c.get('OPTIONS', {}).get('MAX_ENTRIES'))"
+)
+
+
+def test_the_cache_is_bounded_local_memory_unless_cache_url_names_a_redis() -> None:
+    local = manage("shell", "--no-imports", "-c", CACHE_PROBE)
+    assert local.returncode == 0, local.stderr
+    locmem = "django.core.cache.backends.locmem.LocMemCache"
+    assert local.stdout.split() == [locmem, "muscore", "300"]
+    redis = manage("shell", "--no-imports", "-c", CACHE_PROBE, CACHE_URL="redis://10.1.2.3:6380/2")
+    assert redis.returncode == 0, redis.stderr
+    assert redis.stdout.split() == [
+        "django.core.cache.backends.redis.RedisCache", "redis://10.1.2.3:6380/2", "None"
+    ]  # fmt: skip
+
+
+def test_a_cache_url_muscore_cannot_use_is_refused_by_name() -> None:
+    result = manage("check", CACHE_URL="memcached://127.0.0.1:11211")
+    assert result.returncode != 0
+    assert "CACHE_URL must be redis://" in result.stderr
