@@ -216,7 +216,7 @@ def player_form(request: HttpRequest, slug: str, player_id: int | None = None) -
     if request.method == "POST" and form.is_valid():
         services.save_player(club, form.cleaned_data["name"], player)
         messages.success(request, _("Jugador guardado."))
-        return redirect(reverse("clubs:club", args=[club.slug]) + "#jugadores")
+        return redirect(reverse("clubs:club", args=[club.slug]) + "?jugadores=1#jugadores")
     context = {**club_context(request, club), "form": form, "player": player}
     return render(request, "clubs/player_form.html", context, status=_status(form))
 
