@@ -1,0 +1,476 @@
+"""Reading a league document (league.md, "A league") into typed values.
+
+:func:`read_league` checks everything the contract names as an error and gives a
+:class:`League`; :meth:`League.to_json` writes the document back in its normal form
+(every field spelled out), so reading what it wrote gives the same league.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from muscore.leagues.errors import LeagueError, where_match, where_pair
+from muscore.rules import RuleError, Rules, replay
+
+MAX_PAIRS = 1000
+NAME_LIMIT = 200
+LEAGUE_KEYS = frozenset({"name", "rules", "points", "legs", "draw", "pairs", "matches"})
+PAIR_KEYS = frozenset({"name", "players"})
+MATCH_KEYS = frozenset({"round", "pairs", "juegos", "tantos", "vaca", "forfeit", "players"})
+POINTS_KEYS = ("win", "loss", "forfeit")
+# A league's matches are played to 3 juegos unless it says otherwise (league.md).
+LEAGUE_RULES_DEFAULTS: dict[str, Any] = {"juegos": 3}
+
+Source = Literal["juegos", "vaca", "forfeit"]
+
+
+@dataclass(frozen=True)
+class Points:
+    """Points for a match won, lost on the table, and lost by not showing up."""
+
+    win: int = 2
+    loss: int = 0
+    forfeit: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {"win": self.win, "loss": self.loss, "forfeit": self.forfeit}
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A pair: its name and its own players (2, or 3 in a 6-player league)."""
+
+    name: str
+    players: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "players": list(self.players)}
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a finished match gives each side (0 = first pair, 1 = second pair).
+
+    These are the stored figures: the web app keeps exactly these per match and
+    draws its standings from them, never by replaying hands.
+    """
+
+    juegos: tuple[int, int]
+    tantos: tuple[int, int] | None = None
+    no_show: tuple[bool, bool] = (False, False)
+    source: Source = "juegos"
+
+    @property
+    def winner(self) -> int | None:
+        """0 or 1, the side that won; None when neither pair showed up."""
+        if self.no_show == (True, True):
+            return None
+        if self.no_show[0]:
+            return 1
+        if self.no_show[1]:
+            return 0
+        return 0 if self.juegos[0] > self.juegos[1] else 1
+
+    @property
+    def is_forfeit(self) -> bool:
+        return self.no_show[0] or self.no_show[1]
+
+
+def forfeit_result(no_show: tuple[bool, bool], rules: Rules) -> Result:
+    """The figures of a forfeit (league.md): the pair that came wins ``juegos``-0 and
+    ``juegos`` x ``target`` tantos to 0; when neither came, nobody gets anything."""
+    if no_show == (True, True):
+        return Result((0, 0), (0, 0), no_show, "forfeit")
+    full = (rules.juegos, rules.juegos * rules.target)
+    if no_show[0]:
+        return Result((0, full[0]), (0, full[1]), no_show, "forfeit")
+    return Result((full[0], 0), (full[1], 0), no_show, "forfeit")
+
+
+def vaca_result(vaca: Mapping[str, Any], rules: Rules, where: str = "The match") -> Result:
+    """Juegos and tantos of a vaca played under ``rules`` (seats 0, 2(, 4) the first pair).
+
+    The winner of each juego counts the target; the loser its score when that juego
+    ended. Raises :class:`LeagueError` when the hands cannot be replayed or the vaca
+    is not won.
+    """
+    if not isinstance(vaca, Mapping):
+        raise LeagueError("not_a", field="vaca", where=where, what="an object", got=_show(vaca))
+    if "rules" in vaca:
+        raise LeagueError("vaca_rules", where=where)
+    try:
+        replayed = replay({**vaca, "rules": rules.to_json()})
+    except RuleError as error:
+        raise LeagueError("vaca_invalid", where=where, detail=str(error), inner=error) from error
+    if replayed["winner"] is None:
+        raise LeagueError(
+            "vaca_unfinished", where=where, a=replayed["juegos"]["A"], b=replayed["juegos"]["B"],
+            juegos=rules.juegos,
+        )
+    return replay_result(replayed, rules)
+
+
+def replay_result(replayed: Mapping[str, Any], rules: Rules) -> Result:
+    """The figures of a vaca already replayed by ``muscore.rules.replay`` (and won)."""
+    tantos = {"A": 0, "B": 0}
+    for hand in replayed["hands"]:
+        won = hand["winner"]
+        if won is None:
+            continue
+        lost = "B" if won == "A" else "A"
+        tantos[won] += rules.target
+        tantos[lost] += hand["score"][lost]
+    juegos = replayed["juegos"]
+    return Result((juegos["A"], juegos["B"]), (tantos["A"], tantos["B"]), (False, False), "vaca")
+
+
+@dataclass(frozen=True)
+class Match:
+    """One vaca between two pairs (indices into the league's pairs), with its result if any.
+
+    ``sat`` gives who sat for each side when it differs from the pair's own players.
+    ``forfeit`` and ``vaca`` keep the result as the document gave it, for writing it back.
+    """
+
+    pairs: tuple[int, int]
+    round: int | None = None
+    result: Result | None = None
+    sat: tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None = None
+    vaca: Mapping[str, Any] | None = None
+
+    def players(self, league_pairs: Sequence[Pair]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The players who sat for each side."""
+        first = self.sat[0] if self.sat and self.sat[0] is not None else None
+        second = self.sat[1] if self.sat and self.sat[1] is not None else None
+        return (
+            first if first is not None else league_pairs[self.pairs[0]].players,
+            second if second is not None else league_pairs[self.pairs[1]].players,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.round is not None:
+            out["round"] = self.round
+        out["pairs"] = list(self.pairs)
+        result = self.result
+        if result is not None:
+            if result.source == "vaca" and self.vaca is not None:
+                out["vaca"] = _plain(self.vaca)
+            elif result.source == "forfeit":
+                if result.no_show == (True, True):
+                    out["forfeit"] = "both"
+                else:
+                    out["forfeit"] = self.pairs[0] if result.no_show[0] else self.pairs[1]
+            else:
+                out["juegos"] = list(result.juegos)
+                if result.tantos is not None:
+                    out["tantos"] = list(result.tantos)
+        if self.sat is not None and any(side is not None for side in self.sat):
+            out["players"] = [None if side is None else list(side) for side in self.sat]
+        return out
+
+
+@dataclass(frozen=True)
+class League:
+    """A league as league.md describes it, checked."""
+
+    name: str
+    pairs: tuple[Pair, ...]
+    rules: Rules = field(default_factory=lambda: Rules(juegos=3))
+    points: Points = Points()
+    legs: int = 1
+    draw: tuple[int, ...] = ()
+    matches: tuple[Match, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.draw:
+            object.__setattr__(self, "draw", tuple(range(len(self.pairs))))
+
+    def to_json(self) -> dict[str, Any]:
+        """The document in its normal form: reading it back gives this league."""
+        return {
+            "name": self.name,
+            "rules": self.rules.to_json(),
+            "points": self.points.to_json(),
+            "legs": self.legs,
+            "draw": list(self.draw),
+            "pairs": [pair.to_json() for pair in self.pairs],
+            "matches": [match.to_json() for match in self.matches],
+        }
+
+
+def _plain(value: Any) -> Any:
+    """A JSON value as plain dicts and lists (a copy the caller may keep)."""
+    return json.loads(json.dumps(value))
+
+
+def _show(value: object) -> str:
+    if isinstance(value, str):
+        text = '"' + value + '"'
+    elif value is None:
+        text = "null"
+    elif isinstance(value, bool):
+        text = "true" if value else "false"
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _object(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise LeagueError("not_object", where=where)
+    return value
+
+
+def _known(data: Mapping[str, Any], keys: frozenset[str], where: str) -> None:
+    for key in data:
+        if key not in keys:
+            raise LeagueError("unknown_key", key=str(key)[:40], where=where)
+
+
+def read_name(value: object, where: str) -> str:
+    """A required, non-blank name of at most NAME_LIMIT characters."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise LeagueError("name_missing", where=where)
+    if not isinstance(value, str):
+        raise LeagueError("not_a", field="name", where=where, what="a string", got=_show(value))
+    if len(value) > NAME_LIMIT:
+        raise LeagueError("name_long", where=where, limit=NAME_LIMIT)
+    return value
+
+
+def read_rules(raw: object) -> Rules:
+    """The league's table options: rules.md's defaults, except 3 juegos."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise LeagueError("not_a", field="rules", where="the league", what="an object",
+                          got=_show(raw))
+    try:
+        return Rules.from_json({**LEAGUE_RULES_DEFAULTS, **raw})
+    except RuleError as error:
+        raise LeagueError("rules", detail=str(error), inner=error) from error
+
+
+def read_points(raw: object) -> Points:
+    """``points``: every key optional (2, 0, 0)."""
+    if raw is None:
+        return Points()
+    data = _object(raw, "points")
+    _known(data, frozenset(POINTS_KEYS), "points")
+    values: dict[str, int] = {}
+    for key in POINTS_KEYS:
+        if key in data:
+            if not _is_int(data[key]):
+                raise LeagueError("not_a", field=key, where="points", what="a whole number",
+                                  got=_show(data[key]))
+            values[key] = data[key]
+    return Points(**values)
+
+
+def read_legs(raw: object) -> int:
+    """``legs``: 1 or 2 (default 1)."""
+    if raw is None:
+        return 1
+    if not _is_int(raw) or raw not in (1, 2):
+        raise LeagueError("legs", got=_show(raw))
+    assert isinstance(raw, int)
+    return raw
+
+
+def _names(value: list[Any], where: str) -> tuple[str, ...]:
+    names = tuple(read_name(name, where) for name in value)
+    for name, count in Counter(names).items():
+        if count > 1:
+            raise LeagueError("player_twice", where=where, player=name)
+    return names
+
+
+def read_pair(raw: object, index: int, rules: Rules) -> Pair:
+    where = where_pair(index)
+    data = _object(raw, where)
+    _known(data, PAIR_KEYS, where)
+    name = read_name(data.get("name"), where)
+    size = rules.players // 2
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        raise LeagueError("not_a", field="players", where=where, what="a list of names",
+                          got=_show(players))
+    if len(players) != size:
+        raise LeagueError("players_count", pair=index, name=name, count=len(players),
+                          players=rules.players, size=size)
+    return Pair(name, _names(players, where))
+
+
+def read_draw(raw: object, count: int) -> tuple[int, ...]:
+    """``draw``: a permutation of the pair indices (default their order)."""
+    if raw is None:
+        return tuple(range(count))
+    last = count - 1
+    if not isinstance(raw, list):
+        raise LeagueError("draw", last=last, detail=f"got {_show(raw)}")
+    for item in raw:
+        if not _is_int(item) or not 0 <= item < count:
+            raise LeagueError("draw", last=last, detail=f"{_show(item)} is not a pair index")
+    seen = Counter(raw)
+    for item, times in seen.items():
+        if times > 1:
+            raise LeagueError("draw", last=last, detail=f"{item} appears {times} times")
+    missing = [i for i in range(count) if i not in seen]
+    if missing:
+        raise LeagueError("draw", last=last, detail=f"{missing[0]} is missing")
+    return tuple(raw)
+
+
+def _pair_index(value: object, count: int, where: str) -> int:
+    if not _is_int(value) or not 0 <= value < count:  # type: ignore[operator]
+        raise LeagueError("unknown_pair", where=where, got=_show(value), last=count - 1)
+    assert isinstance(value, int)
+    return value
+
+
+def _two_counts(value: object, name: str, where: str) -> tuple[int, int]:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(_is_int(v) and v >= 0 for v in value)):
+        raise LeagueError("not_a", field=name, where=where,
+                          what="a list of two whole numbers, 0 or more", got=_show(value))
+    return (value[0], value[1])
+
+
+def read_result(
+    data: Mapping[str, Any], pairs: tuple[int, int], rules: Rules, where: str
+) -> tuple[Result | None, Mapping[str, Any] | None]:
+    """A match's result (juegos, vaca or forfeit), and the vaca as given if it was one."""
+    given = [key for key in ("juegos", "vaca", "forfeit") if key in data]
+    if len(given) > 1:
+        raise LeagueError("two_results", where=where, keys=", ".join(given))
+    if "tantos" in data and given != ["juegos"]:
+        raise LeagueError("tantos_alone", where=where)
+    if not given:
+        return None, None
+    if given[0] == "juegos":
+        juegos = _two_counts(data["juegos"], "juegos", where)
+        if not (max(juegos) == rules.juegos and min(juegos) < rules.juegos):
+            raise LeagueError("juegos_end", where=where, got=_show(list(juegos)),
+                              juegos=rules.juegos)
+        tantos = _two_counts(data["tantos"], "tantos", where) if "tantos" in data else None
+        return Result(juegos, tantos, (False, False), "juegos"), None
+    if given[0] == "vaca":
+        vaca = data["vaca"]
+        return vaca_result(vaca, rules, where), _plain(vaca)
+    forfeit = data["forfeit"]
+    if forfeit == "both":
+        return forfeit_result((True, True), rules), None
+    if not _is_int(forfeit) or forfeit not in pairs:
+        raise LeagueError("forfeit_pair", where=where, first=pairs[0], second=pairs[1],
+                          got=_show(forfeit))
+    return forfeit_result((forfeit == pairs[0], forfeit == pairs[1]), rules), None
+
+
+def read_sat(
+    raw: object, pairs: tuple[int, int], league_pairs: Sequence[Pair], rules: Rules, where: str
+) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None:
+    """A match's ``players``: who sat for each side, null for the pair's own."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise LeagueError("players_shape", where=where, got=_show(raw))
+    size = rules.players // 2
+    sides: list[tuple[str, ...] | None] = []
+    for index, side in zip(pairs, raw, strict=True):
+        if side is None:
+            sides.append(None)
+            continue
+        if not isinstance(side, list) or not side:
+            raise LeagueError("players_shape", where=where, got=_show(raw))
+        if len(side) != size:
+            raise LeagueError("players_count", pair=index, name=league_pairs[index].name,
+                              count=len(side), players=rules.players, size=size)
+        sides.append(_names(side, where))
+    return (sides[0], sides[1])
+
+
+def read_match(raw: object, number: int, league_pairs: Sequence[Pair], rules: Rules) -> Match:
+    where = where_match(number)
+    data = _object(raw, where)
+    _known(data, MATCH_KEYS, where)
+    count = len(league_pairs)
+    round_ = data.get("round")
+    if round_ is not None and (not _is_int(round_) or round_ < 1):
+        raise LeagueError("round", where=where, got=_show(round_))
+    raw_pairs = data.get("pairs")
+    if not isinstance(raw_pairs, list) or len(raw_pairs) != 2:
+        raise LeagueError("not_a", field="pairs", where=where,
+                          what="a list of two pair indices", got=_show(raw_pairs))
+    first = _pair_index(raw_pairs[0], count, where)
+    second = _pair_index(raw_pairs[1], count, where)
+    if first == second:
+        raise LeagueError("plays_itself", where=where, pair=first, name=league_pairs[first].name)
+    result, vaca = read_result(data, (first, second), rules, where)
+    sat = read_sat(data.get("players"), (first, second), league_pairs, rules, where)
+    match = Match((first, second), round_, result, sat, vaca)
+    if sat is not None:
+        one, two = match.players(league_pairs)
+        for name in one:
+            if name in two:
+                raise LeagueError("player_both_sides", where=where, player=name)
+    return match
+
+
+def check_meetings(matches: Sequence[Match], pairs: Sequence[Pair], legs: int) -> None:
+    """No two pairs meet more often than ``legs`` times."""
+    meetings = Counter(tuple(sorted(match.pairs)) for match in matches)
+    for (first, second), count in sorted(meetings.items()):
+        if count > legs:
+            raise LeagueError(
+                "meets_too_often", first=first, second=second, first_name=pairs[first].name,
+                second_name=pairs[second].name, count=count, legs=legs,
+            )
+
+
+def read_league(data: object) -> League:
+    """Check a league document (parsed JSON) and read it; raises :class:`LeagueError`."""
+    league = _object(data, "the league")
+    _known(league, LEAGUE_KEYS, "the league")
+    name = read_name(league.get("name"), "the league")
+    rules = read_rules(league.get("rules"))
+    points = read_points(league.get("points"))
+    legs = read_legs(league.get("legs"))
+    raw_pairs = league.get("pairs")
+    if not isinstance(raw_pairs, list):
+        raise LeagueError("not_a", field="pairs", where="the league", what="a list",
+                          got=_show(raw_pairs))
+    if len(raw_pairs) < 2:
+        raise LeagueError("too_few_pairs", count=len(raw_pairs))
+    if len(raw_pairs) > MAX_PAIRS:
+        raise LeagueError("too_many_pairs", count=len(raw_pairs), limit=MAX_PAIRS)
+    pairs = tuple(read_pair(raw, i, rules) for i, raw in enumerate(raw_pairs))
+    draw = read_draw(league.get("draw"), len(pairs))
+    raw_matches = league.get("matches", [])
+    if not isinstance(raw_matches, list):
+        raise LeagueError("not_a", field="matches", where="the league", what="a list",
+                          got=_show(raw_matches))
+    matches = tuple(read_match(raw, i, pairs, rules) for i, raw in enumerate(raw_matches, 1))
+    check_meetings(matches, pairs, legs)
+    return League(name, pairs, rules, points, legs, draw, matches)
+
+
+def loads_league(text: str) -> League:
+    """Parse and read a league document from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise LeagueError("not_json", detail=f"{error.msg} (line {error.lineno}, column "
+                                             f"{error.colno})") from error
+    return read_league(data)

@@ -1,0 +1,145 @@
+"""The standings of a league (league.md, "Standings").
+
+Drawn from each match's stored figures (:class:`~muscore.leagues.document.Result`),
+never by replaying hands. The order, each criterion only for pairs level on all the
+ones before: points; head to head (the points each pair won in the matches among all
+the pairs level on points, as one mini-league computed once); juego difference;
+juegos for; tanto difference; the draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from muscore.leagues.document import League, Points, Result
+
+# The criteria in order, as named in each row's ``decided_by``.
+CRITERIA = ("points", "head_to_head", "juego_difference", "juegos_for", "tanto_difference",
+            "draw")
+
+
+@dataclass
+class Row:
+    """One pair's line in the standings.
+
+    ``head_to_head`` is the pair's points in the mini-league of the pairs level with it
+    on points (0 when no other pair is). ``decided_by`` names the criterion that put it
+    below the pair above (None for the first): what a page shows on hover or tap.
+    """
+
+    pair: int
+    name: str
+    position: int = 0
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    forfeits: int = 0
+    points: int = 0
+    juegos_for: int = 0
+    juegos_against: int = 0
+    tantos_for: int = 0
+    tantos_against: int = 0
+    head_to_head: int = 0
+    decided_by: str | None = None
+    _draw: int = field(default=0, repr=False)
+
+    @property
+    def juego_difference(self) -> int:
+        return self.juegos_for - self.juegos_against
+
+    @property
+    def tanto_difference(self) -> int:
+        return self.tantos_for - self.tantos_against
+
+    def key(self) -> tuple[int, int, int, int, int, int]:
+        """The sort key: smaller first; one entry per criterion of CRITERIA."""
+        return (-self.points, -self.head_to_head, -self.juego_difference, -self.juegos_for,
+                -self.tanto_difference, self._draw)
+
+    def to_json(self) -> dict[str, Any]:
+        """The row exactly as league.md writes it."""
+        return {
+            "position": self.position, "pair": self.pair, "name": self.name,
+            "played": self.played, "won": self.won, "lost": self.lost,
+            "forfeits": self.forfeits, "points": self.points,
+            "juegos_for": self.juegos_for, "juegos_against": self.juegos_against,
+            "tantos_for": self.tantos_for, "tantos_against": self.tantos_against,
+        }
+
+
+def match_points(result: Result, points: Points) -> tuple[int, int]:
+    """The points each side gets from a result."""
+    def side(i: int) -> int:
+        if result.no_show[i]:
+            return points.forfeit
+        return points.win if result.winner == i else points.loss
+    return side(0), side(1)
+
+
+def compute_standings(
+    names: Sequence[str],
+    draw: Sequence[int],
+    points: Points,
+    matches: Iterable[tuple[int, int, Result | None]],
+) -> list[Row]:
+    """The standings of pairs ``names`` (by index) from ``(first, second, result)`` triples.
+
+    Matches without a result count nowhere. ``draw`` is the order of the public draw.
+    """
+    place = {pair: i for i, pair in enumerate(draw)}
+    rows = [Row(pair=i, name=name, _draw=place.get(i, len(draw) + i))
+            for i, name in enumerate(names)]
+    played: list[tuple[int, int, tuple[int, int]]] = []
+    for first, second, result in matches:
+        if result is None:
+            continue
+        gained = match_points(result, points)
+        played.append((first, second, gained))
+        tantos = result.tantos or (0, 0)
+        for side, me in enumerate((first, second)):
+            row = rows[me]
+            row.played += 1
+            if result.winner == side:
+                row.won += 1
+            else:
+                row.lost += 1
+            if result.no_show[side]:
+                row.forfeits += 1
+            row.points += gained[side]
+            row.juegos_for += result.juegos[side]
+            row.juegos_against += result.juegos[1 - side]
+            row.tantos_for += tantos[side]
+            row.tantos_against += tantos[1 - side]
+    # Head to head: one mini-league per group level on points, computed once.
+    for first, second, gained in played:
+        if rows[first].points == rows[second].points:
+            rows[first].head_to_head += gained[0]
+            rows[second].head_to_head += gained[1]
+    ordered = sorted(rows, key=Row.key)
+    for position, row in enumerate(ordered, 1):
+        row.position = position
+        if position > 1:
+            above = ordered[position - 2].key()
+            mine = row.key()
+            row.decided_by = next(
+                (name for name, a, b in zip(CRITERIA, above, mine, strict=True) if a != b),
+                "draw",
+            )
+    return ordered
+
+
+def standings(league: League) -> list[Row]:
+    """The standings of a league document."""
+    return compute_standings(
+        [pair.name for pair in league.pairs],
+        league.draw,
+        league.points,
+        ((m.pairs[0], m.pairs[1], m.result) for m in league.matches),
+    )
+
+
+def standings_json(league: League) -> dict[str, Any]:
+    """``{"standings": [...]}`` exactly as league.md writes it."""
+    return {"standings": [row.to_json() for row in standings(league)]}
