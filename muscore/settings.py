@@ -169,7 +169,7 @@ LOGOUT_REDIRECT_URL = "clubs:index"
 PASSWORD_RESET_TIMEOUT = envint("PASSWORD_RESET_TIMEOUT", str(3 * 24 * 3600))
 
 LANGUAGE_CODE = "es"
-LANGUAGES = [("es", "Español"), ("en", "English")]
+LANGUAGES = [("es", "Español"), ("en", "English"), ("eu", "Euskara")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Madrid")

@@ -32,7 +32,7 @@ def premiums_text(premiums: Sequence[Mapping[str, Any]], names: Sequence[str]) -
         name = names[p["seat"]] if p["seat"] < len(names) else str(p["seat"])
         parts.append(
             _("%(name)s %(jugada)s: %(points)s")
-            % {"name": name, "jugada": p["jugada"], "points": p["points"]}
+            % {"name": name, "jugada": board.jugada_word(p["jugada"]), "points": p["points"]}
         )
     return get_text_list(parts, _("y"))
 
@@ -97,7 +97,8 @@ def _rule(
     points = step["points"]
     premiums = premiums_text(step.get("premiums") or [], names)
     stake = step.get("stake", 0)
-    params = {"lance": lance, "points": points, "stake": stake, "premiums": premiums}
+    params = {"lance": board.lance_word(lance), "points": points, "stake": stake,
+              "premiums": premiums}
     if why == "deje":
         bets = _bets(record, lance)
         if len(bets) <= 1:
@@ -144,7 +145,8 @@ def _rule(
             "sus jugadas: %(premiums)s")
         text = _("%(liars)s dijo %(lance)s y no lo tiene: el lance es para el bando %(side)s, "
                  "que cobra como si lo hubiera ganado (%(what)s).") % {
-            "liars": liars, "lance": lance, "side": step["side"], "what": what % params}
+            "liars": liars, "lance": params["lance"], "side": step["side"],
+            "what": what % params}
         return {"text": text, "url": rule_link("mentiras")}
     return {"text": "", "url": rule_link("recuento")}
 
@@ -164,7 +166,7 @@ def _winner_words(step: Mapping[str, Any], record: Mapping[str, Any], names: Seq
     lance = step["lance"]
     extra = ""
     if lance == "pares" and ev.pares:
-        extra = f" ({ev.pares.kind})"
+        extra = f" ({board.jugada_word(ev.pares.kind)})"
     elif lance in ("juego", "punto"):
         extra = f" ({ev.total}{', 31 real' if ev.real31 else ''})"
     return _("Gana %(name)s con %(cards)s%(extra)s.") % {

@@ -8,15 +8,28 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from muscore import rules as engine
-from muscore.rules.cards import CARD_PLURALS
 
 REAL31_VARIANTS = ("rey", "figura", "sota")
+# The cards by rank, in the plural a table says them ("medias de reyes"); translated.
+RANK_WORDS: dict[int, str] = {
+    1: gettext_noop("ases"),
+    2: gettext_noop("doses"),
+    3: gettext_noop("treses"),
+    4: gettext_noop("cuatros"),
+    5: gettext_noop("cincos"),
+    6: gettext_noop("seises"),
+    7: gettext_noop("sietes"),
+    10: gettext_noop("sotas"),
+    11: gettext_noop("caballos"),
+    12: gettext_noop("reyes"),
+}
 
 
 def _rank_name(rank: int) -> str:
-    return CARD_PLURALS.get(rank, str(rank))
+    return _(RANK_WORDS[rank]) if rank in RANK_WORDS else str(rank)
 
 
 def pares_words(pares: engine.Pares | None) -> str:

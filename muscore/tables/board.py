@@ -11,19 +11,46 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 SIDES = ("A", "B")
-# The game's words stay Spanish in every language (issue 3, point 6).
-LANCE_NAMES = {
-    "grande": "Grande",
-    "chica": "Chica",
-    "pares": "Pares",
-    "juego": "Juego",
-    "punto": "Punto",
+# The game's words stay Spanish in English (issue 3, point 6) and are the Basque
+# tables' own in Basque (handia, txikia...): the catalogues say which.
+LANCE_NAMES: dict[str, str | Promise] = {
+    "grande": gettext_lazy("Grande"),
+    "chica": gettext_lazy("Chica"),
+    "pares": gettext_lazy("Pares"),
+    "juego": gettext_lazy("Juego"),
+    "punto": gettext_lazy("Punto"),
+}
+# The same names inside a sentence ("Nadie tiene pares.").
+LANCE_WORDS: dict[str, str | Promise] = {
+    "grande": gettext_lazy("grande"),
+    "chica": gettext_lazy("chica"),
+    "pares": gettext_lazy("pares"),
+    "juego": gettext_lazy("juego"),
+    "punto": gettext_lazy("punto"),
+}
+# The pares jugadas as the recuento names them ("Ana medias: 2"); juego is a number.
+JUGADA_WORDS: dict[str, str | Promise] = {
+    "par": gettext_lazy("par"),
+    "medias": gettext_lazy("medias"),
+    "duples": gettext_lazy("duples"),
 }
 PIEDRAS_PER_AMARRACO = 5
+
+
+def lance_word(lance: str) -> str:
+    """A lance's name inside a sentence, in the reader's language ("pares", "pareak")."""
+    return str(LANCE_WORDS.get(lance, lance))
+
+
+def jugada_word(jugada: object) -> str:
+    """A jugada as the recuento names it: "medias" (translated) or a juego's total."""
+    return str(JUGADA_WORDS.get(str(jugada), jugada))
 
 
 def other(side: str) -> str:
@@ -191,10 +218,9 @@ def recuento_lines(
         lines.append(text + ".")
         last_side = side
     if ordago:
-        lance = LANCE_NAMES.get(ordago["lance"], ordago["lance"])
         lines.append(
             _("Órdago a %(lance)s querido: lo ganan %(names)s, que ganan el juego.")
-            % {"lance": lance.lower(), "names": side_names(players, ordago["side"])}
+            % {"lance": lance_word(ordago["lance"]), "names": side_names(players, ordago["side"])}
         )
     if not steps and not ordago:
         lines.append(_("Nadie se lleva nada."))

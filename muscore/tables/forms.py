@@ -513,6 +513,7 @@ class HandEntry:
         info: dict[str, Any] = {
             "lance": lance,
             "name": board.LANCE_NAMES[lance],
+            "word": board.LANCE_WORDS[lance],
             "bettable": bettable,
             "solo": sides_in[0] if len(sides_in) == 1 else None,
             "nobody": not sides_in,
@@ -529,7 +530,7 @@ class HandEntry:
         if not bettable and info["bets"]:
             self.errors.append(
                 _("En %(lance)s no se apuesta: solo se apuesta cuando los dos bandos tienen.")
-                % {"lance": lance}
+                % {"lance": info["word"]}
             )
             self.bets[lance], self.ends[lance] = [], None
             info["bets"], info["end"] = [], None
@@ -605,7 +606,7 @@ class HandEntry:
             if info["bets"] and info["end"] is None:
                 out.append(_("%(lance)s: falta quiero o no quiero.") % {"lance": info["name"]})
             elif info["needs_winner"] and info["winner"] is None:
-                out.append(_("¿Quién gana %(lance)s?") % {"lance": info["lance"]})
+                out.append(_("¿Quién gana %(lance)s?") % {"lance": info["word"]})
         return out
 
     def record(self) -> dict[str, Any]:
