@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "muscore.api",
     "muscore.disputes",
     "muscore.clubs",
+    "muscore.leagues",
 ]
 
 MIDDLEWARE = [

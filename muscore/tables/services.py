@@ -41,6 +41,7 @@ from django.utils.translation import gettext_lazy as _
 
 from muscore import rules as rules_engine
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
+from muscore.tables.signals import table_changed
 
 NAME_MAX = 40
 # Lengths that fit the columns (Hand.client_id 100; IdempotentWrite.key 200 with a prefix).
@@ -542,6 +543,7 @@ def _commit(
             table=table, key=key, fingerprint=fingerprint, status=status, body=state
         )
     cache.set(_cache_key(table.pk, table.revision), state, STATE_CACHE_SECONDS)
+    table_changed.send(sender=Table, table=table, state=state)  # e.g. a league match's result
     return copy.deepcopy(state)
 
 

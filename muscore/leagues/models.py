@@ -1,0 +1,233 @@
+"""Storage for a club's competitions: entries, groups, rounds, matches and their audit.
+
+Each match STORES its juegos and tantos the moment its result arrives (from its muscore
+table, by hand, or as a no-show), so standings are drawn from stored figures and never
+by replaying hands. The hands themselves stay on the match's table (muscore.tables),
+which is the evidence. Business logic lives in `services.py`; the pure computations
+(standings, fixtures, ratings) in the Django-free modules beside this one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from muscore.clubs.models import Club, Pair
+
+
+class Competition(models.Model):
+    """A liguilla (one or two legs) or groups + knockout, with its options and its draw.
+
+    `revision` goes up with every change to its matches: the ETag of the league's
+    document and the key of its cached standings.
+    """
+
+    class Format(models.TextChoices):
+        LIGUILLA = "liguilla", "liguilla"
+        GROUPS = "groups", "groups + knockout"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "waiting for the draw"
+        PLAYING = "playing", "playing"
+        FINISHED = "finished", "finished"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="competitions")
+    name = models.CharField(max_length=200)
+    format = models.CharField(max_length=10, choices=Format.choices, default=Format.LIGUILLA)
+    legs = models.PositiveSmallIntegerField(default=1)
+    group_count = models.PositiveSmallIntegerField(default=0)
+    # Every match's table options, spelled out (muscore.rules.Rules.to_json()).
+    rules = models.JSONField()
+    points_win = models.IntegerField(default=2)
+    points_loss = models.IntegerField(default=0)
+    points_forfeit = models.IntegerField(default=0)
+    # The public draw: entry indices in the order drawn; null until it is made.
+    draw = models.JSONField(null=True, blank=True)
+    draw_method = models.CharField(max_length=10, blank=True, default="")
+    drawn_at = models.DateTimeField(null=True, blank=True)
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    revision = models.PositiveIntegerField(default=1)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["club", "-created_at", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def points(self) -> dict[str, int]:
+        return {"win": self.points_win, "loss": self.points_loss, "forfeit": self.points_forfeit}
+
+
+class Group(models.Model):
+    """A group of a groups + knockout competition: A, B, C, D."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="groups")
+    name = models.CharField(max_length=2)
+    order = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["competition", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "order"], name="group_order_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition} {self.name}"
+
+
+class Entry(models.Model):
+    """A pair in a competition. `index` is its place in the league document's `pairs`."""
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="entries"
+    )
+    pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="entries")
+    index = models.PositiveSmallIntegerField()
+    group = models.ForeignKey(
+        Group, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
+    )
+
+    class Meta:
+        ordering = ["competition", "index"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "index"], name="entry_index_unique"),
+            models.UniqueConstraint(fields=["competition", "pair"], name="entry_pair_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pair} in {self.competition}"
+
+
+class Round(models.Model):
+    """A round (jornada) of a liguilla or of a group, or a knockout stage.
+
+    `stage` is "league" for a liguilla's or a group's round, else "quarterfinal",
+    "semifinal" or "final" (the final's round also holds the third-place match).
+    """
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=12, default="league")
+    group = models.ForeignKey(
+        Group, on_delete=models.CASCADE, null=True, blank=True, related_name="rounds"
+    )
+    # The pair resting (exenta) this round, when the count is odd.
+    bye = models.ForeignKey(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    starts_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["competition", "number", "group__order"]
+
+    def __str__(self) -> str:
+        return f"{self.competition} round {self.number}"
+
+
+class Match(models.Model):
+    """One vaca between two entries, with its result's figures stored when it arrives.
+
+    `number` is the match's place in the league document's `matches` (from 1).
+    `slot` names a knockout match ("qf1".."qf4", "sf1", "sf2", "final", "third"); its
+    entries stay empty until the matches before it are decided. `players_first` /
+    `players_second` list who sat when it was not the pair's own players (substitutes).
+    """
+
+    class Source(models.TextChoices):
+        NONE = "", "not played"
+        TABLE = "table", "muscore table"
+        MANUAL = "manual", "entered by hand"
+        NO_SHOW = "no_show", "no-show"
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="matches"
+    )
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveIntegerField()
+    slot = models.CharField(max_length=8, blank=True, default="")
+    first = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    second = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    table = models.OneToOneField(
+        "tables.Table", on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="league_match",
+    )
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    source = models.CharField(max_length=8, choices=Source.choices, blank=True, default="")
+    juegos_first = models.PositiveSmallIntegerField(null=True, blank=True)
+    juegos_second = models.PositiveSmallIntegerField(null=True, blank=True)
+    tantos_first = models.PositiveIntegerField(null=True, blank=True)
+    tantos_second = models.PositiveIntegerField(null=True, blank=True)
+    no_show_first = models.BooleanField(default=False)
+    no_show_second = models.BooleanField(default=False)
+    # 0 (first) or 1 (second); null when not played or neither pair showed up.
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    players_first = models.JSONField(null=True, blank=True)
+    players_second = models.JSONField(null=True, blank=True)
+    result_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["competition", "number"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "number"], name="match_number_unique"),
+        ]
+        indexes = [models.Index(fields=["competition", "source"])]
+
+    def __str__(self) -> str:
+        return f"match {self.number} of {self.competition}"
+
+    @property
+    def played(self) -> bool:
+        return bool(self.source)
+
+    def figures(self) -> dict[str, Any]:
+        """The stored result as the audit keeps it."""
+        return {
+            "source": self.source,
+            "juegos": [self.juegos_first, self.juegos_second],
+            "tantos": [self.tantos_first, self.tantos_second],
+            "no_show": [self.no_show_first, self.no_show_second],
+            "players": [self.players_first, self.players_second],
+        }
+
+
+class Correction(models.Model):
+    """The audit: every result written or changed, with the figures before and after,
+    who did it (null: the match's table, by itself) and when."""
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="corrections"
+    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="corrections")
+    at = models.DateTimeField(auto_now_add=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    action = models.CharField(max_length=12)
+    before = models.JSONField()
+    after = models.JSONField()
+
+    class Meta:
+        ordering = ["competition", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} on {self.match}"

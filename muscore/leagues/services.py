@@ -1,0 +1,741 @@
+"""A competition's business logic: create it, draw it, play and correct its matches.
+
+The league pages (muscore.clubs views) and the API sit on these functions:
+
+- `create_competition(club, *, by, name, pairs, format="liguilla", legs=1, groups=2,
+  rules=None, points=None, draw=None, draw_method="typed") -> Competition`
+- `record_draw(competition, order, *, by, method="typed")`: the public draw (entry
+  indices in the order drawn) and the fixtures it gives
+- `open_table(match, *, by) -> Table`: a muscore table with the two pairs seated
+- `record_result(match, *, by, juegos, tantos=None)`, `record_no_show(match, *, by, who)`,
+  `set_players(match, *, by, side, players)` / `substitute(...)`, `clear_result(match, *, by)`
+- `standings(competition) -> list[GroupStandings]`: drawn from the stored figures
+- `league_document(competition, *, hands=False) -> dict`: the league.md form
+- `import_competition(club, data, *, by) -> Competition`: the reverse of the export
+
+Every write checks that `by` organises the competition's club (PermissionDenied, a 403,
+otherwise), runs in one transaction, bumps the competition's `revision` and leaves a
+`Correction` row (before, after, who, when). A match's result arrives by itself from
+its table: `muscore.tables` sends `table_changed` inside each write's transaction and
+`on_table_changed` below stores the figures of the table's first vaca once it is won
+(and takes them back if an undo or edit un-wins it).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Count, F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from muscore.clubs.models import Club, Pair, PairMember, Player
+from muscore.clubs.permissions import require_organiser
+from muscore.leagues.document import (
+    League,
+    Points,
+    Result,
+    read_draw,
+    read_league,
+    read_legs,
+    read_name,
+    read_points,
+    read_rules,
+    replay_result,
+)
+from muscore.leagues.document import (
+    Match as DocMatch,
+)
+from muscore.leagues.document import (
+    Pair as DocPair,
+)
+from muscore.leagues.errors import LeagueError
+from muscore.leagues.fixtures import fixtures
+from muscore.leagues.models import Competition, Correction, Entry, Group, Match, Round
+from muscore.leagues.standings import Row, compute_standings
+from muscore.rules import Rules
+from muscore.tables import services as tables
+from muscore.tables.models import Table
+
+logger = logging.getLogger(__name__)
+
+GROUP_NAMES = "ABCD"
+KNOCKOUT_ORDER = ("qf1", "qf2", "qf3", "qf4", "sf1", "sf2", "final", "third")
+STANDINGS_CACHE_SECONDS = 3600
+
+
+class CompetitionError(ValueError):
+    """A change a competition refuses; str() says why, for a person."""
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _check_organiser(by: Any, club: Club) -> None:
+    require_organiser(by, club)
+
+
+def _bump(competition: Competition) -> None:
+    Competition.objects.filter(pk=competition.pk).update(revision=F("revision") + 1)
+    competition.refresh_from_db(fields=["revision", "status"])
+
+
+def competition_rules(competition: Competition) -> Rules:
+    return Rules.from_json(competition.rules)
+
+
+def _league_error(error: LeagueError) -> CompetitionError:
+    return CompetitionError(error.message("es" if _lang_is_spanish() else "en"))
+
+
+def _lang_is_spanish() -> bool:
+    from django.utils.translation import get_language
+
+    return (get_language() or "es").startswith("es")
+
+
+def _audit(match: Match, by: Any, action: str, before: dict[str, Any]) -> None:
+    Correction.objects.create(
+        competition_id=match.competition_id, match=match,
+        by=by if getattr(by, "is_authenticated", False) else None,
+        action=action, before=before, after=match.figures(),
+    )
+
+
+# ------------------------------------------------------------------------ create, draw
+
+
+@transaction.atomic
+def create_competition(
+    club: Club,
+    *,
+    by: Any,
+    name: str,
+    pairs: Sequence[Pair],
+    format: str = Competition.Format.LIGUILLA,
+    legs: int = 1,
+    groups: int = 2,
+    rules: Mapping[str, Any] | None = None,
+    points: Mapping[str, Any] | None = None,
+    draw: Sequence[int] | None = None,
+    draw_method: str = "typed",
+) -> Competition:
+    """A new competition of `pairs` (their order gives the entry indices).
+
+    With `draw` (entry indices in the order drawn) its fixtures are generated at once;
+    otherwise it waits for `record_draw`.
+    """
+    _check_organiser(by, club)
+    try:
+        name = read_name(name, "the league")
+        table_rules = read_rules(rules)
+        read_points(points)
+        legs = read_legs(legs)
+    except LeagueError as error:
+        raise _league_error(error) from None
+    if format not in Competition.Format.values:
+        raise CompetitionError(_("Formato desconocido: %(format)s.") % {"format": format})
+    entries = list(pairs)
+    if len(entries) < 2:
+        raise CompetitionError(_("Hacen falta al menos dos parejas."))
+    if len({p.pk for p in entries}) != len(entries):
+        raise CompetitionError(_("Una pareja no puede entrar dos veces."))
+    if any(p.club_id != club.pk for p in entries):
+        raise CompetitionError(_("Todas las parejas han de ser del club."))
+    size = table_rules.players // 2
+    sizes = dict(
+        PairMember.objects.filter(pair__in=entries)
+        .values("pair_id").annotate(n=Count("id")).values_list("pair_id", "n")
+    )
+    for pair in entries:
+        if sizes.get(pair.pk, 0) != size:
+            raise CompetitionError(
+                _("La pareja %(pair)s no tiene %(size)s jugadores.") % {
+                    "pair": pair.name, "size": size}
+            )
+    group_count = 0
+    if format == Competition.Format.GROUPS:
+        if groups not in (2, 4):
+            raise CompetitionError(_("Los grupos son 2 o 4."))
+        if len(entries) < 2 * groups:
+            raise CompetitionError(
+                _("Con %(groups)s grupos hacen falta al menos %(n)s parejas.")
+                % {"groups": groups, "n": 2 * groups}
+            )
+        group_count = groups
+    competition = Competition.objects.create(
+        club=club, name=name, format=format, legs=legs, group_count=group_count,
+        rules=table_rules.to_json(), **{f"points_{k}": v for k, v in
+                                        read_points(points).to_json().items()},
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+    )
+    Entry.objects.bulk_create(
+        Entry(competition=competition, pair=pair, index=i) for i, pair in enumerate(entries)
+    )
+    if draw is not None:
+        record_draw(competition, draw, by=by, method=draw_method)
+    return competition
+
+
+@transaction.atomic
+def record_draw(
+    competition: Competition, order: Sequence[int], *, by: Any, method: str = "typed"
+) -> None:
+    """Record the public draw (entry indices in the order drawn) and generate the fixtures.
+
+    A draw is made once: it decides the groups, the rounds and the last tie-break.
+    """
+    _check_organiser(by, competition.club)
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    if competition.draw is not None:
+        raise CompetitionError(_("El sorteo ya está hecho."))
+    count = competition.entries.count()
+    try:
+        drawn = list(read_draw(list(order), count))
+    except LeagueError as error:
+        raise _league_error(error) from None
+    competition.draw = drawn
+    competition.draw_method = method[:10]
+    competition.drawn_at = timezone.now()
+    competition.drawn_by = by if getattr(by, "is_authenticated", False) else None
+    competition.status = Competition.Status.PLAYING
+    competition.save()
+    _generate(competition)
+    _bump(competition)
+
+
+def _generate(competition: Competition) -> None:
+    entries = {e.index: e for e in competition.entries.all()}
+    draw: list[int] = list(competition.draw or [])
+    rounds: list[Round] = []
+    planned: list[tuple[int, int, int, Entry | None, Entry | None, str]] = []
+    # (round index in `rounds`, sort key group, order, first, second, slot)
+    if competition.format == Competition.Format.LIGUILLA:
+        for number, fixture in enumerate(fixtures(len(draw), competition.legs), 1):
+            bye = entries[draw[fixture.bye[0]]] if fixture.bye else None
+            rounds.append(Round(competition=competition, number=number, bye=bye))
+            for order, (a, b) in enumerate(fixture.matches):
+                planned.append((len(rounds) - 1, 0, order, entries[draw[a]], entries[draw[b]], ""))
+    else:
+        groups = [
+            Group.objects.create(competition=competition, name=GROUP_NAMES[g], order=g)
+            for g in range(competition.group_count)
+        ]
+        members: list[list[Entry]] = [[] for _ in groups]
+        for place, index in enumerate(draw):
+            g = place % len(groups)
+            members[g].append(entries[index])
+        for g, group in enumerate(groups):
+            Entry.objects.filter(pk__in=[e.pk for e in members[g]]).update(group=group)
+            for number, fixture in enumerate(fixtures(len(members[g]), competition.legs), 1):
+                bye = members[g][fixture.bye[0]] if fixture.bye else None
+                rounds.append(Round(competition=competition, number=number, group=group,
+                                    bye=bye))
+                for order, (a, b) in enumerate(fixture.matches):
+                    planned.append((len(rounds) - 1, g, order, members[g][a], members[g][b], ""))
+        last = max(r.number for r in rounds)
+        stages = (["quarterfinal"] if len(groups) == 4 else []) + ["semifinal", "final"]
+        for offset, stage in enumerate(stages, 1):
+            rounds.append(Round(competition=competition, number=last + offset, stage=stage))
+            slots = {"quarterfinal": ["qf1", "qf2", "qf3", "qf4"], "semifinal": ["sf1", "sf2"],
+                     "final": ["final", "third"]}[stage]
+            for order, slot in enumerate(slots):
+                planned.append((len(rounds) - 1, 0, order, None, None, slot))
+    Round.objects.bulk_create(rounds)
+    planned.sort(key=lambda p: (rounds[p[0]].number, p[1], p[2]))
+    Match.objects.bulk_create(
+        Match(competition=competition, round=rounds[r], number=n, first=first, second=second,
+              slot=slot)
+        for n, (r, _g, _o, first, second, slot) in enumerate(planned, 1)
+    )
+
+
+# ------------------------------------------------------------------------------ results
+
+
+def _locked(match: Match) -> Match:
+    return Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
+
+
+def _writable(match: Match, by: Any) -> Match:
+    _check_organiser(by, match.competition.club)
+    locked = _locked(match)
+    if locked.first_id is None or locked.second_id is None:
+        raise CompetitionError(_("Esta partida aún no tiene sus dos parejas."))
+    return locked
+
+
+def _store(match: Match, result: Result | None, source: str) -> None:
+    if result is None:
+        match.source = ""
+        match.juegos_first = match.juegos_second = None
+        match.tantos_first = match.tantos_second = None
+        match.no_show_first = match.no_show_second = False
+        match.winner = None
+        match.result_at = None
+    else:
+        match.source = source
+        match.juegos_first, match.juegos_second = result.juegos
+        tantos = result.tantos
+        match.tantos_first, match.tantos_second = tantos if tantos is not None else (None, None)
+        match.no_show_first, match.no_show_second = result.no_show
+        match.winner = result.winner
+        match.result_at = timezone.now()
+    match.save()
+
+
+def match_result(match: Match) -> Result | None:
+    """The stored figures of a match as the pure computations take them."""
+    if not match.source:
+        return None
+    tantos = None
+    if match.tantos_first is not None and match.tantos_second is not None:
+        tantos = (match.tantos_first, match.tantos_second)
+    source = {"table": "vaca", "manual": "juegos", "no_show": "forfeit"}[match.source]
+    return Result((match.juegos_first or 0, match.juegos_second or 0), tantos,
+                  (match.no_show_first, match.no_show_second), source)  # type: ignore[arg-type]
+
+
+def _after_change(competition: Competition) -> None:
+    if competition.format == Competition.Format.GROUPS:
+        _fill_knockout(competition)
+    left = Match.objects.filter(competition=competition, source="").exists()
+    status = Competition.Status.PLAYING if left else Competition.Status.FINISHED
+    Competition.objects.filter(pk=competition.pk).update(status=status)
+    _bump(competition)
+
+
+@transaction.atomic
+def record_result(
+    match: Match, *, by: Any, juegos: Sequence[int], tantos: Sequence[int] | None = None
+) -> Match:
+    """A vaca kept on paper: the juegos of each pair and, if counted, the tantos."""
+    match = _writable(match, by)
+    rules = competition_rules(match.competition)
+    data: dict[str, Any] = {"pairs": [0, 1], "juegos": list(juegos)}
+    if tantos is not None:
+        data["tantos"] = list(tantos)
+    try:
+        result = _read_one(data, rules)
+    except LeagueError as error:
+        raise _league_error(error) from None
+    _check_knockout(match, result)
+    before = match.figures()
+    _store(match, result, Match.Source.MANUAL)
+    _audit(match, by, "manual", before)
+    _after_change(match.competition)
+    return match
+
+
+@transaction.atomic
+def record_no_show(match: Match, *, by: Any, who: int | str) -> Match:
+    """A no-show: `who` is 0 (the first pair), 1 (the second) or "both"."""
+    match = _writable(match, by)
+    rules = competition_rules(match.competition)
+    if who not in (0, 1, "0", "1", "both"):
+        raise CompetitionError(_("¿Quién no se presentó?"))
+    forfeit: int | str = who if who == "both" else int(who)
+    data = {"pairs": [0, 1], "forfeit": forfeit}
+    result = _read_one(data, rules)
+    _check_knockout(match, result)
+    before = match.figures()
+    _store(match, result, Match.Source.NO_SHOW)
+    _audit(match, by, "no_show", before)
+    _after_change(match.competition)
+    return match
+
+
+@transaction.atomic
+def clear_result(match: Match, *, by: Any) -> Match:
+    """Take a result back (the audit keeps it)."""
+    match = _writable(match, by)
+    before = match.figures()
+    _store(match, None, "")
+    _audit(match, by, "clear", before)
+    _after_change(match.competition)
+    return match
+
+
+def _read_one(data: dict[str, Any], rules: Rules) -> Result:
+    league = read_league({
+        "name": "-", "rules": rules.to_json(),
+        "pairs": [{"name": str(i), "players": [f"{i}-{k}" for k in range(rules.players // 2)]}
+                  for i in range(2)],
+        "matches": [data],
+    })
+    result = league.matches[0].result
+    assert result is not None
+    return result
+
+
+def _check_knockout(match: Match, result: Result) -> None:
+    if match.slot and result.winner is None:
+        raise CompetitionError(_("En una eliminatoria una de las dos parejas tiene que pasar."))
+
+
+def pair_players(entry: Entry) -> list[str]:
+    return entry.pair.player_names()
+
+
+def match_players(match: Match) -> tuple[list[str], list[str]]:
+    """Who sits (or sat) for each side: the substitutes, else the pairs' own players."""
+    assert match.first is not None and match.second is not None
+    return (
+        list(match.players_first) if match.players_first else pair_players(match.first),
+        list(match.players_second) if match.players_second else pair_players(match.second),
+    )
+
+
+@transaction.atomic
+def set_players(match: Match, *, by: Any, side: int, players: Sequence[str] | None) -> Match:
+    """Who sat for one side (0 or 1) in this match; None: the pair's own players.
+
+    A name the club does not know yet becomes one of its players.
+    """
+    match = _writable(match, by)
+    if side not in (0, 1):
+        raise CompetitionError(_("¿Qué pareja?"))
+    rules = competition_rules(match.competition)
+    match = Match.objects.select_related("first__pair", "second__pair", "competition").get(
+        pk=match.pk)
+    names: list[str] | None = None
+    if players is not None:
+        names = [str(n).strip() for n in players]
+        if len(names) != rules.players // 2 or not all(names):
+            raise CompetitionError(
+                _("Por cada pareja se sientan %(n)s jugadores.") % {"n": rules.players // 2})
+        if len({n.lower() for n in names}) != len(names):
+            raise CompetitionError(_("Un jugador no puede sentarse dos veces."))
+        own = pair_players(match.first if side == 0 else match.second)  # type: ignore[arg-type]
+        if names == own:
+            names = None
+    other = match_players(match)[1 - side]
+    if names and {n.lower() for n in names} & {n.lower() for n in other}:
+        raise CompetitionError(_("Un jugador no puede sentarse con las dos parejas."))
+    before = match.figures()
+    if side == 0:
+        match.players_first = names
+    else:
+        match.players_second = names
+    match.save(update_fields=["players_first", "players_second"])
+    for name in names or []:
+        club = match.competition.club
+        if not Player.objects.filter(club=club, name__iexact=name).exists():
+            Player.objects.create(club=club, name=name)
+    _audit(match, by, "players", before)
+    _bump(match.competition)
+    return match
+
+
+def substitute(match: Match, *, by: Any, side: int, replaced: str, substitute: str) -> Match:
+    """`substitute` sat in for `replaced` (one of the side's players) in this match."""
+    match = Match.objects.select_related("first__pair", "second__pair").get(pk=match.pk)
+    if match.first is None or match.second is None:
+        raise CompetitionError(_("Esta partida aún no tiene sus dos parejas."))
+    current = match_players(match)[side]
+    if replaced not in current:
+        raise CompetitionError(_("%(name)s no juega en esta pareja.") % {"name": replaced})
+    return set_players(match, by=by, side=side,
+                       players=[substitute if n == replaced else n for n in current])
+
+
+# ---------------------------------------------------------------------- playing on tables
+
+
+@transaction.atomic
+def open_table(match: Match, *, by: Any) -> Table:
+    """A muscore table for this match: the first pair at seats 0, 2 (, 4), the second at
+    1, 3 (, 5), the competition's options. The same table if it is already open."""
+    match = _writable(match, by)
+    if match.table_id is not None:
+        return Table.objects.get(pk=match.table_id)
+    if match.source:
+        raise CompetitionError(_("Esta partida ya tiene resultado."))
+    match = Match.objects.select_related("first__pair", "second__pair", "competition").get(
+        pk=match.pk)
+    first, second = match_players(match)
+    seats = [name for seat in zip(first, second, strict=True) for name in seat]
+    table = tables.create_table(players=[n[:tables.NAME_MAX] for n in seats],
+                                rules=match.competition.rules, mano=0)
+    match.table = table
+    match.save(update_fields=["table"])
+    _bump(match.competition)
+    return table
+
+
+def on_table_changed(table: Table, state: Mapping[str, Any]) -> None:
+    """The listener of `muscore.tables.signals.table_changed` (inside the table's write).
+
+    Stores the result of the table's first vaca in its league match once won, and takes
+    it back when an undo or edit un-wins it. A failure here never blocks the table: it
+    is logged, and the next write to the table checks again.
+    """
+    match_id = Match.objects.filter(table_id=table.pk).values_list("pk", flat=True).first()
+    if match_id is None:
+        return
+    try:
+        with transaction.atomic():
+            _sync(match_id, table, state)
+    except Exception:  # the table's hand is saved whatever happens to the league
+        logger.exception("league match %s: the result of table %s was not stored",
+                         match_id, table.pk)
+
+
+def _sync(match_id: int, table: Table, state: Mapping[str, Any]) -> None:
+    match = Match.objects.select_for_update().select_related("competition").get(pk=match_id)
+    if match.source not in ("", Match.Source.TABLE):
+        return  # an organiser's result (by hand, a no-show) stands until they clear it
+    finished = state.get("finished") or []
+    result = replay_result(finished[0], Rules.from_json(table.rules)) if finished else None
+    current = match_result(match) if match.source else None
+    if result == current:
+        return
+    before = match.figures()
+    _store(match, result, Match.Source.TABLE)
+    _audit(match, None, "table", before)
+    _after_change(match.competition)
+
+
+# ----------------------------------------------------------------------------- knockout
+
+
+def _fill_knockout(competition: Competition) -> None:
+    matches = list(Match.objects.filter(competition=competition).select_related("round"))
+    group_matches = [m for m in matches if not m.slot]
+    slots = {m.slot: m for m in matches if m.slot}
+    wanted: dict[str, tuple[int | None, int | None]] = {}
+    if all(m.source for m in group_matches):
+        # Never from the cache inside a write: a rolled-back write must leave no trace there.
+        table = {g.group.order if g.group else 0: g.rows
+                 for g in standings(competition, cached=False) if g.group is not None}
+        firsts = [rows[0].pair if rows else None for _, rows in sorted(table.items())]
+        seconds = [rows[1].pair if len(rows) > 1 else None for _, rows in sorted(table.items())]
+        if competition.group_count == 2:
+            wanted["sf1"] = (firsts[0], seconds[1])
+            wanted["sf2"] = (firsts[1], seconds[0])
+        else:
+            wanted["qf1"] = (firsts[0], seconds[1])
+            wanted["qf2"] = (firsts[1], seconds[0])
+            wanted["qf3"] = (firsts[2], seconds[3])
+            wanted["qf4"] = (firsts[3], seconds[2])
+    entries = {e.index: e.pk for e in competition.entries.all()}
+    by_pk = {pk: index for index, pk in entries.items()}
+
+    def outcome(slot: str, winner: bool) -> int | None:
+        m = slots.get(slot)
+        if m is None or m.winner is None or m.first_id is None or m.second_id is None:
+            return None
+        side = m.winner if winner else 1 - m.winner
+        return by_pk[m.first_id if side == 0 else m.second_id]
+
+    if competition.group_count == 4:
+        wanted["sf1"] = (outcome("qf1", True), outcome("qf3", True))
+        wanted["sf2"] = (outcome("qf2", True), outcome("qf4", True))
+    wanted["final"] = (outcome("sf1", True), outcome("sf2", True))
+    wanted["third"] = (outcome("sf1", False), outcome("sf2", False))
+    for slot in KNOCKOUT_ORDER:
+        m = slots.get(slot)
+        if m is None or m.source:
+            continue  # played: a later correction upstream is the organiser's to settle
+        first, second = wanted.get(slot, (None, None))
+        first_pk = entries[first] if first is not None else None
+        second_pk = entries[second] if second is not None else None
+        if (m.first_id, m.second_id) != (first_pk, second_pk):
+            Match.objects.filter(pk=m.pk).update(first_id=first_pk, second_id=second_pk)
+            m.first_id, m.second_id = first_pk, second_pk
+
+
+# ---------------------------------------------------------------------------- standings
+
+
+@dataclass
+class GroupStandings:
+    """The standings of a liguilla (group None) or of one group."""
+
+    group: Group | None
+    rows: list[Row]
+
+
+def _standings_key(competition: Competition) -> str:
+    # created_at too: a primary key can come back (a rolled-back insert, a test database).
+    stamp = competition.created_at.timestamp()
+    return f"muscore:league-standings:{competition.pk}:{stamp}:{competition.revision}"
+
+
+def standings(competition: Competition, *, cached: bool = True) -> list[GroupStandings]:
+    """The standings, from the matches' stored figures: two queries, cached by revision.
+
+    Only read outside a write's transaction with `cached` (the default): an entry
+    cached by a write that is then rolled back would outlive it.
+    """
+    key = _standings_key(competition)
+    hit = cache.get(key) if cached else None
+    if hit is not None:
+        groups_by_pk = {g.pk: g for g in competition.groups.all()} if hit[1] else {}
+        return [GroupStandings(groups_by_pk.get(gpk) if gpk else None, rows)
+                for gpk, rows in hit[0]]
+    entries = list(competition.entries.values_list("pk", "index", "pair__name", "group_id"))
+    groups = list(competition.groups.all())
+    rows_of = _compute(competition, entries)
+    out: list[GroupStandings] = []
+    if groups:
+        for group in groups:
+            out.append(GroupStandings(group, rows_of(group.pk)))
+    else:
+        out.append(GroupStandings(None, rows_of(None)))
+    if cached:
+        cache.set(key, ([(g.group.pk if g.group else None, g.rows) for g in out],
+                        bool(groups)), STANDINGS_CACHE_SECONDS)
+    return out
+
+
+def _compute(competition: Competition, entries: list[tuple[int, int, str, int | None]]) -> Any:
+    index_of = {pk: index for pk, index, _n, _g in entries}
+    played = Match.objects.filter(competition=competition, slot="").exclude(source="")
+    figures = list(played.values_list(
+        "first_id", "second_id", "source", "juegos_first", "juegos_second", "tantos_first",
+        "tantos_second", "no_show_first", "no_show_second",
+    ))
+    points = Points(**competition.points)
+    draw = list(competition.draw or [e[1] for e in entries])
+
+    def rows_of(group_pk: int | None) -> list[Row]:
+        members = sorted((index, name) for _pk, index, name, g in entries
+                         if group_pk is None or g == group_pk)
+        local = {index: i for i, (index, _name) in enumerate(members)}
+        triples = []
+        for first, second, _source, jf, js, tf, ts, nf, ns in figures:
+            a, b = local.get(index_of[first]), local.get(index_of[second])
+            if a is None or b is None:
+                continue
+            tantos = (tf, ts) if tf is not None and ts is not None else None
+            triples.append((a, b, Result((jf or 0, js or 0), tantos, (nf, ns), "juegos")))
+        rows = compute_standings([name for _i, name in members],
+                                 [local[i] for i in draw if i in local], points, triples)
+        for row in rows:
+            row.pair = members[row.pair][0]
+        return rows
+
+    return rows_of
+
+
+# ----------------------------------------------------------------------- the document
+
+
+def league_document(competition: Competition, *, hands: bool = False) -> dict[str, Any]:
+    """The competition in league.md's form. A table's result is written as its juegos and
+    tantos, or with `hands` as the vaca itself (the export that can be imported again)."""
+    entries = list(competition.entries.select_related("pair").prefetch_related(
+        "pair__members__player").order_by("index"))
+    by_pk = {e.pk: e for e in entries}
+    pairs = tuple(DocPair(e.pair.name, tuple(e.pair.player_names())) for e in entries)
+    rules = competition_rules(competition)
+    matches = []
+    qs = (Match.objects.filter(competition=competition).select_related("round")
+          .order_by("number"))
+    for m in qs:
+        if m.first_id is None or m.second_id is None:
+            continue
+        result = match_result(m)
+        vaca = None
+        if hands and m.source == Match.Source.TABLE and m.table_id is not None:
+            vaca = _table_vaca(m.table_id)
+        sat = None
+        if m.players_first or m.players_second:
+            sat = (tuple(m.players_first) if m.players_first else None,
+                   tuple(m.players_second) if m.players_second else None)
+        matches.append(DocMatch(
+            (by_pk[m.first_id].index, by_pk[m.second_id].index),
+            m.round.number or None, result, sat, vaca,
+        ))
+    league = League(competition.name, pairs, rules, Points(**competition.points),
+                    competition.legs, tuple(competition.draw or range(len(pairs))),
+                    tuple(matches))
+    return league.to_json()
+
+
+def _table_vaca(table_id: str) -> dict[str, Any] | None:
+    table = Table.objects.get(pk=table_id)
+    state = tables.table_state(table)
+    finished = state["finished"]
+    if not finished:
+        return None
+    first = finished[0]
+    records = list(table.hands.order_by("number").values_list("record", flat=True))
+    start = first["first_hand"] - 1
+    return {"mano": first["mano"], "hands": records[start:start + len(first["hands"])]}
+
+
+@transaction.atomic
+def import_competition(club: Club, data: Any, *, by: Any) -> Competition:
+    """A competition from a league document (the export): its pairs (the club's own when
+    the names and players match, else new ones), its matches as they were, a vaca's hands
+    on a new muscore table of its own."""
+    _check_organiser(by, club)
+    try:
+        league = read_league(data)
+    except LeagueError as error:
+        raise _league_error(error) from None
+    pairs: list[Pair] = []
+    for doc_pair in league.pairs:
+        existing = Pair.objects.filter(club=club, name__iexact=doc_pair.name).first()
+        if existing is not None:
+            if existing.player_names() != list(doc_pair.players):
+                raise CompetitionError(
+                    _("La pareja %(pair)s ya existe en el club con otros jugadores.")
+                    % {"pair": doc_pair.name})
+            pairs.append(existing)
+            continue
+        from muscore.clubs.services import save_pair
+
+        pairs.append(save_pair(club, doc_pair.name, list(doc_pair.players)))
+    competition = create_competition(
+        club, by=by, name=league.name, pairs=pairs, legs=league.legs,
+        rules=league.rules.to_json(), points=league.points.to_json(),
+    )
+    competition.draw = list(league.draw)
+    competition.draw_method = "imported"
+    competition.drawn_at = timezone.now()
+    competition.status = Competition.Status.PLAYING
+    competition.save()
+    entries = {e.index: e for e in competition.entries.select_related("pair")}
+    rounds: dict[int, Round] = {}
+    for doc_match in league.matches:
+        number = doc_match.round or 0
+        if number not in rounds:
+            rounds[number] = Round.objects.create(competition=competition, number=number)
+    for n, doc_match in enumerate(league.matches, 1):
+        first, second = (entries[i] for i in doc_match.pairs)
+        match = Match(competition=competition, round=rounds[doc_match.round or 0], number=n,
+                      first=first, second=second)
+        if doc_match.sat:
+            match.players_first = list(doc_match.sat[0]) if doc_match.sat[0] else None
+            match.players_second = list(doc_match.sat[1]) if doc_match.sat[1] else None
+        result = doc_match.result
+        if result is not None:
+            source = {"vaca": Match.Source.TABLE, "juegos": Match.Source.MANUAL,
+                      "forfeit": Match.Source.NO_SHOW}[result.source]
+            if result.source == "vaca" and doc_match.vaca is not None:
+                match.table = _import_vaca(match, doc_match.vaca, league.rules)
+            match.save()
+            _store(match, result, source)
+            _audit(match, by, "import", {})
+        else:
+            match.save()
+    _after_change(competition)
+    return competition
+
+
+def _import_vaca(match: Match, vaca: Mapping[str, Any], rules: Rules) -> Table:
+    first, second = match_players(match)
+    seats = [name for seat in zip(first, second, strict=True) for name in seat]
+    return tables.import_table(
+        {"rules": rules.to_json(), "mano": vaca.get("mano", 0),
+         "players": [n[:tables.NAME_MAX] for n in seats], "hands": list(vaca["hands"])},
+        via="api",
+    )

@@ -1,0 +1,282 @@
+"""Competitions in the database: fixtures from the draw, results from a table by
+themselves, by hand, no-shows, substitutes, corrections with their audit, knockouts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from muscore.leagues import services
+from muscore.leagues.models import Competition, Correction, Match
+from muscore.tables import services as tables
+from tests.clubs.factory import make_user
+
+from .factory import club_with_pairs, liguilla
+from .helpers import ORDAGO_A, ORDAGO_B, PLAIN
+
+pytestmark = pytest.mark.django_db
+
+
+def rows(competition: Competition) -> list[dict[str, Any]]:
+    competition.refresh_from_db()
+    return [row.to_json() for row in services.standings(competition)[0].rows]
+
+
+def test_liguilla_fixtures_follow_the_draw() -> None:
+    club, user, pairs = club_with_pairs(5)
+    competition = services.create_competition(club, by=user, name="Liga", pairs=pairs, legs=2)
+    assert competition.status == Competition.Status.DRAFT
+    assert not competition.matches.exists()
+    services.record_draw(competition, [4, 2, 0, 1, 3], by=user, method="random")
+    competition.refresh_from_db()
+    assert competition.status == Competition.Status.PLAYING
+    assert competition.draw == [4, 2, 0, 1, 3] and competition.draw_method == "random"
+    matches = list(competition.matches.select_related("first", "second", "round"))
+    assert len(matches) == 20 and [m.number for m in matches] == list(range(1, 21))
+    meetings = Counter(frozenset((m.first.index, m.second.index)) for m in matches)
+    assert set(meetings.values()) == {2} and len(meetings) == 10
+    # Round 1 is the circle's first round over the draw: draw[0]-draw[4], draw[1]-draw[3].
+    first_round = [(m.first.index, m.second.index) for m in matches if m.round.number == 1]
+    assert first_round == [(4, 3), (2, 1)]
+    assert competition.rounds.get(number=1).bye.index == 0  # draw[2]
+    with pytest.raises(services.CompetitionError):
+        services.record_draw(competition, [0, 1, 2, 3, 4], by=user)
+
+
+def test_bad_competitions_are_refused() -> None:
+    club, user, pairs = club_with_pairs(3)
+    for kwargs in [
+        {"pairs": pairs[:1]},
+        {"pairs": pairs + [pairs[0]]},
+        {"pairs": pairs, "legs": 3},
+        {"pairs": pairs, "rules": {"juegos": 9}},
+        {"pairs": pairs, "name": " "},
+        {"pairs": pairs, "format": "groups", "groups": 2},
+        {"pairs": pairs, "rules": {"players": 6}},
+        {"pairs": pairs, "draw": [0, 0, 1]},
+    ]:
+        with pytest.raises(services.CompetitionError):
+            services.create_competition(club, by=user, **{"name": "Liga", **kwargs})
+    assert not Competition.objects.exists()
+
+
+def play(table: Any, *records: dict[str, Any]) -> None:
+    for record in records:
+        tables.add_hand(table, record, via="edit_link")
+
+
+def test_a_match_played_on_its_table_gets_its_result_by_itself() -> None:
+    competition, user = liguilla(4)
+    match = competition.matches.select_related("first__pair", "second__pair").first()
+    assert match is not None
+    table = services.open_table(match, by=user)
+    assert services.open_table(match, by=user).pk == table.pk
+    first = match.first.pair.player_names()
+    second = match.second.pair.player_names()
+    assert table.players == [first[0], second[0], first[1], second[1]]
+    assert table.rules["juegos"] == 3
+    play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A)
+    match.refresh_from_db()
+    assert match.source == ""  # 2-1 in juegos: not won yet
+    play(table, ORDAGO_A)
+    match.refresh_from_db()
+    assert (match.source, match.juegos_first, match.juegos_second, match.tantos_first,
+            match.tantos_second, match.winner) == ("table", 3, 1, 120, 56, 0)
+    top = rows(competition)[0]
+    assert (top["pair"], top["points"], top["tantos_for"]) == (match.first.index, 2, 120)
+    # An undo un-wins the vaca: the result goes; the hand again brings it back.
+    tables.undo_last(table, via="edit_link")
+    match.refresh_from_db()
+    assert match.source == "" and match.winner is None
+    assert rows(competition)[0]["points"] == 0
+    play(table, ORDAGO_A)
+    match.refresh_from_db()
+    assert match.source == "table"
+    # Editing a hand so that the other side wins re-checks the result.
+    tables.replace_hand(table, 2, ORDAGO_B, via="edit_link")
+    match.refresh_from_db()
+    assert match.source == ""  # juegos 2-2 now
+    actions = list(Correction.objects.filter(match=match).values_list("action", "by"))
+    assert actions == [("table", None)] * 4
+
+
+def test_results_by_hand_no_shows_and_corrections_are_audited() -> None:
+    competition, user = liguilla(4)
+    m1, m2 = list(competition.matches.filter(round__number=1))
+    services.record_result(m1, by=user, juegos=[3, 2], tantos=[140, 118])
+    services.record_no_show(m2, by=user, who="1")
+    table = rows(competition)
+    by_pair = {r["pair"]: r for r in table}
+    m1.refresh_from_db()
+    m2.refresh_from_db()
+    assert m1.source == "manual" and m2.source == "no_show"
+    assert by_pair[m1.first.index]["tantos_for"] == 140
+    assert by_pair[m2.second.index]["forfeits"] == 1
+    assert by_pair[m2.first.index]["tantos_for"] == 120
+    # A correction: the audit keeps before and after, who and when.
+    services.record_result(m1, by=user, juegos=[1, 3])
+    correction = Correction.objects.filter(match=m1).order_by("-id").first()
+    assert correction is not None and correction.by == user and correction.action == "manual"
+    assert correction.before["juegos"] == [3, 2] and correction.after["juegos"] == [1, 3]
+    assert correction.after["tantos"] == [None, None]
+    services.clear_result(m2, by=user)
+    m2.refresh_from_db()
+    assert m2.source == "" and Correction.objects.filter(match=m2).count() == 2
+    with pytest.raises(services.CompetitionError):
+        services.record_result(m1, by=user, juegos=[3, 3])
+    services.record_no_show(m2, by=user, who="both")
+    by_pair = {r["pair"]: r for r in rows(competition)}
+    assert by_pair[m2.first.index]["forfeits"] == by_pair[m2.second.index]["forfeits"] == 1
+
+
+def test_a_result_entered_by_hand_stands_over_the_table() -> None:
+    competition, user = liguilla(2)
+    match = competition.matches.get()
+    table = services.open_table(match, by=user)
+    services.record_result(match, by=user, juegos=[0, 3])
+    play(table, PLAIN, ORDAGO_A, ORDAGO_A, ORDAGO_A)
+    match.refresh_from_db()
+    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 0, 3)
+
+
+def test_substitutes() -> None:
+    competition, user = liguilla(2)
+    match = competition.matches.select_related("first__pair").get()
+    own = match.first.pair.player_names()
+    services.substitute(match, by=user, side=0, replaced=own[1], substitute="Iñaki")
+    match.refresh_from_db()
+    assert match.players_first == [own[0], "Iñaki"] and match.players_second is None
+    assert competition.club.players.filter(name="Iñaki").exists()
+    table = services.open_table(match, by=user)
+    assert table.players[2] == "Iñaki"
+    with pytest.raises(services.CompetitionError):
+        services.substitute(match, by=user, side=1, replaced="Nadie", substitute="X")
+    services.record_result(match, by=user, juegos=[3, 0])
+    document = services.league_document(competition)
+    assert document["matches"][0]["players"] == [[own[0], "Iñaki"], None]
+    assert document["matches"][0]["juegos"] == [3, 0]
+
+
+def test_groups_and_knockout() -> None:
+    club, user, pairs = club_with_pairs(8)
+    competition = services.create_competition(
+        club, by=user, name="Torneo", pairs=pairs, format="groups", groups=2,
+        draw=[7, 6, 5, 4, 3, 2, 1, 0])
+    groups = list(competition.groups.all())
+    assert [g.name for g in groups] == ["A", "B"]
+    # Drawn in turn: the 1st, 3rd, 5th, 7th balls to A, the others to B.
+    assert sorted(e.index for e in groups[0].entries.all()) == [1, 3, 5, 7]
+    group_matches = list(competition.matches.filter(slot="").select_related("first", "second"))
+    assert len(group_matches) == 12
+    knockout = {m.slot: m for m in competition.matches.exclude(slot="")}
+    assert set(knockout) == {"sf1", "sf2", "final", "third"}
+    with pytest.raises(services.CompetitionError):
+        services.record_result(knockout["sf1"], by=user, juegos=[3, 0])
+    # The lower index always wins: A's order 1, 3, 5, 7; B's 0, 2, 4, 6.
+    for m in group_matches:
+        first_wins = m.first.index < m.second.index
+        services.record_result(m, by=user, juegos=[3, 0] if first_wins else [0, 3])
+    knockout = {m.slot: m for m in competition.matches.exclude(slot="").select_related(
+        "first", "second")}
+    assert (knockout["sf1"].first.index, knockout["sf1"].second.index) == (1, 2)  # 1A-2B
+    assert (knockout["sf2"].first.index, knockout["sf2"].second.index) == (0, 3)  # 1B-2A
+    assert knockout["final"].first is None
+    with pytest.raises(services.CompetitionError):
+        services.record_no_show(knockout["sf1"], by=user, who="both")
+    services.record_result(knockout["sf1"], by=user, juegos=[3, 1])
+    services.record_no_show(knockout["sf2"], by=user, who=0)
+    final = competition.matches.select_related("first", "second").get(slot="final")
+    third = competition.matches.select_related("first", "second").get(slot="third")
+    assert (final.first.index, final.second.index) == (1, 3)
+    assert (third.first.index, third.second.index) == (2, 0)
+    services.record_result(final, by=user, juegos=[3, 2])
+    services.record_result(third, by=user, juegos=[2, 3])
+    competition.refresh_from_db()
+    assert competition.status == Competition.Status.FINISHED
+    standings = services.standings(competition)
+    assert [[r.pair for r in g.rows] for g in standings] == [[1, 3, 5, 7], [0, 2, 4, 6]]
+
+
+def test_four_groups_quarterfinals() -> None:
+    club, user, pairs = club_with_pairs(8)
+    competition = services.create_competition(
+        club, by=user, name="Torneo", pairs=pairs, format="groups", groups=4,
+        draw=list(range(8)))
+    slots = set(competition.matches.exclude(slot="").values_list("slot", flat=True))
+    assert slots == {"qf1", "qf2", "qf3", "qf4", "sf1", "sf2", "final", "third"}
+    for m in competition.matches.filter(slot=""):
+        services.record_result(m, by=user, juegos=[3, 0])
+    qf = {m.slot: (m.first.index, m.second.index) for m in
+          competition.matches.filter(slot__startswith="qf").select_related("first", "second")}
+    # Groups: A = 0, 4; B = 1, 5; C = 2, 6; D = 3, 7. The first of each match won.
+    firsts = {}
+    for m in competition.matches.filter(slot="").select_related("first", "second"):
+        firsts[m.first.group.name] = (m.first.index, m.second.index)
+    a, b, c, d = (firsts[g] for g in "ABCD")
+    assert qf == {"qf1": (a[0], b[1]), "qf2": (b[0], a[1]), "qf3": (c[0], d[1]),
+                  "qf4": (d[0], c[1])}
+    for slot in ("qf1", "qf2", "qf3", "qf4"):
+        services.record_result(competition.matches.get(slot=slot), by=user, juegos=[3, 0])
+    sf1 = competition.matches.select_related("first", "second").get(slot="sf1")
+    assert (sf1.first.index, sf1.second.index) == (a[0], c[0])
+
+
+def test_visitors_and_other_organisers_change_nothing() -> None:
+    competition, user = liguilla(4)
+    match = competition.matches.first()
+    assert match is not None
+    intruder = make_user("intrusa")
+    _other_club, other_organiser, _ = club_with_pairs(2, organiser=make_user("otra"))
+    from django.contrib.auth.models import AnonymousUser
+
+    def snapshot() -> Any:
+        return (list(Match.objects.values()), list(Correction.objects.values()),
+                list(Competition.objects.values()))
+
+    before = snapshot()
+    def writes(who: Any) -> list[Any]:
+        return [
+            lambda: services.record_result(match, by=who, juegos=[3, 0]),
+            lambda: services.record_no_show(match, by=who, who=0),
+            lambda: services.clear_result(match, by=who),
+            lambda: services.open_table(match, by=who),
+            lambda: services.set_players(match, by=who, side=0, players=["X", "Y"]),
+            lambda: services.create_competition(competition.club, by=who, name="X",
+                                                pairs=list(competition.club.pairs.all())),
+            lambda: services.import_competition(
+                competition.club, services.league_document(competition), by=who),
+            lambda: services.record_draw(competition, [0, 1, 2, 3], by=who),
+        ]
+
+    for who in (AnonymousUser(), intruder, other_organiser):
+        for write in writes(who):
+            with pytest.raises(PermissionDenied):
+                write()
+    assert snapshot() == before
+
+
+def test_export_import_round_trip() -> None:
+    competition, user = liguilla(4, legs=2, points={"win": 3, "loss": 1, "forfeit": -1})
+    matches = list(competition.matches.select_related("first__pair"))
+    table = services.open_table(matches[0], by=user)
+    play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A)
+    services.record_result(matches[1], by=user, juegos=[3, 2], tantos=[150, 133])
+    services.record_no_show(matches[2], by=user, who="both")
+    services.record_no_show(matches[3], by=user, who=1)
+    services.substitute(matches[4], by=user, side=0,
+                        replaced=matches[4].first.pair.player_names()[0], substitute="Zuri")
+    services.record_result(matches[4], by=user, juegos=[0, 3])
+    exported = services.league_document(competition, hands=True)
+    assert exported["matches"][0]["vaca"]["hands"][1] == ORDAGO_A
+    assert "juegos" not in exported["matches"][0]
+    copy = services.import_competition(competition.club, exported, by=user)
+    assert copy.pk != competition.pk
+    again = services.league_document(copy, hands=True)
+    assert again == exported
+    assert services.league_document(copy) == services.league_document(competition)
+    assert rows(copy) == rows(competition)
+    imported_match = copy.matches.get(number=1)
+    assert imported_match.table is not None and imported_match.source == "table"
