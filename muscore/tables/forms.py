@@ -320,7 +320,15 @@ class HandEntry:
         self.revision: str = ""
         self.act = ""
         self.labels = self.side_labels()
-        self.side_list = [{"side": side, "label": self.labels[side]} for side in ("A", "B")]
+        self.side_list = [
+            {
+                "side": side,
+                "label": self.labels[side],
+                # The partners' names, so a button may wrap between them (never inside one).
+                "parts": [self.players[s] for s in board.side_seats(side, self.n)],
+            }
+            for side in ("A", "B")
+        ]
         if data is not None:
             self._read(data)
         self.analyse()
@@ -597,17 +605,32 @@ class HandEntry:
 
     # the record ------------------------------------------------------------------------------
 
-    def missing(self) -> list[str]:
-        """What must still be answered before the hand can be scored."""
+    def missing_items(self) -> list[dict[str, str]]:
+        """What must still be answered before the hand can be scored, lance by lance,
+        said as the table would ask it (the page marks and scrolls to each lance)."""
         out = []
         for info in self.lances:
             if info["not_played"]:
                 continue
             if info["bets"] and info["end"] is None:
-                out.append(_("%(lance)s: falta quiero o no quiero.") % {"lance": info["name"]})
+                who = board.side_names(self.players, info["to_answer"])
+                text = _("%(lance)s: falta si %(who)s quieren o no.") % {
+                    "lance": info["name"], "who": who,
+                }
             elif info["needs_winner"] and info["winner"] is None:
-                out.append(_("¿Quién gana %(lance)s?") % {"lance": info["word"]})
+                text = _("%(lance)s: falta quién gana, %(a)s o %(b)s.") % {
+                    "lance": info["name"],
+                    "a": board.side_names(self.players, "A"),
+                    "b": board.side_names(self.players, "B"),
+                }
+            else:
+                continue
+            out.append({"lance": info["lance"], "text": text})
         return out
+
+    def missing(self) -> list[str]:
+        """What must still be answered before the hand can be scored."""
+        return [item["text"] for item in self.missing_items()]
 
     def record(self) -> dict[str, Any]:
         """The hand record (without score and mano: the table knows them)."""

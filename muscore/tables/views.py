@@ -379,8 +379,15 @@ def hand(request: HttpRequest, table_id: str, key: str, number: int | None = Non
         except EntryError as error:
             entry.errors.append(str(error))
     result, engine_error = _preview(entry, table)
+    missing_lances: list[str] = []
     if act == "save":
-        problems = entry.errors or entry.missing() or ([engine_error] if engine_error else [])
+        missing = entry.missing_items()
+        problems = entry.errors or [m["text"] for m in missing] or (
+            [engine_error] if engine_error else []
+        )
+        if not entry.errors:
+            # Marked on the page, which scrolls to the first: what the table must still say.
+            missing_lances = [m["lance"] for m in missing]
         if not problems:
             saved = _save(request, table, entry, number)
             if isinstance(saved, HttpResponse):
@@ -397,6 +404,7 @@ def hand(request: HttpRequest, table_id: str, key: str, number: int | None = Non
         "lines": board.recuento_lines(result, state["players"]) if result else [],
         "engine_error": engine_error,
         "conflict": conflict,
+        "missing_lances": missing_lances,
         "editing": number is not None,
         "links": _links(table, True),
         "card_values": CARD_VALUES,

@@ -69,6 +69,19 @@
     return input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
   }
 
+  // A seat that showed its four cards is not asked its jugada; with every seat shown,
+  // nothing is left to ask.
+  function syncJugadas(root) {
+    root.querySelectorAll("[data-picker-seat]").forEach(function (row) {
+      var seat = row.getAttribute("data-picker-seat");
+      var input = row.querySelector("[data-picker-input]");
+      var jugada = document.querySelector('[data-jugada-seat="' + seat + '"]');
+      if (jugada && input) jugada.hidden = cardsOf(input).length === 4;
+    });
+    var section = document.querySelector("[data-jugadas]");
+    if (section) section.hidden = !section.querySelector("[data-jugada-seat]:not([hidden])");
+  }
+
   function initPicker(root) {
     var keypad = root.querySelector("[data-keypad]");
     var rows = Array.prototype.slice.call(root.querySelectorAll("[data-picker-seat]"));
@@ -91,14 +104,7 @@
     }
 
     function seatChanged(i) {
-      var seat = rows[i].getAttribute("data-picker-seat");
-      var jugada = document.querySelector('[data-jugada-seat="' + seat + '"]');
-      if (jugada) jugada.hidden = cardsOf(inputs[i]).length === 4;
-      var section = document.querySelector("[data-jugadas]");
-      if (section) {
-        // Nothing left to ask when every player showed his cards.
-        section.hidden = !section.querySelector("[data-jugada-seat]:not([hidden])");
-      }
+      syncJugadas(root);
       inputs[i].dispatchEvent(new Event("change", { bubbles: true }));
     }
 
@@ -143,6 +149,9 @@
         inputs[active].value = mine.join(" ");
         if (wasFull) seatChanged(active);
       }
+      // Every card counts as typed (the hand in progress keeps it); only a full or
+      // emptied seat is a "change" the server is asked about.
+      inputs[active].dispatchEvent(new Event("input", { bubbles: true }));
       render();
     });
     var start = firstOpen(0);
@@ -259,6 +268,8 @@
     setField(fields, "number", String(number));
     queue.push({ table: table, action: form.action, clientId: clientId, number: number, fields: fields });
     writeQueue(queue);
+    dropDraft();  // the queue holds the hand now
+    leaving = true;
     window.sessionStorage.setItem("muscore:queued", String(number));
     window.location.href = form.getAttribute("data-board");
   }
@@ -430,6 +441,7 @@
     betsInput.value = betsText(bets);
     endInput.value = end;
     drawLances(live);
+    keepDraft();
     return true;
   }
 
@@ -491,9 +503,11 @@
         row = el("div", { "class": "bet-row bet-amount" });
         row.appendChild(el("label", { "for": "a_" + lance }, t("t-amount")));
         row.appendChild(el("input", { id: "a_" + lance, name: "a_" + lance, type: "number", min: "1", max: "99", inputmode: "numeric" }));
+        var sides = el("div", { "class": "bet-sides" });
         ["A", "B"].forEach(function (side) {
-          row.appendChild(actButton("bet:" + lance + ":" + side + ":amt", labels[side], "btn-small"));
+          sides.appendChild(actButton("bet:" + lance + ":" + side + ":amt", labels[side], "btn-small btn-side"));
         });
+        row.appendChild(sides);
         add(row);
       } else if (!end) {
         row = el("div", { "class": "bet-row" });
@@ -618,7 +632,188 @@
     if (navigator.onLine && !queued) flush();
   }
 
+  // --- the hand in progress (issue 9.1, 9.2, 9.5) ------------------------------------------
+  // What is entered for a hand lives in the form's fields (cards, jugadas, winners, and
+  // each lance's bets in hidden fields the server draws). A copy is kept on this phone
+  // (localStorage, per table and hand number) after every tap, so a reload, a call or a
+  // closed tab brings the hand back; it goes when the hand is saved (or queued without
+  // signal) or thrown away on purpose ("Volver sin guardar", "Empezar de cero").
+  var DRAFT_PREFIX = "muscore:draft:";
+  var NOT_ENTERED = { csrfmiddlewaretoken: 1, act: 1 };
+  var NOT_COMPARED = { client_id: 1, revision: 1, number: 1 };
+  var entryForm = null;
+  var entryStart = "";
+  var leaving = false;  // saved, queued or thrown away: the page may go without asking
+
+  function draftKey() {
+    return entryForm ? DRAFT_PREFIX + entryForm.getAttribute("data-draft") : "";
+  }
+
+  function entryFields(form) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value === "string" && !NOT_ENTERED[name]) fields.push([name, value]);
+    });
+    return fields;
+  }
+
+  // What was entered, compared apart from the form's own bookkeeping and field order.
+  function entered(fields) {
+    return JSON.stringify(fields.filter(function (pair) {
+      return !NOT_COMPARED[pair[0]] && !/^a_/.test(pair[0]);
+    }).map(function (pair) { return pair[0] + "=" + pair[1]; }).sort());
+  }
+
+  function hasEntries() {
+    return !!entryForm && entered(entryFields(entryForm)) !== entryStart;
+  }
+
+  function keepDraft() {
+    if (!entryForm || leaving) return;
+    try {
+      if (hasEntries()) {
+        window.localStorage.setItem(draftKey(), JSON.stringify({ at: Date.now(), fields: entryFields(entryForm) }));
+      } else {
+        window.localStorage.removeItem(draftKey());
+      }
+    } catch (e) { /* a full or closed storage keeps nothing more; the page still works */ }
+  }
+
+  function dropDraft() {
+    if (!entryForm) return;
+    try { window.localStorage.removeItem(draftKey()); } catch (e) { /* nothing kept */ }
+  }
+
+  function readDraft() {
+    try {
+      var kept = JSON.parse(window.localStorage.getItem(draftKey()) || "null");
+      return kept && Array.isArray(kept.fields) ? kept.fields : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // The kept fields put back: inputs take their values, radios their choice, and what
+  // the page does not draw yet (a winner of a lance not shown, a lance's bets) goes in
+  // hidden fields the server reads on the next round trip.
+  function restoreDraft(form, fields) {
+    var values = {};
+    fields.forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
+    var placed = {};
+    Array.prototype.forEach.call(form.elements, function (input) {
+      var name = input.name;
+      if (!name || NOT_ENTERED[name] || input.tagName === "BUTTON" || input.type === "submit") return;
+      var kept = values[name];
+      if (input.type === "radio" || input.type === "checkbox") {
+        input.checked = !!kept && kept.indexOf(input.value) >= 0;
+        if (input.checked) placed[name] = true;
+      } else if (kept) {
+        input.value = kept[0];
+        placed[name] = true;
+      }
+    });
+    var live = form.querySelector("#live") || form;
+    Object.keys(values).forEach(function (name) {
+      if (placed[name]) return;
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      input.value = values[name][0];
+      input.setAttribute("data-restored", "");
+      live.appendChild(input);
+    });
+    form.querySelectorAll("[data-card-picker]").forEach(syncJugadas);
+  }
+
+  function initEntry(form) {
+    entryForm = form;
+    entryStart = entered(entryFields(form));
+    var kept = readDraft();
+    if (kept && entered(kept) !== entryStart) {
+      restoreDraft(form, kept);
+      var note = document.querySelector("[data-draft-note]");
+      if (note) note.hidden = false;
+      window.setTimeout(function () {
+        // The server draws the lances again from the fields put back (without signal,
+        // the page draws the bets itself).
+        if (isOffline()) drawLances(form.querySelector("#live"));
+        else if (window.htmx) window.htmx.trigger(form, "change");
+      }, 0);
+    }
+    form.addEventListener("input", keepDraft);
+    form.addEventListener("change", keepDraft);
+    var discard = document.querySelector("[data-draft-discard]");
+    if (discard) {
+      discard.addEventListener("click", function () {
+        var back = document.querySelector('[data-action="discard"]');
+        if (!window.confirm(back ? back.getAttribute("data-confirm") : "")) return;
+        dropDraft();
+        leaving = true;
+        window.location.replace(window.location.pathname);
+      });
+    }
+    var back = document.querySelector('[data-action="discard"]');
+    if (back) {
+      back.addEventListener("click", function (event) {
+        if (hasEntries() && !window.confirm(back.getAttribute("data-confirm"))) {
+          event.preventDefault();
+          return;
+        }
+        dropDraft();
+        leaving = true;
+      });
+    }
+  }
+
+  window.addEventListener("beforeunload", function (event) {
+    if (!entryForm || leaving || !hasEntries()) return;
+    keepDraft();
+    event.preventDefault();
+    event.returnValue = "";
+  });
+  // The language switch draws the same page again: the hand comes back from the phone.
+  document.addEventListener("submit", function (event) {
+    if (entryForm && event.target !== entryForm) {
+      keepDraft();
+      leaving = true;
+    }
+  });
+
+  function isSave(event) {
+    var config = event.detail.requestConfig;
+    return !!(config && config.formData && config.formData.get && config.formData.get("act") === "save");
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (entryForm && isSave(event)) leaving = true;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!entryForm || !isSave(event)) return;
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status === 200 && xhr.getResponseHeader("HX-Redirect")) {
+      dropDraft();  // stored: the board comes next
+    } else if (xhr && xhr.status === 409) {
+      dropDraft();  // another phone's hand stands; this form can only go back to the board
+    } else if (xhr && xhr.status > 0) {
+      leaving = false;  // refused: the hand stays, to be completed
+    }
+  });
+  // A refused save: the page stays as it was, and shows what is missing, or the hand
+  // another phone stored, where the eye goes next.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "live") return;
+    var live = document.getElementById("live");
+    keepDraft();
+    if (!live || !live.hasAttribute("data-refused-save")) return;
+    var first = live.querySelector("[data-conflict]") || live.querySelector("[data-entry-errors]") ||
+      live.querySelector("[data-missing]");
+    if (first) first.scrollIntoView({ block: "start" });
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
+    // The hand in progress first: the keypad starts at the first seat still to fill.
+    document.querySelectorAll("form[data-draft]").forEach(initEntry);
     document.querySelectorAll("[data-card-picker]").forEach(initPicker);
     document.querySelectorAll("[data-setup]").forEach(initSetup);
     initOffline();

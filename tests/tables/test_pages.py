@@ -245,7 +245,7 @@ def test_missing_winner_is_named_and_nothing_is_saved(client: Client) -> None:
     data = {k: v for k, v in NO_CARDS_PASSED.items() if k != "w_chica"}
     response = post_hand(client, table, data)
     assert response.status_code == 400
-    assert "¿Quién gana chica?" in text_of(response)
+    assert "Chica: falta quién gana, Ana y Carla o Bruno y Diego." in text_of(response)
     assert not Hand.objects.exists()
 
 
