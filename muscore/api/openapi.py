@@ -2,6 +2,8 @@
 
 GET /api/v1/openapi.json gives the description; GET /api/ draws it as a readable
 page from the same dict (no Swagger UI: nothing comes from another machine).
+The texts a reader sees are translated (Spanish in the code, like every UI string):
+the page speaks the reader's language, openapi.json is always the English one.
 The examples are written out by hand; tests/api/test_openapi.py checks each one
 against muscore.rules and the live app, so the description cannot drift.
 """
@@ -14,6 +16,9 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import override
 from django.views.decorators.http import require_GET
 
 SIDE = {"type": "string", "enum": ["A", "B"]}
@@ -25,23 +30,25 @@ SCORE = {
 }
 SEAT_KEY = "^[0-5]$"
 TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
-            "description": "The table's id, as returned by POST /tables."}
+            "description": _("El id de la mesa, tal como lo devuelve POST /tables.")}
 TABLE_KEY = {"name": "X-Table-Key", "in": "header", "required": True,
              "schema": {"type": "string"},
-             "description": "The table's edit key (returned once, by POST /tables). Without it "
-                            "(or with a wrong one) a write is refused with 403."}
+             "description": _("La clave de edición de la mesa (la devuelve una sola vez POST "
+                              "/tables). Sin ella (o con una equivocada) una escritura se "
+                              "rechaza con 403.")}
 IDEMPOTENCY_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
                    "schema": {"type": "string", "maxLength": 150},
-                   "description": "Send the same key again (a retry) and get the first answer "
-                                  "back, with nothing stored twice. The same key with a "
-                                  "different request is a 422."}
+                   "description": _("Envía otra vez la misma clave (un reintento) y recibes la "
+                                    "primera respuesta, sin guardar nada dos veces. La misma "
+                                    "clave con otra petición distinta es un 422.")}
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
-            "description": "The ETag the change starts from (\"r3\"). If the table moved on "
-                           "since, the change is refused with 409 and the current revision."}
+            "description": _("El ETag del que parte el cambio («r3»). Si la mesa ha cambiado "
+                             "desde entonces, el cambio se rechaza con 409 y la revisión "
+                             "actual.")}
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
-                 "description": "The ETag you hold: 304 with no body while nothing changed."}
-ETAG_HEADER = {"ETag": {"description": "The table's revision as an ETag: \"r<revision>\".",
+                 "description": _("El ETag que tienes: 304 sin cuerpo mientras nada cambie.")}
+ETAG_HEADER = {"ETag": {"description": _("La revisión de la mesa como ETag: «r<revisión>»."),
                         "schema": {"type": "string"}}}
 
 SEED_HANDS = {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}
@@ -113,7 +120,7 @@ CREATE_RESPONSE = {
 ADD_HAND_REQUEST = {"hands": SEED_HANDS, "number": 1}
 ERROR_EXAMPLES = {
     "no_key": {"error": "this needs the table's edit key in the X-Table-Key header"},
-    "no_table": {"error": "there is no such table"},
+    "no_table": {"error": _("no hay ninguna mesa con ese enlace")},
 }
 
 
@@ -121,7 +128,7 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _json(schema: dict[str, Any], description: str, example: Any = None,
+def _json(schema: dict[str, Any], description: str | Promise, example: Any = None,
           headers: dict[str, Any] | None = None) -> dict[str, Any]:
     content: dict[str, Any] = {"schema": schema}
     if example is not None:
@@ -133,7 +140,7 @@ def _json(schema: dict[str, Any], description: str, example: Any = None,
     return out
 
 
-def _error(description: str, example: Any = None) -> dict[str, Any]:
+def _error(description: str | Promise, example: Any = None) -> dict[str, Any]:
     return _json(_ref("Error"), description, example)
 
 
@@ -142,12 +149,13 @@ def _body(schema: dict[str, Any], example: Any, required: bool = True) -> dict[s
             "content": {"application/json": {"schema": schema, "example": example}}}
 
 
-BAD_REQUEST = _error("The body is not JSON, not an object, or breaks a rule of the game: the "
-                     "error says which, in a player's words.", SCORE_ERROR_RESPONSE)
-NOT_FOUND = _error("There is no such table (or hand).", ERROR_EXAMPLES["no_table"])
-FORBIDDEN = _error("The X-Table-Key header is missing or wrong; nothing changed.",
+BAD_REQUEST = _error(_("El cuerpo no es JSON, no es un objeto o rompe una regla del juego: el "
+                       "error dice cuál, con palabras de jugador."), SCORE_ERROR_RESPONSE)
+NOT_FOUND = _error(_("No existe esa mesa (o esa mano)."), ERROR_EXAMPLES["no_table"])
+FORBIDDEN = _error(_("Falta la cabecera X-Table-Key o está mal; no ha cambiado nada."),
                    ERROR_EXAMPLES["no_key"])
-METHOD = _error("That method is not allowed here (the Allow header lists those that are).")
+METHOD = _error(_("Ese método no se admite aquí (la cabecera Allow dice cuáles sí)."))
+IDEMPOTENCY_REUSED = _error(_("La Idempotency-Key ya se usó para otra petición distinta."))
 
 def _lance_ref() -> dict[str, str]:
     return {"$ref": "#/components/schemas/Lance"}
@@ -327,115 +335,116 @@ SCHEMAS: dict[str, Any] = {
 }
 
 NUMBER = {"name": "number", "in": "path", "required": True,
-          "schema": {"type": "integer", "minimum": 0}, "description": "The hand's number, from 1."}
+          "schema": {"type": "integer", "minimum": 0}, "description": _("El número de la mano, "
+                                                                        "desde 1.")}
 
 PATHS: dict[str, Any] = {
     "/api/v1/score": {"post": {
         "operationId": "score", "tags": ["scoring"],
-        "summary": "Score one hand record",
-        "description": "muscore.rules on the wire: the hand's recuento step by step. No table, "
-                       "no key, nothing stored.",
+        "summary": _("Contar una mano"),
+        "description": _("muscore.rules por la red: el recuento de la mano paso a paso. Sin "
+                         "mesa, sin clave, sin guardar nada."),
         "requestBody": _body(_ref("HandRecord"), SCORE_REQUEST),
-        "responses": {"200": _json(_ref("Result"), "The result.", SCORE_RESPONSE),
+        "responses": {"200": _json(_ref("Result"), _("El resultado."), SCORE_RESPONSE),
                       "400": BAD_REQUEST, "405": METHOD},
     }},
     "/api/v1/replay": {"post": {
         "operationId": "replay", "tags": ["scoring"],
-        "summary": "Replay a vaca",
-        "description": "The hands in order: the score carries over, the mano moves one seat, "
-                       "a juego won starts the next at 0-0, and the vaca stops at its winner. "
-                       "Each entry of `hands` also carries its full `result`.",
+        "summary": _("Rehacer una vaca"),
+        "description": _("Las manos en orden: el tanteo sigue, la mano pasa al asiento "
+                         "siguiente, un juego ganado empieza el siguiente 0-0 y la vaca se para "
+                         "en su ganador. Cada entrada de `hands` lleva además su `result` "
+                         "completo."),
         "requestBody": _body(_ref("Vaca"), REPLAY_REQUEST),
-        "responses": {"200": _json(_ref("VacaResult"), "The replay.", REPLAY_SUMMARY),
+        "responses": {"200": _json(_ref("VacaResult"), _("La vaca rehecha."), REPLAY_SUMMARY),
                       "400": BAD_REQUEST, "405": METHOD},
     }},
     "/api/v1/tables": {"post": {
         "operationId": "createTable", "tags": ["tables"],
-        "summary": "Create a table",
-        "description": "Returns the table with its edit key (shown once): keep it, every "
-                       "write needs it in X-Table-Key.",
+        "summary": _("Crear una mesa"),
+        "description": _("Devuelve la mesa con su clave de edición (se ve una sola vez): "
+                         "guárdala, toda escritura la necesita en X-Table-Key."),
         "requestBody": _body(_ref("NewTable"), CREATE_REQUEST, required=False),
-        "responses": {"201": _json(_ref("TableCreated"), "The new table.", CREATE_RESPONSE,
+        "responses": {"201": _json(_ref("TableCreated"), _("La mesa nueva."), CREATE_RESPONSE,
                                    {**ETAG_HEADER, "Location": {"schema": {"type": "string"}}}),
                       "400": BAD_REQUEST, "405": METHOD},
     }},
     "/api/v1/tables/import": {"post": {
         "operationId": "importTable", "tags": ["tables"],
-        "summary": "Import an exported table as a new table",
+        "summary": _("Importar una mesa exportada como mesa nueva"),
         "requestBody": _body(_ref("Export"), {
             "format": "muscore-table", "version": 1, "rules": {"target": 40}, "mano": 0,
             "players": ["Ana", "Bruno", "Carla", "Diego"], "hands": [{"hands": SEED_HANDS}]}),
-        "responses": {"201": _json(_ref("TableCreated"), "The new table (new id and key).",
+        "responses": {"201": _json(_ref("TableCreated"), _("La mesa nueva (id y clave nuevos)."),
                                    headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "405": METHOD},
     }},
     "/api/v1/tables/{table_id}": {"get": {
         "operationId": "getTable", "tags": ["tables"],
-        "summary": "A table's state",
+        "summary": _("El estado de una mesa"),
         "parameters": [TABLE_ID, IF_NONE_MATCH],
-        "responses": {"200": _json(_ref("TableState"), "The table.", headers=ETAG_HEADER),
-                      "304": {"description": "Unchanged since the ETag in If-None-Match.",
+        "responses": {"200": _json(_ref("TableState"), _("La mesa."), headers=ETAG_HEADER),
+                      "304": {"description": _("Sin cambios desde el ETag de If-None-Match."),
                               "headers": ETAG_HEADER},
                       "404": NOT_FOUND, "405": METHOD},
     }},
     "/api/v1/tables/{table_id}/export": {"get": {
         "operationId": "exportTable", "tags": ["tables"],
-        "summary": "Export a table (POST it to /tables/import to copy it)",
+        "summary": _("Exportar una mesa (envíala con POST a /tables/import para copiarla)"),
         "parameters": [TABLE_ID],
-        "responses": {"200": _json(_ref("Export"), "The export, as a file download."),
+        "responses": {"200": _json(_ref("Export"), _("La exportación, como archivo para "
+                                                     "descargar.")),
                       "404": NOT_FOUND, "405": METHOD},
     }},
     "/api/v1/tables/{table_id}/hands": {"post": {
         "operationId": "addHand", "tags": ["hands"],
-        "summary": "Add the next hand",
-        "description": "The hand record (the table supplies rules, mano and score). `number` "
-                       "names the hand it is meant to be: if another phone filled it first, "
-                       "409 with the stored `hand`. `client_id` or Idempotency-Key make a "
-                       "retry safe.",
+        "summary": _("Añadir la mano siguiente"),
+        "description": _("La mano (la mesa pone las reglas, la mano y el tanteo). `number` dice "
+                         "qué mano es: si otro móvil la llenó antes, 409 con la `hand` "
+                         "guardada. `client_id` o Idempotency-Key hacen seguro un reintento."),
         "parameters": [TABLE_ID, TABLE_KEY, IDEMPOTENCY_KEY],
         "requestBody": _body(_hand_body(number={"type": "integer", "minimum": 1},
                                         client_id={"type": "string"}), ADD_HAND_REQUEST),
-        "responses": {"201": _json(_ref("TableState"), "The table with the hand.",
+        "responses": {"201": _json(_ref("TableState"), _("La mesa con la mano."),
                                    headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
-                      "409": _error("That hand number was already filled: `hand` is the "
-                                    "stored one."),
-                      "422": _error("The Idempotency-Key was used for a different request.")},
+                      "409": _error(_("Esa mano ya estaba llena: `hand` es la guardada.")),
+                      "422": IDEMPOTENCY_REUSED},
     }},
     "/api/v1/tables/{table_id}/hands/last": {"delete": {
         "operationId": "undoLastHand", "tags": ["hands"],
-        "summary": "Undo the last hand",
+        "summary": _("Deshacer la última mano"),
         "parameters": [TABLE_ID, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
-        "responses": {"200": _json(_ref("TableState"), "The table without its last hand.",
+        "responses": {"200": _json(_ref("TableState"), _("La mesa sin su última mano."),
                                    headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
-                      "409": _error("The table changed since the If-Match revision: "
-                                    "`revision` is the current one."),
-                      "422": _error("The Idempotency-Key was used for a different request.")},
+                      "409": _error(_("La mesa cambió desde la revisión de If-Match: `revision` "
+                                      "es la actual.")),
+                      "422": IDEMPOTENCY_REUSED},
     }},
     "/api/v1/tables/{table_id}/hands/{number}": {
         "get": {
             "operationId": "getHand", "tags": ["hands"],
-            "summary": "One stored hand, with its place in the vaca and its result",
+            "summary": _("Una mano guardada, con su sitio en la vaca y su resultado"),
             "parameters": [TABLE_ID, NUMBER],
-            "responses": {"200": _json(_ref("HandEntry"), "The hand."),
+            "responses": {"200": _json(_ref("HandEntry"), _("La mano.")),
                           "404": NOT_FOUND, "405": METHOD},
         },
         "put": {
             "operationId": "replaceHand", "tags": ["hands"],
-            "summary": "Correct a stored hand",
-            "description": "The whole table is replayed; a change that would make a later "
-                           "hand break the rules is refused with 400 and that hand's `number`.",
+            "summary": _("Corregir una mano guardada"),
+            "description": _("Se rehace la mesa entera; un cambio que haría que una mano "
+                             "posterior rompiera las reglas se rechaza con 400 y el `number` de "
+                             "esa mano."),
             "parameters": [TABLE_ID, NUMBER, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
             "requestBody": _body(_hand_body(revision={"type": "integer"}),
                                  {"hands": SEED_HANDS}),
-            "responses": {"200": _json(_ref("TableState"), "The table after the correction.",
+            "responses": {"200": _json(_ref("TableState"), _("La mesa después de la corrección."),
                                        headers=ETAG_HEADER),
                           "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND,
                           "405": METHOD,
-                          "409": _error("The table changed since the revision given."),
-                          "422": _error("The Idempotency-Key was used for a different "
-                                        "request.")},
+                          "409": _error(_("La mesa cambió desde la revisión dada.")),
+                          "422": IDEMPOTENCY_REUSED},
         },
     },
 }
@@ -445,10 +454,10 @@ SPEC: dict[str, Any] = {
     "info": {
         "title": "muscore API",
         "version": "1",
-        "summary": "Score Mus hands, replay vacas and keep a table's hands.",
-        "description": "Every request and response body is JSON. Every error is "
-                       "{\"error\": \"...\"} with a 4xx status, and a refused request changes "
-                       "nothing. The hand record is described in docs/contract.md.",
+        "summary": _("Contar manos de mus, rehacer vacas y llevar las manos de una mesa."),
+        "description": _("Todo cuerpo de petición y de respuesta es JSON. Todo error es "
+                         "{\"error\": \"...\"} con un estado 4xx, y una petición rechazada no "
+                         "cambia nada. La mano se describe en docs/contract.md."),
     },
     "servers": [{"url": "/"}],
     "tags": [{"name": "scoring", "description": "The rules engine: no storage."},
@@ -463,21 +472,34 @@ SPEC: dict[str, Any] = {
 }
 
 
+def _resolved(value: Any) -> Any:
+    """A copy of `value` with each translated text read in the active language."""
+    if isinstance(value, Promise):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _resolved(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_resolved(item) for item in value]
+    return copy.deepcopy(value)
+
+
 def spec() -> dict[str, Any]:
-    """A copy of the description (callers may change it freely)."""
-    return copy.deepcopy(SPEC)
+    """A copy of the description, in English (callers may change it freely)."""
+    with override("en"):
+        resolved: dict[str, Any] = _resolved(SPEC)
+    return resolved
 
 
 @require_GET
 def openapi_json(request: HttpRequest) -> HttpResponse:
-    response = JsonResponse(SPEC, json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(spec(), json_dumps_params={"ensure_ascii": False})
     response["Access-Control-Allow-Origin"] = "*"
     return response
 
 
 def _operations() -> list[dict[str, Any]]:
     out = []
-    for path, methods in PATHS.items():
+    for path, methods in _resolved(PATHS).items():
         for method, op in methods.items():
             body = (op.get("requestBody") or {}).get("content", {}).get("application/json", {})
             out.append({
@@ -500,4 +522,6 @@ def _operations() -> list[dict[str, Any]]:
 @require_GET
 def docs(request: HttpRequest) -> HttpResponse:
     """The description as a page, drawn from the same dict as openapi.json."""
-    return render(request, "api/docs.html", {"info": SPEC["info"], "operations": _operations()})
+    return render(
+        request, "api/docs.html", {"info": _resolved(SPEC["info"]), "operations": _operations()}
+    )

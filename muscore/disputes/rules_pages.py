@@ -63,6 +63,9 @@ class Page:
     title: Promise | str
     intro: Promise | str
     sections: tuple[Section, ...] = field(default_factory=tuple)
+    # The words that open the sections on the page itself ("Las más corrientes:"): not
+    # part of the intro, which the index shows alone.
+    lead_in: Promise | str = ""
 
 
 def _bets(*bets: tuple[str, int | str], end: str) -> dict[str, Any]:
@@ -398,7 +401,7 @@ PAGES: tuple[Page, ...] = (
         "senas",
         _("Las señas"),
         _("Los compañeros se pasan señas sin que las vea el otro bando, y el otro bando intenta "
-          "pillarlas. Las señas han de ser verdad: no se engaña con ellas. Las más corrientes:"),
+          "pillarlas. Las señas han de ser verdad: no se engaña con ellas."),
         (
             Section(
                 "reyes",
@@ -445,6 +448,7 @@ PAGES: tuple[Page, ...] = (
                 hands=(HandExample("C 7 5 4", None, 26),),
             ),
         ),
+        lead_in=_("Las más corrientes:"),
     ),
 )
 

@@ -27,9 +27,10 @@ CARD_PLURALS: dict[int, str] = {
     10: "sotas", 11: "caballos", 12: "reyes",
 }
 
-#: How each index is written back ("R R 5 4"): letters for the figures and the as.
+#: How each index is written back ("R R 5 4"): letters for the figures, and the as as
+#: 1, as the keypad says it ("A" is a side: A and B). "A" is still read as an as.
 CARD_TEXT: dict[int, str] = {
-    1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 10: "S", 11: "C", 12: "R",
+    1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 10: "S", 11: "C", 12: "R",
 }
 
 _TOKENS: dict[str, int] = {str(i): i for i in INDICES}

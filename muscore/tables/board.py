@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 SIDES = ("A", "B")
 # The game's words stay Spanish in English (issue 3, point 6) and are the Basque
@@ -199,8 +199,9 @@ def recuento_lines(
 ) -> list[str]:
     """The result of one hand as the table says it, one sentence per step.
 
-    "Grande: Ana y Carla +1, 39. Chica: +1, 40: ganan el juego. Pares y juego
-    no se cuentan." Names are said when the side changes, as people do. Then who
+    "Grande: Ana y Carla +1, 39. Chica: Ana y Carla +1, 40: ganan el juego. Pares y
+    juego no se cuentan." Every line names its side: lines are read one at a time (a
+    numbered list, a glance at the board), so "Chica: +1" alone says nobody. Then who
     lied and what it cost (`lies=False` leaves that to a page that shows it apart).
     """
     lines: list[str] = []
@@ -208,15 +209,12 @@ def recuento_lines(
     winner = result.get("winner")
     ended_by = result.get("ended_by")
     ordago = result.get("ordago")
-    last_side: str | None = None
     for i, step in enumerate(steps):
         side = step["side"]
-        names = side_names(players, side) if side != last_side else None
-        text = _step_text(step, names)
+        text = _step_text(step, side_names(players, side))
         if winner and not ordago and i == len(steps) - 1 and side == winner:
             text = _("%(text)s: ganan el juego") % {"text": text}
         lines.append(text + ".")
-        last_side = side
     if ordago:
         lines.append(
             _("Órdago a %(lance)s querido: lo ganan %(names)s, que ganan el juego.")
@@ -230,13 +228,18 @@ def recuento_lines(
             ordago["lance"] if ordago else (steps[-1]["lance"] if steps else None)
         )
         if last_lance in order:
-            rest = [LANCE_NAMES.get(lance, lance) for lance in order[order.index(last_lance) + 1:]]
+            rest = order[order.index(last_lance) + 1:]
             if rest:
-                words = join_words([rest[0], *[r.lower() for r in rest[1:]]])
+                words = join_words([str(LANCE_NAMES.get(rest[0], rest[0])),
+                                    *[lance_word(lance) for lance in rest[1:]]])
+                params = {"lances": words}
+                # "Juego no se cuenta", "Pares y juego no se cuentan": one lance or more.
                 if ended_by == "recuento":
-                    lines.append(_("%(lances)s no se cuentan.") % {"lances": words})
+                    lines.append(ngettext("%(lances)s no se cuenta.", "%(lances)s no se cuentan.",
+                                          len(rest)) % params)
                 else:
-                    lines.append(_("%(lances)s no se juegan.") % {"lances": words})
+                    lines.append(ngettext("%(lances)s no se juega.", "%(lances)s no se juegan.",
+                                          len(rest)) % params)
     if lies:
         lines.extend(lie_text(lie, result, players) for lie in result.get("lies") or [])
     return lines

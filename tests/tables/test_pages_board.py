@@ -73,7 +73,7 @@ def test_recuento_words_follow_the_issue_example():
     )
     lines = board.recuento_lines(result, NAMES)
     assert lines[0] == "Grande: Ana y Carla +1, 39."
-    assert lines[1] == "Chica: +1, 40: ganan el juego."
+    assert lines[1] == "Chica: Ana y Carla +1, 40: ganan el juego."
     assert lines[2] == "Pares y juego no se cuentan."
 
 
