@@ -64,8 +64,9 @@ def test_lector_says_which_31_real_variants_the_hand_is(client: Client) -> None:
 
 def test_lector_shows_grande_and_chica_as_the_cards_play(client: Client) -> None:
     html = client.get("/lector/", {"c0": "3 2 5 4"}).content.decode()
-    assert cell(html, 8, "grande") == "R 5 4 A"
-    assert cell(html, 8, "chica") == "A 4 5 R"
+    # The as is written 1, as the keypad says it ("A" is a side).
+    assert cell(html, 8, "grande") == "R 5 4 1"
+    assert cell(html, 8, "chica") == "1 4 5 R"
     assert cell(html, 4, "grande") == "5 4 3 2"
 
 

@@ -79,7 +79,7 @@ def test_a_lie_entered_in_the_hand_is_stored_and_the_recuento_says_who_lied_and_
     )
     board = text_of(client.get(url(table, "tables:edit_board")))
     assert said in board
-    assert f"Pares: +{cost} (por la mentira)" in board
+    assert f"Pares: Ana y Carla +{cost} (por la mentira)" in board
     history = text_of(client.get(reverse("tables:history", args=[table.id])))
     assert said in history
 
