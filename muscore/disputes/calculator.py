@@ -355,7 +355,54 @@ class Settled:
     asked: list[str]  #: the lances whose winner the engine asked for
 
 
-def settle(record: Mapping[str, Any], winners: Mapping[str, str] | None = None) -> Settled:
+def referee_message(error: engine.RuleError, names: list[str] | None = None) -> str:
+    """An engine refusal about a lance's winner, as a referee says it (names, not seats,
+    and the calculator's own words, not the record's fields); any other error as the
+    engine words it."""
+    params = error.params
+    lance = str(params.get("lance", ""))
+    lance_name = board.LANCE_NAMES.get(lance, lance)
+    players = names or default_names(4 if int(params.get("seat", 0) or 0) < 4 else 6)
+
+    def who(seat: object) -> str:
+        try:
+            return players[int(str(seat))]
+        except (ValueError, IndexError):
+            return str(seat)
+
+    if error.code == "winner_missing":
+        return _(
+            "%(lance)s: sin las cartas de %(name)s no se sabe quién ganó. Marcad el ganador, "
+            "A o B, bajo «Sin cartas»."
+        ) % {"lance": lance_name, "name": who(params.get("seat"))}
+    if error.code in ("winner_contradicts", "winner_contradicts_jugadas", "winner_contradicts_lie"):
+        if error.code == "winner_contradicts":
+            why = _("las cartas")
+        elif error.code == "winner_contradicts_lie":
+            why = _("la mentira de %(name)s") % {"name": who(params.get("seat"))}
+        else:
+            why = _("las jugadas")
+        return _(
+            "%(lance)s: %(why)s se la dan a %(side)s, pero habéis marcado que la ganó "
+            "%(got)s. Quitad ese ganador o corregid las cartas."
+        ) % {"lance": lance_name, "why": why, "side": params.get("side"), "got": params.get("got")}
+    if error.code == "winner_not_holder":
+        return _(
+            "%(lance)s: solo %(side)s tienen %(word)s, pero habéis marcado que la ganó %(got)s."
+        ) % {"lance": lance_name, "side": params.get("side"), "word": lance,
+             "got": params.get("got")}
+    if error.code == "winner_nobody":
+        return _(
+            "%(lance)s: nadie tiene %(word)s, pero habéis marcado que la ganó %(got)s."
+        ) % {"lance": lance_name, "word": lance, "got": params.get("got")}
+    return rule_message(error)
+
+
+def settle(
+    record: Mapping[str, Any],
+    winners: Mapping[str, str] | None = None,
+    names: list[str] | None = None,
+) -> Settled:
     """Score a record, asking muscore.rules what the form leaves open.
 
     The form always names the fourth lance "juego"; when nobody has juego the engine
@@ -389,7 +436,7 @@ def settle(record: Mapping[str, Any], winners: Mapping[str, str] | None = None) 
                 if side:
                     current["winners"] = {**(current.get("winners") or {}), lance: side}
                     continue
-            return Settled(current, None, rule_message(error), asked)
+            return Settled(current, None, referee_message(error, names), asked)
         except (TypeError, KeyError, AttributeError, IndexError):
             # A permalink is anyone's input: an odd shape is its fault, never a crash.
             return Settled(current, None, _("Esa mano no se puede leer."), asked)

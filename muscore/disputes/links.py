@@ -17,11 +17,12 @@ from muscore.disputes import permalink
 
 
 def permalink_url(record: Mapping[str, Any], names: list[str] | None = None) -> str:
-    """/calculadora/?h=<code>[&n=Ana,Bruno,...]: the whole hand in the address."""
+    """/calculadora/?h=<code>[&n=Ana,Bruno,...]#result: the whole hand in the address."""
     query = {"h": permalink.encode(dict(record))}
     if names:
         query["n"] = ",".join(name.replace(",", " ") for name in names)
-    return f"{reverse('disputes:calculator')}?{urlencode(query)}"
+    # Opened at the recuento, not at the top of the form 3,000 px above it.
+    return f"{reverse('disputes:calculator')}?{urlencode(query)}#result"
 
 
 def table_hand_records(

@@ -87,7 +87,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
         calc = calc_mod.Calculation.from_data(request.POST)
         errors = list(calc.errors)
         if not errors:
-            settled = calc_mod.settle(calc.record(), calc.form_winners())
+            settled = calc_mod.settle(calc.record(), calc.form_winners(), calc.names)
     elif request.GET.get("h"):
         try:
             record = permalink.decode(request.GET["h"])
@@ -96,9 +96,6 @@ def calculator(request: HttpRequest) -> HttpResponse:
             errors = [_("Ese enlace está dañado: no lleva una mano que se pueda leer.")]
             status = 400
         else:
-            settled = calc_mod.settle(record)
-            if settled.error:
-                status = 400
             try:
                 players = Rules.from_json(record.get("rules")).players
                 names = _names(request.GET.get("n", ""), players)
@@ -106,6 +103,9 @@ def calculator(request: HttpRequest) -> HttpResponse:
             except (ValueError, TypeError, AttributeError, KeyError):
                 # A record the engine refuses: its error is shown, the form starts empty.
                 calc = calc_mod.Calculation()
+            settled = calc_mod.settle(record, names=calc.names)
+            if settled.error:
+                status = 400
     else:
         players = 6 if request.GET.get("players") == "6" else 4
         calc = calc_mod.Calculation.from_data({"players": str(players)})

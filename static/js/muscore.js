@@ -816,6 +816,8 @@
     document.querySelectorAll("form[data-draft]").forEach(initEntry);
     document.querySelectorAll("[data-card-picker]").forEach(initPicker);
     document.querySelectorAll("[data-setup]").forEach(initSetup);
+    // The calculator: the bet buttons do it; the typed bets (the page without JS) fold away.
+    document.querySelectorAll("[data-calc-typed][open]").forEach(function (typed) { typed.open = false; });
     initOffline();
   });
 })();

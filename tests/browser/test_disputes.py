@@ -55,6 +55,8 @@ def test_disputed_hand_in_the_calculator_and_its_permalink_on_another_phone(
         expect(phone.locator(f"#id_c{seat}")).to_have_value(cards)
     # Grande: A envido, B cinco más, A no quiero.
     lance = phone.locator('[data-lance="grande"]')
+    # Typed instead of tapped: the typed fields are folded away under the buttons.
+    lance.locator("[data-calc-typed] > summary").click()
     lance.locator('input[name="f_grande"][value="A"] + span').click()
     lance.locator("#id_b_grande").fill("2 5")
     lance.locator('input[name="e_grande"][value="no_quiero"] + span').click()
@@ -116,6 +118,7 @@ def test_a_lie_is_said_in_the_recuento(phone: Page) -> None:
     phone.locator("details.declared summary").click()
     phone.locator('input[name="dp1"][value="si"] + span').click()
     lance = phone.locator('[data-lance="pares"]')
+    lance.locator("[data-calc-typed] > summary").click()
     lance.locator('input[name="f_pares"][value="B"] + span').click()
     lance.locator("#id_b_pares").fill("2")
     lance.locator('input[name="e_pares"][value="quiero"] + span').click()
@@ -145,3 +148,58 @@ def test_lector_reads_a_tapped_hand_in_both_modes(
     if cards == "7 7 7 R":
         expect(phone.locator('[data-reyes="8"] [data-lance="juego"]')).to_contain_text("31")
         expect(phone.locator('[data-reyes="8"] [data-lance="real31"]')).to_contain_text("rey")
+
+
+def test_the_calculator_folds_the_typed_bets_away_and_its_links_are_tap_targets(
+    phone: Page, new_phone: Callable[..., Page]
+) -> None:
+    """Issue 9.10 and 9.8: with JS, the bet buttons and not the typed fields too; the
+    4 / 6 players links are 44 px targets."""
+    phone.goto("/calculadora/")
+    for lance in ("grande", "chica", "pares", "juego"):
+        section = phone.locator(f'[data-lance="{lance}"]')
+        expect(section.locator(".btn-bet").first).to_be_visible()
+        expect(section.locator("[data-calc-typed]")).not_to_have_attribute("open", "")
+        expect(section.locator(f"#id_b_{lance}")).to_be_hidden()
+    for link in phone.locator(".calc-players a").all():
+        box = link.bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, (link.inner_text(), box)
+    # A tap draws the lance again: still folded.
+    grande = phone.locator('[data-lance="grande"]')
+    grande.locator(".bet-row", has_text="A1 y A2").get_by_role("button", name="Envido").click()
+    settle(phone)
+    expect(grande.locator(".bets")).to_have_text("A1 y A2: envido 2")
+    expect(grande.locator("#id_b_grande")).to_be_hidden()
+    # Without JS the typed fields are the way in, and they are open.
+    plain = new_phone(java_script_enabled=False)
+    plain.goto("/calculadora/")
+    expect(plain.locator("#id_b_grande")).to_be_visible()
+
+
+def test_a_permalink_opens_at_the_result(phone: Page) -> None:
+    """Issue 9.10: the permalink opened at the top, the result 2,900 px below."""
+    from muscore.disputes.links import permalink_url
+
+    record = {"score": {"A": 38, "B": 35}, "mano": 0,
+              "hands": {str(seat): cards for seat, cards in enumerate(DEAL)},
+              "lances": {"grande": {"bets": [{"side": "A", "n": 2}, {"side": "B", "n": 5}],
+                                    "end": "no_quiero"}}}
+    link = permalink_url(record)
+    assert link.endswith("#result")
+    phone.goto(link)
+    settle(phone)
+    result = phone.locator("#result")
+    expect(result.locator(".calc-score-final")).to_contain_text("Queda 39–41")
+    box = result.bounding_box()
+    assert box and 0 <= box["y"] < 200, f"the result is not on screen: {box}"
+    assert phone.evaluate("() => window.scrollY") > 500
+
+
+def test_a_missing_winner_is_asked_in_a_referees_words(phone: Page) -> None:
+    """Issue 9.7: "El asiento 0 no enseñó cartas: indica el ganador de grande en 'winners'"."""
+    phone.goto("/calculadora/")
+    phone.get_by_role("button", name="Ver el recuento").click()
+    settle(phone)
+    error = phone.locator("#result [role=alert]")
+    expect(error).to_contain_text("Grande: sin las cartas de A1 no se sabe quién ganó.")
+    assert "winners" not in error.inner_text() and "asiento" not in error.inner_text()

@@ -107,7 +107,7 @@ def test_without_cards_the_winner_is_asked_and_then_used(client: Client) -> None
     data = {"c0": "R R 5 4", "p1": "par", "j1": "no", "p2": "no", "j2": "no",
             "p3": "duples", "j3": "34"}
     text = text_of(client.post(URL, data))
-    assert "¿Quién ganó grande?" in text
+    assert "Grande: sin las cartas de B1 no se sabe quién ganó." in text
     data.update(w_grande="A", w_chica="B", w_pares="B", w_juego="B")
     response = client.post(URL, data)
     text = text_of(response)
@@ -308,3 +308,16 @@ def test_htmx_tap_sends_the_lances_back_and_a_typed_change_only_the_buttons(
     # The buttons follow the typed bets: B envido, A cinco más, so B answers.
     assert 'value="end:pares:quiero"' in html and 'value="bet:pares:B:2"' in html
     assert 'value="bet:pares:A:2"' not in html
+
+
+def test_a_missing_winner_is_said_with_names_not_record_fields(client: Client) -> None:
+    data = {"players": "4", "n0": "Ana", "n1": "Bruno", "n2": "Carla", "n3": "Diego"}
+    text = text_of(client.post(URL, data))
+    assert "Grande: sin las cartas de Ana no se sabe quién ganó." in text
+    assert "winners" not in text and "El asiento" not in text
+
+
+def test_permalinks_open_at_the_result(client: Client) -> None:
+    link = permalink_of(client.post(URL, DISPUTED))
+    assert link.endswith("#result")
+    assert client.get(link).status_code == 200
