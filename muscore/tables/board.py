@@ -41,6 +41,12 @@ JUGADA_WORDS: dict[str, str | Promise] = {
     "duples": gettext_lazy("duples"),
 }
 PIEDRAS_PER_AMARRACO = 5
+REAL31_WORDS = {
+    "no": gettext_lazy("sin 31 real"),
+    "rey": gettext_lazy("31 real: 7 7 7 R"),
+    "figura": gettext_lazy("31 real: 7 7 7 y figura"),
+    "sota": gettext_lazy("31 real: 7 7 7 S"),
+}
 
 
 def lance_word(lance: str) -> str:
@@ -90,8 +96,12 @@ def piedras(points: int) -> dict[str, Any]:
 
 
 def dentro_from(target: int) -> int:
-    """A side is "dentro" at 35 of 40: scaled as the last amarraco before any target."""
-    return max(0, int(target) - PIEDRAS_PER_AMARRACO)
+    """The first score that is "dentro": fewer than five piedras missing (36 of 40).
+
+    rules.md (seed 000, section 6) says it for any target: target minus 4. The one
+    place the board asks; the engine's own threshold replaces this line when it has one.
+    """
+    return max(0, int(target) - (PIEDRAS_PER_AMARRACO - 1))
 
 
 def is_dentro(points: int, target: int) -> bool:
@@ -103,36 +113,69 @@ def postre(mano: int, players: int) -> int:
     return (mano - 1) % players
 
 
-def chart(scores: Sequence[Mapping[str, int]], target: int) -> dict[str, Any]:
-    """Polyline points of both sides over the hands of one juego, for an inline SVG.
+CHART_WIDTH = 320
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 26, 8, 8, 18
 
-    `scores` are the scores after each hand; the chart starts at 0-0.
+
+def chart(
+    scores: Sequence[Mapping[str, int]],
+    target: int,
+    *,
+    breaks: Sequence[int] = (),
+    height: int = 130,
+) -> dict[str, Any]:
+    """Both sides' score over the hands, for an inline SVG with axes and the dentro line.
+
+    `scores` are the scores after each hand, from 0-0. `breaks` are the counts of
+    hands after which a juego was won: the next juego starts again at 0-0, drawn as a
+    new pair of lines after a dashed separator (the chart of a whole vaca).
     """
-    width, height, pad = 300, 100, 4
-    series = [{"A": 0, "B": 0}, *scores]
-    steps = max(len(series) - 1, 1)
-    usable_h = height - 2 * pad
+    plot_left, plot_right = CHART_LEFT, CHART_WIDTH - CHART_RIGHT
+    plot_top, plot_bottom = CHART_TOP, height - CHART_BOTTOM
+    steps = max(len(scores), 1)
 
     def y(points: int) -> float:
-        return round(height - pad - min(points, target) / target * usable_h, 1)
+        shown = min(max(points, 0), target)
+        return round(plot_bottom - shown / target * (plot_bottom - plot_top), 1)
 
     def x(i: int) -> float:
-        return round(pad + i * (width - 2 * pad) / steps, 1)
+        return round(plot_left + i * (plot_right - plot_left) / steps, 1)
 
-    lines = {
-        side: " ".join(f"{x(i)},{y(s[side])}" for i, s in enumerate(series)) for side in SIDES
-    }
-    last = series[-1]
+    ends = [b for b in sorted(set(breaks)) if 0 < b < len(scores)]
+    starts = [0, *ends]
+    segments = []
+    for k, start in enumerate(starts):
+        stop = ends[k] if k < len(ends) else len(scores)
+        series = [(start, {"A": 0, "B": 0})] + [(i + 1, scores[i]) for i in range(start, stop)]
+        segments.append(
+            {
+                side.lower(): " ".join(f"{x(i)},{y(s[side])}" for i, s in series)
+                for side in SIDES
+            }
+        )
+    last = scores[-1] if scores else {"A": 0, "B": 0}
+    ticks = [1, *range(5, len(scores), 5)] + ([len(scores)] if len(scores) > 1 else [])
     return {
-        "width": width,
+        "width": CHART_WIDTH,
         "height": height,
-        "a": lines["A"],
-        "b": lines["B"],
-        "a_end": {"x": x(len(series) - 1), "y": y(last["A"])},
-        "b_end": {"x": x(len(series) - 1), "y": y(last["B"])},
+        "left": plot_left,
+        "right": plot_right,
+        "top": plot_top,
+        "bottom": plot_bottom,
+        "segments": segments,
+        "a": segments[-1]["a"],
+        "b": segments[-1]["b"],
+        "a_end": {"x": x(len(scores)), "y": y(last["A"])},
+        "b_end": {"x": x(len(scores)), "y": y(last["B"])},
+        "dentro": dentro_from(target),
         "dentro_y": y(dentro_from(target)),
+        "target": target,
         "target_y": y(target),
-        "hands": len(series) - 1,
+        "zero_y": y(0),
+        "separators": [x(b) for b in ends],
+        "x_ticks": [{"n": n, "x": x(n)} for n in sorted(set(ticks)) if scores],
+        "label_y": height - 4,
+        "hands": len(scores),
     }
 
 
@@ -245,6 +288,11 @@ def recuento_lines(
     return lines
 
 
+def entry_lines(hand: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+    """What one replayed entry of a vaca did, in the table's words (a hand's recuento)."""
+    return recuento_lines(hand.get("result") or {}, players)
+
+
 def current_juego(vaca: Mapping[str, Any]) -> dict[str, Any]:
     """The juego being played in a vaca: its number, score and the hands so far."""
     hands = list(vaca.get("hands") or [])
@@ -279,6 +327,8 @@ def juegos_results(vaca: Mapping[str, Any], players: Sequence[str]) -> list[dict
                     "winner": hand["winner"],
                     "names": side_names(players, hand["winner"]),
                     "score": hand["score"],
+                    # An órdago ends the juego where it stood: the score says nothing.
+                    "ordago": bool((hand.get("result") or {}).get("ordago")),
                 }
             )
     return out
@@ -345,7 +395,7 @@ def board(state: Mapping[str, Any]) -> dict[str, Any]:
         "vaca_winner_names": side_names(players, vaca_won) if vaca_won else "",
         "mano": {"seat": next_mano, "name": players[next_mano]},
         "postre": {"seat": postre(next_mano, n), "name": players[postre(next_mano, n)]},
-        "chart": chart([h["score"] for h in juego["hands"]], target),
+        "chart": with_legend(chart([h["score"] for h in juego["hands"]], target), players),
         "last_hand": last_hand,
         "next_number": first_hand + len(hands),
         "juegos_results": juegos_results(vaca, players),
@@ -357,7 +407,80 @@ def board(state: Mapping[str, Any]) -> dict[str, Any]:
             }
             for v in state.get("finished") or []
         ],
+        "tally": vacas_tally(state),
+        "vaca_end": vaca_end(state, len(state.get("finished") or [])) if not hands else None,
+        "options": table_options(rules),
     }
+
+
+def with_legend(shown: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
+    """The chart with its legend: each side's colour and names."""
+    shown["legend"] = [{"side": side, "names": side_names(players, side)} for side in SIDES]
+    return shown
+
+
+def vacas_tally(state: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The vacas won by each pair at this table tonight, None before the first is won."""
+    finished = [v for v in state.get("finished") or [] if v.get("winner")]
+    if not finished:
+        return None
+    players = list(state["players"])
+    return {
+        "sides": [
+            {
+                "side": side,
+                "names": side_names(players, side),
+                "won": sum(1 for v in finished if v["winner"] == side),
+            }
+            for side in SIDES
+        ],
+        "played": len(finished),
+    }
+
+
+def vaca_end(state: Mapping[str, Any], number: int) -> dict[str, Any] | None:
+    """The end of vaca `number` (1 = the table's first): who won, each juego, the chart.
+
+    None when that vaca is not finished (or does not exist).
+    """
+    finished = list(state.get("finished") or [])
+    if not 1 <= number <= len(finished) or not finished[number - 1].get("winner"):
+        return None
+    vaca = finished[number - 1]
+    players = list(state["players"])
+    target = int(state["rules"].get("target", 40))
+    hands = list(vaca.get("hands") or [])
+    breaks = [i + 1 for i, hand in enumerate(hands) if hand.get("winner")]
+    first = int(vaca.get("first_hand", 1))
+    return {
+        "number": number,
+        "winner": vaca["winner"],
+        "names": side_names(players, vaca["winner"]),
+        "juegos_won": vaca.get("juegos") or {"A": 0, "B": 0},
+        "juegos": juegos_results(vaca, players),
+        "hands": len(hands),
+        "first_hand": first,
+        "last_hand": first + len(hands) - 1,
+        "chart": with_legend(
+            chart([h["score"] for h in hands], target, breaks=breaks, height=170), players
+        ),
+    }
+
+
+def table_options(rules: Mapping[str, Any]) -> list[str]:
+    """The table's options as a table says them: "8 reyes", "a 40", "31 real: rey"..."""
+    words = [
+        _("%(n)s jugadores") % {"n": rules.get("players", 4)},
+        _("%(n)s reyes") % {"n": rules.get("reyes", 8)},
+        _("a %(n)s piedras") % {"n": rules.get("target", 40)},
+    ]
+    juegos = int(rules.get("juegos", 2))
+    words.append(
+        ngettext("vaca a %(n)s juego", "vaca a %(n)s juegos", juegos) % {"n": juegos}
+    )
+    real31 = rules.get("real31", "no")
+    words.append(REAL31_WORDS.get(str(real31), str(real31)))
+    return [str(w) for w in words]
 
 
 def history(state: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -384,8 +507,42 @@ def history(state: Mapping[str, Any]) -> list[dict[str, Any]]:
                     "vaca_winner_names": side_names(players, vaca["winner"])
                     if is_last_of_vaca
                     else "",
-                    "lines": recuento_lines(hand.get("result") or {}, players),
+                    "lines": entry_lines(hand, players),
                 }
             )
     out.reverse()
     return out
+
+
+def history_groups(
+    hands: Sequence[Mapping[str, Any]], state: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """The history's hands (newest first, from `history`) grouped by vaca, then juego.
+
+    Vacas and juegos come newest first too; each vaca says who won it, each juego
+    its final score, so the evening reads top-down as it was played bottom-up.
+    """
+    players = list(state["players"])
+    vacas = [*(state.get("finished") or []), state["current"]]
+    groups: list[dict[str, Any]] = []
+    for hand in hands:
+        if not groups or groups[-1]["number"] != hand["vaca"]:
+            vaca = vacas[hand["vaca"] - 1] if hand["vaca"] <= len(vacas) else {}
+            winner = vaca.get("winner")
+            groups.append(
+                {
+                    "number": hand["vaca"],
+                    "winner": winner,
+                    "names": side_names(players, winner) if winner else "",
+                    "juegos_won": vaca.get("juegos") or {"A": 0, "B": 0},
+                    "juegos": [],
+                }
+            )
+        juegos = groups[-1]["juegos"]
+        if not juegos or juegos[-1]["number"] != hand["juego"]:
+            juegos.append({"number": hand["juego"], "winner_names": "", "score": None, "hands": []})
+        if hand.get("winner_names"):
+            juegos[-1]["winner_names"] = hand["winner_names"]
+            juegos[-1]["score"] = hand["score"]
+        juegos[-1]["hands"].append(hand)
+    return groups

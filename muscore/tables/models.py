@@ -81,12 +81,14 @@ class Hand(models.Model):
 
 
 class Change(models.Model):
-    """The audit: one row per add, edit, undo or import, with the records before and after."""
+    """The audit: one row per add, edit, undo, redo or import, with the records before and after."""
 
     class Action(models.TextChoices):
         ADD = "add", "add"
         EDIT = "edit", "edit"
         UNDO = "undo", "undo"
+        # A hand undone by mistake brought back: its record comes from the undo's "before".
+        REDO = "redo", "redo"
         IMPORT = "import", "import"
 
     class Via(models.TextChoices):

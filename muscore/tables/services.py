@@ -9,6 +9,8 @@ on these functions and nothing else. The stable API:
 - `preview_hand(table, record) -> dict`: the score() result of `record` as the next hand
 - `add_hand(table, record, *, number=None, client_id=None, idempotency_key=None, via) -> dict`
 - `undo_last(table, *, base_revision=None, idempotency_key=None, via) -> dict`
+- `redo_candidate(table) -> dict | None` / `redo_last(table, *, base_revision=None,
+  idempotency_key=None, via) -> dict`: bring back the hand undone last
 - `replace_hand(table, number, record, *, base_revision=None, idempotency_key=None, via) -> dict`
   (the state plus "changed": the table-wide numbers of the hands whose result changed)
 - `hand_entry(table, number) -> dict`: one stored hand with its replayed result
@@ -688,6 +690,72 @@ def undo_last(
             after=None,
             via=via,
             records=_records(table),
+            keys=keys,
+            fingerprint=fingerprint,
+            status=200,
+            idempotency_key=idempotency_key,
+        )
+
+
+def redo_candidate(table: Table) -> dict[str, Any] | None:
+    """The hand a redo would bring back: {"number", "record"}, or None.
+
+    Undos stack up: after undoing hands 5 and 4, a redo brings back 4, then 5.
+    Any other change (a hand added, corrected or imported) ends the chance, so a
+    redo never lands on a table that moved on.
+    """
+    pending_redos = 0
+    for change in table.changes.order_by("-at", "-id").only("action", "number", "before")[:200]:
+        if change.action == Change.Action.REDO:
+            pending_redos += 1
+        elif change.action == Change.Action.UNDO:
+            if pending_redos:
+                pending_redos -= 1
+                continue
+            if change.number != table.hands.count() + 1 or not isinstance(change.before, dict):
+                return None
+            return {"number": change.number, "record": copy.deepcopy(change.before)}
+        else:
+            return None
+    return None
+
+
+def redo_last(
+    table: Table,
+    *,
+    base_revision: Any = None,
+    idempotency_key: Any = None,
+    via: str,
+) -> dict[str, Any]:
+    """Bring back the hand undone last (see `redo_candidate`) and return the new state.
+
+    The redo is in the audit like any change; nothing to redo is a TableError.
+    """
+    idempotency_key = _check_key("Idempotency-Key", idempotency_key)
+    keys = _idempotency_keys(None, idempotency_key)
+    fingerprint = _fingerprint("redo", base_revision, None)
+    with transaction.atomic():
+        table = _lock(table.pk)
+        answer = _replayed_answer(table, keys, fingerprint)
+        if answer is not None:
+            return answer
+        _check_base(table, base_revision)
+        candidate = redo_candidate(table)
+        if candidate is None:
+            raise TableError(_("no hay ninguna mano deshecha que rehacer"))
+        number, record = candidate["number"], candidate["record"]
+        records = [*_records(table), record]
+        replayed = _check_new_hand(table, records)
+        Hand.objects.create(table=table, number=number, record=record)
+        return _commit(
+            table,
+            action=Change.Action.REDO,
+            number=number,
+            before=None,
+            after=record,
+            via=via,
+            records=records,
+            replayed=replayed,
             keys=keys,
             fingerprint=fingerprint,
             status=200,

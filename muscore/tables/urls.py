@@ -12,9 +12,12 @@ urlpatterns = [
     path("t/<str:table_id>/historial", views.view_history, name="history"),
     path("t/<str:table_id>/k/<str:key>/", views.edit_board, name="edit_board"),
     path("t/<str:table_id>/k/<str:key>/historial", views.edit_history, name="edit_history"),
+    path("t/<str:table_id>/vaca/<int:number>", views.view_vaca, name="vaca"),
+    path("t/<str:table_id>/k/<str:key>/vaca/<int:number>", views.edit_vaca, name="edit_vaca"),
     path("t/<str:table_id>/k/<str:key>/mano", views.hand, name="hand"),
     path("t/<str:table_id>/k/<str:key>/mano/<int:number>", views.hand, name="edit_hand"),
     path("t/<str:table_id>/k/<str:key>/deshacer", views.undo, name="undo"),
+    path("t/<str:table_id>/k/<str:key>/rehacer", views.redo, name="redo"),
     # Installable and offline: the worker lives at the root so its scope is the whole site.
     path("sw.js", views.service_worker, name="service_worker"),
     path("manifest.webmanifest", views.manifest, name="manifest"),

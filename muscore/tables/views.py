@@ -9,7 +9,6 @@ view URL or to an edit URL with a wrong key is a 403 and changes nothing.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from muscore import rules as rules_engine
 from muscore.disputes.links import table_hand_links
-from muscore.tables import board, live, offline, services, share
+from muscore.tables import audit, board, live, offline, services, share
 from muscore.tables.forms import (
     CARD_VALUES,
     JUEGO_CHOICES,
@@ -35,7 +34,7 @@ from muscore.tables.forms import (
     SetupForm,
     rule_message,
 )
-from muscore.tables.models import Change, Table
+from muscore.tables.models import Table
 
 VIA = "edit_link"
 
@@ -99,6 +98,7 @@ def _links(table: Table, editable: bool) -> dict[str, str]:
             history=reverse("tables:edit_history", args=[table.id, key]),
             hand=reverse("tables:hand", args=[table.id, key]),
             undo=reverse("tables:undo", args=[table.id, key]),
+            redo=reverse("tables:redo", args=[table.id, key]),
             manifest=reverse("tables:edit_manifest", args=[table.id, key]),
         )
     return links
@@ -175,10 +175,17 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
         "editable": editable,
         "links": _links(table, editable),
         "notice": _notice(request),
+        # The hand undone last, offered back until the table changes otherwise.
+        "redo": services.redo_candidate(table) if editable else None,
     }
+    context["board_url"] = context["links"]["edit" if editable else "view"]
+    # "Otra vaca" leaves the end-of-vaca screen for the new vaca's empty board.
+    context["new_vaca"] = "otra-vaca" in request.GET
     # The live part polls its own link under a URL of its own: the browser then keeps the
     # partial and the page apart in its cache, and revalidates each with its own ETag.
-    context["poll_url"] = context["links"]["edit" if editable else "view"] + "?live=1"
+    context["poll_url"] = context["board_url"] + "?live=1" + (
+        "&otra-vaca=1" if context["new_vaca"] else ""
+    )
     # The links as the others' phones must open them: absolute, and as QR codes to scan.
     context["share_url"] = request.build_absolute_uri(context["links"]["view"])
     context["share_qr"] = share.qr_svg(context["share_url"], _("Enlace para mirar"))
@@ -192,6 +199,8 @@ def _notice(request: HttpRequest) -> str:
     """What the last change did, carried in the redirect's query string."""
     if "deshecha" in request.GET:
         return _("Mano %(n)s deshecha.") % {"n": request.GET["deshecha"][:6]}
+    if "rehecha" in request.GET:
+        return _("Mano %(n)s rehecha: vuelve a contar.") % {"n": request.GET["rehecha"][:6]}
     if "corregida" in request.GET:
         number = request.GET["corregida"][:6]
         changed = [c for c in request.GET.get("cambian", "").split(",") if c.isdigit()][:50]
@@ -239,35 +248,48 @@ def _history(request: HttpRequest, table: Table, editable: bool) -> HttpResponse
             hand["edit_url"] = reverse(
                 "tables:edit_hand", args=[table.id, table.edit_key, hand["number"]]
             )
+    changes = services.table_changes(table)
+    corrected = audit.corrected_numbers(changes)
+    for hand in hands:
+        hand["corrected"] = hand["number"] in corrected
     context = {
         "table": table,
         "b": board.board(state),
         "hands": hands,
-        # The audit: every add, edit and undo with its time, so nothing vanishes unseen.
-        "changes": [_change(c) for c in reversed(services.table_changes(table))],
+        "vacas": board.history_groups(hands, state),
+        # The audit: every add, edit, undo and redo in words, so nothing vanishes unseen.
+        "changes": audit.describe_changes(changes, state),
         "editable": editable,
         "links": _links(table, editable),
     }
     return render(request, "tables/history.html", context)
 
 
-def _change(change: Change) -> dict[str, Any]:
-    """One audit row for the page: the records before and after, as readable JSON."""
-
-    def shown(record: Any) -> str | None:
-        if record is None:
-            return None
-        return json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True)
-
-    return {
-        "at": change.at,
-        "action": change.action,
-        "number": change.number,
-        "via": change.via,
-        "revision": change.revision,
-        "before": shown(change.before),
-        "after": shown(change.after),
+def _vaca_end(request: HttpRequest, table: Table, number: int, editable: bool) -> HttpResponse:
+    """A finished vaca's own screen: who won, each juego, the chart of the whole vaca."""
+    state = services.table_state(table)
+    shown = board.vaca_end(state, number)
+    if shown is None:
+        raise Http404(_("Esa vaca no existe o no ha terminado."))
+    context = {
+        "table": table,
+        "state": state,
+        "b": board.board(state),
+        "v": shown,
+        "editable": editable,
+        "links": _links(table, editable),
     }
+    return render(request, "tables/vaca.html", context)
+
+
+@table_page("GET", "HEAD")
+def view_vaca(request: HttpRequest, table_id: str, number: int) -> HttpResponse:
+    return _vaca_end(request, _table(table_id), number, editable=False)
+
+
+@table_page("GET", "HEAD")
+def edit_vaca(request: HttpRequest, table_id: str, key: str, number: int) -> HttpResponse:
+    return _vaca_end(request, _editable(table_id, key), number, editable=True)
 
 
 @table_page("GET", "HEAD")
@@ -280,14 +302,28 @@ def edit_history(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
     return _history(request, _editable(table_id, key), editable=True)
 
 
-@table_page("POST")
+@table_page("GET", "HEAD", "POST")
 def undo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
+    """GET asks first (which hand, what it scored); POST undoes it. A redo can bring it back."""
     table = _editable(table_id, key)
     url = reverse("tables:edit_board", args=[table.id, table.edit_key])
+    state = services.table_state(table)
+    numbers = services.iter_hands(state)
+    if request.method != "POST":
+        if not numbers:
+            return _board_error(request, table, _("No hay ninguna mano que deshacer."))
+        number, last = numbers[-1]
+        context = {
+            "table": table,
+            "state": state,
+            "links": _links(table, True),
+            "number": number,
+            "score": last["score"],
+            "lines": board.entry_lines(last, state["players"]),
+        }
+        return render(request, "tables/undo.html", context)
     revision = request.POST.get("revision", "")
     try:
-        before = services.table_state(table)
-        numbers = [n for n, _hand in services.iter_hands(before)]
         services.undo_last(
             table, base_revision=int(revision) if revision.isdigit() else None, via=VIA
         )
@@ -302,7 +338,29 @@ def undo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
         )
     except services.TableError:
         return _board_error(request, table, _("No hay ninguna mano que deshacer."))
-    return _redirect(request, f"{url}?deshecha={numbers[-1]}")
+    return _redirect(request, f"{url}?deshecha={numbers[-1][0]}")
+
+
+@table_page("POST")
+def redo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
+    """Bring back the hand undone last, as it was; it goes in the audit as a redo."""
+    table = _editable(table_id, key)
+    url = reverse("tables:edit_board", args=[table.id, table.edit_key])
+    revision = request.POST.get("revision", "")
+    try:
+        state = services.redo_last(
+            table, base_revision=int(revision) if revision.isdigit() else None, via=VIA
+        )
+    except services.StaleEdit:
+        return _board_error(
+            request,
+            table,
+            _("La mesa cambió desde otro móvil: mira el marcador antes de rehacer."),
+        )
+    except (services.TableError, rules_engine.RuleError):
+        return _board_error(request, table, _("No hay ninguna mano deshecha que rehacer."))
+    number = services.iter_hands(state)[-1][0]
+    return _redirect(request, f"{url}?rehecha={number}")
 
 
 def _board_error(request: HttpRequest, table: Table, message: str) -> HttpResponse:

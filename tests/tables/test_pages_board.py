@@ -36,10 +36,10 @@ def test_piedras_read_as_amarracos_and_loose_piedras(points, amarracos, piedras)
 
 @pytest.mark.parametrize(
     ("points", "target", "dentro"),
-    [(34, 40, False), (35, 40, True), (39, 40, True), (40, 40, False), (25, 30, True),
-     (24, 30, False)],
+    [(34, 40, False), (35, 40, False), (36, 40, True), (39, 40, True), (40, 40, False),
+     (26, 30, True), (25, 30, False), (31, 35, True), (30, 35, False)],
 )
-def test_dentro_starts_one_amarraco_before_the_target(points, target, dentro):
+def test_dentro_when_fewer_than_five_piedras_are_missing(points, target, dentro):
     assert board.is_dentro(points, target) is dentro
 
 

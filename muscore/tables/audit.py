@@ -1,0 +1,319 @@
+"""The audit read aloud: each change to a table in the table's own words.
+
+`Change` rows keep the records before and after (muscore.tables.models); this
+module says what changed with the players' names instead of seats "0"-"3":
+"Chica: Ana y Carla -> Bruno y Diego; tantos de la mano 3: 5-2 -> 3-4".
+Presentation only: nothing here writes or decides a score.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from muscore import rules as rules_engine
+from muscore.tables import board
+from muscore.tables.models import Change
+
+LANCES = ("grande", "chica", "pares", "juego", "punto")
+ARROW = " -> "
+Context = dict[int, tuple[int, dict[str, int]]]
+
+
+def corrected_numbers(changes: Iterable[Change]) -> set[int]:
+    """The numbers of the standing hands that were corrected after they were entered.
+
+    A hand undone, or entered again, loses the mark: the mark belongs to the hand
+    the history shows, not to its number.
+    """
+    corrected: set[int] = set()
+    for change in changes:
+        if change.action == Change.Action.IMPORT:
+            corrected.clear()
+        elif change.number is None:
+            continue
+        elif change.action == Change.Action.EDIT:
+            corrected.add(change.number)
+        else:
+            corrected.discard(change.number)
+    return corrected
+
+
+def contexts(state: Mapping[str, Any]) -> Context:
+    """For each table-wide hand number, (mano, score before it), plus the next hand's."""
+    out: Context = {}
+    total = 0
+    for vaca in [*state["finished"], state["current"]]:
+        score = {"A": 0, "B": 0}
+        for i, hand in enumerate(vaca["hands"]):
+            number = int(vaca["first_hand"]) + i
+            out[number] = (int(hand["mano"]), dict(score))
+            score = {"A": 0, "B": 0} if hand.get("winner") else dict(hand["score"])
+            total = max(total, number)
+    current = state["current"]
+    juego = board.current_juego(current)
+    out[total + 1] = (int(current.get("next_mano", current.get("mano", 0))), dict(juego["score"]))
+    return out
+
+
+def describe_changes(changes: Sequence[Change], state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every change, newest first, with its words and the raw records for a referee."""
+    players = list(state["players"])
+    known = contexts(state)
+    return [describe(change, players, state["rules"], known) for change in reversed(changes)]
+
+
+def describe(
+    change: Change, players: Sequence[str], table_rules: Mapping[str, Any], known: Context
+) -> dict[str, Any]:
+    """One audit row for the page: what happened, in words, and the records as JSON."""
+    before, after = change.before, change.after
+    number = change.number
+    context = known.get(number) if number is not None else None
+    details: list[str] = []
+    if change.action == Change.Action.IMPORT:
+        hands = (after or {}).get("hands") if isinstance(after, Mapping) else None
+        count = len(hands) if isinstance(hands, list) else 0
+        details.append(_("%(n)s manos importadas") % {"n": count})
+    elif change.action == Change.Action.EDIT and isinstance(before, Mapping) and isinstance(
+        after, Mapping
+    ):
+        details.extend(record_changes(before, after, players))
+        details.extend(result_changes(before, after, players, table_rules, context, number))
+        if not details:
+            details.append(_("sin cambios"))
+    else:
+        record = after if change.action in (Change.Action.ADD, Change.Action.REDO) else before
+        if isinstance(record, Mapping):
+            details.extend(summary(record, players, table_rules, context, number))
+    return {
+        "at": change.at,
+        "action": change.action,
+        "number": number,
+        "via": change.via,
+        "revision": change.revision,
+        "words": "; ".join(details),
+        "before": _shown(before),
+        "after": _shown(after),
+    }
+
+
+def _shown(record: Any) -> str | None:
+    if record is None:
+        return None
+    return json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True)
+
+
+def _seat_name(players: Sequence[str], seat: Any) -> str:
+    try:
+        return players[int(seat)]
+    except (TypeError, ValueError, IndexError):
+        return str(seat)
+
+
+def _side_words(players: Sequence[str], side: Any) -> str:
+    if side in board.SIDES:
+        return board.side_names(players, side)
+    return str(_("nadie"))
+
+
+def _lance_name(lance: str) -> str:
+    return str(board.LANCE_NAMES.get(lance, lance))
+
+
+def _score_words(score: Mapping[str, int]) -> str:
+    return f"{score.get('A', 0)}-{score.get('B', 0)}"
+
+
+def piedras_words(entry: Mapping[str, Any], players: Sequence[str]) -> str:
+    """A hand-kept piedras entry: "piedras a mano: Ana y Carla +5"."""
+    side = entry.get("side")
+    n = entry.get("n")
+    sign = f"+{n}" if isinstance(n, int) and n > 0 else str(n)
+    words = _("piedras a mano: %(names)s %(n)s")
+    return str(words % {"names": _side_words(players, side), "n": sign})
+
+
+def bets_words(lance: Any, players: Sequence[str]) -> str:
+    """A lance's betting as said at the table: "Ana y Carla 2, Bruno y Diego +5, no quiero"."""
+    if not isinstance(lance, Mapping) or not lance.get("bets"):
+        return str(_("paso"))
+    parts = []
+    for i, bet in enumerate(lance.get("bets") or []):
+        if not isinstance(bet, Mapping):
+            continue
+        n = bet.get("n")
+        amount = _("órdago") if n == "ordago" else (f"+{n}" if i else str(n))
+        parts.append(f"{_side_words(players, bet.get('side'))} {amount}")
+    end = lance.get("end")
+    if end == "quiero":
+        parts.append(_("quiero"))
+    elif end == "no_quiero":
+        parts.append(_("no quiero"))
+    return ", ".join(parts)
+
+
+def _jugada_words(jugada: Any) -> str:
+    if not isinstance(jugada, Mapping):
+        return str(_("(nada)"))
+    words = []
+    if "pares" in jugada:
+        words.append(_("pares: %(v)s") % {"v": jugada["pares"]})
+    if "juego" in jugada:
+        words.append(_("juego: %(v)s") % {"v": jugada["juego"]})
+    return ", ".join(words) or _("(nada)")
+
+
+def _declared_words(said: Any) -> str:
+    if not isinstance(said, Mapping):
+        return str(_("(nada)"))
+    words = []
+    for jugada in ("pares", "juego"):
+        if jugada in said:
+            yes = _("sí") if said[jugada] else _("no")
+            words.append(f"{jugada} {yes}")
+    return ", ".join(words) or _("(nada)")
+
+
+def _by_seat(record: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = record.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
+def record_changes(
+    before: Mapping[str, Any], after: Mapping[str, Any], players: Sequence[str]
+) -> list[str]:
+    """What was entered differently, field by field, with names for seats."""
+    out: list[str] = []
+    if "piedras" in before or "piedras" in after:
+        old = piedras_words(before["piedras"], players) if "piedras" in before else _("(nada)")
+        new = piedras_words(after["piedras"], players) if "piedras" in after else _("(nada)")
+        if old != new:
+            out.append(old + ARROW + new)
+    cards_before, cards_after = _by_seat(before, "hands"), _by_seat(after, "hands")
+    for seat in sorted(set(cards_before) | set(cards_after), key=str):
+        old, new = cards_before.get(seat), cards_after.get(seat)
+        if old != new:
+            out.append(
+                _("cartas de %(name)s: %(old)s%(arrow)s%(new)s")
+                % {
+                    "name": _seat_name(players, seat),
+                    "old": old or _("sin enseñar"),
+                    "arrow": ARROW,
+                    "new": new or _("sin enseñar"),
+                }
+            )
+    for key, label in (
+        ("jugadas", _("jugadas de %(name)s")),
+        ("declared", _("lo que dijo %(name)s")),
+    ):
+        old_seats, new_seats = _by_seat(before, key), _by_seat(after, key)
+        words = _jugada_words if key == "jugadas" else _declared_words
+        for seat in sorted(set(old_seats) | set(new_seats), key=str):
+            if old_seats.get(seat) != new_seats.get(seat):
+                out.append(
+                    (label % {"name": _seat_name(players, seat)})
+                    + ": "
+                    + words(old_seats.get(seat))
+                    + ARROW
+                    + words(new_seats.get(seat))
+                )
+    lances_before, lances_after = _by_seat(before, "lances"), _by_seat(after, "lances")
+    for lance in LANCES:
+        old_bets = bets_words(lances_before.get(lance), players)
+        new_bets = bets_words(lances_after.get(lance), players)
+        if old_bets != new_bets:
+            out.append(
+                _("apuestas a %(lance)s: %(old)s%(arrow)s%(new)s")
+                % {"lance": _lance_name(lance).lower(), "old": old_bets, "arrow": ARROW,
+                   "new": new_bets}
+            )
+    return out
+
+
+def _result(
+    record: Mapping[str, Any],
+    table_rules: Mapping[str, Any],
+    context: tuple[int, dict[str, int]] | None,
+) -> dict[str, Any] | None:
+    """The record scored where it stands (its mano, the score before it), or None."""
+    if context is None or "piedras" in record:
+        return None
+    mano, score = context
+    try:
+        return rules_engine.score({**record, "rules": dict(table_rules), "mano": mano,
+                                   "score": score})
+    except (rules_engine.RuleError, TypeError, KeyError, ValueError):
+        return None
+
+
+def _tantos(
+    record: Mapping[str, Any],
+    result: Mapping[str, Any] | None,
+    context: tuple[int, dict[str, int]] | None,
+) -> dict[str, int] | None:
+    """The piedras each side got in this entry."""
+    entry = record.get("piedras")
+    if isinstance(entry, Mapping) and entry.get("side") in board.SIDES:
+        n = entry.get("n")
+        got = {"A": 0, "B": 0}
+        got[str(entry["side"])] = n if isinstance(n, int) else 0
+        return got
+    if result is None or context is None:
+        return None
+    before = context[1]
+    return {side: int(result["score"][side]) - int(before[side]) for side in board.SIDES}
+
+
+def result_changes(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    players: Sequence[str],
+    table_rules: Mapping[str, Any],
+    context: tuple[int, dict[str, int]] | None,
+    number: int | None,
+) -> list[str]:
+    """Who each lance went to, and the hand's tantos, before and after the change."""
+    out: list[str] = []
+    old, new = _result(before, table_rules, context), _result(after, table_rules, context)
+    if old is not None and new is not None:
+        for lance in LANCES:
+            was = (old.get("lances") or {}).get(lance)
+            now = (new.get("lances") or {}).get(lance)
+            if was is None and now is None:
+                continue
+            was_side = was.get("side") if was else None
+            now_side = now.get("side") if now else None
+            if was_side != now_side:
+                out.append(
+                    f"{_lance_name(lance)}: {_side_words(players, was_side)}{ARROW}"
+                    f"{_side_words(players, now_side)}"
+                )
+    old_tantos = _tantos(before, old, context)
+    new_tantos = _tantos(after, new, context)
+    if old_tantos is not None and new_tantos is not None and old_tantos != new_tantos:
+        out.append(
+            _("tantos de la mano %(n)s: %(old)s%(arrow)s%(new)s")
+            % {"n": number, "old": _score_words(old_tantos), "arrow": ARROW,
+               "new": _score_words(new_tantos)}
+        )
+    return out
+
+
+def summary(
+    record: Mapping[str, Any],
+    players: Sequence[str],
+    table_rules: Mapping[str, Any],
+    context: tuple[int, dict[str, int]] | None,
+    number: int | None,
+) -> list[str]:
+    """An entry added, undone or brought back: what it scored."""
+    if isinstance(record.get("piedras"), Mapping):
+        return [piedras_words(record["piedras"], players)]
+    tantos = _tantos(record, _result(record, table_rules, context), context)
+    if tantos is None:
+        return []
+    return [_("tantos de la mano %(n)s: %(score)s") % {"n": number, "score": _score_words(tantos)}]
