@@ -162,6 +162,10 @@ def test_a_vaca_played_on_the_phone(
     # An undo of hand 3 brings back the board after hand 2; enter it again.
     with page.expect_navigation():
         page.get_by_role("button", name="Deshacer la última mano").click()
+    # It asks first, naming the hand.
+    expect(page.locator("h1")).to_contain_text("¿Deshacer la mano 3?")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Sí, deshacer la mano 3").click()
     expect(page.locator(".notice")).to_contain_text("Mano 3 deshecha")
     assert points(page) == after_2
     assert not Hand.objects.filter(number=3).exists()
@@ -210,9 +214,12 @@ def test_a_vaca_played_on_the_phone(
     expect(page.locator('[data-lance="chica"]')).to_contain_text("No se juega")
     expect(page.locator('[name="w_chica"]')).to_have_count(0)
     thumb.save()
-    expect(page.locator(".vaca-won")).to_contain_text("Vaca para Ana y Carla (2–0)")
-    expect(page.locator('[data-action="enter-hand"]')).to_contain_text("Otra vaca")
+    expect(page.locator(".vaca-won")).to_contain_text("Vaca para Ana y Carla")
+    expect(page.locator(".vaca-end-juegos")).to_contain_text("2–0")
     page.screenshot(path=screenshots_dir / "board-vaca-won.png", full_page=True)
+    with page.expect_navigation():
+        page.locator('[data-action="otra-vaca"]').click()
+    expect(page.locator("[data-tally]")).to_contain_text("Vacas: Ana y Carla 1 – Bruno y Diego 0")
 
     # An edit of hand 1 (Bruno y Diego win the grande too): the board says what changed.
     history = page.get_by_role("link", name="Historial y correcciones")

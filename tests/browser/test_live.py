@@ -202,6 +202,8 @@ def test_phone_b_sees_phone_a_hands_added_undone_and_edited_within_2_seconds(
     # Phone A undoes it from its board, whose undo form the poll kept at the new revision.
     with a.expect_navigation():
         a.get_by_role("button", name="Deshacer la última mano").click()
+    with a.expect_navigation():
+        a.get_by_role("button", name="Sí, deshacer la mano 1").click()
     expect(a.locator("main .notice")).to_contain_text("Mano 1 deshecha")
     assert not Hand.objects.exists()
     expect(b.locator("#scoreboard [data-points]").first).to_have_text("0", timeout=LIVE_MS)
