@@ -327,6 +327,9 @@ def juegos_results(vaca: Mapping[str, Any], players: Sequence[str]) -> list[dict
                     "winner": hand["winner"],
                     "names": side_names(players, hand["winner"]),
                     "score": hand["score"],
+                    # Word joiners keep "2–42" whole when the line wraps.
+                    "a": f"{hand['score']['A']}\u2060",
+                    "b": f"\u2060{hand['score']['B']}",
                     # An órdago ends the juego where it stood: the score says nothing.
                     "ordago": bool((hand.get("result") or {}).get("ordago")),
                 }

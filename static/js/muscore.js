@@ -160,6 +160,18 @@
   }
 
   function initSetup(form) {
+    // The mano picker says the names just typed (or A1, B1... until there are names).
+    function names() {
+      form.querySelectorAll('input[name="mano"]').forEach(function (radio) {
+        var input = form.querySelector('input[name="name_' + radio.value + '"]');
+        var label = radio.closest("label");
+        var span = label && label.querySelector("span");
+        if (!input || !span) return;
+        span.textContent = input.value.trim() || input.getAttribute("placeholder") || span.textContent;
+      });
+    }
+    form.addEventListener("input", names);
+    names();
     function sync() {
       var checked = form.querySelector('input[name="players"]:checked');
       var six = checked && checked.value === "6";
@@ -811,7 +823,73 @@
     if (first) first.scrollIntoView({ block: "start" });
   });
 
+  // --- the phone at the table (issue 9 point 5) -----------------------------------------
+  // The screen stays awake while a board is open (Screen Wake Lock, where the browser has
+  // it). The lock is dropped by the browser when the page is hidden: take it again on return.
+  function keepAwake() {
+    if (!document.getElementById("board-live")) return;
+    var root = document.documentElement;
+    if (!navigator.wakeLock || !navigator.wakeLock.request) {
+      root.setAttribute("data-wake-lock", "unavailable");
+      return;
+    }
+    navigator.wakeLock.request("screen").then(function (lock) {
+      root.setAttribute("data-wake-lock", "on");
+      lock.addEventListener("release", function () { root.setAttribute("data-wake-lock", "off"); });
+    }).catch(function () {
+      root.setAttribute("data-wake-lock", "refused");
+    });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) keepAwake();
+  });
+
+  // The share links: the phone's share sheet where there is one, else the clipboard.
+  function copyText(text) {
+    if (navigator.clipboard && navigator.clipboard.writeText) return navigator.clipboard.writeText(text);
+    return new Promise(function (resolve, reject) {
+      var area = document.createElement("textarea");
+      area.value = text;
+      area.setAttribute("readonly", "");
+      area.className = "offscreen";
+      document.body.appendChild(area);
+      area.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      area.remove();
+      if (ok) resolve(); else reject(new Error("copy"));
+    });
+  }
+
+  function initShare(box) {
+    var button = box.querySelector("[data-share-url]");
+    var done = box.querySelector("[data-share-done]");
+    if (!button) return;
+    var canShare = typeof navigator.share === "function";
+    button.textContent = button.getAttribute(canShare ? "data-label-share" : "data-label-copy");
+    box.hidden = false;
+    button.addEventListener("click", function () {
+      var url = button.getAttribute("data-share-url");
+      function said(text) { done.textContent = text; done.hidden = false; }
+      if (canShare) {
+        navigator.share({ title: button.getAttribute("data-share-title"), url: url }).catch(function (error) {
+          // Cancelled by the player: nothing to say. Refused: fall back to copying.
+          if (error && error.name === "AbortError") return;
+          copyText(url).then(function () { said(button.getAttribute("data-said-copied")); });
+        });
+        return;
+      }
+      copyText(url).then(function () {
+        said(button.getAttribute("data-said-copied"));
+      }, function () {
+        said(button.getAttribute("data-said-failed"));
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    keepAwake();
+    document.querySelectorAll("[data-share-actions]").forEach(initShare);
     // The hand in progress first: the keypad starts at the first seat still to fill.
     document.querySelectorAll("form[data-draft]").forEach(initEntry);
     document.querySelectorAll("[data-card-picker]").forEach(initPicker);
