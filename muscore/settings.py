@@ -8,6 +8,7 @@ on a value they cannot understand (as in healthchecks' hc/settings.py).
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import warnings
 from pathlib import Path
@@ -64,6 +65,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_ratelimit",
     "template_partials",
     "muscore.tables",
     "muscore.api",
@@ -159,6 +161,46 @@ else:
         f"CACHE_URL must be redis://host:port/db, rediss://..., unix://... or locmem://, "
         f"not {CACHE_URL!r}"
     )
+
+# Abuse limits (muscore/ratelimits.py, django-ratelimit): per client address and group, one
+# or more rates "count/period" (s, m, h, d; "20/10m" is 20 every 10 minutes), comma-separated;
+# "off" for none. Generous: a club on one wifi shares one address. MUSCORE_RATELIMIT=false
+# turns all of them off.
+RATE_PATTERN = re.compile(r"[1-9][0-9]*/(?:[1-9][0-9]*)?[smhd]")
+
+
+def envrates(name: str, default: str) -> list[str]:
+    value = os.environ.get(name, default).strip().lower()
+    if value in ("off", "none", "0"):
+        return []
+    rates = [rate.strip() for rate in value.split(",") if rate.strip()]
+    for rate in rates:
+        if not RATE_PATTERN.fullmatch(rate):
+            raise ValueError(f"{name} must be rates such as 30/m,300/h or off, not {value!r}")
+    return rates
+
+
+RATELIMIT_ENABLE = envbool("MUSCORE_RATELIMIT", "true")
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_IP_META_KEY = "muscore.ratelimits.client_address"
+MUSCORE_RATE_LIMITS = {
+    # New tables: from the home page, /nueva and POST /api/v1/tables.
+    "create": envrates("MUSCORE_RATE_CREATE", "30/m,300/h"),
+    # Imports (/importar, POST /api/v1/tables/import): each may hold a whole long night.
+    "import": envrates("MUSCORE_RATE_IMPORT", "10/m,60/h"),
+    # Every write to a table (each tap of the hand entry is one): 10 a second for a club.
+    "write": envrates("MUSCORE_RATE_WRITE", "600/m,10000/h"),
+}
+if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+    # django-ratelimit refuses a cache that is not shared. Local memory counts atomically
+    # within one process; with several gunicorn workers each counts alone (so a limit is
+    # up to workers x the rate): CACHE_URL with a Redis makes one count for all.
+    # (W001 says the same: it is not on the library's list of shared caches.)
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+else:
+    # Django's own RedisCache is not on django-ratelimit's list (only django-redis is), but
+    # it counts with Redis's INCR: shared and atomic, which is all the library needs.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

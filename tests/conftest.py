@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.test import override_settings
 
 # Playwright's sync API runs an event loop in the test thread, and Django then refuses
 # ORM calls from that thread unless told it is safe. That is true in tests only (one
@@ -18,6 +20,14 @@ SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 STARTED = time.time()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_rate_limits() -> Iterator[None]:
+    """Tests send far more requests from 127.0.0.1 than any client may: the abuse limits
+    are off except in the tests that check them (they turn them on with `settings`)."""
+    with override_settings(RATELIMIT_ENABLE=False):
+        yield
+
+
 @pytest.fixture(scope="session")
 def screenshots_dir() -> Path:
     """Where browser tests save what a person should be able to look at afterwards."""
@@ -27,11 +37,36 @@ def screenshots_dir() -> Path:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Everything under tests/browser drives a real Chromium, so `-m "not browser"`
-    # gives the quick suite without marking each test by hand.
+    # gives the quick suite without marking each test by hand; likewise tests/multiserver.
     browser_dir = Path(__file__).parent / "browser"
+    multiserver_dir = Path(__file__).parent / "multiserver"
     for item in items:
         if browser_dir in item.path.parents:
             item.add_marker(pytest.mark.browser)
+        if multiserver_dir in item.path.parents:
+            item.add_marker(pytest.mark.multiserver)
+
+
+# .ci/run's PostgreSQL run sets MUSCORE_REQUIRE_MULTISERVER=1 with a Redis and a PostgreSQL:
+# then a run in which no multi-server test passed (all skipped, deselected or missing) fails.
+MULTISERVER_REQUIRED = os.environ.get("MUSCORE_REQUIRE_MULTISERVER", "") == "1"
+multiserver_passed: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.passed and "multiserver" in report.keywords:
+        multiserver_passed.append(report.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if MULTISERVER_REQUIRED and not multiserver_passed and exitstatus == 0:
+        session.exitstatus = 1
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(
+                "MUSCORE_REQUIRE_MULTISERVER=1, but no multi-server test passed: failing the run",
+                red=True,
+            )
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

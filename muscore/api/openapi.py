@@ -156,6 +156,14 @@ FORBIDDEN = _error(_("Falta la cabecera X-Table-Key o está mal; no ha cambiado 
                    ERROR_EXAMPLES["no_key"])
 METHOD = _error(_("Ese método no se admite aquí (la cabecera Allow dice cuáles sí)."))
 IDEMPOTENCY_REUSED = _error(_("La Idempotency-Key ya se usó para otra petición distinta."))
+TOO_MANY = {
+    **_error(_("Demasiadas peticiones de este tipo desde esta dirección (muscore/ratelimits.py): "
+               "no ha cambiado nada; vuelve a intentarlo pasados `retry_after` segundos."),
+             {"error": "too many requests from this address: try again in 42 seconds",
+              "retry_after": 42}),
+    "headers": {"Retry-After": {"description": _("Segundos de espera."),
+                                "schema": {"type": "integer"}}},
+}
 
 def _lance_ref() -> dict[str, str]:
     return {"$ref": "#/components/schemas/Lance"}
@@ -198,9 +206,10 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "description": "Every error. Some carry more: `hand` (409, the stored hand), "
                        "`revision` (409, the table's current revision), `number` (400, the "
-                       "later hand a change would break).",
+                       "later hand a change would break), `retry_after` (429, seconds).",
         "properties": {"error": {"type": "string"}, "hand": {"type": "object"},
-                       "revision": {"type": "integer"}, "number": {"type": "integer"}},
+                       "revision": {"type": "integer"}, "number": {"type": "integer"},
+                       "retry_after": {"type": "integer"}},
         "required": ["error"],
     },
     "Rules": {
@@ -367,7 +376,7 @@ PATHS: dict[str, Any] = {
         "requestBody": _body(_ref("NewTable"), CREATE_REQUEST, required=False),
         "responses": {"201": _json(_ref("TableCreated"), _("La mesa nueva."), CREATE_RESPONSE,
                                    {**ETAG_HEADER, "Location": {"schema": {"type": "string"}}}),
-                      "400": BAD_REQUEST, "405": METHOD},
+                      "400": BAD_REQUEST, "405": METHOD, "429": TOO_MANY},
     }},
     "/api/v1/tables/import": {"post": {
         "operationId": "importTable", "tags": ["tables"],
@@ -377,7 +386,7 @@ PATHS: dict[str, Any] = {
             "players": ["Ana", "Bruno", "Carla", "Diego"], "hands": [{"hands": SEED_HANDS}]}),
         "responses": {"201": _json(_ref("TableCreated"), _("La mesa nueva (id y clave nuevos)."),
                                    headers=ETAG_HEADER),
-                      "400": BAD_REQUEST, "405": METHOD},
+                      "400": BAD_REQUEST, "405": METHOD, "429": TOO_MANY},
     }},
     "/api/v1/tables/{table_id}": {"get": {
         "operationId": "getTable", "tags": ["tables"],
@@ -409,7 +418,7 @@ PATHS: dict[str, Any] = {
                                    headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
                       "409": _error(_("Esa mano ya estaba llena: `hand` es la guardada.")),
-                      "422": IDEMPOTENCY_REUSED},
+                      "422": IDEMPOTENCY_REUSED, "429": TOO_MANY},
     }},
     "/api/v1/tables/{table_id}/hands/last": {"delete": {
         "operationId": "undoLastHand", "tags": ["hands"],
@@ -420,7 +429,7 @@ PATHS: dict[str, Any] = {
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
                       "409": _error(_("La mesa cambió desde la revisión de If-Match: `revision` "
                                       "es la actual.")),
-                      "422": IDEMPOTENCY_REUSED},
+                      "422": IDEMPOTENCY_REUSED, "429": TOO_MANY},
     }},
     "/api/v1/tables/{table_id}/hands/{number}": {
         "get": {
@@ -444,7 +453,7 @@ PATHS: dict[str, Any] = {
                           "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND,
                           "405": METHOD,
                           "409": _error(_("La mesa cambió desde la revisión dada.")),
-                          "422": IDEMPOTENCY_REUSED},
+                          "422": IDEMPOTENCY_REUSED, "429": TOO_MANY},
         },
     },
 }

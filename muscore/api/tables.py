@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.csrf import csrf_exempt
 
+from muscore import ratelimits
 from muscore import rules as rules_engine
 from muscore.tables import services
 from muscore.tables.models import Change, Table
@@ -181,6 +182,7 @@ def pop_base_revision(request: HttpRequest, data: dict[str, Any]) -> int | None:
 
 
 @api_view("POST")
+@ratelimits.limit(ratelimits.CREATE, api=True)
 def create(request: HttpRequest) -> HttpResponse:
     data = read_json(request) if request.body else {}
     unknown = sorted(set(data) - CREATE_KEYS)
@@ -208,6 +210,7 @@ def detail(request: HttpRequest, table_id: str) -> HttpResponse:
 
 
 @api_view("POST")
+@ratelimits.limit(ratelimits.WRITE, api=True)
 @with_key_check
 def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
     table = authorized_table(request, table_id)
@@ -228,6 +231,7 @@ def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
 
 
 @api_view("DELETE")
+@ratelimits.limit(ratelimits.WRITE, api=True, methods=("DELETE",))
 @with_key_check
 def undo_last(request: HttpRequest, table_id: str) -> HttpResponse:
     table = authorized_table(request, table_id)
@@ -243,6 +247,7 @@ def undo_last(request: HttpRequest, table_id: str) -> HttpResponse:
 
 
 @api_view("GET", "PUT")
+@ratelimits.limit(ratelimits.WRITE, api=True, methods=("PUT",))
 def hand(request: HttpRequest, table_id: str, number: int) -> HttpResponse:
     if request.method == "GET":
         return JsonResponse(services.hand_entry(services.get_table(table_id), number))
@@ -274,6 +279,7 @@ def export(request: HttpRequest, table_id: str) -> HttpResponse:
 
 
 @api_view("POST")
+@ratelimits.limit(ratelimits.IMPORT, api=True)
 def import_(request: HttpRequest) -> HttpResponse:
     table = services.import_table(read_json(request), via=VIA)
     return created_response(request, table)

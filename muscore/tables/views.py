@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from muscore import ratelimits
 from muscore import rules as rules_engine
 from muscore.disputes.links import table_hand_links
 from muscore.tables import audit, board, live, offline, services, share
@@ -126,6 +127,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@ratelimits.limit(ratelimits.CREATE, api=False)
 def quick_table(request: HttpRequest) -> HttpResponse:
     """One tap from the home page to a running board: A1, B1, A2, B2, mano A1."""
     table = services.create_table()
@@ -133,6 +135,7 @@ def quick_table(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@ratelimits.limit(ratelimits.CREATE, api=False)
 def new_table(request: HttpRequest) -> HttpResponse:
     form = SetupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -147,6 +150,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@ratelimits.limit(ratelimits.IMPORT, api=False)
 def import_table(request: HttpRequest) -> HttpResponse:
     """A table exported as JSON becomes a new table (new links), or nothing is saved."""
     form = ImportForm(request.POST or None, request.FILES or None)
@@ -303,6 +307,7 @@ def edit_history(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
 
 
 @table_page("GET", "HEAD", "POST")
+@ratelimits.limit(ratelimits.WRITE, api=False)
 def undo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
     """GET asks first (which hand, what it scored); POST undoes it. A redo can bring it back."""
     table = _editable(table_id, key)
@@ -342,6 +347,7 @@ def undo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
 
 
 @table_page("POST")
+@ratelimits.limit(ratelimits.WRITE, api=False)
 def redo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
     """Bring back the hand undone last, as it was; it goes in the audit as a redo."""
     table = _editable(table_id, key)
@@ -408,6 +414,7 @@ def _preview(entry: HandEntry, table: Table) -> tuple[dict[str, Any] | None, str
 
 
 @table_page("GET", "HEAD", "POST")
+@ratelimits.limit(ratelimits.WRITE, api=False)
 def hand(request: HttpRequest, table_id: str, key: str, number: int | None = None) -> HttpResponse:
     """Enter the next hand, or (with number) correct a stored one."""
     table = _editable(table_id, key)

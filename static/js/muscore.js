@@ -49,6 +49,14 @@
       event.detail.isError = false;
     }
   });
+  // Too many requests (muscore/ratelimits.py): the server retargets its page to <body>,
+  // so a tap over the limit says why instead of doing nothing.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr.status === 429) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
   // The "¿Alguien mintió?" disclosure lives in the part the server draws again after
   // each tap: once opened, it stays open until the hand is saved.
   var declaredOpen = false;

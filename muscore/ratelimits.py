@@ -1,0 +1,100 @@
+"""Abuse limits per client: table creation, imports and writes (issue #10 point 5).
+
+Counted by django-ratelimit in the Django cache (settings.CACHES, so shared by every
+worker and server when CACHE_URL names a Redis), per client address: REMOTE_ADDR, or
+behind a trusted proxy (MUSCORE_BEHIND_PROXY) the address that proxy appended to
+X-Forwarded-For. Each group has one or more rates (settings.MUSCORE_RATE_LIMITS, from
+the environment); a request over any of them is answered 429 with Retry-After, before
+the view runs, so nothing of it is saved: the API's error object for the API, a page a
+phone can read for the pages.
+"""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django_ratelimit.core import get_usage
+
+View = Callable[..., HttpResponse]
+
+CREATE = "create"
+IMPORT = "import"
+WRITE = "write"
+GROUPS = (CREATE, IMPORT, WRITE)
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's IP address as far as it can be trusted (RATELIMIT_IP_META_KEY).
+
+    X-Forwarded-For is a list anyone can start; only its last entry was written by our
+    own proxy (nginx's $proxy_add_x_forwarded_for appends the address it saw), and only
+    when there is such a proxy. django-ratelimit then counts an IPv6 client by its /64.
+    """
+    remote: str = request.META.get("REMOTE_ADDR") or "0.0.0.0"
+    if settings.MUSCORE_BEHIND_PROXY:
+        hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        if hops and hops[-1]:
+            try:
+                return str(ipaddress.ip_address(hops[-1]))
+            except ValueError:
+                pass
+    return remote
+
+
+def retry_after(request: HttpRequest, group: str) -> int | None:
+    """Count this request in `group`; the seconds to wait if it is over a limit, else None."""
+    if not settings.RATELIMIT_ENABLE:
+        return None
+    for rate in settings.MUSCORE_RATE_LIMITS[group]:
+        usage = get_usage(request, group=f"muscore.{group}", key="ip", rate=rate, increment=True)
+        if usage is not None and usage["should_limit"]:
+            # time_left is 0 in the window's last second; the next window starts a second later.
+            return max(1, int(usage["time_left"]) + 1)
+    return None
+
+
+def too_many_requests(request: HttpRequest, seconds: int, api: bool) -> HttpResponse:
+    if api:
+        response: HttpResponse = JsonResponse(
+            {
+                "error": f"too many requests from this address: try again in {seconds} seconds",
+                "retry_after": seconds,
+            },
+            status=429,
+        )
+    else:
+        # A long wait in minutes: "9950 seconds" means nothing to a player.
+        minutes = -(-seconds // 60) if seconds >= 120 else 0
+        context = {"seconds": seconds, "minutes": minutes}
+        response = render(request, "429.html", context, status=429)
+        if getattr(request, "htmx", False):
+            # A tap in the hand entry (htmx): show the page instead of a form that does nothing.
+            response["HX-Retarget"] = "body"
+            response["HX-Reswap"] = "innerHTML"
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def limit(group: str, *, api: bool, methods: tuple[str, ...] = ("POST",)) -> Callable[[View], View]:
+    """Refuse requests of `methods` over the `group`'s rates with a 429 before the view runs."""
+    if group not in GROUPS:
+        raise ValueError(f"unknown rate-limit group {group!r}")
+
+    def decorate(view: View) -> View:
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method in methods:
+                seconds = retry_after(request, group)
+                if seconds is not None:
+                    return too_many_requests(request, seconds, api)
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
