@@ -16,10 +16,11 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_de
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from muscore.clubs import services
+from muscore.clubs import league_pages, services
 from muscore.clubs.forms import ClubForm, InviteForm, NewAccountForm, PairForm, PlayerForm
 from muscore.clubs.models import Club, Membership, Pair, Player
 from muscore.clubs.permissions import is_organiser, require_organiser
+from muscore.leagues.models import Competition, Match
 
 
 def _status(*forms: Any) -> int:
@@ -133,7 +134,21 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
 
 def league_summary(club: Club) -> dict[str, Any]:
     """The club's competitions and latest matches (muscore.leagues), for its page."""
-    return {"competitions": [], "latest_matches": []}
+    competitions = [
+        {"name": c.name, "url": league_pages.competition_url(c), "note": league_pages.status(c)}
+        for c in Competition.objects.filter(club=club).select_related("club")
+    ]
+    latest = (
+        Match.objects.filter(competition__club=club)
+        .exclude(source="")
+        .select_related("competition__club", "first__pair", "second__pair", "round")
+        .order_by("-result_at", "-id")[:10]
+    )
+    return {
+        "competitions": competitions,
+        "latest_matches": [league_pages.match_row(m) for m in latest],
+        "new_competition_url": reverse("clubs:new_competition", args=[club.slug]),
+    }
 
 
 @require_http_methods(["GET", "POST"])

@@ -30,3 +30,64 @@ def logged_in(user: Any) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def make_league(
+    club: Club,
+    pairs: int = 6,
+    *,
+    format: str = "liguilla",
+    legs: int = 1,
+    groups: int = 2,
+    results: int | None = None,
+) -> Any:
+    """A drawn competition of `pairs` new pairs with its first `results` matches played by
+    hand (all the group matches when None), one of them a no-show."""
+    from muscore.leagues import services as leagues
+    from muscore.leagues.models import Match
+
+    organiser = club.memberships.first().user  # type: ignore[union-attr]
+    names = [
+        "Ana",
+        "Bea",
+        "Carlos",
+        "Dani",
+        "Eva",
+        "Fermín",
+        "Gorka",
+        "Hugo",
+        "Iker",
+        "Jon",
+        "Koldo",
+        "Leire",
+        "Maite",
+        "Nerea",
+        "Oier",
+        "Pello",
+    ]
+    made = [
+        make_pair(club, names[2 * i % 16] + str(i), names[(2 * i + 1) % 16] + str(i))
+        for i in range(pairs)
+    ]
+    competition = leagues.create_competition(
+        club,
+        by=organiser,
+        name="Liga de invierno",
+        pairs=made,
+        format=format,
+        legs=legs,
+        groups=groups,
+        draw=list(range(pairs)),
+    )
+    todo = Match.objects.filter(competition=competition, slot="").order_by("number")
+    for n, match in enumerate(todo[:results] if results is not None else todo):
+        if n == 2:
+            leagues.record_no_show(match, by=organiser, who=1)
+        else:
+            leagues.record_result(
+                match,
+                by=organiser,
+                juegos=[3, n % 3] if n % 2 else [n % 3, 3],
+                tantos=[120 + n, 90 + n] if n % 2 else [80 + n, 120],
+            )
+    return competition

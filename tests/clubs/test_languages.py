@@ -9,12 +9,13 @@ from django.conf import settings
 from django.test import Client
 
 from muscore.clubs.models import Club
-from tests.clubs.factory import make_club, make_pair
+from tests.clubs.factory import make_club, make_league, make_pair
+from tests.clubs.test_league_pages import urls as league_urls
 from tests.test_languages_pages import LANGUAGES, foreign_runs, found_in, visible_text
 
 
 def club_urls(club: Club) -> Iterator[str]:
-    pair = club.pairs.get()
+    pair = club.pairs.get(name="Ana y Bea")
     player = club.players.first()
     assert player is not None
     yield "/clubs/"
@@ -45,12 +46,13 @@ def render(client: Client, code: str, url: str) -> str:
 def test_club_pages_speak_only_their_language(code: str) -> None:
     club = make_club()
     make_pair(club, "Ana", "Bea")
+    league = make_league(club, 4, format="groups", results=3)
     foreign = foreign_runs(code)
     wrong = {}
     for who, client in [("visitor", Client()), ("organiser", Client())]:
         if who == "organiser":
             client.force_login(club.memberships.get().user)
-        for url in club_urls(club):
+        for url in [*club_urls(club), *league_urls(league)]:
             found = found_in(visible_text(render(client, code, url)), foreign)
             if found:
                 wrong[(who, url)] = found

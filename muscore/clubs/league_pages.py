@@ -1,0 +1,275 @@
+"""What the league pages show, worked out from muscore.leagues' models and services:
+standings rows with the tie-break that separated each level pair, rounds with the
+matches left, the knockout as bracket columns, a match's result in words. No rule of
+the league is worked out here; the figures come from muscore.leagues.services."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from muscore.leagues import services as leagues
+from muscore.leagues.models import Competition, Correction, Entry, Match, Round
+from muscore.leagues.standings import Row
+
+STAGE_NAMES = {
+    "quarterfinal": gettext_lazy("Cuartos de final"),
+    "semifinal": gettext_lazy("Semifinales"),
+    "final": gettext_lazy("Final y tercer puesto"),
+}
+SLOT_NAMES = {
+    "qf1": gettext_lazy("Cuartos 1"),
+    "qf2": gettext_lazy("Cuartos 2"),
+    "qf3": gettext_lazy("Cuartos 3"),
+    "qf4": gettext_lazy("Cuartos 4"),
+    "sf1": gettext_lazy("Semifinal 1"),
+    "sf2": gettext_lazy("Semifinal 2"),
+    "final": gettext_lazy("Final"),
+    "third": gettext_lazy("Tercer puesto"),
+}
+# Where each knockout slot's pairs come from, before they are known.
+SLOT_FEEDS = {
+    "sf1": {2: ("1A", "2B"), 4: (gettext_lazy("Ganador C1"), gettext_lazy("Ganador C3"))},
+    "sf2": {2: ("1B", "2A"), 4: (gettext_lazy("Ganador C2"), gettext_lazy("Ganador C4"))},
+    "qf1": {4: ("1A", "2B")},
+    "qf2": {4: ("1B", "2A")},
+    "qf3": {4: ("1C", "2D")},
+    "qf4": {4: ("1D", "2C")},
+    "final": {0: (gettext_lazy("Ganador S1"), gettext_lazy("Ganador S2"))},
+    "third": {0: (gettext_lazy("Perdedor S1"), gettext_lazy("Perdedor S2"))},
+}
+
+
+def status(competition: Competition) -> str:
+    """Where a competition stands, in words."""
+    return str(
+        {
+            Competition.Status.DRAFT: gettext_lazy("falta el sorteo"),
+            Competition.Status.PLAYING: gettext_lazy("en juego"),
+            Competition.Status.FINISHED: gettext_lazy("terminada"),
+        }.get(competition.status, "")  # type: ignore[call-overload]
+    )
+
+
+def format_text(competition: Competition) -> str:
+    """'Liguilla a ida y vuelta', 'Grupos y eliminatoria (2 grupos)'."""
+    if competition.format == Competition.Format.GROUPS:
+        return _("Grupos y eliminatoria (%(n)s grupos)") % {"n": competition.group_count}
+    if competition.legs == 2:
+        return _("Liguilla a ida y vuelta")
+    return _("Liguilla a una vuelta")
+
+
+def competition_url(competition: Competition, name: str = "competition", *args: Any) -> str:
+    return reverse(f"clubs:{name}", args=[competition.club.slug, competition.pk, *args])
+
+
+def match_url(match: Match) -> str:
+    return competition_url(match.competition, "match", match.number)
+
+
+def entry_url(competition: Competition, index: int) -> str:
+    return competition_url(competition, "entry", index)
+
+
+# --- standings ----------------------------------------------------------------------------------
+
+
+def tie_break(row: Row, above: Row) -> str:
+    """Why `row` is below `above` when they are level on points, in a reader's words."""
+    criterion = row.decided_by
+    if criterion == "head_to_head":
+        return _(
+            "Empatados a puntos con %(other)s: decide el enfrentamiento directo "
+            "(%(mine)s puntos contra %(theirs)s)."
+        ) % {"other": above.name, "mine": row.head_to_head, "theirs": above.head_to_head}
+    if criterion == "juego_difference":
+        return _(
+            "Empatados a puntos y en el directo con %(other)s: decide la diferencia de "
+            "juegos (%(mine)+d contra %(theirs)+d)."
+        ) % {"other": above.name, "mine": row.juego_difference, "theirs": above.juego_difference}
+    if criterion == "juegos_for":
+        return _(
+            "Empatados con %(other)s hasta la diferencia de juegos: deciden los juegos a "
+            "favor (%(mine)s contra %(theirs)s)."
+        ) % {"other": above.name, "mine": row.juegos_for, "theirs": above.juegos_for}
+    if criterion == "tanto_difference":
+        return _(
+            "Empatados con %(other)s también en juegos: decide la diferencia de tantos "
+            "(%(mine)+d contra %(theirs)+d)."
+        ) % {"other": above.name, "mine": row.tanto_difference, "theirs": above.tanto_difference}
+    if criterion == "draw":
+        return _("Empatados en todo con %(other)s: decide el sorteo.") % {"other": above.name}
+    return ""
+
+
+@dataclass
+class StandingsTable:
+    """One table of standings (a liguilla, or one group) as the page draws it."""
+
+    title: str
+    rows: list[dict[str, Any]]
+    qualify: int = 0
+
+
+def standings_tables(competition: Competition) -> list[StandingsTable]:
+    tables = []
+    for group in leagues.standings(competition):
+        rows: list[dict[str, Any]] = []
+        for i, row in enumerate(group.rows):
+            above = group.rows[i - 1] if i else None
+            note = tie_break(row, above) if above is not None and above.points == row.points else ""
+            rows.append({"row": row, "url": entry_url(competition, row.pair), "tie": note})
+        title = _("Grupo %(name)s") % {"name": group.group.name} if group.group else ""
+        tables.append(StandingsTable(title, rows, 2 if group.group else 0))
+    return tables
+
+
+# --- matches ------------------------------------------------------------------------------------
+
+
+def matches_of(competition: Competition) -> QuerySet[Match]:
+    """The matches with what every page shows of them, in two or three queries."""
+    return (
+        Match.objects.filter(competition=competition)
+        .select_related("round", "round__group", "first__pair", "second__pair")
+        .order_by("number")
+    )
+
+
+def pair_name(entry: Entry | None, fallback: str = "") -> str:
+    return entry.pair.name if entry is not None else fallback
+
+
+def result_text(match: Match) -> str:
+    """'3–1', 'No se presentó X', '—' (not played)."""
+    if not match.source:
+        return ""
+    if match.source == Match.Source.NO_SHOW:
+        if match.no_show_first and match.no_show_second:
+            return _("No se presentó ninguna")
+        absent = match.first if match.no_show_first else match.second
+        return _("No se presentó %(pair)s") % {"pair": pair_name(absent)}
+    return f"{match.juegos_first}–{match.juegos_second}"
+
+
+def source_text(match: Match) -> str:
+    return {
+        Match.Source.TABLE: _("jugada en una mesa de muscore"),
+        Match.Source.MANUAL: _("anotada a mano (en papel)"),
+        Match.Source.NO_SHOW: _("no presentado"),
+    }.get(match.source, "")  # type: ignore[call-overload]
+
+
+def match_row(match: Match) -> dict[str, Any]:
+    feeds = SLOT_FEEDS.get(match.slot, {})
+    feed = feeds.get(match.competition.group_count) or feeds.get(0) or ("", "")
+    return {
+        "match": match,
+        "url": match_url(match),
+        "first": pair_name(match.first, str(feed[0])),
+        "second": pair_name(match.second, str(feed[1])),
+        "known": match.first_id is not None and match.second_id is not None,
+        "result": result_text(match),
+        "slot": str(SLOT_NAMES.get(match.slot, "")),
+    }
+
+
+@dataclass
+class RoundView:
+    round: Round
+    title: str
+    matches: list[dict[str, Any]] = field(default_factory=list)
+    left: int = 0
+    bye: str = ""
+    url: str = ""
+
+
+def round_title(round: Round) -> str:
+    if round.stage in STAGE_NAMES:
+        return str(STAGE_NAMES[round.stage])
+    if round.group is not None:
+        return _("Jornada %(n)s · grupo %(group)s") % {"n": round.number, "group": round.group.name}
+    return _("Jornada %(n)s") % {"n": round.number}
+
+
+def rounds_of(competition: Competition, matches: list[Match] | None = None) -> list[RoundView]:
+    """Every round (a group's round apart from the others'), with its matches and how many
+    are left to play."""
+    matches = list(matches_of(competition)) if matches is None else matches
+    rounds = (
+        Round.objects.filter(competition=competition)
+        .select_related("group", "bye__pair")
+        .order_by("number", "group__order")
+    )
+    views = {
+        r.pk: RoundView(
+            r,
+            round_title(r),
+            bye=pair_name(r.bye),
+            url=competition_url(competition, "round", r.number),
+        )
+        for r in rounds
+    }
+    for match in matches:
+        view = views[match.round_id]
+        view.matches.append(match_row(match))
+        view.left += 0 if match.source else 1
+    return list(views.values())
+
+
+def bracket(competition: Competition, matches: list[Match]) -> list[dict[str, Any]]:
+    """The knockout as columns (quarterfinals, semifinals, final and third place)."""
+    columns = []
+    for stage in ("quarterfinal", "semifinal", "final"):
+        column = [match_row(m) for m in matches if m.slot and m.round.stage == stage]
+        if column:
+            columns.append({"title": STAGE_NAMES[stage], "matches": column})
+    return columns
+
+
+def audit_rows(match: Match) -> list[dict[str, Any]]:
+    """The corrections of a match, newest first, in words."""
+    actions = {
+        "table": _("resultado llegado de la mesa"),
+        "manual": _("resultado anotado a mano"),
+        "no_show": _("no presentado"),
+        "clear": _("resultado anulado"),
+        "players": _("jugadores cambiados"),
+        "import": _("importado"),
+    }
+    rows = []
+    corrections = Correction.objects.filter(match=match).select_related("by").order_by("-at", "-id")
+    for c in corrections:
+        rows.append(
+            {
+                "at": c.at,
+                "by": c.by.get_username() if c.by else _("la mesa"),
+                "action": actions.get(c.action, c.action),
+                "before": figures_text(c.before),
+                "after": figures_text(c.after),
+            }
+        )
+    return rows
+
+
+def figures_text(figures: dict[str, Any]) -> str:
+    """A stored result (Match.figures()) in a few words, for the audit."""
+    if not figures or not figures.get("source"):
+        return _("sin resultado")
+    if figures["source"] == "no_show":
+        shown = figures.get("no_show") or [False, False]
+        if all(shown):
+            return _("no se presentó ninguna")
+        return _("no se presentó la pareja %(n)s") % {"n": 1 if shown[0] else 2}
+    juegos = figures.get("juegos") or [None, None]
+    text = f"{juegos[0]}–{juegos[1]}"
+    tantos = figures.get("tantos") or [None, None]
+    if tantos[0] is not None:
+        text += " " + _("(tantos %(a)s–%(b)s)") % {"a": tantos[0], "b": tantos[1]}
+    return text
