@@ -46,7 +46,13 @@ from muscore.rules.errors import (
 )
 from muscore.rules.results import HandResult, LanceResult, Step, VacaResult
 from muscore.rules.scoring import score
-from muscore.rules.vaca import replay
+from muscore.rules.vaca import (
+    Checkpoint,
+    checkpoints,
+    replay,
+    replay_evening,
+    score_piedras,
+)
 
 
 def score_hand(record: Mapping[str, Any]) -> HandResult:
@@ -61,8 +67,8 @@ def replay_vaca(vaca: Mapping[str, Any]) -> VacaResult:
 
 __all__ = [
     "CARD_NAMES", "CARD_TEXT", "INDICES",
-    "BettingError", "CardError", "Evaluation", "Hand", "HandResult", "Lance", "LanceResult",
-    "Pares", "Real31", "RecordError", "RuleError", "Rules", "ScoreError", "Side", "Step",
-    "VacaError", "VacaResult", "evaluate", "parse_cards", "replay", "replay_vaca", "score",
-    "score_hand",
+    "BettingError", "CardError", "Checkpoint", "Evaluation", "Hand", "HandResult", "Lance",
+    "LanceResult", "Pares", "Real31", "RecordError", "RuleError", "Rules", "ScoreError", "Side",
+    "Step", "VacaError", "VacaResult", "checkpoints", "evaluate", "parse_cards", "replay",
+    "replay_evening", "replay_vaca", "score", "score_hand", "score_piedras",
 ]

@@ -97,7 +97,7 @@ class Rules:
         _check_rule("juegos", self.juegos, range(1, 6), "a whole number from 1 to 5")
         if self.real31 not in ("no", "rey", "figura", "sota"):
             raise RecordError(
-                "rule_value", field="real31", got=_show(self.real31),
+                "rule_value", field="real31", got=show(self.real31),
                 allowed='"no", "rey", "figura" or "sota"',
             )
 
@@ -107,7 +107,7 @@ class Rules:
         if data is None:
             return DEFAULT_RULES
         if type(data) is not dict and not isinstance(data, Mapping):
-            raise RecordError("not_a", field="rules", what="an object", got=_show(data))
+            raise RecordError("not_a", field="rules", what="an object", got=show(data))
         if not data:
             return DEFAULT_RULES
         for key in data:
@@ -166,7 +166,7 @@ class Rules:
 
 def _check_rule(field: str, value: object, allowed: Any, words: str) -> None:
     if type(value) is not int or value not in allowed:
-        raise RecordError("rule_value", field=field, got=_show(value), allowed=words)
+        raise RecordError("rule_value", field=field, got=show(value), allowed=words)
 
 
 _RULES_CACHE: dict[object, Rules] = {}
@@ -176,7 +176,7 @@ SEATS_FROM = {
 DEFAULT_RULES = Rules()
 
 
-def _show(value: object) -> str:
+def show(value: object) -> str:
     """A value as a player would read it in a message: JSON-like, and short."""
     if isinstance(value, str):
         text = '"' + value + '"'
@@ -338,7 +338,7 @@ def parse_cards(text: object, seat: int | str = "?") -> tuple[int, ...]:
             return found
     else:
         raise RecordError(
-            "not_a", field=f"hands.{seat}", what="a string of four cards", got=_show(text)
+            "not_a", field=f"hands.{seat}", what="a string of four cards", got=show(text)
         )
     tokens = text.replace(",", " ").split()
     cards = []

@@ -187,6 +187,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "El asiento {seat} no enseñó cartas y lo que declaró en {lance} no coincide con sus "
         "jugadas: sin cartas no se puede ver una mentira.",
     ),
+    "piedras_alone": (
+        "A piedras entry holds only 'piedras', not '{key}'.",
+        "Una anotación de piedras solo lleva 'piedras', no '{key}'.",
+    ),
+    "piedras_side": (
+        "Piedras are tapped for side \"A\" or \"B\", not {got}.",
+        "Las piedras se anotan al bando \"A\" o \"B\", no {got}.",
+    ),
+    "piedras_n": (
+        "Piedras tapped must be a whole number from -{limit} to {limit}, not 0, not {got}.",
+        "Las piedras anotadas deben ser un número entero del -{limit} al {limit}, distinto "
+        "de 0, no {got}.",
+    ),
     "vaca_hands": (
         "A vaca needs 'hands': the list of its hands in order.",
         "Una vaca necesita 'hands': la lista de sus manos en orden.",
@@ -282,3 +295,15 @@ class ScoreError(RuleError):
 
 class VacaError(RuleError):
     """A vaca's hands cannot be replayed: a hand is wrong or comes after the vaca was won."""
+
+    @property
+    def number(self) -> int | None:
+        """The number (from 1) of the entry at fault, when one is."""
+        n = self.params.get("n")
+        return n if isinstance(n, int) else None
+
+    @property
+    def cause(self) -> RuleError | None:
+        """The entry's own error (what :func:`score` would say of it), when there is one."""
+        inner = self.params.get("inner")
+        return inner if isinstance(inner, RuleError) else None

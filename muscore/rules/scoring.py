@@ -26,10 +26,10 @@ from muscore.rules.cards import (
     SEATS_FROM,
     Evaluation,
     Rules,
-    _show,
     check_deck,
     hand_cache,
     read_hand,
+    show,
 )
 from muscore.rules.errors import BettingError, RecordError, ScoreError
 
@@ -63,14 +63,14 @@ class Betting:
     def __init__(self, lance: str, data: object) -> None:
         self.lance = lance
         if type(data) is not dict and not isinstance(data, Mapping):
-            raise RecordError("not_a", field=f"lances.{lance}", what="an object", got=_show(data))
+            raise RecordError("not_a", field=f"lances.{lance}", what="an object", got=show(data))
         if not _LANCE_KEYS.issuperset(data):
             key = next(k for k in data if k not in _LANCE_KEYS)
             raise RecordError("unknown_key", key=str(key)[:40], where=f"lances.{lance}")
         bets = data.get("bets", [])
         end = data.get("end")
         if type(bets) is not list:
-            raise RecordError("not_a", field=f"lances.{lance}.bets", what="a list", got=_show(bets))
+            raise RecordError("not_a", field=f"lances.{lance}.bets", what="a list", got=show(bets))
         last_side = None
         total = before = 0
         ordago = False
@@ -79,14 +79,14 @@ class Betting:
                 raise BettingError("after_ordago", lance=lance)
             if type(bet) is not dict and not isinstance(bet, Mapping):
                 raise RecordError(
-                    "not_a", field=f"lances.{lance}.bets[{i}]", what="an object", got=_show(bet)
+                    "not_a", field=f"lances.{lance}.bets[{i}]", what="an object", got=show(bet)
                 )
             if not _BET_KEYS.issuperset(bet):
                 key = next(k for k in bet if k not in _BET_KEYS)
                 raise RecordError("unknown_key", key=str(key)[:40], where=f"{lance}, bet {i}")
             side = bet.get("side")
             if side != "A" and side != "B":
-                raise BettingError("bet_side", lance=lance, i=i, got=_show(side))
+                raise BettingError("bet_side", lance=lance, i=i, got=show(side))
             if side == last_side:
                 raise BettingError("bet_own", lance=lance, side=side, i=i)
             n = bet.get("n")
@@ -97,17 +97,17 @@ class Betting:
                 before = total
                 total += n
             else:
-                raise BettingError("bet_n", lance=lance, i=i, got=_show(n))
+                raise BettingError("bet_n", lance=lance, i=i, got=show(n))
             last_side = side
         if last_side is None:
             if end is not None:
-                raise BettingError("end_without_bets", lance=lance, got=_show(end))
+                raise BettingError("end_without_bets", lance=lance, got=show(end))
             self.last_side = None
             return
         if end is None:
             raise BettingError("no_answer", lance=lance)
         if end != "quiero" and end != "no_quiero":
-            raise BettingError("end_value", lance=lance, got=_show(end))
+            raise BettingError("end_value", lance=lance, got=show(end))
         self.last_side = last_side
         self.quiero = end == "quiero"
         self.ordago = ordago
@@ -120,7 +120,7 @@ class Betting:
 def _seat(key: object, n: int, where: str) -> int:
     seat = _SEAT_KEYS.get(key) if type(key) is str else (key if type(key) is int else None)
     if seat is None or not 0 <= seat < n:
-        raise RecordError("seat", key=_show(key).strip('"'), players=n, last=n - 1)
+        raise RecordError("seat", key=show(key).strip('"'), players=n, last=n - 1)
     return seat
 
 
@@ -129,7 +129,7 @@ def parse_score(data: object, rules: Rules) -> tuple[int, int]:
     if data is None:
         return 0, 0
     if type(data) is not dict and not isinstance(data, Mapping):
-        raise RecordError("not_a", field="score", what="an object", got=_show(data))
+        raise RecordError("not_a", field="score", what="an object", got=show(data))
     for key in data:
         if key != "A" and key != "B":
             raise ScoreError("score_side", key=str(key)[:20])
@@ -138,7 +138,7 @@ def parse_score(data: object, rules: Rules) -> tuple[int, int]:
     target = rules.target
     for side, value in (("A", a), ("B", b)):
         if type(value) is not int or value < 0:
-            raise ScoreError("score_value", side=side, last=target - 1, got=_show(value))
+            raise ScoreError("score_value", side=side, last=target - 1, got=show(value))
         if value >= target:
             raise ScoreError("score_at_target", side=side, got=value, target=target)
     return a, b
@@ -147,7 +147,7 @@ def parse_score(data: object, rules: Rules) -> tuple[int, int]:
 def parse_mano(data: object, rules: Rules) -> int:
     """The mano's seat, checked against the table's players."""
     if type(data) is not int or not 0 <= data < rules.players:
-        raise RecordError("mano", last=rules.players - 1, got=_show(data))
+        raise RecordError("mano", last=rules.players - 1, got=show(data))
     return data
 
 
@@ -182,7 +182,7 @@ def score_parts(
     if hands is None:
         hands = {}
     elif type(hands) is not dict and not isinstance(hands, Mapping):
-        raise RecordError("not_a", field="hands", what="an object", got=_show(hands))
+        raise RecordError("not_a", field="hands", what="an object", got=show(hands))
     shown: dict[int, tuple[int, ...]] = {}
     evals: list[Evaluation | None] = [None] * n
     # pares[seat]: (kind, key) or None; juego[seat]: total or None.
@@ -244,7 +244,7 @@ def score_parts(
     bettings: dict[str, Betting] = {}
     if lances_in is not None:
         if type(lances_in) is not dict and not isinstance(lances_in, Mapping):
-            raise RecordError("not_a", field="lances", what="an object", got=_show(lances_in))
+            raise RecordError("not_a", field="lances", what="an object", got=show(lances_in))
         for key, data in lances_in.items():
             if key not in LANCE_NAMES:
                 raise RecordError("lance_name", key=str(key)[:40])
@@ -509,11 +509,7 @@ def _settled(
         elif len({s & 1 for s in top}) == 1:
             best = top[0]
         elif juego[top[0]] == 31 and rules.real31 != "no":
-            # Only four sietes exist, so a shown 31 real is the only one at the table.
-            real = [s for s in top if evals[s] is not None and evals[s].real31]  # type: ignore[union-attr]
-            if not real:
-                return None
-            best = real[0]
+            return None  # a missing 31 may be the 31 real: the table says who won
         else:
             best = top[0]
         return "B" if best & 1 else "A"
@@ -583,13 +579,13 @@ def _read_jugadas(
     if jugadas is None:
         jugadas = {}
     if not isinstance(jugadas, Mapping):
-        raise RecordError("not_a", field="jugadas", what="an object", got=_show(jugadas))
+        raise RecordError("not_a", field="jugadas", what="an object", got=show(jugadas))
     given: dict[int, Mapping[str, Any]] = {}
     for key, value in jugadas.items():
         seat = _seat(key, n, "jugadas")
         if not isinstance(value, Mapping):
             raise RecordError(
-                "not_a", field=f"jugadas.{seat}", what="an object", got=_show(value)
+                "not_a", field=f"jugadas.{seat}", what="an object", got=show(value)
             )
         for k in value:
             if k not in _JUGADA_KEYS:
@@ -608,24 +604,24 @@ def _read_jugadas(
         said_pares = value.get("pares")
         said_juego = value.get("juego")
         if said_pares is not None and said_pares not in _PARES_KINDS:
-            raise RecordError("jugada_pares", seat=seat, got=_show(said_pares))
+            raise RecordError("jugada_pares", seat=seat, got=show(said_pares))
         if said_juego is not None and said_juego != "no" and (
             type(said_juego) is not int or said_juego not in _JUEGO_TOTALS
         ):
-            raise RecordError("jugada_juego", seat=seat, got=_show(said_juego))
+            raise RecordError("jugada_juego", seat=seat, got=show(said_juego))
         if ev is not None:
             # Cards and jugadas both given: they must tell the same story.
             has_pares = ev.pares.kind if ev.pares else "no"
             if said_pares is not None and said_pares != has_pares:
                 raise RecordError(
                     "jugada_contradicts", seat=seat, cards=_cards_text(shown[seat]),
-                    has=has_pares, lance="pares", said=_show(said_pares),
+                    has=has_pares, lance="pares", said=show(said_pares),
                 )
             has_juego: Any = ev.total if ev.total >= 31 else "no"
             if said_juego is not None and said_juego != has_juego:
                 raise RecordError(
                     "jugada_contradicts", seat=seat, cards=_cards_text(shown[seat]),
-                    has=has_juego, lance="juego", said=_show(said_juego),
+                    has=has_juego, lance="juego", said=show(said_juego),
                 )
             continue
         if isinstance(said_pares, str) and said_pares != "no":
@@ -653,7 +649,7 @@ def _read_winners(
     A winner the cards, the jugadas or a lie already settle must agree with them.
     """
     if not isinstance(data, Mapping):
-        raise RecordError("not_a", field="winners", what="an object", got=_show(data))
+        raise RecordError("not_a", field="winners", what="an object", got=show(data))
     winners: dict[str, str] = {}
     for lance, side in data.items():
         if lance not in LANCE_NAMES:
@@ -666,7 +662,7 @@ def _read_winners(
                 "punto_not_juego", who=f"Seat {who[0]}", who_es=f"El asiento {who[0]}"
             )
         if side != "A" and side != "B":
-            raise RecordError("winner_value", lance=lance, got=_show(side))
+            raise RecordError("winner_value", lance=lance, got=show(side))
         if lance in holders:
             sides = holders[lance]
             if not sides:
@@ -739,20 +735,20 @@ def _read_declared(
     their jugadas: without cards a lie cannot be seen.
     """
     if type(data) is not dict and not isinstance(data, Mapping):
-        raise RecordError("not_a", field="declared", what="an object", got=_show(data))
+        raise RecordError("not_a", field="declared", what="an object", got=show(data))
     lied: dict[str, list[int]] = {}
     denied: set[int] = set()
     for key, value in data.items():
         seat = _seat(key, n, "declared")
         if type(value) is not dict and not isinstance(value, Mapping):
             raise RecordError(
-                "not_a", field=f"declared.{seat}", what="an object", got=_show(value)
+                "not_a", field=f"declared.{seat}", what="an object", got=show(value)
             )
         for lance, said in value.items():
             if lance not in _DECLARED_KEYS:
                 raise RecordError("unknown_key", key=str(lance)[:40], where=f"declared.{seat}")
             if type(said) is not bool:
-                raise RecordError("declared_value", seat=seat, lance=lance, got=_show(said))
+                raise RecordError("declared_value", seat=seat, lance=lance, got=show(said))
             held_by = pares if lance == "pares" else juego
             has = held_by[seat] is not None
             if said == has:

@@ -1,15 +1,162 @@
-"""The vaca replay: a table's hands in order, the score carried, the mano rotating."""
+"""Vacas and evenings: a table's entries in order, the score carried, the mano rotating.
+
+:func:`replay` serves the contract's "A vaca" (one vaca; an entry after it was won is
+an error). :func:`replay_evening` replays a table's whole list of entries, splitting it
+into vacas itself: a vaca ends at the entry that wins it and the next starts at 0-0
+juegos and score, with the next mano. It can start from a :class:`Checkpoint` (where a
+vaca starts), so a table replays only from the vaca of the entry that changed.
+
+An entry is a hand (the contract's record without ``rules``, ``mano`` or ``score``) or
+a **piedras entry**, ``{"piedras": {"side": "A", "n": 5}}``: piedras tapped for a side
+by a table that does not enter lances (``n`` may be negative; the score never goes
+below 0). It ends the juego and the vaca at the target like a hand, but it is not a
+dealt hand, so the mano does not move.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from muscore.rules.cards import Rules, _show
+from muscore.rules.cards import Rules, Side, show
 from muscore.rules.errors import RecordError, RuleError, VacaError
 from muscore.rules.scoring import VACA_HAND_KEYS, parse_mano, score_parts
 
 VACA_KEYS = frozenset({"rules", "mano", "hands"})
+#: The largest piedras a single tap may add or take away.
+PIEDRAS_LIMIT = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """Where a vaca starts in a table's list of entries: a replay can resume there.
+
+    ``index`` is the 0-based position of the vaca's first entry in the table's list,
+    ``mano`` the seat that is mano in that entry. The score and the juegos are 0-0 at
+    the start of every vaca, so nothing else is needed.
+    """
+
+    index: int
+    mano: int
+
+
+def _empty_vaca(mano: int) -> dict[str, Any]:
+    return {"hands": [], "juegos": {"A": 0, "B": 0}, "winner": None,
+            "score": {"A": 0, "B": 0}, "next_mano": mano}
+
+
+def read_piedras(entry: Mapping[str, Any]) -> tuple[Side, int]:
+    """The side and the piedras of a piedras entry, checked."""
+    for key in entry:
+        if key != "piedras":
+            raise RecordError("piedras_alone", key=str(key)[:40])
+    data = entry["piedras"]
+    if not isinstance(data, Mapping):
+        raise RecordError("not_a", field="piedras", what="an object", got=show(data))
+    for key in data:
+        if key not in ("side", "n"):
+            raise RecordError("unknown_key", key=str(key)[:40], where="piedras")
+    side = data.get("side")
+    if side != "A" and side != "B":
+        raise RecordError("piedras_side", got=show(side))
+    n = data.get("n")
+    if type(n) is not int or n == 0 or abs(n) > PIEDRAS_LIMIT:
+        raise RecordError("piedras_n", got=show(n), limit=PIEDRAS_LIMIT)
+    return Side(side), n
+
+
+def score_piedras(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> dict[str, Any]:
+    """The result of a piedras entry on a score of ``a``-``b``: a hand result's shape.
+
+    ``lances`` is empty and ``recuento`` holds one step with lance ``null`` and
+    ``why`` ``"piedras"``; the step's ``points`` are what the score really moved (a
+    -1 at 0 moves nothing). ``ended_by`` is ``"piedras"`` when the tap reached the
+    target.
+    """
+    side, n = read_piedras(entry)
+    before = a if side is Side.A else b
+    after = max(0, before + n)
+    if side is Side.A:
+        a = after
+    else:
+        b = after
+    won = after >= rules.target
+    return {
+        "score": {"A": a, "B": b},
+        "winner": side.value if won else None,
+        "ended_by": "piedras" if won else None,
+        "lances": {},
+        "recuento": [{"lance": None, "side": side.value, "points": after - before,
+                      "why": "piedras", "score": {"A": a, "B": b}}],
+        "piedras": {"side": side.value, "n": n},
+    }
+
+
+def _check_entry(entry: object, number: int) -> Mapping[str, Any]:
+    if not isinstance(entry, Mapping):
+        raise VacaError("vaca_hand", n=number, inner=RecordError("not_object"))
+    if "piedras" in entry:
+        return entry
+    for key in entry:
+        if key not in VACA_HAND_KEYS:
+            if key in VACA_KEYS or key == "score":
+                raise VacaError("vaca_hand_field", n=number, field=key)
+            raise VacaError(
+                "vaca_hand", n=number,
+                inner=RecordError("unknown_key", key=str(key)[:40], where="the record"),
+            )
+    return entry
+
+
+def _one_vaca(
+    rules: Rules, mano: int, entries: Sequence[object], start: int, first_number: int
+) -> tuple[dict[str, Any], int]:
+    """Replay ``entries[start:]`` as one vaca until a side wins it.
+
+    Returns the vaca's replay output and the index after its last entry. Errors name
+    the entry by its number: ``first_number`` is the number of ``entries[0]``.
+    """
+    n = rules.players
+    a = b = 0
+    juego = 1
+    juegos = {"A": 0, "B": 0}
+    winner: str | None = None
+    out: list[dict[str, Any]] = []
+    i = start
+    while i < len(entries) and winner is None:
+        number = first_number + i
+        entry = _check_entry(entries[i], number)
+        try:
+            if "piedras" in entry:
+                result = score_piedras(entry, rules, a, b)
+            else:
+                result = score_parts(entry, rules, mano, a, b)
+        except RuleError as error:
+            raise VacaError("vaca_hand", n=number, inner=error) from error
+        won = result["winner"]
+        row = {"mano": mano, "juego": juego, "score": result["score"], "winner": won,
+               "result": result}
+        if "piedras" in entry:
+            row["piedras"] = result["piedras"]
+        else:
+            mano = (mano + 1) % n  # a tap is not a dealt hand: the mano stays
+        out.append(row)
+        i += 1
+        if won is None:
+            a, b = result["score"]["A"], result["score"]["B"]
+            continue
+        juegos[won] += 1
+        if juegos[won] >= rules.juegos:
+            winner = won
+            a, b = result["score"]["A"], result["score"]["B"]
+        else:
+            # The next juego starts at 0-0; the mano carries on round the table.
+            a = b = 0
+            juego += 1
+    vaca = {"hands": out, "juegos": juegos, "winner": winner, "score": {"A": a, "B": b},
+            "next_mano": mano}
+    return vaca, i
 
 
 def replay(vaca: object) -> dict[str, Any]:
@@ -18,7 +165,8 @@ def replay(vaca: object) -> dict[str, Any]:
     Each hand is scored with the score carried from the hand before and the
     mano one seat on; a won juego starts the next at 0-0; the side that wins
     ``rules.juegos`` juegos wins the vaca, and a hand after that is an error.
-    Every entry of ``hands`` also carries the hand's full ``result``.
+    Every entry of ``hands`` also carries the hand's full ``result``. Piedras
+    entries (see the module) may stand among the hands.
     """
     if not isinstance(vaca, Mapping):
         raise VacaError("not_vaca")
@@ -31,51 +179,58 @@ def replay(vaca: object) -> dict[str, Any]:
     if hands is None:
         raise VacaError("vaca_hands")
     if not isinstance(hands, list):
-        raise RecordError("not_a", field="hands", what="a list", got=_show(hands))
-    n = rules.players
-    a = b = 0
-    juego = 1
-    juegos = {"A": 0, "B": 0}
-    winner: str | None = None
-    won_at = 0
-    out: list[dict[str, Any]] = []
-    for i, hand in enumerate(hands, 1):
-        if winner is not None:
-            raise VacaError("vaca_over", n=i, side=winner, at=won_at)
-        if not isinstance(hand, Mapping):
-            raise VacaError("vaca_hand", n=i, inner=RecordError("not_object"))
-        for key in hand:
-            if key not in VACA_HAND_KEYS:
-                if key in VACA_KEYS or key == "score":
-                    raise VacaError("vaca_hand_field", n=i, field=key)
-                raise VacaError(
-                    "vaca_hand", n=i,
-                    inner=RecordError("unknown_key", key=str(key)[:40], where="the record"),
-                )
-        try:
-            result = score_parts(hand, rules, mano, a, b)
-        except RuleError as error:
-            raise VacaError("vaca_hand", n=i, inner=error) from error
-        won = result["winner"]
-        out.append({"mano": mano, "juego": juego, "score": result["score"], "winner": won,
-                    "result": result})
-        mano = (mano + 1) % n
-        if won is None:
-            a, b = result["score"]["A"], result["score"]["B"]
-            continue
-        juegos[won] += 1
-        if juegos[won] >= rules.juegos:
-            winner = won
-            won_at = i
-            a, b = result["score"]["A"], result["score"]["B"]
-        else:
-            # The next juego starts at 0-0; the mano carries on round the table.
-            a = b = 0
-            juego += 1
-    return {
-        "hands": out,
-        "juegos": juegos,
-        "winner": winner,
-        "score": {"A": a, "B": b},
-        "next_mano": mano,
-    }
+        raise RecordError("not_a", field="hands", what="a list", got=show(hands))
+    out, end = _one_vaca(rules, mano, hands, 0, 1)
+    if end < len(hands):
+        raise VacaError("vaca_over", n=end + 1, side=out["winner"], at=end)
+    return out
+
+
+def replay_evening(
+    rules: Rules | Mapping[str, Any] | None,
+    entries: Sequence[object],
+    start: Checkpoint | None = None,
+) -> dict[str, Any]:
+    """Replay a table's entries from ``start``, split into vacas.
+
+    ``entries`` are the table's entries from ``start.index`` on (default: from the
+    first, mano 0) (``entries[0]`` is the
+    table's entry number ``start.index + 1``), ``start.mano`` the mano of that entry.
+    Returns ``{"finished": [vaca, ...], "current": vaca, "vacas": {"A": n, "B": m}}``:
+    each vaca is :func:`replay`'s output plus ``first_hand`` (the table-wide number,
+    from 1, of its first entry) and ``mano`` (its first mano). ``current`` is the vaca
+    being played, with no hands when the last entry won a vaca; ``vacas`` counts the
+    finished vacas each side won. :func:`checkpoints` gives where each vaca starts.
+
+    Raises :class:`VacaError` (code ``vaca_hand``) whose ``number`` is the table-wide
+    number of the first entry that breaks a rule, and ``cause`` the entry's own error.
+    """
+    if start is None:
+        start = Checkpoint(0, 0)
+    table_rules = rules if isinstance(rules, Rules) else Rules.from_json(rules)
+    mano = parse_mano(start.mano, table_rules)
+    if type(start.index) is not int or start.index < 0:
+        raise RecordError("not_a", field="start.index", what="a whole number",
+                          got=show(start.index))
+    finished: list[dict[str, Any]] = []
+    tally = {"A": 0, "B": 0}
+    i = 0
+    first_number = start.index + 1
+    while True:
+        vaca, end = _one_vaca(table_rules, mano, entries, i, first_number)
+        vaca["first_hand"] = first_number + i
+        vaca["mano"] = mano
+        if vaca["winner"] is None:
+            return {"finished": finished, "current": vaca, "vacas": tally}
+        finished.append(vaca)
+        tally[vaca["winner"]] += 1
+        i, mano = end, vaca["next_mano"]
+        if i == len(entries):
+            current = {**_empty_vaca(mano), "first_hand": first_number + i, "mano": mano}
+            return {"finished": finished, "current": current, "vacas": tally}
+
+
+def checkpoints(evening: Mapping[str, Any]) -> list[Checkpoint]:
+    """Where each vaca of a :func:`replay_evening` result starts, the current one last."""
+    return [Checkpoint(v["first_hand"] - 1, v["mano"])
+            for v in [*evening["finished"], evening["current"]]]

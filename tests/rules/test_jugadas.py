@@ -86,9 +86,9 @@ def test_the_best_total_wins_juego_31_over_40() -> None:
     assert score(record)["lances"]["juego"] == {"side": "B", "points": 3}
 
 
-def test_31_against_31_under_31_real_needs_the_winner_unless_a_31_real_is_shown() -> None:
+def test_31_against_31_under_31_real_with_a_card_missing_needs_the_winner() -> None:
     """"except a 31 against a 31 when the table plays 31 real and a card is missing (then
-    `winners`)". There are only four sietes, so a shown 31 real cannot be beaten."""
+    `winners`)": even when the one shown is the 31 real, as the contract says."""
     record: dict[str, Any] = {
         "rules": {"real31": "rey"},
         "jugadas": jugadas(s0={"pares": "no", "juego": 31}, s1={"pares": "no", "juego": 31}),
@@ -96,13 +96,16 @@ def test_31_against_31_under_31_real_needs_the_winner_unless_a_31_real_is_shown(
     }
     with pytest.raises(RecordError) as raised:
         score(record)
-    assert "juego" in str(raised.value)
+    assert "juego" in str(raised.value) and "winners" in str(raised.value)
     record["winners"]["juego"] = "B"
     assert score(record)["lances"]["juego"] == {"side": "B", "points": 3}
     shown = {"rules": {"real31": "rey"}, "hands": {"1": "7 7 7 R"},
              "jugadas": {"0": {"pares": "no", "juego": 31}, "2": NO, "3": NO},
              "winners": {"grande": "A", "chica": "A"}}
-    assert score(shown)["lances"]["juego"] == {"side": "B", "points": 3}
+    with pytest.raises(RecordError):
+        score(shown)
+    without_real31 = {**record, "rules": {}, "winners": {"grande": "A", "chica": "A"}}
+    assert score(without_real31)["lances"]["juego"] == {"side": "A", "points": 3}
 
 
 @pytest.mark.parametrize(
