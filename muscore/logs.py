@@ -22,6 +22,9 @@ from gunicorn.glogging import Logger as _GunicornLogger
 
 # The secret is everything between /k/ and the next slash (or the end of the path).
 EDIT_KEY_IN_PATH = re.compile(r"(/t/[^/\s?#\"']+/k/)[^/\s?#\"']+")
+# An organiser's invitation or new-password link (muscore.clubs): whoever holds its token
+# sets the password, so it is a secret as much as an edit key.
+PASSWORD_TOKEN_IN_PATH = re.compile(r"(/cuentas/clave/[^/\s?#\"']+/)[^/\s?#\"']+")
 MASK = "***"
 
 # A request id sent by the proxy (nginx's $request_id, a load balancer's trace id) is
@@ -33,8 +36,10 @@ request_id: ContextVar[str] = ContextVar("muscore_request_id", default="-")
 
 
 def mask_keys(text: str) -> str:
-    """`text` with the edit key of every table link in it replaced by ***."""
-    return EDIT_KEY_IN_PATH.sub(rf"\g<1>{MASK}", text)
+    """`text` with the edit key of every table link (and the token of every new-password
+    link) in it replaced by ***."""
+    text = EDIT_KEY_IN_PATH.sub(rf"\g<1>{MASK}", text)
+    return PASSWORD_TOKEN_IN_PATH.sub(rf"\g<1>{MASK}", text)
 
 
 def incoming_or_new_request_id(value: str | None) -> str:

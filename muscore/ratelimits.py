@@ -1,4 +1,5 @@
-"""Abuse limits per client: table creation, imports and writes (issue #10 point 5).
+"""Abuse limits per client: table creation, imports and writes (issue #10 point 5), and an
+organiser's password tries (login and new-password links).
 
 Counted by django-ratelimit in the Django cache (settings.CACHES, so shared by every
 worker and server when CACHE_URL names a Redis), per client address: REMOTE_ADDR, or
@@ -26,7 +27,8 @@ View = Callable[..., HttpResponse]
 CREATE = "create"
 IMPORT = "import"
 WRITE = "write"
-GROUPS = (CREATE, IMPORT, WRITE)
+LOGIN = "login"
+GROUPS = (CREATE, IMPORT, WRITE, LOGIN)
 
 
 def client_address(request: HttpRequest) -> str:

@@ -190,6 +190,8 @@ MUSCORE_RATE_LIMITS = {
     "import": envrates("MUSCORE_RATE_IMPORT", "10/m,60/h"),
     # Every write to a table (each tap of the hand entry is one): 10 a second for a club.
     "write": envrates("MUSCORE_RATE_WRITE", "600/m,10000/h"),
+    # Organisers' password tries (muscore.clubs: login, new-password links): no guessing.
+    "login": envrates("MUSCORE_RATE_LOGIN", "10/m,60/h"),
 }
 if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
     # django-ratelimit refuses a cache that is not shared. Local memory counts atomically

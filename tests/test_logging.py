@@ -118,6 +118,9 @@ def test_mask_keys_leaves_everything_but_the_key() -> None:
     assert logs.mask_keys("GET /t/a/k/b?x=1 HTTP/1.1") == "GET /t/a/k/***?x=1 HTTP/1.1"
     assert logs.mask_keys("https://h/t/a/k/b/mano/3") == "https://h/t/a/k/***/mano/3"
     assert logs.mask_keys("/t/a/historial /api/v1/tables/a") == "/t/a/historial /api/v1/tables/a"
+    assert logs.mask_keys("GET /clubes/cuentas/clave/MQ/cz1tok-en/ HTTP/1.1") == (
+        "GET /clubes/cuentas/clave/MQ/***/ HTTP/1.1"
+    )
 
 
 def test_logging_is_configured_from_the_settings_not_mail_admins() -> None:

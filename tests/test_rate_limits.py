@@ -20,7 +20,7 @@ from tests.tables.factory import make_record, make_table
 
 pytestmark = pytest.mark.django_db
 
-RATES = {"create": ["3/m"], "import": ["2/m"], "write": ["4/m"]}
+RATES = {"create": ["3/m"], "import": ["2/m"], "write": ["4/m"], "login": ["3/m"]}
 
 
 def address(period: int, at_least: int, at_most: int | None = None, start: int = 0) -> str:
@@ -205,3 +205,15 @@ def test_the_openapi_description_documents_the_429_of_every_limited_operation(
     ]
     for path, method in limited:
         assert "Retry-After" in paths[path][method]["responses"]["429"]["headers"], path
+
+
+def test_password_guessing_is_limited(client: Client, limits: dict[str, list[str]]) -> None:
+    ip = address(60, 10)
+    for n in range(3):
+        wrong = {"username": "ana", "password": f"guess-{n}"}
+        assert client.post("/cuentas/entrar", wrong, REMOTE_ADDR=ip).status_code == 400
+    page = client.post("/cuentas/entrar", {"username": "ana"}, REMOTE_ADDR=ip)
+    assert page.status_code == 429
+    assert "Han llegado demasiadas peticiones" in page.content.decode()
+    link = client.post("/cuentas/clave/MQ/bad-token/", {}, REMOTE_ADDR=ip)
+    assert link.status_code == 429

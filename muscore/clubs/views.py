@@ -16,6 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_de
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from muscore import ratelimits
 from muscore.clubs import league_pages, services
 from muscore.clubs.forms import ClubForm, InviteForm, NewAccountForm, PairForm, PlayerForm
 from muscore.clubs.models import Club, Membership, Pair, Player
@@ -47,6 +48,7 @@ def _organised_club(request: HttpRequest, slug: str) -> Club:
 
 
 @require_http_methods(["GET", "POST"])
+@ratelimits.limit(ratelimits.LOGIN, api=False)
 def login(request: HttpRequest) -> HttpResponse:
     form = AuthenticationForm(request, data=request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -63,6 +65,7 @@ def logout(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@ratelimits.limit(ratelimits.LOGIN, api=False)
 def set_password(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     """An invitation or a new password link: choose a password, and you are logged in."""
     users = auth.get_user_model().objects
