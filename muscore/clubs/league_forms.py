@@ -261,3 +261,14 @@ class SubstituteForm(forms.Form):
         if not name:
             raise forms.ValidationError(_("Escribe un nombre."))
         return name
+
+
+class ScheduleForm(forms.Form):
+    """When a round is played: printed on the round's sheet."""
+
+    starts_at = forms.DateTimeField(
+        label=gettext_lazy("Día y hora"),
+        required=False,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )

@@ -18,11 +18,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from muscore.clubs import league_pages as pages
+from muscore.clubs import services as club_services
 from muscore.clubs.league_forms import (
     CompetitionForm,
     DrawForm,
     NoShowForm,
     ResultForm,
+    ScheduleForm,
     SubstituteForm,
 )
 from muscore.clubs.models import Club, Player
@@ -177,8 +179,43 @@ def round_page(request: HttpRequest, slug: str, competition_id: int, number: int
     views = [v for v in pages.rounds_of(competition) if v.round.number == number]
     if not views:
         raise Http404(_("No hay ninguna jornada con ese número."))
-    context = {**_base(request, competition, "rounds"), "rounds": views, "number": number}
-    return render(request, "clubs/league/round.html", context)
+    return _round_page(
+        request,
+        competition,
+        views,
+        number,
+        ScheduleForm(initial={"starts_at": views[0].round.starts_at}),
+    )
+
+
+def _round_page(
+    request: HttpRequest, competition: Competition, views: list[Any], number: int, form: Any
+) -> HttpResponse:
+    context = {
+        **_base(request, competition, "rounds"),
+        "rounds": views,
+        "number": number,
+        "schedule_form": form,
+    }
+    return render(request, "clubs/league/round.html", context, status=_status(form))
+
+
+@require_POST
+def schedule(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
+    """The day and time of a round, for its printed sheet."""
+    competition = _organised(request, slug, competition_id)
+    form = ScheduleForm(request.POST)
+    if form.is_valid():
+        if club_services.schedule_round(
+            competition, number, form.cleaned_data["starts_at"], by=request.user
+        ):
+            messages.success(request, _("Hora de la jornada guardada."))
+            return redirect(pages.competition_url(competition, "round", number))
+        raise Http404(_("No hay ninguna jornada con ese número."))
+    views = [v for v in pages.rounds_of(competition) if v.round.number == number]
+    if not views:
+        raise Http404(_("No hay ninguna jornada con ese número."))
+    return _round_page(request, competition, views, number, form)
 
 
 def _match(competition: Competition, number: int) -> Match:

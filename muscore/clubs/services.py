@@ -19,6 +19,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from muscore.clubs.models import NAME_MAX, Club, Membership, Pair, PairMember, Player
+from muscore.clubs.permissions import require_organiser
+from muscore.leagues.models import Round
 
 
 class ClubError(ValueError):
@@ -129,3 +131,11 @@ def save_pair(club: Club, name: str, players: list[str], pair: Pair | None = Non
         for i, n in enumerate(players)
     )
     return pair
+
+
+@transaction.atomic
+def schedule_round(competition: Any, number: int, starts_at: Any, *, by: Any) -> int:
+    """When round `number` of a competition is played (every group's round of that number);
+    None clears it. Returns how many rounds changed. Only the club's organisers."""
+    require_organiser(by, competition.club)
+    return Round.objects.filter(competition=competition, number=number).update(starts_at=starts_at)

@@ -33,6 +33,11 @@ urlpatterns = [
         name="round",
     ),
     path(
+        "club/<slug:slug>/liga/<int:competition_id>/jornada/<int:number>/hora",
+        league.schedule,
+        name="schedule",
+    ),
+    path(
         "club/<slug:slug>/liga/<int:competition_id>/pareja/<int:index>/",
         league.entry,
         name="entry",

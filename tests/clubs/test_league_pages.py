@@ -211,3 +211,22 @@ def test_the_knockout_is_drawn_as_a_bracket_filled_when_the_groups_end() -> None
     semis = competition.matches.filter(slot__in=["sf1", "sf2"])
     assert all(m.first_id and m.second_id for m in semis)
     assert "Ganador S1" in html  # the final waits for the semifinals
+
+
+def test_a_round_gets_its_day_and_time_for_the_printed_sheet() -> None:
+    club = make_club()
+    competition = make_league(club, 5, results=0)
+    client = logged_in(club.memberships.get().user)
+    url = f"/club/{club.slug}/liga/{competition.pk}/jornada/2/"
+    bad = client.post(url + "hora", {"starts_at": "el jueves"})
+    assert bad.status_code == 400
+    assert client.post(url + "hora", {"starts_at": "2026-12-03T21:30"}).status_code == 302
+    page = Client().get(url).content.decode()
+    assert "21:30" in page and 'class="print-round"' in page
+    assert "Descansa:" in page  # five pairs: one rests each round
+    assert (
+        client.post(
+            f"/club/{club.slug}/liga/{competition.pk}/jornada/99/hora", {"starts_at": ""}
+        ).status_code
+        == 404
+    )

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from muscore.leagues.models import Competition, Correction, Entry, Match
+from muscore.leagues.models import Competition, Correction, Entry, Match, Round
 from muscore.tables.models import Table
 from tests.clubs.factory import logged_in, make_club, make_league, make_user
 
@@ -18,6 +18,7 @@ pytestmark = pytest.mark.django_db
 def snapshot() -> list[Any]:
     return [
         list(Competition.objects.values_list("pk", "name", "draw", "revision", "status")),
+        list(Round.objects.values_list("pk", "starts_at")),
         list(Entry.objects.values_list("pk", "index", "pair")),
         list(Match.objects.order_by("pk").values()),
         list(Correction.objects.values_list("pk")),
@@ -34,6 +35,7 @@ def writes(competition: Competition) -> list[tuple[str, dict[str, Any]]]:
     return [
         (f"/club/{competition.club.slug}/ligas/nueva", {"name": "Otra", "format": "liguilla"}),
         (base + "sorteo", {"order": ""}),
+        (base + "jornada/1/hora", {"starts_at": "2026-12-03T21:30"}),
         (base + f"partida/{left.number}/jugar", {}),
         (base + f"partida/{left.number}/resultado", {"juegos_first": 3, "juegos_second": 0}),
         (base + f"partida/{left.number}/no-presentado", {"who": "both"}),
