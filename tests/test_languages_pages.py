@@ -19,7 +19,8 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from muscore.disputes import permalink, rules_pages
+from muscore import permalink
+from muscore.disputes import rules_pages
 from muscore.tables.models import Table
 from tests.tables.factory import make_deje_record, make_hands, make_record, make_table
 from tests.translations import LOCALE, messages

@@ -166,7 +166,7 @@ def created_response(request: HttpRequest, table: Table) -> JsonResponse:
 
 
 def pop_base_revision(request: HttpRequest, data: dict[str, Any]) -> int | None:
-    base = data.pop("revision", None)
+    base: int | None = data.pop("revision", None)
     if base is not None and (not isinstance(base, int) or isinstance(base, bool)):
         raise BadRequest("revision must be a whole number")
     header = request.headers.get("If-Match")

@@ -1,9 +1,9 @@
-from django.urls import path, re_path
+from django.urls import URLPattern, URLResolver, path, re_path
 
 from muscore.api import openapi, tables, views
 
 app_name = "api"
-urlpatterns: list = [
+urlpatterns: list[URLPattern | URLResolver] = [
     # The scoring contract (muscore/api/views.py).
     path("score", views.score, name="score"),
     path("replay", views.replay, name="replay"),

@@ -7,7 +7,7 @@ from django.contrib import admin
 from muscore.clubs.models import Club, Membership, Pair, PairMember, Player
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(admin.TabularInline[Membership, Club]):
     model = Membership
     fk_name = "club"
     extra = 0
@@ -15,7 +15,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(admin.ModelAdmin[Club]):
     list_display = ["name", "slug", "created_at"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -23,27 +23,27 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(admin.ModelAdmin[Membership]):
     list_display = ["user", "club", "invited_by", "created_at"]
     list_filter = ["club"]
     raw_id_fields = ["user", "invited_by"]
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["name", "club", "created_at"]
     list_filter = ["club"]
     search_fields = ["name"]
 
 
-class PairMemberInline(admin.TabularInline):
+class PairMemberInline(admin.TabularInline[PairMember, Pair]):
     model = PairMember
     extra = 0
     raw_id_fields = ["player"]
 
 
 @admin.register(Pair)
-class PairAdmin(admin.ModelAdmin):
+class PairAdmin(admin.ModelAdmin[Pair]):
     list_display = ["name", "club", "created_at"]
     list_filter = ["club"]
     search_fields = ["name"]
@@ -51,7 +51,7 @@ class PairAdmin(admin.ModelAdmin):
 
 
 @admin.register(PairMember)
-class PairMemberAdmin(admin.ModelAdmin):
+class PairMemberAdmin(admin.ModelAdmin[PairMember]):
     list_display = ["pair", "player", "position"]
     list_filter = ["pair__club"]
     raw_id_fields = ["pair", "player"]

@@ -96,7 +96,7 @@ class CompetitionForm(forms.Form):
         field = self.fields["pairs"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
         field.queryset = pairs
-        field.label_from_instance = lambda pair: pair.name  # type: ignore[method-assign]
+        field.label_from_instance = lambda pair: str(pair.name)  # type: ignore[assignment]
         if not self.is_bound:
             field.initial = [p.pk for p in pairs]
 

@@ -136,7 +136,7 @@ class Calculation:
         calc.act = str(get("act", "") or "")[:60]
         tapped = calc.act.split(":")
         for lance in LANCES:
-            name = board.LANCE_NAMES[lance] if lance != "juego" else _("Juego / punto")
+            name = str(board.LANCE_NAMES[lance]) if lance != "juego" else _("Juego / punto")
             first = str(get(f"f_{lance}", "") or "")
             calc.first[lance] = first if first in ("A", "B") else ""
             calc.amounts[lance] = str(get(f"b_{lance}", "") or "").strip()[:80]

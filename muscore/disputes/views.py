@@ -10,11 +10,12 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from muscore import permalink
 from muscore.disputes import calculator as calc_mod
 from muscore.disputes import lector as lector_mod
-from muscore.disputes import permalink, rules_pages
+from muscore.disputes import rules_pages
 from muscore.disputes.explain import explain
-from muscore.disputes.links import permalink_url
+from muscore.htmx import HtmxHttpRequest
 from muscore.rules import Rules, parse_cards
 from muscore.tables import board
 from muscore.tables.forms import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES
@@ -79,7 +80,7 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
 
 
 @require_http_methods(["GET", "POST"])
-def calculator(request: HttpRequest) -> HttpResponse:
+def calculator(request: HtmxHttpRequest) -> HttpResponse:
     status = 200
     errors: list[str] = []
     settled = None
@@ -114,7 +115,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
     context["settled"] = settled
     if settled is not None and settled.result is not None:
         context["explained"] = explain(settled.result, settled.record, calc.names)
-        context["permalink"] = permalink_url(
+        context["permalink"] = permalink.permalink_url(
             settled.record, calc.names if calc.names_changed() else None
         )
         context["asked"] = settled.asked
@@ -126,6 +127,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
         # The bet buttons follow the lance's fields. A tap changes the fields themselves, so
         # the whole section comes back; a typed change only redraws the buttons, leaving
         # the field being typed in alone.
+        extra: str
         if calc.act:
             extra = render_to_string(
                 "disputes/calculator.html#lances", {**context, "oob": True}, request
@@ -148,7 +150,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def lector(request: HttpRequest) -> HttpResponse:
+def lector(request: HtmxHttpRequest) -> HttpResponse:
     """GET /lector/?c0=R+R+5+4: what four cards hold, in 8 and in 4 reyes."""
     text = str(request.GET.get("c0", "") or "")[:60]
     error = ""

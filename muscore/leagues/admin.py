@@ -7,14 +7,14 @@ from django.contrib import admin
 from muscore.leagues.models import Competition, Correction, Entry, Group, Match, Round
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(admin.TabularInline[Entry, Competition]):
     model = Entry
     extra = 0
     raw_id_fields = ["pair", "group"]
 
 
 @admin.register(Competition)
-class CompetitionAdmin(admin.ModelAdmin):
+class CompetitionAdmin(admin.ModelAdmin[Competition]):
     list_display = ["name", "club", "format", "legs", "status", "created_at"]
     list_filter = ["format", "status", "club"]
     search_fields = ["name", "club__name"]
@@ -23,25 +23,25 @@ class CompetitionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Group)
-class GroupAdmin(admin.ModelAdmin):
+class GroupAdmin(admin.ModelAdmin[Group]):
     list_display = ["competition", "name", "order"]
     raw_id_fields = ["competition"]
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(admin.ModelAdmin[Entry]):
     list_display = ["competition", "index", "pair", "group"]
     raw_id_fields = ["competition", "pair", "group"]
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(admin.ModelAdmin[Round]):
     list_display = ["competition", "number", "stage", "group", "starts_at"]
     raw_id_fields = ["competition", "group", "bye"]
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(admin.ModelAdmin[Match]):
     list_display = ["competition", "number", "slot", "first", "second", "source",
                     "juegos_first", "juegos_second"]
     list_filter = ["source"]
@@ -49,7 +49,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(Correction)
-class CorrectionAdmin(admin.ModelAdmin):
+class CorrectionAdmin(admin.ModelAdmin[Correction]):
     list_display = ["competition", "match", "action", "by", "at"]
     raw_id_fields = ["competition", "match", "by"]
     readonly_fields = ["before", "after", "at"]

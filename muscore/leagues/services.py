@@ -594,7 +594,9 @@ def standings(competition: Competition, *, cached: bool = True) -> list[GroupSta
     return out
 
 
-def _compute(competition: Competition, entries: list[tuple[int, int, str, int | None]]) -> Any:
+def _compute(
+    competition: Competition, entries: Sequence[tuple[int, int, str, int | None]]
+) -> Any:
     index_of = {pk: index for pk, index, _n, _g in entries}
     played = Match.objects.filter(competition=competition, slot="").exclude(source="")
     figures = list(played.values_list(

@@ -195,15 +195,15 @@ def record_changes(
             out.append(old + ARROW + new)
     cards_before, cards_after = _by_seat(before, "hands"), _by_seat(after, "hands")
     for seat in sorted(set(cards_before) | set(cards_after), key=str):
-        old, new = cards_before.get(seat), cards_after.get(seat)
-        if old != new:
+        shown_before, shown_after = cards_before.get(seat), cards_after.get(seat)
+        if shown_before != shown_after:
             out.append(
                 _("cartas de %(name)s: %(old)s%(arrow)s%(new)s")
                 % {
                     "name": _seat_name(players, seat),
-                    "old": old or _("sin enseñar"),
+                    "old": shown_before or _("sin enseñar"),
                     "arrow": ARROW,
-                    "new": new or _("sin enseñar"),
+                    "new": shown_after or _("sin enseñar"),
                 }
             )
     for key, label in (

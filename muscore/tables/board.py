@@ -482,7 +482,7 @@ def table_options(rules: Mapping[str, Any]) -> list[str]:
         ngettext("vaca a %(n)s juego", "vaca a %(n)s juegos", juegos) % {"n": juegos}
     )
     real31 = rules.get("real31", "no")
-    words.append(REAL31_WORDS.get(str(real31), str(real31)))
+    words.append(str(REAL31_WORDS.get(str(real31), str(real31))))
     return [str(w) for w in words]
 
 

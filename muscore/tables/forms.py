@@ -124,7 +124,8 @@ class SetupForm(forms.Form):
         return [self[f"name_{seat}"] for seat in range(6)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         count = data.get("players")
         mano = data.get("mano")
         if count and mano not in (None, "random") and int(mano) >= count:
@@ -744,7 +745,8 @@ class ImportForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         text = (data.get("text") or "").strip()
         if upload and text:

@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, models
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import translation
 
@@ -27,20 +28,26 @@ BOARD = re.compile(r"^/t/(?P<id>[A-Za-z0-9_-]{1,32})/(?:k/(?P<key>[A-Za-z0-9_-]{
 API_STATE = re.compile(r"^/api/v1/tables/(?P<id>[A-Za-z0-9_-]{1,32})$")
 
 
+def _column(name: str) -> str:
+    field = Table._meta.get_field(name)
+    assert isinstance(field, models.Field) and field.column, name
+    return field.column
+
+
 def _sql(*columns: str) -> str:
     # Written once from the model's own names: the ORM would compile this query anew on
     # every poll, which costs more than running it.
     meta = Table._meta
-    names = ", ".join(connection.ops.quote_name(meta.get_field(c).column) for c in columns)
+    names = ", ".join(connection.ops.quote_name(_column(c)) for c in columns)
     table = connection.ops.quote_name(meta.db_table)
-    pk = connection.ops.quote_name(meta.pk.column)
+    pk = connection.ops.quote_name(_column(meta.pk.name if meta.pk else "id"))
     return f"SELECT {names} FROM {table} WHERE {pk} = %s"
 
 
-def _row(sql: str, table_id: str) -> tuple[int, ...] | None:
+def _row(sql: str, table_id: str) -> tuple[Any, ...] | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, [table_id])
-        row: tuple[int, ...] | None = cursor.fetchone()
+        row: tuple[Any, ...] | None = cursor.fetchone()
         return row
 
 

@@ -155,21 +155,21 @@ def _check_name(seat: int, name: Any, default: str) -> str:
         return default
     if not isinstance(name, str):
         raise TableError(_("el nombre del asiento %(seat)s debe ser un texto"), seat=seat + 1)
-    name = name.strip()
-    if not name:
+    text = name.strip()
+    if not text:
         return default
-    if len(name) > NAME_MAX:
+    if len(text) > NAME_MAX:
         raise TableError(
             _("el nombre del asiento %(seat)s tiene %(length)s caracteres; como mucho %(max)s"),
             seat=seat + 1,
-            length=len(name),
+            length=len(text),
             max=NAME_MAX,
         )
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
         raise TableError(
             _("el nombre del asiento %(seat)s lleva un carácter de control"), seat=seat + 1
         )
-    return name
+    return text
 
 
 def normalize_players(raw: Any, count: int) -> list[str]:
@@ -403,7 +403,7 @@ def table_state(table: Table) -> dict[str, Any]:
         if revision is None:
             raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
         key = _cache_key(table.pk, revision)
-        state = cache.get(key)
+        state: dict[str, Any] | None = cache.get(key)
         if state is not None:
             return state
         fresh = Table.objects.get(pk=table.pk)
@@ -506,7 +506,8 @@ def _replayed_answer(table: Table, keys: list[str], fingerprint: str) -> dict[st
             raise IdempotencyMismatch(
                 _("esta Idempotency-Key (o client id) ya se usó para otra petición distinta")
             )
-        return copy.deepcopy(stored.body)
+        body: dict[str, Any] = copy.deepcopy(stored.body)
+        return body
     return None
 
 

@@ -23,7 +23,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from muscore import ratelimits
 from muscore import rules as rules_engine
-from muscore.disputes.links import table_hand_links
+from muscore.htmx import HtmxHttpRequest
+from muscore.permalink import table_hand_links
 from muscore.tables import audit, board, live, offline, services, share
 from muscore.tables.forms import (
     CARD_VALUES,
@@ -111,7 +112,7 @@ def service_message(error: services.TableError) -> str:
     return message[:1].upper() + message[1:]
 
 
-def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     # An htmx form gets a full page load of the board; a plain form a 303.
     if request.htmx:
         return HttpResponseClientRedirect(url)
@@ -308,7 +309,7 @@ def edit_history(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
 
 @table_page("GET", "HEAD", "POST")
 @ratelimits.limit(ratelimits.WRITE, api=False)
-def undo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
+def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     """GET asks first (which hand, what it scored); POST undoes it. A redo can bring it back."""
     table = _editable(table_id, key)
     url = reverse("tables:edit_board", args=[table.id, table.edit_key])
@@ -348,7 +349,7 @@ def undo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
 
 @table_page("POST")
 @ratelimits.limit(ratelimits.WRITE, api=False)
-def redo(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
+def redo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     """Bring back the hand undone last, as it was; it goes in the audit as a redo."""
     table = _editable(table_id, key)
     url = reverse("tables:edit_board", args=[table.id, table.edit_key])
@@ -415,7 +416,9 @@ def _preview(entry: HandEntry, table: Table) -> tuple[dict[str, Any] | None, str
 
 @table_page("GET", "HEAD", "POST")
 @ratelimits.limit(ratelimits.WRITE, api=False)
-def hand(request: HttpRequest, table_id: str, key: str, number: int | None = None) -> HttpResponse:
+def hand(
+    request: HtmxHttpRequest, table_id: str, key: str, number: int | None = None
+) -> HttpResponse:
     """Enter the next hand, or (with number) correct a stored one."""
     table = _editable(table_id, key)
     state = services.table_state(table)
@@ -511,7 +514,7 @@ def _shown_hand(table: Table, hand: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _save(
-    request: HttpRequest, table: Table, entry: HandEntry, number: int | None
+    request: HtmxHttpRequest, table: Table, entry: HandEntry, number: int | None
 ) -> HttpResponse | SaveProblem:
     """Store the hand; the response on success, else what is wrong (and the stored hand)."""
     board_url = reverse("tables:edit_board", args=[table.id, table.edit_key])

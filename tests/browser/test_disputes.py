@@ -178,7 +178,7 @@ def test_the_calculator_folds_the_typed_bets_away_and_its_links_are_tap_targets(
 
 def test_a_permalink_opens_at_the_result(phone: Page) -> None:
     """Issue 9.10: the permalink opened at the top, the result 2,900 px below."""
-    from muscore.disputes.links import permalink_url
+    from muscore.permalink import permalink_url
 
     record = {"score": {"A": 38, "B": 35}, "mano": 0,
               "hands": {str(seat): cards for seat, cards in enumerate(DEAL)},

@@ -12,8 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from hypothesis import given, settings
 
-from muscore import rules
-from muscore.disputes import permalink
+from muscore import permalink, rules
 from muscore.disputes.calculator import Calculation, settle
 from muscore.tables import services
 from tests.rules.strategies import records

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from muscore.disputes import permalink
+from muscore import permalink
 from tests.rules.strategies import records
 
 

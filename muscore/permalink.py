@@ -1,0 +1,104 @@
+"""A hand record carried whole in a URL: /calculadora/?h=<code>, and the links to it.
+
+Below both apps that use it: the calculator (muscore.disputes) reads the code, a table's
+history (muscore.tables) links each hand to the calculator. Neither app imports the other
+for it, so the apps' imports stay one-way (tests/test_project.py checks for cycles).
+
+The code is the record's compact JSON, deflated and written in base64url without
+padding, so a permalink needs no database and opens the same answer on any phone.
+Decoding is defensive: the code comes from anyone's address bar.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import zlib
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
+
+#: A hand record is a few hundred bytes; anything far larger is not one.
+MAX_CODE = 4000
+MAX_JSON = 20_000
+
+
+class PermalinkError(ValueError):
+    """The code in a permalink cannot be read back into a hand record."""
+
+
+def encode(record: dict[str, Any]) -> str:
+    """The URL-safe code of a record (JSON -> deflate -> base64url, no padding)."""
+    text = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+    packed = zlib.compress(text.encode(), 9)
+    return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+
+
+def decode(code: str) -> dict[str, Any]:
+    """The record a code carries; PermalinkError when it is damaged or not a record."""
+    code = code.strip()
+    if not code or len(code) > MAX_CODE:
+        raise PermalinkError("length")
+    try:
+        packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+        # Bounded inflate: a small code must not expand into megabytes (a zip bomb).
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_JSON)
+        if inflater.unconsumed_tail or not inflater.eof:
+            raise PermalinkError("size")
+        record = json.loads(raw.decode())
+    except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError, RecursionError) as exc:
+        if isinstance(exc, PermalinkError):
+            raise
+        raise PermalinkError("damaged") from None
+    if not isinstance(record, dict):
+        raise PermalinkError("not a record")
+    return record
+
+
+# --- links into the calculator from a table's history ---------------------------------------
+# The stored record lacks what the table knows (rules, mano, score before the hand); the
+# replayed state has it, so the link carries the hand exactly as it was scored on the board.
+def permalink_url(record: Mapping[str, Any], names: list[str] | None = None) -> str:
+    """/calculadora/?h=<code>[&n=Ana,Bruno,...]#result: the whole hand in the address."""
+    query = {"h": encode(dict(record))}
+    if names:
+        query["n"] = ",".join(name.replace(",", " ") for name in names)
+    # Opened at the recuento, not at the top of the form 3,000 px above it.
+    return f"{reverse('disputes:calculator')}?{urlencode(query)}#result"
+
+
+def table_hand_records(
+    state: Mapping[str, Any], records: Mapping[int, Mapping[str, Any]]
+) -> dict[int, dict[str, Any]]:
+    """{hand number: full record (rules, mano, score before + the stored record)}.
+
+    `state` is the table state (muscore.tables.services.table_state); `records`
+    the stored records by table-wide hand number.
+    """
+    out: dict[int, dict[str, Any]] = {}
+    for vaca in [*state["finished"], state["current"]]:
+        before = {"A": 0, "B": 0}
+        for i, hand in enumerate(vaca["hands"]):
+            number = vaca["first_hand"] + i
+            stored = records.get(number)
+            if stored is not None:
+                out[number] = {
+                    **stored, "rules": dict(state["rules"]), "mano": hand["mano"],
+                    "score": dict(before),
+                }
+            before = {"A": 0, "B": 0} if hand.get("winner") else dict(hand["score"])
+    return out
+
+
+def table_hand_links(table: Any, state: Mapping[str, Any]) -> dict[int, str]:
+    """{hand number: calculator permalink} for every hand of a table."""
+    records = dict(table.hands.values_list("number", "record"))
+    names = list(state["players"])
+    return {
+        number: permalink_url(record, names)
+        for number, record in table_hand_records(state, records).items()
+    }
