@@ -197,7 +197,7 @@ MUSCORE_RATE_LIMITS = {
     # Organisers' password tries (muscore.clubs: login, new-password links): no guessing.
     "login": envrates("MUSCORE_RATE_LOGIN", "10/m,60/h"),
 }
-if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+if str(CACHES["default"]["BACKEND"]).endswith("LocMemCache"):
     # django-ratelimit refuses a cache that is not shared. Local memory counts atomically
     # within one process; with several gunicorn workers each counts alone (so a limit is
     # up to workers x the rate): CACHE_URL with a Redis makes one count for all.

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -33,7 +34,7 @@ SLOT_NAMES = {
     "third": gettext_lazy("Tercer puesto"),
 }
 # Where each knockout slot's pairs come from, before they are known.
-SLOT_FEEDS = {
+SLOT_FEEDS: dict[str, dict[int, tuple[str | Promise, str | Promise]]] = {
     "sf1": {2: ("1A", "2B"), 4: (gettext_lazy("Ganador C1"), gettext_lazy("Ganador C3"))},
     "sf2": {2: ("1B", "2A"), 4: (gettext_lazy("Ganador C2"), gettext_lazy("Ganador C4"))},
     "qf1": {4: ("1A", "2B")},
@@ -159,11 +160,12 @@ def result_text(match: Match) -> str:
 
 
 def source_text(match: Match) -> str:
-    return {
+    texts: dict[str, str] = {
         Match.Source.TABLE: _("jugada en una mesa de muscore"),
         Match.Source.MANUAL: _("anotada a mano (en papel)"),
         Match.Source.NO_SHOW: _("no presentado"),
-    }.get(match.source, "")  # type: ignore[call-overload]
+    }
+    return texts.get(match.source, "")
 
 
 def match_row(match: Match) -> dict[str, Any]:
