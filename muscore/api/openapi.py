@@ -52,6 +52,8 @@ ETAG_HEADER = {"ETag": {"description": _("La revisión de la mesa como ETag: «r
                         "schema": {"type": "string"}}}
 
 SEED_HANDS = {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}
+#: Five piedras (an amarraco) for side A, tapped by hand.
+PIEDRAS_REQUEST = {"side": "A", "n": 5}
 
 # -- examples (hand-worked; tests/api/test_openapi.py checks them) -----------------------------
 
@@ -249,9 +251,11 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["lance", "side", "points", "why", "score"],
         "properties": {
-            "lance": {"enum": ["grande", "chica", "pares", "juego", "punto"]},
+            # null and "piedras": the one step of piedras tapped by hand (docs/contract.md).
+            "lance": {"enum": ["grande", "chica", "pares", "juego", "punto", None]},
             "side": SIDE, "points": {"type": "integer"},
-            "why": {"enum": ["deje", "paso", "quiero", "no_quiero", "solo", "mentira"]},
+            "why": {"enum": ["deje", "paso", "quiero", "no_quiero", "solo", "mentira",
+                             "piedras"]},
             "score": SCORE, "stake": {"type": "integer"},
             "premiums": {"type": "array", "items": {"type": "object", "properties": {
                 "seat": {"type": "integer"}, "jugada": {"type": ["string", "integer"]},
@@ -265,7 +269,7 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "score": SCORE,
             "winner": SIDE_OR_NULL,
-            "ended_by": {"enum": ["deje", "ordago", "recuento", None]},
+            "ended_by": {"enum": ["deje", "ordago", "recuento", "piedras", None]},
             "lances": {"type": "object", "additionalProperties": {
                 "type": "object", "required": ["side", "points"],
                 "properties": {"side": SIDE_OR_NULL, "points": {"type": "integer"}}}},
@@ -289,7 +293,9 @@ SCHEMAS: dict[str, Any] = {
                 "type": "object", "required": ["mano", "juego", "score", "winner"],
                 "properties": {"mano": {"type": "integer"}, "juego": {"type": "integer"},
                                "score": SCORE, "winner": SIDE_OR_NULL,
-                               "result": _ref("Result")}}},
+                               "result": _ref("Result"),
+                               "piedras": {"type": "object", "properties": {
+                                   "side": SIDE, "n": {"type": "integer"}}}}}},
             "juegos": SCORE, "winner": SIDE_OR_NULL, "score": SCORE,
             "next_mano": {"type": "integer"},
         },
@@ -419,6 +425,34 @@ PATHS: dict[str, Any] = {
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
                       "409": _error(_("Esa mano ya estaba llena: `hand` es la guardada.")),
                       "422": IDEMPOTENCY_REUSED, "429": TOO_MANY},
+    }},
+    "/api/v1/tables/{table_id}/piedras": {"post": {
+        "operationId": "addPiedras", "tags": ["hands"],
+        "summary": _("Apuntar piedras a mano (+1, +5, -1 para un bando)"),
+        "description": _("Para la mesa que no anota lances: las piedras de un bando, como en "
+                         "el papel. Se guardan como una anotación entre las manos (se "
+                         "deshacen con DELETE /hands/last y salen en el registro de cambios); "
+                         "no mueven la mano, nunca bajan de 0 y al llegar a la meta ganan el "
+                         "juego. `revision` o If-Match rechazan con 409 un toque sobre una mesa "
+                         "que ha cambiado; `client_id` o Idempotency-Key hacen seguro un "
+                         "reintento. Ver docs/contract.md."),
+        "parameters": [TABLE_ID, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
+        "requestBody": _body({
+            "type": "object",
+            "properties": {
+                "side": SIDE,
+                "n": {"type": "integer", "minimum": -100, "maximum": 100, "not": {"const": 0}},
+                "client_id": {"type": "string"},
+                "revision": {"type": "integer"},
+            },
+            "required": ["side", "n"],
+            "additionalProperties": False,
+        }, PIEDRAS_REQUEST),
+        "responses": {"201": _json(_ref("TableState"), _("La mesa con las piedras."),
+                                   headers=ETAG_HEADER),
+                      "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
+                      "409": _error(_("La mesa cambió desde la revisión dada.")),
+                      "422": IDEMPOTENCY_REUSED},
     }},
     "/api/v1/tables/{table_id}/hands/last": {"delete": {
         "operationId": "undoLastHand", "tags": ["hands"],

@@ -30,6 +30,7 @@ CREATE_KEYS = {"rules", "players", "mano"}
 # Keys of a POST /hands body that are about the request, not the hand record.
 ADD_KEYS = ("number", "client_id")
 EDIT_KEYS = ("revision",)
+PIEDRAS_KEYS = {"side", "n", "client_id", "revision"}
 
 View = Callable[..., HttpResponse]
 
@@ -225,6 +226,28 @@ def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
         number=number,
         client_id=client_id,
         idempotency_key=request.headers.get("Idempotency-Key"),
+        via=VIA,
+    )
+    return state_response(state, 201)
+
+
+@api_view("POST")
+@with_key_check
+def add_piedras(request: HttpRequest, table_id: str) -> HttpResponse:
+    """Piedras tapped by hand for a side ({"side": "A", "n": 5}): an entry among the hands."""
+    table = authorized_table(request, table_id)
+    data = read_json(request)
+    unknown = sorted(set(data) - PIEDRAS_KEYS)
+    if unknown:
+        raise BadRequest(f"unknown key {unknown[0]!r}; piedras take side, n and client_id")
+    base = pop_base_revision(request, data)
+    state = services.add_piedras(
+        table,
+        data.get("side"),
+        data.get("n"),
+        client_id=data.get("client_id"),
+        idempotency_key=request.headers.get("Idempotency-Key"),
+        base_revision=base,
         via=VIA,
     )
     return state_response(state, 201)

@@ -237,6 +237,33 @@ def lie_text(lie: Mapping[str, Any], result: Mapping[str, Any], players: Sequenc
     }
 
 
+def piedras_line(result: Mapping[str, Any], players: Sequence[str]) -> str:
+    """A piedras entry tapped by hand: "Piedras a mano: Ana y Carla +5, 12."."""
+    entry = result["piedras"]
+    side = entry.get("side")
+    n = int(entry.get("n", 0))
+    score = int((result.get("score") or {}).get(side, 0))
+    params = {
+        "names": side_names(players, side) if side in SIDES else str(side),
+        "n": f"+{n}" if n > 0 else f"−{-n}",
+        "score": score,
+    }
+    if n < 0 and score == 0 and not any(
+        step.get("points") for step in result.get("recuento") or []
+    ):
+        return str(_("Piedras a mano: %(names)s %(n)s, pero ya estaban a 0.") % params)
+    if result.get("winner") == side:
+        return str(_("Piedras a mano: %(names)s %(n)s, %(score)s: ganan el juego.") % params)
+    return str(_("Piedras a mano: %(names)s %(n)s, %(score)s.") % params)
+
+
+def is_piedras(hand: Mapping[str, Any]) -> bool:
+    """True for an entry of piedras tapped by hand (not a dealt hand)."""
+    return isinstance(hand.get("piedras"), Mapping) or isinstance(
+        (hand.get("result") or {}).get("piedras"), Mapping
+    )
+
+
 def recuento_lines(
     result: Mapping[str, Any], players: Sequence[str], *, lies: bool = True
 ) -> list[str]:
@@ -247,6 +274,8 @@ def recuento_lines(
     numbered list, a glance at the board), so "Chica: +1" alone says nobody. Then who
     lied and what it cost (`lies=False` leaves that to a page that shows it apart).
     """
+    if isinstance(result.get("piedras"), Mapping):
+        return [piedras_line(result, players)]
     lines: list[str] = []
     steps = list(result.get("recuento") or [])
     winner = result.get("winner")
@@ -375,6 +404,7 @@ def board(state: Mapping[str, Any]) -> dict[str, Any]:
             "number": first_hand + len(hands) - 1,
             "lines": recuento_lines(last.get("result") or {}, players),
             "winner": last.get("winner"),
+            "piedras": is_piedras(last),
         }
     else:
         for finished in reversed(state.get("finished") or []):
@@ -384,6 +414,7 @@ def board(state: Mapping[str, Any]) -> dict[str, Any]:
                     "number": int(finished.get("first_hand", 1)) + len(finished["hands"]) - 1,
                     "lines": recuento_lines(fh.get("result") or {}, players),
                     "winner": fh.get("winner"),
+                    "piedras": is_piedras(fh),
                 }
                 break
     return {
@@ -511,6 +542,7 @@ def history(state: Mapping[str, Any]) -> list[dict[str, Any]]:
                     if is_last_of_vaca
                     else "",
                     "lines": entry_lines(hand, players),
+                    "piedras": is_piedras(hand),
                 }
             )
     out.reverse()

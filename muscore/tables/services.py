@@ -9,6 +9,9 @@ on these functions and nothing else. The stable API:
 - `preview_hand(table, record) -> dict`: the score() result of `record` as the next hand
 - `add_hand(table, record, *, number=None, client_id=None, idempotency_key=None, via) -> dict`
 - `undo_last(table, *, base_revision=None, idempotency_key=None, via) -> dict`
+- `add_piedras(table, side, n, *, client_id=None, idempotency_key=None, base_revision=None,
+  via) -> dict`:
+  piedras tapped by hand, stored as an entry among the hands
 - `redo_candidate(table) -> dict | None` / `redo_last(table, *, base_revision=None,
   idempotency_key=None, via) -> dict`: bring back the hand undone last
 - `replace_hand(table, number, record, *, base_revision=None, idempotency_key=None, via) -> dict`
@@ -583,9 +586,12 @@ def add_hand(
     number: Any = None,
     client_id: Any = None,
     idempotency_key: Any = None,
+    base_revision: Any = None,
     via: str,
 ) -> dict[str, Any]:
     """Store `record` as the table's next hand and return the new state.
+
+    - `base_revision` given and not the table's: StaleEdit (a tap aimed at an old board).
 
     - `number` given and already filled: HandConflict carrying the stored hand;
       given beyond the next number: TableError.
@@ -605,6 +611,7 @@ def add_hand(
             answer = _replayed_answer(table, keys, fingerprint)
             if answer is not None:
                 return answer
+            _check_base(table, base_revision)
             count = table.hands.count()
             if number is not None and number <= count:
                 raise HandConflict(
@@ -696,6 +703,51 @@ def undo_last(
             status=200,
             idempotency_key=idempotency_key,
         )
+
+
+PIEDRAS_MAX = 100
+
+
+def piedras_record(side: Any, n: Any) -> dict[str, Any]:
+    """The record of piedras tapped by hand, `{"piedras": {"side", "n"}}`, or TableError.
+
+    The engine replays it among the hands (docs/contract.md, "Piedras entries"); here
+    only what a player can get wrong is said in a player's words.
+    """
+    if side not in ("A", "B"):
+        raise TableError(_('las piedras son para un bando: "A" o "B"'))
+    if not _is_int(n) or n == 0 or abs(n) > PIEDRAS_MAX:
+        raise TableError(
+            _("las piedras son un número entero de -%(max)s a %(max)s, sin el 0"), max=PIEDRAS_MAX
+        )
+    return {"piedras": {"side": side, "n": n}}
+
+
+def add_piedras(
+    table: Table,
+    side: Any,
+    n: Any,
+    *,
+    client_id: Any = None,
+    idempotency_key: Any = None,
+    base_revision: Any = None,
+    via: str,
+) -> dict[str, Any]:
+    """Piedras by hand (+1, +5, -1 for a side, as on paper): an entry in the table's record.
+
+    Stored like a hand, in the same list, so undo, redo, the audit and the replay
+    treat it as one; the juego and the vaca end as usual when it reaches the target.
+    A `base_revision` that is not the table's is a StaleEdit: the tap was aimed at a
+    board another phone has changed since.
+    """
+    return add_hand(
+        table,
+        piedras_record(side, n),
+        client_id=client_id,
+        idempotency_key=idempotency_key,
+        base_revision=base_revision,
+        via=via,
+    )
 
 
 def redo_candidate(table: Table) -> dict[str, Any] | None:

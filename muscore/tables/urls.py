@@ -18,6 +18,7 @@ urlpatterns = [
     path("t/<str:table_id>/k/<str:key>/mano/<int:number>", views.hand, name="edit_hand"),
     path("t/<str:table_id>/k/<str:key>/deshacer", views.undo, name="undo"),
     path("t/<str:table_id>/k/<str:key>/rehacer", views.redo, name="redo"),
+    path("t/<str:table_id>/k/<str:key>/piedras", views.piedras, name="piedras"),
     # Installable and offline: the worker lives at the root so its scope is the whole site.
     path("sw.js", views.service_worker, name="service_worker"),
     path("manifest.webmanifest", views.manifest, name="manifest"),

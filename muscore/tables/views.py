@@ -101,6 +101,7 @@ def _links(table: Table, editable: bool) -> dict[str, str]:
             hand=reverse("tables:hand", args=[table.id, key]),
             undo=reverse("tables:undo", args=[table.id, key]),
             redo=reverse("tables:redo", args=[table.id, key]),
+            piedras=reverse("tables:piedras", args=[table.id, key]),
             manifest=reverse("tables:edit_manifest", args=[table.id, key]),
         )
     return links
@@ -247,12 +248,14 @@ def _history(request: HttpRequest, table: Table, editable: bool) -> HttpResponse
     # H4: each hand opens in the recuento calculator with one tap (muscore/disputes).
     calc_links = table_hand_links(table, state)
     for hand in hands:
-        hand["calc_url"] = calc_links.get(hand["number"], "")
+        # Piedras tapped by hand are no dealt hand: nothing to recount or correct.
+        hand["calc_url"] = "" if hand["piedras"] else calc_links.get(hand["number"], "")
     if editable:
         for hand in hands:
-            hand["edit_url"] = reverse(
-                "tables:edit_hand", args=[table.id, table.edit_key, hand["number"]]
-            )
+            if not hand["piedras"]:
+                hand["edit_url"] = reverse(
+                    "tables:edit_hand", args=[table.id, table.edit_key, hand["number"]]
+                )
     changes = services.table_changes(table)
     corrected = audit.corrected_numbers(changes)
     for hand in hands:
@@ -326,6 +329,7 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
             "number": number,
             "score": last["score"],
             "lines": board.entry_lines(last, state["players"]),
+            "piedras": board.is_piedras(last),
         }
         return render(request, "tables/undo.html", context)
     revision = request.POST.get("revision", "")
@@ -370,6 +374,40 @@ def redo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     return _redirect(request, f"{url}?rehecha={number}")
 
 
+@table_page("POST")
+def piedras(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
+    """+1, +5 or -1 for a side, tapped on the board: stored as an entry like a hand.
+
+    The tap carries the revision of the board it was made on: the same tap sent twice
+    (a double tap) is stored once, and a tap on a board another phone has changed
+    since is refused, so nobody adds piedras to a score they did not see.
+    """
+    table = _editable(table_id, key)
+    url = reverse("tables:edit_board", args=[table.id, table.edit_key])
+    side = request.POST.get("side", "")
+    raw = request.POST.get("n", "")
+    n: Any = int(raw) if raw.lstrip("-").isdigit() and len(raw) < 5 else raw
+    revision = request.POST.get("revision", "")
+    base = int(revision) if revision.isdigit() and len(revision) < 10 else None
+    valid = side in ("A", "B") and isinstance(n, int)
+    key_of_tap = f"tap:r{base}:{side}{n}" if base is not None and valid else None
+    try:
+        services.add_piedras(
+            table, side, n, base_revision=base, idempotency_key=key_of_tap, via=VIA
+        )
+    except services.StaleEdit:
+        return _board_error(
+            request,
+            table,
+            _("La mesa cambió desde otro móvil: mira el marcador y vuelve a tocar si hace falta."),
+        )
+    except services.TableError as error:
+        return _board_error(request, table, service_message(error))
+    except rules_engine.RuleError as error:
+        return _board_error(request, table, rule_message(error))
+    return _redirect(request, url)
+
+
 def _board_error(request: HttpRequest, table: Table, message: str) -> HttpResponse:
     context = _board_context(request, table, True)
     context["error"] = message
@@ -392,6 +430,9 @@ def _entry_for(table: Table, state: dict[str, Any], number: int | None) -> dict[
         raise Http404(_("Esa mano no existe."))
     i = found[0]
     hand = hands[i][1]
+    if board.is_piedras(hand):
+        # Piedras tapped by hand: undone (and tapped again), never corrected as a hand.
+        raise Http404(_("Esa anotación son piedras a mano: no es una mano que corregir."))
     score = {"A": 0, "B": 0}
     if i > 0:
         previous = hands[i - 1][1]

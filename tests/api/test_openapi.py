@@ -264,3 +264,15 @@ def test_odd_table_paths_answer_with_the_error_object_not_an_html_page(
     assert response.status_code == 404
     assert response["Content-Type"] == "application/json"
     assert response.json()["error"]
+
+
+def test_piedras_example_works_on_a_live_table(client: Client) -> None:
+    created = post(client, "/api/v1/tables", {}).json()
+    base = f"/api/v1/tables/{created['id']}"
+    path = "/api/v1/tables/{table_id}/piedras"
+    tap = request_example(path, "post")
+    assert post(client, base + "/piedras", tap).status_code == 403  # no key: nothing changes
+    response = post(client, base + "/piedras", tap, **{"X-Table-Key": created["edit_key"]})
+    assert response.status_code == 201
+    validate(response_schema(path, "post", "201"), response.json())
+    assert response.json()["current"]["score"] == {"A": 5, "B": 0}

@@ -174,3 +174,33 @@ def test_the_audit_says_the_change_in_words_and_marks_the_corrected_hand(
     expect(phone.locator(".history-vaca").first.locator("h2")).to_contain_text("Vaca 1")
     expect(phone.locator(".history-juego").first.locator("h3")).to_contain_text("Juego 1")
     phone.screenshot(path=screenshots_dir / "history-audit-words.png", full_page=True)
+
+
+def test_piedras_by_hand_end_a_juego_at_the_target(phone: Page, screenshots_dir: Path) -> None:
+    table = make_table(target=30, juegos=2)
+    phone.goto(edit_path(table))
+    side_a = phone.locator("[data-piedras-side='A']")
+
+    def tap(side: str, label: str) -> None:
+        with phone.expect_navigation():
+            phone.locator(f"[data-piedras-side='{side}'] button", has_text=label).click()
+
+    for _ in range(5):
+        tap("A", "+5")
+    assert points(phone) == ["25", "0"]
+    expect(phone.locator(".side-A .dentro")).to_have_count(0)
+    tap("A", "+1")
+    assert points(phone) == ["26", "0"]
+    expect(phone.locator(".side-A .dentro")).to_be_visible()  # target 30: dentro from 26
+    tap("B", "−1")
+    assert points(phone) == ["26", "0"]
+    expect(phone.locator(".last-hand")).to_contain_text("ya estaban a 0")
+    phone.screenshot(path=screenshots_dir / "board-piedras-by-hand.png", full_page=True)
+    tap("A", "+5")
+    # The juego is won at the target: the next starts at 0-0, the won one stays listed.
+    expect(phone.locator(".juego-line")).to_contain_text("Juego 2")
+    assert points(phone) == ["0", "0"]
+    expect(phone.locator("[data-juegos-results]")).to_contain_text("Juego 1 para Ana y Carla")
+    expect(phone.locator(".side-A .juego-mark.won")).to_have_count(1)
+    expect(side_a).to_be_visible()
+    assert Hand.objects.count() == 8
