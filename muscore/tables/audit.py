@@ -89,9 +89,12 @@ def describe(
         record = after if change.action in (Change.Action.ADD, Change.Action.REDO) else before
         if isinstance(record, Mapping):
             details.extend(summary(record, players, table_rules, context, number))
+    entries = [r for r in (before, after) if isinstance(r, Mapping)]
     return {
         "at": change.at,
         "action": change.action,
+        # Piedras tapped by hand are an "anotación", not a dealt hand.
+        "piedras": bool(entries) and all("piedras" in r for r in entries),
         "number": number,
         "via": change.via,
         "revision": change.revision,

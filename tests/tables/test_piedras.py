@@ -86,6 +86,7 @@ def test_a_tap_is_undone_redone_and_audited_like_a_hand(client: Client) -> None:
     history = client.get(url(table, "tables:edit_history")).content.decode()
     words = re.findall(r"data-change-words>(.*?)</p>", history, re.S)
     assert [w.strip() for w in words] == ["piedras a mano: Ana y Carla +5"] * 3
+    assert "anotación 1 rehecha" in history and "anotación 1 (piedras a mano)" in history
     # Not a hand to correct or recount: no such links, and the hand page refuses it.
     assert url(table, "tables:edit_hand", 1) not in history
     assert client.get(url(table, "tables:edit_hand", 1)).status_code == 404
