@@ -452,7 +452,7 @@ PATHS: dict[str, Any] = {
                                    headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
                       "409": _error(_("La mesa cambió desde la revisión dada.")),
-                      "422": IDEMPOTENCY_REUSED},
+                      "422": IDEMPOTENCY_REUSED, "429": TOO_MANY},
     }},
     "/api/v1/tables/{table_id}/hands/last": {"delete": {
         "operationId": "undoLastHand", "tags": ["hands"],

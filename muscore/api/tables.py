@@ -232,6 +232,7 @@ def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
 
 
 @api_view("POST")
+@ratelimits.limit(ratelimits.WRITE, api=True)
 @with_key_check
 def add_piedras(request: HttpRequest, table_id: str) -> HttpResponse:
     """Piedras tapped by hand for a side ({"side": "A", "n": 5}): an entry among the hands."""

@@ -16,6 +16,8 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from muscore import rules as rules_engine
+
 SIDES = ("A", "B")
 # The game's words stay Spanish in English (issue 3, point 6) and are the Basque
 # tables' own in Basque (handia, txikia...): the catalogues say which.
@@ -99,9 +101,9 @@ def dentro_from(target: int) -> int:
     """The first score that is "dentro": fewer than five piedras missing (36 of 40).
 
     rules.md (seed 000, section 6) says it for any target: target minus 4. The one
-    place the board asks; the engine's own threshold replaces this line when it has one.
+    place the board asks, and it asks the engine.
     """
-    return max(0, int(target) - (PIEDRAS_PER_AMARRACO - 1))
+    return rules_engine.Rules(target=int(target)).dentro()
 
 
 def is_dentro(points: int, target: int) -> bool:
