@@ -376,7 +376,7 @@ def redo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
 
 @table_page("POST")
 @ratelimits.limit(ratelimits.WRITE, api=False)
-def piedras(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
+def piedras(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     """+1, +5 or -1 for a side, tapped on the board: stored as an entry like a hand.
 
     The tap carries the revision of the board it was made on: the same tap sent twice
