@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -138,7 +138,9 @@ def matches_of(competition: Competition) -> QuerySet[Match]:
     """The matches with what every page shows of them, in two or three queries."""
     return (
         Match.objects.filter(competition=competition)
-        .select_related("round", "round__group", "first__pair", "second__pair")
+        .select_related(
+            "competition__club", "round", "round__group", "first__pair", "second__pair"
+        )
         .order_by("number")
     )
 
@@ -200,15 +202,18 @@ def round_title(round: Round) -> str:
     return _("Jornada %(n)s") % {"n": round.number}
 
 
-def rounds_of(competition: Competition, matches: list[Match] | None = None) -> list[RoundView]:
-    """Every round (a group's round apart from the others'), with its matches and how many
-    are left to play."""
-    matches = list(matches_of(competition)) if matches is None else matches
+def rounds_of(competition: Competition, number: int | None = None) -> list[RoundView]:
+    """Every round (a group's round apart from the others'), or those of one `number`, with
+    their matches and how many are left to play."""
+    matches = matches_of(competition)
     rounds = (
         Round.objects.filter(competition=competition)
         .select_related("group", "bye__pair")
         .order_by("number", "group__order")
     )
+    if number is not None:
+        matches = matches.filter(round__number=number)
+        rounds = rounds.filter(number=number)
     views = {
         r.pk: RoundView(
             r,
@@ -225,8 +230,43 @@ def rounds_of(competition: Competition, matches: list[Match] | None = None) -> l
     return list(views.values())
 
 
-def bracket(competition: Competition, matches: list[Match]) -> list[dict[str, Any]]:
+def next_round(competition: Competition) -> list[RoundView]:
+    """The first round with a match left (every group's round of that number): a query for
+    its number, then its matches only, however long the league."""
+    first_left = (
+        Match.objects.filter(competition=competition, source="")
+        .exclude(first=None)
+        .order_by("number")
+        .values_list("round__number", flat=True)
+        .first()
+    )
+    return [] if first_left is None else rounds_of(competition, first_left)
+
+
+def round_summaries(competition: Competition) -> list[dict[str, Any]]:
+    """Each round's number, title, matches and matches left, counted by the database."""
+    rounds = (
+        Round.objects.filter(competition=competition)
+        .select_related("group", "bye__pair")
+        .annotate(total=Count("matches"), left=Count("matches", filter=Q(matches__source="")))
+        .order_by("number", "group__order")
+    )
+    return [
+        {
+            "round": r,
+            "title": round_title(r),
+            "total": r.total,
+            "left": r.left,
+            "bye": pair_name(r.bye),
+            "url": competition_url(competition, "round", r.number),
+        }
+        for r in rounds
+    ]
+
+
+def bracket(competition: Competition) -> list[dict[str, Any]]:
     """The knockout as columns (quarterfinals, semifinals, final and third place)."""
+    matches = list(matches_of(competition).exclude(slot=""))
     columns = []
     for stage in ("quarterfinal", "semifinal", "final"):
         column = [match_row(m) for m in matches if m.slot and m.round.stage == stage]

@@ -129,14 +129,12 @@ def draw(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
 def competition(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
     """The standings (each group's), the knockout, and the next matches to play."""
     competition = _competition(slug, competition_id)
-    matches = list(pages.matches_of(competition))
-    rounds = pages.rounds_of(competition, matches)
     context = {
         **_base(request, competition, "standings"),
         "standings": pages.standings_tables(competition),
-        "bracket": pages.bracket(competition, matches),
-        "next_round": next((r for r in rounds if r.left), None),
-        "left": sum(r.left for r in rounds),
+        "bracket": pages.bracket(competition),
+        # Only the next round's matches: a league of 200 pairs has 39,800 of them.
+        "next_rounds": pages.next_round(competition),
         "exports": _exports(competition),
         "format_text": pages.format_text(competition),
         "rules": leagues.competition_rules(competition),
@@ -160,15 +158,14 @@ def _exports(competition: Competition) -> dict[str, str]:
 
 @require_GET
 def rounds(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
-    """Every round with its matches; ?pendientes=1 keeps only the matches left."""
+    """Every round with how many of its matches are left, and the next round's matches;
+    each round's own page lists them all."""
     competition = _competition(slug, competition_id)
-    views = pages.rounds_of(competition)
-    only_left = bool(request.GET.get("pendientes"))
-    if only_left:
-        for view in views:
-            view.matches = [m for m in view.matches if not m["match"].source]
-        views = [v for v in views if v.matches]
-    context = {**_base(request, competition, "rounds"), "rounds": views, "only_left": only_left}
+    context = {
+        **_base(request, competition, "rounds"),
+        "rounds": pages.round_summaries(competition),
+        "next_rounds": pages.next_round(competition),
+    }
     return render(request, "clubs/league/rounds.html", context)
 
 
@@ -176,7 +173,7 @@ def rounds(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse
 def round_page(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
     """One round, ready to print: table by table, the pairs, the time."""
     competition = _competition(slug, competition_id)
-    views = [v for v in pages.rounds_of(competition) if v.round.number == number]
+    views = pages.rounds_of(competition, number)
     if not views:
         raise Http404(_("No hay ninguna jornada con ese número."))
     return _round_page(
@@ -212,7 +209,7 @@ def schedule(request: HttpRequest, slug: str, competition_id: int, number: int) 
             messages.success(request, _("Hora de la jornada guardada."))
             return redirect(pages.competition_url(competition, "round", number))
         raise Http404(_("No hay ninguna jornada con ese número."))
-    views = [v for v in pages.rounds_of(competition) if v.round.number == number]
+    views = pages.rounds_of(competition, number)
     if not views:
         raise Http404(_("No hay ninguna jornada con ese número."))
     return _round_page(request, competition, views, number, form)

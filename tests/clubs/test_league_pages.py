@@ -28,7 +28,6 @@ def urls(competition: Competition) -> list[str]:
         base,
         base + "sorteo",
         base + "jornadas",
-        base + "jornadas?pendientes=1",
         base + "jornada/1/",
         base + "pareja/0/",
         base + f"partida/{first.number}/",
