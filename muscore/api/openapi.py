@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -547,6 +548,8 @@ def _operations() -> list[dict[str, Any]]:
             body = (op.get("requestBody") or {}).get("content", {}).get("application/json", {})
             out.append({
                 "id": op["operationId"], "method": method.upper(), "path": path,
+                # The page may wrap a path after a slash, never inside a word.
+                "path_parts": re.findall(r"[^/]*/|[^/]+$", path),
                 "summary": op["summary"], "description": op.get("description", ""),
                 "parameters": op.get("parameters", []),
                 "request_example": json.dumps(body["example"], indent=2, ensure_ascii=False)

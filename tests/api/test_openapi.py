@@ -105,7 +105,8 @@ def test_every_operation_says_how_it_fails_with_the_error_object() -> None:
 
 
 def test_readable_page_lists_every_operation_from_the_same_description(client: Client) -> None:
-    html = client.get("/api/").content.decode()
+    # A path may wrap after a slash (<wbr>), never inside a word: read it without them.
+    html = client.get("/api/").content.decode().replace("<wbr>", "")
     for path, methods in SPEC["paths"].items():
         for method, op in methods.items():
             assert f"{method.upper()} {path}" in html

@@ -149,7 +149,9 @@ def test_seven_amarracos_sit_in_even_rows_and_the_cards_stay_level(phone: Page) 
         assert boxes[0] == boxes[1], (selector, boxes)
 
 
-@pytest.mark.parametrize("page_path", ["", "historial", "mano", "mano/2"])
+@pytest.mark.parametrize("page_path", ["", "historial", "mano", "mano/2", "deshacer", "/",
+                                       "/nueva", "/calculadora/", "/lector/", "/reglas/",
+                                       "/api/"])
 def test_english_words_never_break_in_two(phone: Page, page_path: str) -> None:
     table = make_table(LONG)
     services.add_hand(table, RECORD, via="api")
@@ -159,7 +161,7 @@ def test_english_words_never_break_in_two(phone: Page, page_path: str) -> None:
     page.goto(edit_path(table))
     with page.expect_navigation():
         page.locator('.lang button[value="en"]').click()
-    page.goto(edit_path(table) + page_path)
+    page.goto(page_path if page_path.startswith("/") else edit_path(table) + page_path)
     expect(page.locator("html[lang='en']")).to_have_count(1)
     page.locator("details").evaluate_all("ds => ds.forEach(d => d.open = true)")
     assert page.evaluate(BROKEN_WORDS) == []
