@@ -493,6 +493,111 @@ PATHS: dict[str, Any] = {
     },
 }
 
+LEAGUE_ID = {"name": "league_id", "in": "path", "required": True,
+             "schema": {"type": "integer", "minimum": 1},
+             "description": "The competition's id (its league page shows it)."}
+LEAGUE_NOT_FOUND = _error("There is no such league.", {"error": "there is no such league"})
+LEAGUE_ETAG = {"ETag": {"description": "Changes whenever a result, a pair or a match of the "
+                                       "league changes.", "schema": {"type": "string"}}}
+_PAIR_INDICES = {"type": "array", "items": {"type": "integer", "minimum": 0},
+                 "minItems": 2, "maxItems": 2}
+_TWO_COUNTS = {"type": "array", "items": {"type": "integer", "minimum": 0},
+               "minItems": 2, "maxItems": 2}
+SCHEMAS["LeagueMatch"] = {
+    "type": "object",
+    "description": "One vaca between two pairs (indices into pairs): its result is juegos "
+                   "(and tantos), a vaca's hands (export), a forfeit, or nothing yet.",
+    "properties": {
+        "round": {"type": "integer", "minimum": 1},
+        "pairs": _PAIR_INDICES,
+        "juegos": _TWO_COUNTS,
+        "tantos": _TWO_COUNTS,
+        "vaca": {"type": "object"},
+        "forfeit": {"oneOf": [{"type": "integer", "minimum": 0}, {"const": "both"}]},
+        "players": {"type": "array", "minItems": 2, "maxItems": 2,
+                    "items": {"oneOf": [{"type": "null"},
+                                        {"type": "array", "items": {"type": "string"}}]}},
+    },
+    "required": ["pairs"],
+}
+SCHEMAS["StandingsRow"] = {
+    "type": "object",
+    "properties": {k: {"type": "integer"} for k in (
+        "position", "pair", "played", "won", "lost", "forfeits", "points", "juegos_for",
+        "juegos_against", "tantos_for", "tantos_against")} | {
+        "name": {"type": "string"},
+        "group": {"type": "string", "description": "Groups + knockout only: the group."}},
+    "required": ["position", "pair", "name", "played", "won", "lost", "forfeits", "points",
+                 "juegos_for", "juegos_against", "tantos_for", "tantos_against"],
+}
+SCHEMAS["League"] = {
+    "type": "object",
+    "description": "A league as docs/league.md writes it.",
+    "properties": {
+        "name": {"type": "string"},
+        "rules": _ref("Rules"),
+        "points": {"type": "object", "properties": {
+            "win": {"type": "integer"}, "loss": {"type": "integer"},
+            "forfeit": {"type": "integer"}}},
+        "legs": {"type": "integer", "enum": [1, 2]},
+        "draw": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "pairs": {"type": "array", "items": {
+            "type": "object", "required": ["name", "players"],
+            "properties": {"name": {"type": "string"},
+                           "players": {"type": "array", "items": {"type": "string"}}}}},
+        "matches": {"type": "array", "items": _ref("LeagueMatch")},
+        "standings": {"type": "array", "items": _ref("StandingsRow")},
+    },
+    "required": ["name", "rules", "points", "legs", "draw", "pairs", "matches"],
+}
+
+
+def _csv(description: str) -> dict[str, Any]:
+    return {"description": description,
+            "content": {"text/csv": {"schema": {"type": "string"}}}}
+
+
+PATHS.update({
+    "/api/v1/leagues/{league_id}": {"get": {
+        "operationId": "getLeague", "tags": ["leagues"],
+        "summary": "A league with its standings",
+        "description": "Public and read-only. Results entered on a muscore table appear as "
+                       "their juegos and tantos; the standings follow the tie-breaks of "
+                       "docs/league.md. Send the ETag back in If-None-Match: 304 while "
+                       "nothing changed.",
+        "parameters": [LEAGUE_ID, IF_NONE_MATCH],
+        "responses": {"200": _json(_ref("League"), "The league and its standings.",
+                                   headers=LEAGUE_ETAG),
+                      "304": {"description": "Unchanged since the ETag in If-None-Match.",
+                              "headers": LEAGUE_ETAG},
+                      "404": LEAGUE_NOT_FOUND, "405": METHOD},
+    }},
+    "/api/v1/leagues/{league_id}/export": {"get": {
+        "operationId": "exportLeague", "tags": ["leagues"],
+        "summary": "Export a league, each table's hands included",
+        "description": "The league in docs/league.md's form, a table's result as its vaca "
+                       "(the hands as played): a club's page imports it again as it was.",
+        "parameters": [LEAGUE_ID],
+        "responses": {"200": _json(_ref("League"), "The export, as a file download."),
+                      "404": LEAGUE_NOT_FOUND, "405": METHOD},
+    }},
+    "/api/v1/leagues/{league_id}/standings.csv": {"get": {
+        "operationId": "leagueStandingsCsv", "tags": ["leagues"],
+        "summary": "The standings as CSV",
+        "parameters": [LEAGUE_ID],
+        "responses": {"200": _csv("One line per pair, as a file download."),
+                      "404": LEAGUE_NOT_FOUND, "405": METHOD},
+    }},
+    "/api/v1/leagues/{league_id}/matches.csv": {"get": {
+        "operationId": "leagueMatchesCsv", "tags": ["leagues"],
+        "summary": "Every match as CSV",
+        "parameters": [LEAGUE_ID],
+        "responses": {"200": _csv("One line per match: pairs, how the result came "
+                                  "(table, manual, no_show) and its figures."),
+                      "404": LEAGUE_NOT_FOUND, "405": METHOD},
+    }},
+})
+
 SPEC: dict[str, Any] = {
     "openapi": "3.1.0",
     "info": {
@@ -506,7 +611,8 @@ SPEC: dict[str, Any] = {
     "servers": [{"url": "/"}],
     "tags": [{"name": "scoring", "description": "The rules engine: no storage."},
              {"name": "tables", "description": "A table's vaca, stored."},
-             {"name": "hands", "description": "A table's hands: add, undo, correct."}],
+             {"name": "hands", "description": "A table's hands: add, undo, correct."},
+             {"name": "leagues", "description": "A club's league: public, read-only."}],
     "paths": PATHS,
     "components": {
         "schemas": SCHEMAS,

@@ -1,6 +1,6 @@
 from django.urls import URLPattern, URLResolver, path, re_path
 
-from muscore.api import openapi, tables, views
+from muscore.api import leagues, openapi, tables, views
 
 app_name = "api"
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -19,6 +19,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tables/<str:table_id>/hands/last", tables.undo_last, name="table_hand_last"),
     path("tables/<str:table_id>/hands/<int:number>", tables.hand, name="table_hand"),
     path("tables/<path:rest>", tables.not_found),
+    # Leagues, public and read-only (muscore/api/leagues.py).
+    path("leagues/<int:league_id>", leagues.detail, name="league"),
+    path("leagues/<int:league_id>/export", leagues.export, name="league_export"),
+    path("leagues/<int:league_id>/standings.csv", leagues.standings_csv, name="league_standings"),
+    path("leagues/<int:league_id>/matches.csv", leagues.matches_csv, name="league_matches"),
+    path("leagues/<path:rest>", leagues.not_found),
+    re_path(r"^leagues/(?P<rest>(?s:.+))$", leagues.not_found),
     # <path:> stops at a newline, so "hands/%0A" fell through to the HTML 404 page (found by
     # schemathesis, tests/api/test_openapi.py): this one catches every character.
     re_path(r"^tables/(?P<rest>(?s:.+))$", tables.not_found),

@@ -15,3 +15,14 @@ class LeaguesConfig(AppConfig):
             on_table_changed(table, state)  # type: ignore[arg-type]
 
         table_changed.connect(listener, weak=False, dispatch_uid="leagues-table-result")
+
+        # A renamed pair or player changes the league's document: its ETag must change.
+        from django.db.models.signals import post_delete, post_save
+
+        from muscore.clubs.models import Pair, PairMember, Player
+        from muscore.leagues.services import on_club_change
+
+        for model in (Pair, PairMember, Player):
+            post_save.connect(on_club_change, sender=model, dispatch_uid=f"leagues-{model}")
+            post_delete.connect(on_club_change, sender=model,
+                                dispatch_uid=f"leagues-del-{model}")

@@ -23,6 +23,8 @@ its table: `muscore.tables` sends `table_changed` inside each write's transactio
 
 from __future__ import annotations
 
+import csv
+import io
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,16 +32,17 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club, Pair, PairMember, Player
 from muscore.clubs.permissions import require_organiser
 from muscore.leagues.document import (
-    League,
     Points,
     Result,
+    forfeit_result,
     read_draw,
     read_league,
     read_legs,
@@ -48,16 +51,10 @@ from muscore.leagues.document import (
     read_rules,
     replay_result,
 )
-from muscore.leagues.document import (
-    Match as DocMatch,
-)
-from muscore.leagues.document import (
-    Pair as DocPair,
-)
 from muscore.leagues.errors import LeagueError
 from muscore.leagues.fixtures import fixtures
 from muscore.leagues.models import Competition, Correction, Entry, Group, Match, Round
-from muscore.leagues.standings import Row, compute_standings
+from muscore.leagues.standings import Row, match_points, order_rows
 from muscore.rules import Rules
 from muscore.tables import services as tables
 from muscore.tables.models import Table
@@ -67,6 +64,9 @@ logger = logging.getLogger(__name__)
 GROUP_NAMES = "ABCD"
 KNOCKOUT_ORDER = ("qf1", "qf2", "qf3", "qf4", "sf1", "sf2", "final", "third")
 STANDINGS_CACHE_SECONDS = 3600
+
+
+forfeit_figures = forfeit_result
 
 
 class CompetitionError(ValueError):
@@ -270,6 +270,17 @@ def _writable(match: Match, by: Any) -> Match:
     return locked
 
 
+def store_figures(match: Match, result: Result, source: str, at: Any) -> None:
+    """Set a match's stored figures from `result` (not saved: bulk writers save them)."""
+    match.source = source
+    match.juegos_first, match.juegos_second = result.juegos
+    tantos = result.tantos
+    match.tantos_first, match.tantos_second = tantos if tantos is not None else (None, None)
+    match.no_show_first, match.no_show_second = result.no_show
+    match.winner = result.winner
+    match.result_at = at
+
+
 def _store(match: Match, result: Result | None, source: str) -> None:
     if result is None:
         match.source = ""
@@ -279,13 +290,7 @@ def _store(match: Match, result: Result | None, source: str) -> None:
         match.winner = None
         match.result_at = None
     else:
-        match.source = source
-        match.juegos_first, match.juegos_second = result.juegos
-        tantos = result.tantos
-        match.tantos_first, match.tantos_second = tantos if tantos is not None else (None, None)
-        match.no_show_first, match.no_show_second = result.no_show
-        match.winner = result.winner
-        match.result_at = timezone.now()
+        store_figures(match, result, source, timezone.now())
     match.save()
 
 
@@ -501,6 +506,23 @@ def _sync(match_id: int, table: Table, state: Mapping[str, Any]) -> None:
     _after_change(match.competition)
 
 
+def touch_pairs(pair_ids: Sequence[int]) -> None:
+    """A pair's name or players changed: the documents of its competitions change too."""
+    Competition.objects.filter(entries__pair_id__in=list(pair_ids)).update(
+        revision=F("revision") + 1)
+
+
+def on_club_change(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """post_save/post_delete of clubs' Pair, PairMember and Player: bump the ETags."""
+    if isinstance(instance, Pair):
+        touch_pairs([instance.pk])
+    elif isinstance(instance, PairMember):
+        touch_pairs([instance.pair_id])
+    elif isinstance(instance, Player):
+        touch_pairs(list(PairMember.objects.filter(player=instance).values_list(
+            "pair_id", flat=True)))
+
+
 # ----------------------------------------------------------------------------- knockout
 
 
@@ -568,10 +590,13 @@ def _standings_key(competition: Competition) -> str:
 
 
 def standings(competition: Competition, *, cached: bool = True) -> list[GroupStandings]:
-    """The standings, from the matches' stored figures: two queries, cached by revision.
+    """The standings, from the matches' stored figures, cached by revision.
 
-    Only read outside a write's transaction with `cached` (the default): an entry
-    cached by a write that is then rolled back would outlive it.
+    The database sums each entry's figures (two grouped queries) and one more query
+    reads the matches among pairs level on points: the number of queries never
+    grows with the number of matches, and no hand is replayed. Only read outside a
+    write's transaction with `cached` (the default): an entry cached by a write that
+    is then rolled back would outlive it.
     """
     key = _standings_key(competition)
     hit = cache.get(key) if cached else None
@@ -579,51 +604,90 @@ def standings(competition: Competition, *, cached: bool = True) -> list[GroupSta
         groups_by_pk = {g.pk: g for g in competition.groups.all()} if hit[1] else {}
         return [GroupStandings(groups_by_pk.get(gpk) if gpk else None, rows)
                 for gpk, rows in hit[0]]
-    entries = list(competition.entries.values_list("pk", "index", "pair__name", "group_id"))
     groups = list(competition.groups.all())
-    rows_of = _compute(competition, entries)
-    out: list[GroupStandings] = []
-    if groups:
-        for group in groups:
-            out.append(GroupStandings(group, rows_of(group.pk)))
-    else:
-        out.append(GroupStandings(None, rows_of(None)))
+    out = _compute(competition, groups)
     if cached:
         cache.set(key, ([(g.group.pk if g.group else None, g.rows) for g in out],
                         bool(groups)), STANDINGS_CACHE_SECONDS)
     return out
 
 
-def _compute(
-    competition: Competition, entries: Sequence[tuple[int, int, str, int | None]]
-) -> Any:
-    index_of = {pk: index for pk, index, _n, _g in entries}
-    played = Match.objects.filter(competition=competition, slot="").exclude(source="")
-    figures = list(played.values_list(
-        "first_id", "second_id", "source", "juegos_first", "juegos_second", "tantos_first",
-        "tantos_second", "no_show_first", "no_show_second",
-    ))
-    points = Points(**competition.points)
+def _side_sums(competition: Competition, side: int) -> Any:
+    me, other = ("first", "second") if side == 0 else ("second", "first")
+    points = Case(
+        When(**{f"no_show_{me}": True}, then=Value(competition.points_forfeit)),
+        When(winner=side, then=Value(competition.points_win)),
+        default=Value(competition.points_loss),
+        output_field=IntegerField(),
+    )
+    return (
+        Match.objects.filter(competition=competition, slot="").exclude(source="")
+        .order_by().values(f"{me}_id")
+        .annotate(
+            played=Count("id"),
+            won=Count("id", filter=Q(winner=side)),
+            forfeits=Count("id", filter=Q(**{f"no_show_{me}": True})),
+            points=Sum(points),
+            juegos_for=Coalesce(Sum(f"juegos_{me}"), 0),
+            juegos_against=Coalesce(Sum(f"juegos_{other}"), 0),
+            tantos_for=Coalesce(Sum(f"tantos_{me}"), 0),
+            tantos_against=Coalesce(Sum(f"tantos_{other}"), 0),
+        )
+        .values_list(f"{me}_id", "played", "won", "forfeits", "points", "juegos_for",
+                     "juegos_against", "tantos_for", "tantos_against")
+    )
+
+
+def _compute(competition: Competition, groups: list[Group]) -> list[GroupStandings]:
+    entries = list(competition.entries.values_list("pk", "index", "pair__name", "group_id"))
     draw = list(competition.draw or [e[1] for e in entries])
-
-    def rows_of(group_pk: int | None) -> list[Row]:
-        members = sorted((index, name) for _pk, index, name, g in entries
-                         if group_pk is None or g == group_pk)
-        local = {index: i for i, (index, _name) in enumerate(members)}
-        triples = []
-        for first, second, _source, jf, js, tf, ts, nf, ns in figures:
-            a, b = local.get(index_of[first]), local.get(index_of[second])
-            if a is None or b is None:
+    place = {index: i for i, index in enumerate(draw)}
+    rows: dict[int, Row] = {
+        pk: Row(pair=index, name=name, draw_place=place.get(index, len(draw) + index))
+        for pk, index, name, _g in entries
+    }
+    for side in (0, 1):
+        for pk, played, won, forfeits, points, jf, ja, tf, ta in _side_sums(competition, side):
+            row = rows[pk]
+            row.played += played
+            row.won += won
+            row.lost += played - won
+            row.forfeits += forfeits
+            row.points += points
+            row.juegos_for += jf
+            row.juegos_against += ja
+            row.tantos_for += tf
+            row.tantos_against += ta
+    tables: list[tuple[Group | None, list[int]]] = (
+        [(g, [pk for pk, _i, _n, gpk in entries if gpk == g.pk]) for g in groups]
+        if groups else [(None, [pk for pk, _i, _n, _g in entries])]
+    )
+    # Head to head: the matches among the pairs level on points, in one query.
+    level: list[list[int]] = []
+    for _group, members in tables:
+        by_points: dict[int, list[int]] = {}
+        for pk in members:
+            by_points.setdefault(rows[pk].points, []).append(pk)
+        level.extend(pks for pks in by_points.values() if len(pks) > 1)
+    if level:
+        among = Q()
+        for pks in level:
+            among |= Q(first_id__in=pks, second_id__in=pks)
+        points = Points(**competition.points)
+        for first, second, winner, nf, ns in (
+            Match.objects.filter(competition=competition, slot="").exclude(source="")
+            .filter(among).order_by()
+            .values_list("first_id", "second_id", "winner", "no_show_first", "no_show_second")
+        ):
+            if first is None or second is None or rows[first].points != rows[second].points:
                 continue
-            tantos = (tf, ts) if tf is not None and ts is not None else None
-            triples.append((a, b, Result((jf or 0, js or 0), tantos, (nf, ns), "juegos")))
-        rows = compute_standings([name for _i, name in members],
-                                 [local[i] for i in draw if i in local], points, triples)
-        for row in rows:
-            row.pair = members[row.pair][0]
-        return rows
-
-    return rows_of
+            gained = match_points(Result((0, 0), None, (nf, ns), "juegos"), points) if (
+                nf or ns) else ((points.win, points.loss) if winner == 0
+                               else (points.loss, points.win))
+            rows[first].head_to_head += gained[0]
+            rows[second].head_to_head += gained[1]
+    return [GroupStandings(group, order_rows([rows[pk] for pk in members]))
+            for group, members in tables]
 
 
 # ----------------------------------------------------------------------- the document
@@ -631,34 +695,114 @@ def _compute(
 
 def league_document(competition: Competition, *, hands: bool = False) -> dict[str, Any]:
     """The competition in league.md's form. A table's result is written as its juegos and
-    tantos, or with `hands` as the vaca itself (the export that can be imported again)."""
+    tantos, or with `hands` as the vaca itself (the export that can be imported again).
+
+    Read with plain value rows (a fixed number of queries whatever the number of
+    matches); knockout matches whose pairs are not known yet are left out.
+    """
     entries = list(competition.entries.select_related("pair").prefetch_related(
         "pair__members__player").order_by("index"))
-    by_pk = {e.pk: e for e in entries}
-    pairs = tuple(DocPair(e.pair.name, tuple(e.pair.player_names())) for e in entries)
-    rules = competition_rules(competition)
-    matches = []
-    qs = (Match.objects.filter(competition=competition).select_related("round")
-          .order_by("number"))
-    for m in qs:
-        if m.first_id is None or m.second_id is None:
+    index_of = {e.pk: e.index for e in entries}
+    rounds = dict(competition.rounds.values_list("pk", "number"))
+    matches: list[dict[str, Any]] = []
+    rows = (Match.objects.filter(competition=competition).order_by("number").values_list(
+        "round_id", "first_id", "second_id", "source", "juegos_first", "juegos_second",
+        "tantos_first", "tantos_second", "no_show_first", "no_show_second", "players_first",
+        "players_second", "table_id"))
+    for (round_id, first, second, source, jf, js, tf, ts, nf, ns, pf, ps, table_id) in rows:
+        if first is None or second is None:
             continue
-        result = match_result(m)
-        vaca = None
-        if hands and m.source == Match.Source.TABLE and m.table_id is not None:
-            vaca = _table_vaca(m.table_id)
-        sat = None
-        if m.players_first or m.players_second:
-            sat = (tuple(m.players_first) if m.players_first else None,
-                   tuple(m.players_second) if m.players_second else None)
-        matches.append(DocMatch(
-            (by_pk[m.first_id].index, by_pk[m.second_id].index),
-            m.round.number or None, result, sat, vaca,
-        ))
-    league = League(competition.name, pairs, rules, Points(**competition.points),
-                    competition.legs, tuple(competition.draw or range(len(pairs))),
-                    tuple(matches))
-    return league.to_json()
+        match: dict[str, Any] = {}
+        number = rounds[round_id]
+        if number:
+            match["round"] = number
+        pairs = [index_of[first], index_of[second]]
+        match["pairs"] = pairs
+        vaca = _table_vaca(table_id) if (
+            hands and source == Match.Source.TABLE and table_id is not None) else None
+        if vaca is not None:
+            match["vaca"] = vaca
+        elif source == Match.Source.NO_SHOW:
+            match["forfeit"] = "both" if nf and ns else pairs[0] if nf else pairs[1]
+        elif source:
+            match["juegos"] = [jf, js]
+            if tf is not None and ts is not None:
+                match["tantos"] = [tf, ts]
+        if pf or ps:
+            match["players"] = [pf or None, ps or None]
+        matches.append(match)
+    return {
+        "name": competition.name,
+        "rules": competition_rules(competition).to_json(),
+        "points": competition.points,
+        "legs": competition.legs,
+        "draw": list(competition.draw or range(len(entries))),
+        "pairs": [{"name": e.pair.name, "players": e.pair.player_names()} for e in entries],
+        "matches": matches,
+    }
+
+
+def standings_json(competition: Competition) -> list[dict[str, Any]]:
+    """The standings rows as league.md writes them; in a groups competition each row also
+    names its `group` (positions count within the group)."""
+    out = []
+    for table in standings(competition):
+        for row in table.rows:
+            line = row.to_json()
+            if table.group is not None:
+                line["group"] = table.group.name
+            out.append(line)
+    return out
+
+
+def api_document(competition: Competition) -> dict[str, Any]:
+    """GET /api/v1/leagues/<id>: the league in league.md's form with its standings."""
+    return {**league_document(competition), "standings": standings_json(competition)}
+
+
+STANDINGS_CSV = ["group", "position", "pair", "name", "played", "won", "lost", "forfeits",
+                 "points", "juegos_for", "juegos_against", "tantos_for", "tantos_against"]
+MATCHES_CSV = ["number", "round", "stage", "group", "first", "second", "result", "juegos_first",
+               "juegos_second", "tantos_first", "tantos_second", "no_show", "players_first",
+               "players_second", "table", "result_at"]
+
+
+def standings_csv(competition: Competition) -> str:
+    """The standings as CSV (a spreadsheet's columns: one line per pair)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, STANDINGS_CSV, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in standings_json(competition):
+        writer.writerow({"group": "", **row})
+    return buffer.getvalue()
+
+
+def matches_csv(competition: Competition) -> str:
+    """Every match as CSV: its pairs, how its result came (table, manual, no_show) and the
+    stored figures."""
+    names = dict(competition.entries.values_list("pk", "pair__name"))
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(MATCHES_CSV)
+    rows = (Match.objects.filter(competition=competition).order_by("number").values_list(
+        "number", "round__number", "round__stage", "round__group__name", "first_id",
+        "second_id", "source", "juegos_first", "juegos_second", "tantos_first", "tantos_second",
+        "no_show_first", "no_show_second", "players_first", "players_second", "table_id",
+        "result_at", "slot"))
+    for (number, round_, stage, group, first, second, source, jf, js, tf, ts, nf, ns, pf, ps,
+         table, at, slot) in rows:
+        no_show = "both" if nf and ns else "first" if nf else "second" if ns else ""
+        writer.writerow([
+            number, round_ or "", slot or stage, group or "", names.get(first, ""),
+            names.get(second, ""), source, _blank(jf), _blank(js), _blank(tf), _blank(ts),
+            no_show, " y ".join(pf or []), " y ".join(ps or []), table or "",
+            at.isoformat() if at else "",
+        ])
+    return buffer.getvalue()
+
+
+def _blank(value: Any) -> Any:
+    return "" if value is None else value
 
 
 def _table_vaca(table_id: str) -> dict[str, Any] | None:

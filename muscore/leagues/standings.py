@@ -43,7 +43,7 @@ class Row:
     tantos_against: int = 0
     head_to_head: int = 0
     decided_by: str | None = None
-    _draw: int = field(default=0, repr=False)
+    draw_place: int = field(default=0, repr=False)
 
     @property
     def juego_difference(self) -> int:
@@ -56,7 +56,7 @@ class Row:
     def key(self) -> tuple[int, int, int, int, int, int]:
         """The sort key: smaller first; one entry per criterion of CRITERIA."""
         return (-self.points, -self.head_to_head, -self.juego_difference, -self.juegos_for,
-                -self.tanto_difference, self._draw)
+                -self.tanto_difference, self.draw_place)
 
     def to_json(self) -> dict[str, Any]:
         """The row exactly as league.md writes it."""
@@ -89,7 +89,7 @@ def compute_standings(
     Matches without a result count nowhere. ``draw`` is the order of the public draw.
     """
     place = {pair: i for i, pair in enumerate(draw)}
-    rows = [Row(pair=i, name=name, _draw=place.get(i, len(draw) + i))
+    rows = [Row(pair=i, name=name, draw_place=place.get(i, len(draw) + i))
             for i, name in enumerate(names)]
     played: list[tuple[int, int, tuple[int, int]]] = []
     for first, second, result in matches:
@@ -117,6 +117,23 @@ def compute_standings(
         if rows[first].points == rows[second].points:
             rows[first].head_to_head += gained[0]
             rows[second].head_to_head += gained[1]
+    return order_rows(rows)
+
+
+def level_groups(rows: Iterable[Row]) -> list[list[int]]:
+    """The pairs level on points, in groups of two or more (whose head to head counts)."""
+    by_points: dict[int, list[int]] = {}
+    for row in rows:
+        by_points.setdefault(row.points, []).append(row.pair)
+    return [pairs for pairs in by_points.values() if len(pairs) > 1]
+
+
+def order_rows(rows: list[Row]) -> list[Row]:
+    """Sort rows whose figures and head to head are filled in; set position and decided_by.
+
+    The web app fills the rows from sums the database makes over the stored figures, the
+    document path from :func:`compute_standings`: both end here, so they order alike.
+    """
     ordered = sorted(rows, key=Row.key)
     for position, row in enumerate(ordered, 1):
         row.position = position

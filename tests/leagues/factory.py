@@ -16,12 +16,14 @@ NAMES = [("Ana", "Bea"), ("Carlos", "Dani"), ("Eva", "Fermín"), ("Gorka", "Hugo
 def club_with_pairs(count: int = 4, organiser: Any = None) -> tuple[Club, Any, list[Pair]]:
     user = organiser or make_user()
     club = make_club(organiser=user)
-    pairs = [make_pair(club, *NAMES[i]) for i in range(count)]
+    pairs = [make_pair(club, *(NAMES[i] if i < len(NAMES) else (f"J{i}a", f"J{i}b")))
+             for i in range(count)]
     return club, user, pairs
 
 
-def liguilla(count: int = 4, legs: int = 1, **extra: Any) -> tuple[Competition, Any]:
-    club, user, pairs = club_with_pairs(count)
+def liguilla(count: int = 4, legs: int = 1, organiser: Any = None,
+             **extra: Any) -> tuple[Competition, Any]:
+    club, user, pairs = club_with_pairs(count, organiser)
     competition = services.create_competition(
         club, by=user, name="Liga de los jueves", pairs=pairs, legs=legs,
         draw=list(range(count)), **extra)

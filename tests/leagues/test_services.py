@@ -280,3 +280,43 @@ def test_export_import_round_trip() -> None:
     assert rows(copy) == rows(competition)
     imported_match = copy.matches.get(number=1)
     assert imported_match.table is not None and imported_match.source == "table"
+
+
+def test_database_standings_equal_the_contract_on_random_leagues() -> None:
+    """The sums the database makes (and its head to head) order pairs exactly as the
+    pure computation does on the same document, ties included."""
+    import random
+
+    from muscore.leagues import read_league, standings_json
+
+    from .helpers import league
+
+    rng = random.Random(11)
+    club, user, _pairs = club_with_pairs(0)
+    for attempt in range(8):
+        n = rng.randint(2, 8)
+        matches: list[dict[str, Any]] = []
+        for a in range(n):
+            for b in range(a + 1, n):
+                for _leg in range(2):
+                    roll = rng.random()
+                    first, second = (a, b) if rng.random() < 0.5 else (b, a)
+                    if roll < 0.1:
+                        matches.append({"pairs": [first, second],
+                                        "forfeit": rng.choice([first, second, "both"])})
+                    elif roll < 0.25:
+                        matches.append({"pairs": [first, second]})
+                    else:
+                        j = rng.choice([(3, 0), (3, 1), (0, 3), (2, 3)])
+                        m: dict[str, Any] = {"pairs": [first, second], "juegos": list(j)}
+                        if rng.random() < 0.5:
+                            m["tantos"] = [rng.choice([120, 130]), rng.choice([40, 60])]
+                        matches.append(m)
+        doc = league(n, matches, legs=2, draw=rng.sample(range(n), n),
+                     points={"win": 2, "loss": rng.choice([0, 1]), "forfeit": -1})
+        doc["name"] = f"Liga {attempt}"
+        for pair in doc["pairs"]:
+            pair["name"] = f"{pair['name']}-{attempt}"
+        competition = services.import_competition(club, doc, by=user)
+        assert [row.to_json() for row in services.standings(competition)[0].rows] == \
+            standings_json(read_league(doc))["standings"]

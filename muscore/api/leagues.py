@@ -1,0 +1,110 @@
+"""The leagues JSON API (issue 11 point 6): public and read-only.
+
+GET /api/v1/leagues/<id> is the competition in league.md's form with its standings,
+answered 304 from one indexed query while its ETag is unchanged; the body is cached by
+revision. /export is the form with each table's hands (importable again), and the CSV
+files are the standings and the matches for a spreadsheet.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+
+from muscore.api.tables import api_view, error, etag_matches
+from muscore.leagues import services
+from muscore.leagues.models import Competition
+
+BODY_CACHE_SECONDS = 3600
+# Ids past a 32-bit integer are no competition of this app (and PostgreSQL would refuse them).
+MAX_ID = 2**31 - 1
+
+
+def _etag(pk: int, stamp: float, revision: int) -> str:
+    return f'"l{pk}-{int(stamp * 1000) % 100000}-{revision}"'
+
+
+def _find(league_id: int) -> tuple[str, float, int] | None:
+    if league_id > MAX_ID:
+        return None
+    row = Competition.objects.filter(pk=league_id).values_list("created_at", "revision").first()
+    if row is None:
+        return None
+    stamp = row[0].timestamp()
+    return _etag(league_id, stamp, row[1]), stamp, row[1]
+
+
+NOT_FOUND = "there is no such league"
+
+
+@api_view("GET")
+def detail(request: HttpRequest, league_id: int) -> HttpResponse:
+    found = _find(league_id)
+    if found is None:
+        return error(NOT_FOUND, 404)
+    etag, stamp, revision = found
+    if etag_matches(request.headers.get("If-None-Match", ""), etag):
+        response = HttpResponse(status=304)
+    else:
+        key = f"muscore:league-doc:{league_id}:{stamp}:{revision}"
+        body = cache.get(key)
+        if body is None:
+            competition = Competition.objects.get(pk=league_id)
+            if competition.revision != revision:
+                return detail(request, league_id)  # a write landed between the reads
+            body = json.dumps(services.api_document(competition), ensure_ascii=False,
+                              separators=(",", ":")).encode()
+            cache.set(key, body, BODY_CACHE_SECONDS)
+        response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = etag
+    response["Cache-Control"] = "public, no-cache"
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+def _competition(league_id: int) -> Competition | None:
+    if league_id > MAX_ID:
+        return None
+    return Competition.objects.filter(pk=league_id).first()
+
+
+def _download(body: str | bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+@api_view("GET")
+def export(request: HttpRequest, league_id: int) -> HttpResponse:
+    competition = _competition(league_id)
+    if competition is None:
+        return error(NOT_FOUND, 404)
+    body = json.dumps(services.league_document(competition, hands=True), ensure_ascii=False,
+                      indent=1)
+    return _download(body, "application/json", f"liga-{league_id}.json")
+
+
+@api_view("GET")
+def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
+    competition = _competition(league_id)
+    if competition is None:
+        return error(NOT_FOUND, 404)
+    return _download(services.standings_csv(competition), "text/csv; charset=utf-8",
+                     f"clasificacion-{league_id}.csv")
+
+
+@api_view("GET")
+def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
+    competition = _competition(league_id)
+    if competition is None:
+        return error(NOT_FOUND, 404)
+    return _download(services.matches_csv(competition), "text/csv; charset=utf-8",
+                     f"partidas-{league_id}.csv")
+
+
+def not_found(request: HttpRequest, rest: str) -> HttpResponse:
+    # Any other path under leagues/ answers in JSON too, not with the site's HTML 404 page.
+    return error(NOT_FOUND, 404)

@@ -1,0 +1,128 @@
+"""GET /api/v1/leagues/<id>: the contract's form with its standings, public, read-only,
+ETag and 304; the export (importable again) and the CSV files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from muscore.clubs.services import save_pair
+from muscore.leagues import read_league, services, standings_json
+from muscore.leagues.models import Competition, Correction, Match
+from muscore.tables import services as tables
+from tests.clubs.factory import logged_in, make_user
+
+from .factory import liguilla
+from .helpers import ORDAGO_A, PLAIN
+
+pytestmark = pytest.mark.django_db
+
+
+def played(competition: Competition, user: Any) -> Competition:
+    matches = list(competition.matches.select_related("first__pair"))
+    table = services.open_table(matches[0], by=user)
+    for record in (PLAIN, ORDAGO_A, ORDAGO_A, ORDAGO_A):
+        tables.add_hand(table, record, via="edit_link")
+    services.record_result(matches[1], by=user, juegos=[2, 3], tantos=[111, 150])
+    services.record_no_show(matches[2], by=user, who="both")
+    services.substitute(matches[3], by=user, side=1,
+                        replaced=matches[3].second.pair.player_names()[0] if matches[3].second
+                        else "", substitute="Iñaki")
+    services.record_result(matches[3], by=user, juegos=[3, 0])
+    competition.refresh_from_db()
+    return competition
+
+
+def test_the_league_document_with_its_standings(client: Client) -> None:
+    competition, user = liguilla(4)
+    played(competition, user)
+    response = client.get(f"/api/v1/leagues/{competition.pk}")
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    body = response.json()
+    standings = body.pop("standings")
+    # The standings drawn from the stored figures are the contract's on the same document.
+    assert standings == standings_json(read_league(body))["standings"]
+    assert body["matches"][0]["juegos"] == [3, 0] and body["matches"][0]["tantos"] == [120, 8]
+    assert body["matches"][2]["forfeit"] == "both"
+    assert body["matches"][3]["players"][1][0] == "Iñaki"
+    assert body["rules"]["juegos"] == 3 and body["points"] == {"win": 2, "loss": 0,
+                                                               "forfeit": 0}
+
+
+def test_etag_and_304(client: Client) -> None:
+    competition, user = liguilla(4)
+    url = f"/api/v1/leagues/{competition.pk}"
+    first = client.get(url)
+    etag = first["ETag"]
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again["ETag"] == etag and not again.content
+    match = competition.matches.first()
+    assert match is not None
+    services.record_result(match, by=user, juegos=[3, 1])
+    changed = client.get(url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert changed.json()["matches"][0]["juegos"] == [3, 1]
+    # A pair renamed on the club's page changes the document too.
+    pair = competition.entries.get(index=0).pair
+    etag = changed["ETag"]
+    save_pair(competition.club, "Las de siempre", pair.player_names(), pair)
+    renamed = client.get(url, headers={"If-None-Match": etag})
+    assert renamed.status_code == 200 and renamed.json()["pairs"][0]["name"] == "Las de siempre"
+
+
+def test_constant_queries(client: Client, django_assert_max_num_queries: Any) -> None:
+    for count in (4, 12):
+        competition, user = liguilla(count, legs=2, organiser=make_user(f"org{count}"))
+        for match in competition.matches.all()[: count * 2]:
+            services.record_result(match, by=user, juegos=[3, 2])
+        with django_assert_max_num_queries(12):
+            assert client.get(f"/api/v1/leagues/{competition.pk}").status_code == 200
+
+
+def test_not_found_and_read_only(client: Client) -> None:
+    competition, user = liguilla(2)
+    assert client.get("/api/v1/leagues/999999").status_code == 404
+    assert client.get(f"/api/v1/leagues/{2**40}").json() == {"error": "there is no such league"}
+    assert client.get("/api/v1/leagues/abc").status_code == 404
+    before = (list(Match.objects.values()), list(Competition.objects.values()),
+              Correction.objects.count())
+    for who in (client, logged_in(user)):
+        for suffix in ("", "/export", "/standings.csv", "/matches.csv"):
+            url = f"/api/v1/leagues/{competition.pk}{suffix}"
+            for method in ("post", "put", "patch", "delete"):
+                response = getattr(who, method)(url, json.dumps({"juegos": [3, 0]}),
+                                                content_type="application/json")
+                assert response.status_code == 405, (method, url)
+                assert "error" in response.json()
+    after = (list(Match.objects.values()), list(Competition.objects.values()),
+             Correction.objects.count())
+    assert after == before
+
+
+def test_export_imports_again_and_csv(client: Client) -> None:
+    competition, user = liguilla(4, legs=2)
+    played(competition, user)
+    response = client.get(f"/api/v1/leagues/{competition.pk}/export")
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    exported = json.loads(response.content)
+    assert exported["matches"][0]["vaca"]["hands"] == [PLAIN, ORDAGO_A, ORDAGO_A, ORDAGO_A]
+    copy = services.import_competition(competition.club, exported, by=user)
+    again = client.get(f"/api/v1/leagues/{copy.pk}/export")
+    assert json.loads(again.content) == exported
+    standings = client.get(f"/api/v1/leagues/{competition.pk}/standings.csv")
+    assert standings["Content-Type"].startswith("text/csv")
+    lines = list(csv.DictReader(io.StringIO(standings.content.decode())))
+    api = client.get(f"/api/v1/leagues/{competition.pk}").json()["standings"]
+    assert [(int(r["position"]), r["name"], int(r["points"])) for r in lines] == [
+        (r["position"], r["name"], r["points"]) for r in api]
+    matches = list(csv.DictReader(io.StringIO(
+        client.get(f"/api/v1/leagues/{competition.pk}/matches.csv").content.decode())))
+    assert len(matches) == 12
+    assert [m["result"] for m in matches[:4]] == ["table", "manual", "no_show", "manual"]
+    assert matches[0]["table"] and matches[2]["no_show"] == "both"
+    assert matches[3]["players_second"].startswith("Iñaki")
