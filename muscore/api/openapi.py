@@ -495,10 +495,10 @@ PATHS: dict[str, Any] = {
 
 LEAGUE_ID = {"name": "league_id", "in": "path", "required": True,
              "schema": {"type": "integer", "minimum": 1},
-             "description": "The competition's id (its league page shows it)."}
-LEAGUE_NOT_FOUND = _error("There is no such league.", {"error": "there is no such league"})
-LEAGUE_ETAG = {"ETag": {"description": "Changes whenever a result, a pair or a match of the "
-                                       "league changes.", "schema": {"type": "string"}}}
+             "description": _("El id de la competición (lo muestra su página de liga).")}
+LEAGUE_NOT_FOUND = _error(_("No existe esa liga."), {"error": "there is no such league"})
+LEAGUE_ETAG = {"ETag": {"description": _("Cambia con cada resultado, pareja o partida de la "
+                                         "liga."), "schema": {"type": "string"}}}
 _PAIR_INDICES = {"type": "array", "items": {"type": "integer", "minimum": 0},
                  "minItems": 2, "maxItems": 2}
 _TWO_COUNTS = {"type": "array", "items": {"type": "integer", "minimum": 0},
@@ -552,7 +552,7 @@ SCHEMAS["League"] = {
 }
 
 
-def _csv(description: str) -> dict[str, Any]:
+def _csv(description: str | Promise) -> dict[str, Any]:
     return {"description": description,
             "content": {"text/csv": {"schema": {"type": "string"}}}}
 
@@ -560,40 +560,42 @@ def _csv(description: str) -> dict[str, Any]:
 PATHS.update({
     "/api/v1/leagues/{league_id}": {"get": {
         "operationId": "getLeague", "tags": ["leagues"],
-        "summary": "A league with its standings",
-        "description": "Public and read-only. Results entered on a muscore table appear as "
-                       "their juegos and tantos; the standings follow the tie-breaks of "
-                       "docs/league.md. Send the ETag back in If-None-Match: 304 while "
-                       "nothing changed.",
+        "summary": _("Una liga con su clasificación"),
+        "description": _("Pública y de solo lectura. Los resultados de una mesa de muscore "
+                         "aparecen como sus juegos y tantos; la clasificación sigue los "
+                         "desempates de docs/league.md. Devuelve el ETag en If-None-Match: "
+                         "304 mientras nada cambie."),
         "parameters": [LEAGUE_ID, IF_NONE_MATCH],
-        "responses": {"200": _json(_ref("League"), "The league and its standings.",
+        "responses": {"200": _json(_ref("League"), _("La liga y su clasificación."),
                                    headers=LEAGUE_ETAG),
-                      "304": {"description": "Unchanged since the ETag in If-None-Match.",
+                      "304": {"description": _("Sin cambios desde el ETag de If-None-Match."),
                               "headers": LEAGUE_ETAG},
                       "404": LEAGUE_NOT_FOUND, "405": METHOD},
     }},
     "/api/v1/leagues/{league_id}/export": {"get": {
         "operationId": "exportLeague", "tags": ["leagues"],
-        "summary": "Export a league, each table's hands included",
-        "description": "The league in docs/league.md's form, a table's result as its vaca "
-                       "(the hands as played): a club's page imports it again as it was.",
+        "summary": _("Exportar una liga, con las manos de cada mesa"),
+        "description": _("La liga en la forma de docs/league.md, el resultado de una mesa "
+                         "como su vaca (las manos tal como se jugaron): la página del club la "
+                         "importa otra vez tal cual."),
         "parameters": [LEAGUE_ID],
-        "responses": {"200": _json(_ref("League"), "The export, as a file download."),
+        "responses": {"200": _json(_ref("League"), _("La exportación, como archivo para "
+                                                     "descargar.")),
                       "404": LEAGUE_NOT_FOUND, "405": METHOD},
     }},
     "/api/v1/leagues/{league_id}/standings.csv": {"get": {
         "operationId": "leagueStandingsCsv", "tags": ["leagues"],
-        "summary": "The standings as CSV",
+        "summary": _("La clasificación en CSV"),
         "parameters": [LEAGUE_ID],
-        "responses": {"200": _csv("One line per pair, as a file download."),
+        "responses": {"200": _csv(_("Una línea por pareja, como archivo para descargar.")),
                       "404": LEAGUE_NOT_FOUND, "405": METHOD},
     }},
     "/api/v1/leagues/{league_id}/matches.csv": {"get": {
         "operationId": "leagueMatchesCsv", "tags": ["leagues"],
-        "summary": "Every match as CSV",
+        "summary": _("Todas las partidas en CSV"),
         "parameters": [LEAGUE_ID],
-        "responses": {"200": _csv("One line per match: pairs, how the result came "
-                                  "(table, manual, no_show) and its figures."),
+        "responses": {"200": _csv(_("Una línea por partida: las parejas, de dónde vino el "
+                                    "resultado (table, manual, no_show) y sus cifras.")),
                       "404": LEAGUE_NOT_FOUND, "405": METHOD},
     }},
 })

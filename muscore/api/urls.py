@@ -22,8 +22,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # Leagues, public and read-only (muscore/api/leagues.py).
     path("leagues/<int:league_id>", leagues.detail, name="league"),
     path("leagues/<int:league_id>/export", leagues.export, name="league_export"),
-    path("leagues/<int:league_id>/standings.csv", leagues.standings_csv, name="league_standings"),
-    path("leagues/<int:league_id>/matches.csv", leagues.matches_csv, name="league_matches"),
+    path("leagues/<int:league_id>/standings.csv", leagues.standings_csv,
+         name="league_standings_csv"),
+    path("leagues/<int:league_id>/matches.csv", leagues.matches_csv,
+         name="league_matches_csv"),
     path("leagues/<path:rest>", leagues.not_found),
     re_path(r"^leagues/(?P<rest>(?s:.+))$", leagues.not_found),
     # <path:> stops at a newline, so "hands/%0A" fell through to the HTML 404 page (found by
