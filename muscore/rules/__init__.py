@@ -36,6 +36,7 @@ from muscore.rules.cards import (
     evaluate,
     parse_cards,
 )
+from muscore.rules.draft import HandDraft, Holding, LanceState, Preview, Tap, TapKind
 from muscore.rules.errors import (
     BettingError,
     CardError,
@@ -67,8 +68,9 @@ def replay_vaca(vaca: Mapping[str, Any]) -> VacaResult:
 
 __all__ = [
     "CARD_NAMES", "CARD_TEXT", "INDICES",
-    "BettingError", "CardError", "Checkpoint", "Evaluation", "Hand", "HandResult", "Lance",
-    "LanceResult", "Pares", "Real31", "RecordError", "RuleError", "Rules", "ScoreError", "Side",
-    "Step", "VacaError", "VacaResult", "checkpoints", "evaluate", "parse_cards", "replay",
-    "replay_evening", "replay_vaca", "score", "score_hand", "score_piedras",
+    "BettingError", "CardError", "Checkpoint", "Evaluation", "Hand", "HandDraft", "HandResult",
+    "Holding", "Lance", "LanceResult", "LanceState", "Pares", "Preview", "Real31", "RecordError",
+    "RuleError", "Rules", "ScoreError", "Side", "Step", "Tap", "TapKind", "VacaError",
+    "VacaResult", "checkpoints", "evaluate", "parse_cards", "replay", "replay_evening",
+    "replay_vaca", "score", "score_hand", "score_piedras",
 ]

@@ -200,6 +200,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Las piedras anotadas deben ser un número entero del -{limit} al {limit}, distinto "
         "de 0, no {got}.",
     ),
+    "tap_illegal": (
+        "{lance}: {tap} cannot be said now.",
+        "{lance}: ahora no se puede decir {tap}.",
+    ),
+    "tap_unanswered": (
+        "{lance}: the bet in {earlier} was never answered; answer it first.",
+        "{lance}: nadie contestó al envite de {earlier}; contéstalo antes.",
+    ),
     "vaca_hands": (
         "A vaca needs 'hands': the list of its hands in order.",
         "Una vaca necesita 'hands': la lista de sus manos en orden.",

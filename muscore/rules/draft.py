@@ -1,0 +1,688 @@
+"""The hand in progress: a :class:`HandDraft` answers every question a screen asks.
+
+A draft holds what is known of a hand being entered (the table's rules, the mano, the
+score before, some seats' cards, jugadas and declarations, the bets tapped in each
+lance, the winners given) and answers, like python-chess's ``Board``, from the same
+three phases :func:`muscore.rules.score` runs (reading, betting, counting), in their
+partial mode: which lances are played, who holds each jugada, which lances can be bet
+on and which taps are legal next, the running envite and deje, which winners the cards
+and jugadas settle and which the table still has to give, the recuento so far, and the
+full result once complete.
+
+A draft is an immutable value: every change returns a new draft, so a screen can keep
+the previous one (undo) and two drafts compare equal when they hold the same facts.
+
+>>> from muscore.rules import HandDraft, Lance, Side, Tap
+>>> draft = HandDraft().with_cards(0, "R R 5 4").with_cards(2, "1 1 6 7")
+>>> draft.has_pares(), draft.fourth() is None, draft.bettable(Lance.PARES)
+(True, True, None)
+>>> draft = draft.with_cards(1, "R C C 5").with_cards(3, "S S 7 7")
+>>> draft.fourth(), draft.settled(Lance.PARES)
+(<Lance.JUEGO: 'juego'>, <Side.B: 'B'>)
+>>> draft = draft.tap(Lance.GRANDE, Tap.envido(Side.A)).tap(Lance.GRANDE, Tap.no_quiero(Side.B))
+>>> draft.lance(Lance.GRANDE).deje
+1
+>>> [step["points"] for step in draft.preview().steps]
+[1]
+>>> draft.closed().result()["score"]
+{'A': 2, 'B': 8}
+
+Unknown is ``None`` wherever a yes/no, a side or a lance is asked: a draft never
+guesses. What it answers is certain given what is entered (declarations not entered
+are taken as true, as at a table where nobody lied): entering more never contradicts
+it, unless the new fact contradicts an old one (see :meth:`HandDraft.problems`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, NamedTuple
+
+from muscore.rules.betting import Betting
+from muscore.rules.cards import CARD_TEXT, DEFAULT_RULES, Lance, Rules, Side, parse_cards
+from muscore.rules.counting import Pending, count
+from muscore.rules.errors import BettingError, RecordError, RuleError
+from muscore.rules.reading import JUEGO_TOTALS, PARES_KINDS, Reading, read_table
+from muscore.rules.scoring import parse_mano, parse_score, read_bets, score
+
+#: The lances in the order they are bet and counted; the fourth is juego or punto.
+ORDER: tuple[Lance, ...] = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO, Lance.PUNTO)
+
+
+class TapKind(enum.StrEnum):
+    """What a side can say in a lance's betting."""
+
+    PASO = "paso"  #: nobody bets: the lance is passed (closes it)
+    ENVIDO = "envido"  #: a bet of ``n``; after a bet, a raise of ``n`` more
+    ORDAGO = "ordago"  #: the whole juego
+    QUIERO = "quiero"  #: accept the last bet (closes the lance)
+    NO_QUIERO = "no_quiero"  #: reject the last bet: its deje is paid at once (closes it)
+
+
+class Tap(NamedTuple):
+    """One tap of a lance's betting. ``n`` is the piedras an envido adds (None in
+    :meth:`HandDraft.legal_taps`: any whole number from 1; a plain envido is 2)."""
+
+    kind: TapKind
+    side: Side | None = None
+    n: int | None = None
+
+    @classmethod
+    def paso(cls) -> Tap:
+        """All passed: nobody bets in the lance."""
+        return cls(TapKind.PASO)
+
+    @classmethod
+    def envido(cls, side: Side, n: int = 2) -> Tap:
+        """``side`` bets ``n`` (envido = 2); after the other side's bet, raises by ``n``."""
+        return cls(TapKind.ENVIDO, Side(side), n)
+
+    @classmethod
+    def ordago(cls, side: Side) -> Tap:
+        """``side`` bets the whole juego."""
+        return cls(TapKind.ORDAGO, Side(side))
+
+    @classmethod
+    def quiero(cls, side: Side) -> Tap:
+        """``side`` accepts the other side's last bet."""
+        return cls(TapKind.QUIERO, Side(side))
+
+    @classmethod
+    def no_quiero(cls, side: Side) -> Tap:
+        """``side`` rejects the other side's last bet."""
+        return cls(TapKind.NO_QUIERO, Side(side))
+
+
+class Holding(NamedTuple):
+    """What one seat holds in pares and juego, and how the draft knows it.
+
+    ``pares``: "no", "par", "medias", "duples", or None (unknown); ``juego``: "no", the
+    total (31..40), or None. ``plays_pares``/``plays_juego``: whether the seat plays the
+    lance as the table believed it (its declaration first, else what it holds).
+    ``source``: "cards", "jugadas", "declared" or None (nothing entered).
+    """
+
+    seat: int
+    pares: str | None
+    juego: int | str | None
+    plays_pares: bool | None
+    plays_juego: bool | None
+    source: str | None
+
+
+class LanceState(NamedTuple):
+    """Everything a screen shows of one lance of the draft."""
+
+    lance: Lance
+    played: bool | None  #: the lance is played at all (pares: somebody has them)
+    bettable: bool | None  #: bets are possible (pares, juego: both sides play it)
+    bets: tuple[dict[str, Any], ...]  #: the bets tapped, as the record writes them
+    end: str | None  #: "quiero", "no_quiero", or None
+    closed: bool  #: its betting is over (answered, passed, or nothing to bet)
+    stake: int  #: the running envite: the total of the bets so far
+    deje: int | None  #: what a no quiero would pay (or paid) now; None without bets
+    ordago: bool  #: the last bet is an órdago
+    taps: tuple[Tap, ...]  #: the taps legal next
+    settled: Side | None  #: the winner the cards, jugadas or a lie already give
+    winner: Side | None  #: the winner entered by the table
+    needs_winner: bool  #: the table must give the winner (nothing settles it)
+
+
+class Preview(NamedTuple):
+    """The recuento so far: its steps are the first steps of the final recuento."""
+
+    steps: tuple[dict[str, Any], ...]
+    score: dict[str, int]  #: after the steps
+    waiting: Lance | None  #: the lance the count waits on (None once complete)
+    result: dict[str, Any] | None  #: the whole result, once nothing is missing
+
+
+@dataclass(frozen=True)
+class HandDraft:
+    """A hand being entered. Immutable: every ``with_*``/``tap`` returns a new draft.
+
+    Seats are ints (0..players-1), lances :class:`Lance`, sides :class:`Side`.
+    ``passed`` are the lances closed with no bet ("paso").
+    """
+
+    rules: Rules = DEFAULT_RULES
+    mano: int = 0
+    score: tuple[int, int] = (0, 0)
+    hands: Mapping[int, str] = field(default_factory=dict)
+    jugadas: Mapping[int, Mapping[str, str | int]] = field(default_factory=dict)
+    declared: Mapping[int, Mapping[str, bool]] = field(default_factory=dict)
+    bets: Mapping[Lance, tuple[dict[str, Any], ...]] = field(default_factory=dict)
+    ends: Mapping[Lance, str] = field(default_factory=dict)
+    passed: frozenset[Lance] = frozenset()
+    winners: Mapping[Lance, Side] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        parse_mano(self.mano, self.rules)
+        parse_score({"A": self.score[0], "B": self.score[1]}, self.rules)
+
+    # -- building ------------------------------------------------------------------------
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any], *, passed: bool = True) -> HandDraft:
+        """A draft from a hand record (the contract's JSON), checked as it is read.
+
+        With ``passed`` (a stored, finished record) the lances without bets were passed;
+        without it they are still open. Raises :class:`RuleError` on what no draft can
+        hold (a wrong card, a bet out of turn...).
+        """
+        if not isinstance(record, Mapping):
+            raise RecordError("not_object")
+        rules = Rules.from_json(record.get("rules"))
+        mano = parse_mano(record.get("mano", 0), rules)
+        a, b = parse_score(record.get("score"), rules)
+        draft = cls(rules=rules, mano=mano, score=(a, b))
+        hands = record.get("hands") or {}
+        if not isinstance(hands, Mapping):
+            raise RecordError("not_a", field="hands", what="an object", got=str(hands)[:40])
+        for key, text in hands.items():
+            draft = draft.with_cards(_seat(key, rules), text)
+        for key, value in (record.get("jugadas") or {}).items():
+            if not isinstance(value, Mapping):
+                raise RecordError("not_a", field=f"jugadas.{key}", what="an object",
+                                  got=str(value)[:40])
+            for name in value:
+                if name not in ("pares", "juego"):
+                    raise RecordError("unknown_key", key=str(name)[:40], where=f"jugadas.{key}")
+            draft = draft.with_jugada(_seat(key, rules), value.get("pares"), value.get("juego"))
+        for key, value in (record.get("declared") or {}).items():
+            if not isinstance(value, Mapping):
+                raise RecordError("not_a", field=f"declared.{key}", what="an object",
+                                  got=str(value)[:40])
+            for lance, said in value.items():
+                draft = draft.with_declared(_seat(key, rules), lance, said)
+        lances = record.get("lances") or {}
+        bets: dict[Lance, tuple[dict[str, Any], ...]] = {}
+        ends: dict[Lance, str] = {}
+        for name, data in lances.items():
+            lance = _lance(name)
+            betting = Betting(lance.value, data, answered=False)
+            if betting.count:
+                bets[lance] = tuple(dict(bet) for bet in data["bets"])
+                if betting.end is not None:
+                    ends[lance] = betting.end
+        closed = frozenset(lance for lance in ORDER if lance not in bets) if passed else frozenset()
+        winners = {
+            _lance(name): _side(side, f"winners.{name}")
+            for name, side in (record.get("winners") or {}).items()
+        }
+        return replace(draft, bets=bets, ends=ends, passed=closed, winners=winners)
+
+    def to_record(self) -> dict[str, Any]:
+        """The hand record (the contract's JSON) of what is entered so far."""
+        record: dict[str, Any] = {"rules": self.rules.to_json(), "mano": self.mano,
+                                  "score": {"A": self.score[0], "B": self.score[1]}}
+        if self.hands:
+            record["hands"] = {str(seat): self.hands[seat] for seat in sorted(self.hands)}
+        if self.jugadas:
+            record["jugadas"] = {str(s): dict(self.jugadas[s]) for s in sorted(self.jugadas)}
+        if self.declared:
+            record["declared"] = {str(s): dict(self.declared[s]) for s in sorted(self.declared)}
+        lances: dict[str, dict[str, Any]] = {}
+        for lance in ORDER:
+            bets = self.bets.get(lance)
+            if bets:
+                lances[lance.value] = {"bets": [dict(bet) for bet in bets]}
+                if lance in self.ends:
+                    lances[lance.value]["end"] = self.ends[lance]
+        if lances:
+            record["lances"] = lances
+        if self.winners:
+            record["winners"] = {
+                lance.value: self.winners[lance].value for lance in ORDER if lance in self.winners
+            }
+        return record
+
+    def with_score(self, a: int, b: int) -> HandDraft:
+        """The same hand with another score before it."""
+        return replace(self, score=(a, b))
+
+    def with_cards(self, seat: int, text: str | None) -> HandDraft:
+        """A seat's four cards (None takes them away). Refuses impossible cards."""
+        seat = _check_seat(seat, self.rules)
+        hands = dict(self.hands)
+        if text is None:
+            hands.pop(seat, None)
+        else:
+            cards = parse_cards(text, seat)
+            hands[seat] = " ".join(CARD_TEXT[c] for c in cards)
+        return self._checked(replace(self, hands=hands))
+
+    def with_jugada(
+        self, seat: int, pares: str | None = None, juego: int | str | None = None
+    ) -> HandDraft:
+        """What a seat without cards declared: ``pares`` ("no", "par", "medias",
+        "duples") and/or ``juego`` ("no" or the total); None leaves a field as it was."""
+        seat = _check_seat(seat, self.rules)
+        jugada = dict(self.jugadas.get(seat, {}))
+        if pares is not None:
+            if pares not in PARES_KINDS:
+                raise RecordError("jugada_pares", seat=seat, got=str(pares)[:40])
+            jugada["pares"] = pares
+        if juego is not None:
+            if juego != "no" and (type(juego) is not int or juego not in JUEGO_TOTALS):
+                raise RecordError("jugada_juego", seat=seat, got=str(juego)[:40])
+            jugada["juego"] = juego
+        jugadas = dict(self.jugadas)
+        jugadas[seat] = jugada
+        return self._checked(replace(self, jugadas=jugadas))
+
+    def without_jugada(self, seat: int) -> HandDraft:
+        """Forget a seat's jugadas."""
+        jugadas = dict(self.jugadas)
+        jugadas.pop(seat, None)
+        return replace(self, jugadas=jugadas)
+
+    def with_declared(self, seat: int, lance: Lance | str, said: bool | None) -> HandDraft:
+        """What a seat said before pares or juego ("sí": True, "no": False; None forgets)."""
+        seat = _check_seat(seat, self.rules)
+        name = _lance(lance)
+        if name not in (Lance.PARES, Lance.JUEGO):
+            raise RecordError("unknown_key", key=name.value, where=f"declared.{seat}")
+        if said is not None and type(said) is not bool:
+            raise RecordError("declared_value", seat=seat, lance=name.value, got=str(said)[:40])
+        declared = {s: dict(v) for s, v in self.declared.items()}
+        mine = declared.setdefault(seat, {})
+        if said is None:
+            mine.pop(name.value, None)
+        else:
+            mine[name.value] = said
+        if not mine:
+            del declared[seat]
+        return self._checked(replace(self, declared=declared))
+
+    def with_winner(self, lance: Lance | str, side: Side | str | None) -> HandDraft:
+        """The winner of a lance as the table gives it (None takes it away). A winner that
+        contradicts the cards, jugadas or a lie is kept and reported by :meth:`problems`."""
+        name = _lance(lance)
+        winners = dict(self.winners)
+        if side is None:
+            winners.pop(name, None)
+        else:
+            winners[name] = _side(side, f"winners.{name.value}")
+        return replace(self, winners=winners)
+
+    def tap(self, lance: Lance | str, tap: Tap) -> HandDraft:
+        """The next tap of a lance's betting. Refuses a tap that cannot be legal (raises
+        :class:`BettingError`); one whose legality depends on what is not entered yet is
+        accepted. Tapping a lance closes every earlier lance nobody bet in (at a table
+        the lances are bet in order), and needs every earlier bet answered."""
+        name = _lance(lance)
+        tap = Tap(TapKind(tap.kind), None if tap.side is None else Side(tap.side), tap.n)
+        possible = {(t.kind, t.side) for t in self._possible_taps(name)}
+        if (tap.kind, tap.side) not in possible or (
+            tap.kind is TapKind.ENVIDO and tap.n is not None
+            and (type(tap.n) is not int or tap.n < 1)
+        ):
+            raise BettingError("tap_illegal", lance=name.value, tap=_tap_words(tap))
+        passed = set(self.passed)
+        for earlier in ORDER[: ORDER.index(name)]:
+            if self.bets.get(earlier) and earlier not in self.ends:
+                raise BettingError("tap_unanswered", lance=name.value, earlier=earlier.value)
+            if not self.bets.get(earlier) and earlier not in (Lance.JUEGO, Lance.PUNTO):
+                passed.add(earlier)
+        bets = dict(self.bets)
+        ends = dict(self.ends)
+        if tap.kind is TapKind.PASO:
+            passed.add(name)
+        elif tap.kind is TapKind.ENVIDO or tap.kind is TapKind.ORDAGO:
+            n: int | str = "ordago" if tap.kind is TapKind.ORDAGO else int(tap.n or 2)
+            assert tap.side is not None
+            bets[name] = (*bets.get(name, ()), {"side": tap.side.value, "n": n})
+        else:
+            ends[name] = tap.kind.value
+        return replace(self, bets=bets, ends=ends, passed=frozenset(passed))
+
+    def undo(self, lance: Lance | str) -> HandDraft:
+        """Take back the last tap of a lance (its answer, else its last bet, else paso)."""
+        name = _lance(lance)
+        bets, ends, passed = dict(self.bets), dict(self.ends), set(self.passed)
+        if name in ends:
+            del ends[name]
+        elif bets.get(name):
+            bets[name] = bets[name][:-1]
+            if not bets[name]:
+                del bets[name]
+        else:
+            passed.discard(name)
+        return replace(self, bets=bets, ends=ends, passed=frozenset(passed))
+
+    def closed(self) -> HandDraft:
+        """The draft with every lance nobody bet in passed: the hand as it stands if
+        nothing more is bet (a save, or a preview of "if everybody passes")."""
+        return replace(self, passed=frozenset(ORDER))
+
+    def _checked(self, draft: HandDraft) -> HandDraft:
+        draft._reading  # noqa: B018 - raises the RuleError of an impossible combination
+        return draft
+
+    # -- reading -------------------------------------------------------------------------
+
+    @cached_property
+    def _record(self) -> dict[str, Any]:
+        return self.to_record()
+
+    @cached_property
+    def _reading(self) -> Reading:
+        return read_table(self._record, self.rules, self.mano, partial=True)
+
+    def holding(self, seat: int) -> Holding:
+        """What a seat holds and plays in pares and juego, as far as the draft knows."""
+        seat = _check_seat(seat, self.rules)
+        reading = self._reading
+        said = self.declared.get(seat, {})
+        source: str | None = None
+        pares: str | None = None
+        juego: int | str | None = None
+        ev = reading.evals[seat]
+        if ev is not None:
+            source = "cards"
+            pares = ev.pares.kind if ev.pares else "no"
+            juego = ev.total if ev.total >= 31 else "no"
+        else:
+            jugada = self.jugadas.get(seat, {})
+            pares = jugada.get("pares")  # type: ignore[assignment]
+            juego = jugada.get("juego")
+            if jugada:
+                source = "jugadas"
+            elif said:
+                source = "declared"
+
+        def plays(lance: str, held: object) -> bool | None:
+            if lance in said:
+                return said[lance]
+            return None if held is None else held != "no"
+
+        return Holding(seat, pares, juego, plays("pares", pares), plays("juego", juego), source)
+
+    def has_pares(self) -> bool | None:
+        """Whether somebody plays pares (None: cannot know yet)."""
+        return self._reading.plays("pares")
+
+    def fourth(self) -> Lance | None:
+        """The fourth lance: juego when somebody plays it, punto when nobody; None while
+        the draft cannot know ("juego o punto")."""
+        fourth = self._reading.fourth
+        return None if fourth is None else Lance(fourth)
+
+    def played(self, lance: Lance | str) -> bool | None:
+        """Whether the lance is played at all (pares: somebody has them; juego or punto:
+        it is the fourth lance)."""
+        name = _lance(lance)
+        if name is Lance.JUEGO:
+            fourth = self._reading.fourth
+            return None if fourth is None else fourth == "juego"
+        return self._reading.plays(name.value)
+
+    def bettable(self, lance: Lance | str) -> bool | None:
+        """Whether bets are possible in the lance (None: depends on what is not entered)."""
+        name = _lance(lance)
+        if name is Lance.JUEGO and self._reading.fourth == "punto":
+            return False
+        return self._reading.bettable(name.value)
+
+    def _betting(self, lance: Lance) -> Betting:
+        bets = self.bets.get(lance, ())
+        data: dict[str, Any] = {"bets": list(bets)}
+        if lance in self.ends:
+            data["end"] = self.ends[lance]
+        return Betting(lance.value, data, answered=False)
+
+    def is_closed(self, lance: Lance | str) -> bool:
+        """Whether the lance's betting is over: answered, passed, or nothing to bet."""
+        name = _lance(lance)
+        if name in self.ends or name in self.passed:
+            return True
+        if self.bets.get(name):
+            return False
+        return self.bettable(name) is False or self._over_before(name)
+
+    def _over_before(self, lance: Lance) -> bool:
+        """The juego was won (a deje, an accepted órdago) in a lance before this one."""
+        preview = self.preview()
+        ended = preview.result is not None and preview.result["ended_by"] in ("deje", "ordago")
+        steps = preview.steps
+        last = steps[-1] if steps else None
+        target = self.rules.target
+        if last is not None and last["why"] == "deje" and max(last["score"].values()) >= target:
+            return ORDER.index(Lance(last["lance"])) < ORDER.index(lance)
+        if ended and preview.result is not None and preview.result.get("ordago"):
+            return ORDER.index(Lance(preview.result["ordago"]["lance"])) < ORDER.index(lance)
+        return False
+
+    def _possible_taps(self, lance: Lance) -> tuple[Tap, ...]:
+        """The taps not known to be illegal (``n`` of an envido left as any)."""
+        if self.bettable(lance) is False or self._over_before(lance):
+            return ()
+        if lance in self.ends or lance in self.passed:
+            return ()
+        betting = self._betting(lance)
+        if betting.last_side is None:
+            return (Tap.paso(), Tap(TapKind.ENVIDO, Side.A), Tap(TapKind.ENVIDO, Side.B),
+                    Tap.ordago(Side.A), Tap.ordago(Side.B))
+        other = Side(betting.last_side).other
+        answers = (Tap.quiero(other), Tap.no_quiero(other))
+        if betting.ordago:
+            return answers
+        return (*answers, Tap(TapKind.ENVIDO, other), Tap.ordago(other))
+
+    def legal_taps(self, lance: Lance | str) -> tuple[Tap, ...]:
+        """The taps legal next in a lance: paso, envido (any ``n`` from 1), órdago before a
+        bet; quiero, no quiero, a raise or órdago by the other side after one; quiero or
+        no quiero after an órdago; nothing once closed, where nobody can bet, or after the
+        juego was won. While it depends on cards not entered, the taps are offered."""
+        return self._possible_taps(_lance(lance))
+
+    def lance(self, lance: Lance | str) -> LanceState:
+        """Everything about one lance."""
+        name = _lance(lance)
+        betting = self._betting(name)
+        settled = self.settled(name)
+        winner = self.winners.get(name)
+        return LanceState(
+            lance=name,
+            played=self.played(name),
+            bettable=self.bettable(name),
+            bets=self.bets.get(name, ()),
+            end=self.ends.get(name),
+            closed=self.is_closed(name),
+            stake=betting.stake if betting.count else 0,
+            deje=betting.deje if betting.count else None,
+            ordago=betting.ordago,
+            taps=self._possible_taps(name),
+            settled=settled,
+            winner=winner,
+            needs_winner=name in self.winners_needed(),
+        )
+
+    def lances(self) -> tuple[LanceState, ...]:
+        """The lances of this hand: grande, chica, pares, and the fourth (both juego and
+        punto while the draft cannot tell which)."""
+        fourth = self.fourth()
+        names = [lance for lance in ORDER if fourth is None or lance not in (
+            Lance.JUEGO, Lance.PUNTO) or lance is fourth]
+        return tuple(self.lance(name) for name in names)
+
+    def envite_ladder(self, lance: Lance | str) -> tuple[tuple[dict[str, Any], int, int], ...]:
+        """Each bet tapped in a lance with the envite after it and the deje a no quiero
+        would then pay: ``(bet, stake, deje)``."""
+        name = _lance(lance)
+        out = []
+        bets = self.bets.get(name, ())
+        for i in range(1, len(bets) + 1):
+            betting = Betting(name.value, {"bets": list(bets[:i])}, answered=False)
+            out.append((dict(bets[i - 1]), betting.stake, betting.deje))
+        return tuple(out)
+
+    # -- winners -------------------------------------------------------------------------
+
+    def settled(self, lance: Lance | str) -> Side | None:
+        """The side the cards, the jugadas or a lie already give the lance (None: they do
+        not settle it, or not yet)."""
+        name = _lance(lance)
+        if self.played(name) is False:
+            return None
+        side = self._reading.settled(name.value)
+        return None if side is None else Side(side)
+
+    def settled_winners(self) -> dict[Lance, Side]:
+        """Every lance the cards, jugadas or lies already settle."""
+        out = {}
+        for state_lance in ORDER:
+            side = self.settled(state_lance)
+            if side is not None:
+                out[state_lance] = side
+        return out
+
+    def winners_needed(self) -> tuple[Lance, ...]:
+        """The lances whose winner the table must still give: played (or maybe played),
+        not settled by cards, jugadas or a lie, no winner entered, and counted."""
+        reading = self._reading
+        out = []
+        for lance in ORDER:
+            if lance in self.winners or self.played(lance) is False:
+                continue
+            if self.ends.get(lance) == "no_quiero" or self._over_before(lance):
+                continue  # a rejected bet is paid without a winner; an unplayed lance neither
+            name = lance.value
+            if lance in (Lance.PARES, Lance.JUEGO):
+                if not (reading.sides[name] or reading.maybe[name]):
+                    continue
+                if reading.liar_side(name) is not None:
+                    continue
+                sides = reading.sides[name] | reading.maybe[name]
+                if len(sides) < 2:
+                    continue  # one side only: it collects, nobody needs to win
+            if lance is Lance.PUNTO and len(reading.denied_juego) == reading.n:
+                continue
+            if reading.settled(name) is None:
+                out.append(lance)
+        return tuple(out)
+
+    def problems(self) -> tuple[RuleError, ...]:
+        """What is entered that cannot stand: a winner contradicting the cards, jugadas or
+        a lie (the error names both), a bet where nobody can bet."""
+        out: list[RuleError] = []
+        reading = self._reading
+        for lance, side in self.winners.items():
+            by_rules = self.settled(lance)
+            if by_rules is None or by_rules is side:
+                continue
+            liar = reading.liar_side(lance.value)
+            if liar is not None and liar >= 0:
+                out.append(RecordError("winner_contradicts_lie", lance=lance.value,
+                                       side=by_rules.value, got=side.value,
+                                       seat=reading.lied[lance.value][0]))
+            elif len(reading.shown) == reading.n:
+                out.append(RecordError("winner_contradicts", lance=lance.value,
+                                       side=by_rules.value, got=side.value))
+            else:
+                out.append(RecordError("winner_contradicts_jugadas", lance=lance.value,
+                                       side=by_rules.value, got=side.value,
+                                       **reading.best_holders(lance.value, by_rules.value)))
+        for lance, bets in self.bets.items():
+            if not bets or self.bettable(lance) is not False:
+                continue
+            if lance is Lance.JUEGO and reading.fourth == "punto":
+                out.append(BettingError("juego_not_punto"))
+            elif lance is Lance.PUNTO and reading.fourth == "juego":
+                seat = reading.first_juego_seat()
+                out.append(BettingError("punto_not_juego", who=f"Seat {seat}",
+                                        who_es=f"El asiento {seat}"))
+            elif len(reading.sides.get(lance.value, ())) == 1:
+                only = next(iter(reading.sides[lance.value]))
+                out.append(BettingError("bet_one_side", lance=lance.value,
+                                        side="B" if only else "A"))
+            else:
+                out.append(BettingError("bet_nobody", lance=lance.value))
+        return tuple(out)
+
+    # -- counting ------------------------------------------------------------------------
+
+    def preview(self) -> Preview:
+        """The recuento so far: the steps already certain (the dejes of the lances whose
+        betting is over, then the count while nothing it needs is missing)."""
+        return self._preview
+
+    @cached_property
+    def _preview(self) -> Preview:
+        reading = self._reading
+        closed = {lance.value for lance in ORDER
+                  if lance in self.ends or lance in self.passed
+                  or (not self.bets.get(lance) and reading.bettable(lance.value) is False)}
+        open_lances = {lance.value for lance in ORDER if lance.value not in closed}
+        answered = {lance.value: {"bets": list(self.bets[lance]), "end": self.ends[lance]}
+                    for lance in self.bets if lance in self.ends and self.bets[lance]}
+        problems = {lance for lance, side in self.winners.items()
+                    if self.settled(lance) not in (None, side)}
+        winners = {lance.value: side.value for lance, side in self.winners.items()
+                   if lance not in problems}
+        try:
+            bettings = read_bets({"lances": answered}, reading)
+            result = count(reading, bettings, winners, *self.score, partial=True,
+                           open_lances=open_lances)
+        except Pending as pending:
+            waiting = Lance(pending.lance) if pending.lance else None
+            return Preview(tuple(pending.steps), pending.score, waiting, None)
+        except RuleError:
+            return Preview((), {"A": self.score[0], "B": self.score[1]}, None, None)
+        return Preview(tuple(result["recuento"]), dict(result["score"]), None, result)
+
+    def is_complete(self) -> bool:
+        """Whether the hand can be saved as it is (every lance passed where nobody bet)."""
+        try:
+            self.closed().result()
+        except RuleError:
+            return False
+        return True
+
+    def result(self) -> dict[str, Any]:
+        """The full result: exactly :func:`muscore.rules.score` of :meth:`to_record`.
+        Raises :class:`RuleError` while something is missing or wrong."""
+        for lance in ORDER:
+            if self.bets.get(lance) and lance not in self.ends:
+                raise BettingError("no_answer", lance=lance.value)
+        return score(self._record)
+
+
+def _seat(key: object, rules: Rules) -> int:
+    if type(key) is str and key.isdigit():
+        key = int(key)
+    return _check_seat(key, rules)
+
+
+def _check_seat(seat: object, rules: Rules) -> int:
+    if type(seat) is not int or not 0 <= seat < rules.players:
+        raise RecordError("seat", key=str(seat)[:20], players=rules.players,
+                          last=rules.players - 1)
+    return seat
+
+
+def _lance(name: object) -> Lance:
+    try:
+        return Lance(str(name)) if isinstance(name, str) else Lance(name)  # type: ignore[arg-type]
+    except ValueError:
+        raise RecordError("lance_name", key=str(name)[:40]) from None
+
+
+def _side(side: object, where: str) -> Side:
+    if side != "A" and side != "B":
+        raise RecordError("winner_value", lance=where, got=str(side)[:20])
+    return Side(side)
+
+
+def _tap_words(tap: Tap) -> str:
+    words = tap.kind.value.replace("_", " ")
+    if tap.kind is TapKind.ENVIDO and tap.n:
+        words += f" {tap.n}"
+    return f"{words} ({tap.side.value})" if tap.side else words
+
+
+__all__ = ["HandDraft", "Holding", "LanceState", "Preview", "Tap", "TapKind"]

@@ -1,0 +1,544 @@
+"""Reading a hand: what each seat holds, who plays each lance, who lied, who wins.
+
+The first of the three phases of scoring (reading, betting, counting). It reads the
+cards shown, the jugadas of the seats that showed none and what each seat declared,
+and answers what the table knows before any bet is counted: who holds pares and
+juego, which sides play them, which is the fourth lance, who lied, and which side the
+cards, the jugadas or a lie give each lance.
+
+A **partial** reading (the hand draft's) accepts seats whose cards or jugadas are not
+entered yet: what they hold is then unknown, and every answer that depends on them
+says so (``None`` where a side, a lance or a yes/no is expected).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from muscore.rules.cards import (
+    CARD_TEXT,
+    HAND_CACHES,
+    JUEGO_ORDER,
+    PACKED_EIGHTS,
+    PACKED_PLUS_3,
+    PARES_ORDER,
+    SEATS_FROM,
+    Evaluation,
+    Rules,
+    check_deck,
+    hand_cache,
+    read_hand,
+    show,
+)
+from muscore.rules.errors import BettingError, RecordError
+
+#: The lances in the order they are played and counted (the fourth is one of the last two).
+LANCE_NAMES = ("grande", "chica", "pares", "juego", "punto")
+JUGADA_LANCES = ("pares", "juego")
+PARES_KINDS = ("no", "par", "medias", "duples")
+JUEGO_TOTALS = frozenset(JUEGO_ORDER)
+_JUGADA_KEYS = frozenset(JUGADA_LANCES)
+SEAT_KEYS = {str(i): i for i in range(6)}
+
+#: What a seat holds in pares: its kind and a key that compares (from cards), or
+#: the kind alone (from jugadas).
+ParesHeld = tuple[str, tuple[int, ...]]
+
+
+def side_name(seat: int) -> str:
+    """The side of a seat as the contract writes it: even seats "A", odd seats "B"."""
+    return "B" if seat & 1 else "A"
+
+
+def seat_of(key: object, n: int) -> int:
+    """A seat from a record's key ("0".."5" or an int), checked against the table."""
+    seat = SEAT_KEYS.get(key) if type(key) is str else (key if type(key) is int else None)
+    if seat is None or not 0 <= seat < n:
+        raise RecordError("seat", key=show(key).strip('"'), players=n, last=n - 1)
+    return seat
+
+
+class Reading:
+    """What the table holds, read from a record: the result of the reading phase.
+
+    Seats are indices into the lists. ``pares[seat]`` and ``juego[seat]`` are what a
+    seat really holds *and plays*: a seat that denied its jugada has None there; a
+    liar (who said "sí" without it) too, but it is in ``lied``. ``sides[lance]`` are
+    the sides (0 for A, 1 for B) that play pares or juego as the table believed it,
+    liars included. In a partial reading ``unsure[lance]`` are the seats whose holding
+    is not known yet and ``maybe[lance]`` the sides that may still turn out to play.
+    """
+
+    __slots__ = (
+        "rules", "n", "mano", "order", "evals", "pares", "juego", "shown", "declared",
+        "lied", "denied_juego", "sides", "maybe", "unsure", "fourth",
+    )
+
+    rules: Rules
+    n: int
+    mano: int
+    order: tuple[int, ...]  #: the seats from the mano round the table: the tie order
+    evals: list[Evaluation | None]  #: what each seat's shown cards hold; None unshown
+    pares: list[ParesHeld | None]
+    juego: list[int | None]
+    shown: dict[int, tuple[int, ...]]
+    declared: dict[int, dict[str, bool]]
+    lied: dict[str, list[int]]  #: the liars of each lance, by seat
+    denied_juego: frozenset[int]  #: seats that denied a juego they hold: no punto either
+    sides: dict[str, set[int]]  #: the sides that play pares / juego
+    maybe: dict[str, set[int]]  #: partial: sides that may yet play pares / juego
+    unsure: dict[str, frozenset[int]]  #: partial: seats whose pares / juego are unknown
+    fourth: str | None  #: "juego" or "punto"; None while a partial reading cannot tell
+
+    def plays(self, lance: str) -> bool | None:
+        """Whether the lance is played at all: True, False, or None (cannot know yet).
+
+        Grande and chica always are; pares and juego when a side plays them; punto
+        when nobody plays juego.
+        """
+        if lance == "pares" or lance == "juego":
+            if self.sides[lance]:
+                return True
+            if lance == "juego":
+                return None if self.maybe["juego"] else False
+            return None if self.maybe["pares"] else False
+        if lance == "punto":
+            return None if self.fourth is None else self.fourth == "punto"
+        return True
+
+    def bettable(self, lance: str) -> bool | None:
+        """Whether bets are possible in the lance: pares and juego only when both sides
+        play them; punto when it is the fourth lance; None while that is unknown."""
+        if lance == "pares" or lance == "juego":
+            known = self.sides[lance]
+            if len(known) == 2:
+                return True
+            if len(known | self.maybe[lance]) < 2:
+                return False
+            return None
+        if lance == "punto":
+            if self.fourth is None:
+                return None
+            return self.fourth == "punto" and len(self.denied_juego) < self.n
+        return True
+
+    def lie_known(self, lance: str) -> bool:
+        """Whether every seat's truthfulness in the lance is known (always, with cards)."""
+        unsure = self.unsure.get(lance)
+        if not unsure:
+            return True
+        return not any(self.declared.get(seat, {}).get(lance) is True for seat in unsure)
+
+    def liar_side(self, lance: str) -> int | None:
+        """The side (0 or 1) that lied in the lance, or None; -1 when both sides did."""
+        liars = self.lied.get(lance) if self.lied else None
+        if not liars:
+            return None
+        liar_sides = {seat & 1 for seat in liars}
+        return -1 if len(liar_sides) == 2 else liars[0] & 1
+
+    def settled(self, lance: str) -> str | None:
+        """The side the cards, the jugadas or a lie give the lance; None when they leave it
+        open (the table's `winners` then says) or, in a partial reading, cannot tell yet.
+
+        hand-record.md, "Entering without cards".
+        """
+        liar = self.liar_side(lance)
+        if liar is not None:
+            return None if liar < 0 else ("A" if liar else "B")
+        if lance == "pares" or lance == "juego":
+            unsure = self.unsure.get(lance)
+            if unsure and any(self.declared.get(s, {}).get(lance) is not False for s in unsure):
+                return None  # a seat not entered yet may hold the best, or have lied
+        return settled_by_cards(
+            lance, self.rules, self.order, self.evals, self.pares, self.juego, self.denied_juego
+        )
+
+    def best_holders(self, lance: str, side: str) -> dict[str, Any]:
+        """For a message: the winning side's best jugada and the other side's best."""
+        held: list[Any] = self.pares if lance == "pares" else self.juego
+
+        def rank(seat: int) -> int:
+            return PARES_ORDER[held[seat][0]] if lance == "pares" else JUEGO_ORDER[held[seat]]
+
+        def said(seat: int) -> object:
+            return held[seat][0] if lance == "pares" else held[seat]
+
+        best: dict[int, int] = {}
+        for seat in self.order:
+            if held[seat] is not None and (
+                seat & 1 not in best or rank(seat) > rank(best[seat & 1])
+            ):
+                best[seat & 1] = seat
+        win, lose = (0, 1) if side == "A" else (1, 0)
+        return {"seat": best[win], "held": said(best[win]),
+                "other_seat": best[lose], "other_held": said(best[lose])}
+
+    def first_juego_seat(self) -> int:
+        """The first seat from the mano that plays juego (for a message)."""
+        return next(
+            s for s in self.order if self.juego[s] is not None or s in self.lied.get("juego", ())
+        )
+
+
+def read_table(
+    record: Mapping[str, Any], rules: Rules, mano: int, *, partial: bool = False
+) -> Reading:
+    """The reading phase: cards, jugadas and declarations into a :class:`Reading`."""
+    n = rules.players
+    order = SEATS_FROM[n][mano]
+    # This loop runs for every hand of every replay: the memo gives each spelling of
+    # four cards already read and evaluated, and anything unusual takes the slow path.
+    hands = record.get("hands")
+    if hands is None:
+        hands = {}
+    elif type(hands) is not dict and not isinstance(hands, Mapping):
+        raise RecordError("not_a", field="hands", what="an object", got=show(hands))
+    shown: dict[int, tuple[int, ...]] = {}
+    evals: list[Evaluation | None] = [None] * n
+    pares: list[ParesHeld | None] = [None] * n
+    juego: list[int | None] = [None] * n
+    packed = 0
+    pares_sides: set[int] = set()
+    juego_sides: set[int] = set()
+    known = HAND_CACHES.get((rules.reyes, rules.real31)) or hand_cache(rules)
+    for key, text in hands.items():
+        try:
+            seat = SEAT_KEYS[key]
+            cards, ev, counts = known[text]
+        except (KeyError, TypeError):
+            seat = seat_of(key, n)
+            cards, ev, counts = read_hand(text, rules, seat)
+        if seat >= n:
+            seat_of(key, n)  # raises: no such seat at this table
+        shown[seat] = cards
+        evals[seat] = ev
+        packed += counts
+        if ev.pares is not None:
+            pares[seat] = ev.pares
+            pares_sides.add(seat & 1)
+        if ev.total >= 31:
+            juego[seat] = ev.total
+            juego_sides.add(seat & 1)
+    if (packed + PACKED_PLUS_3) & PACKED_EIGHTS:
+        check_deck(shown, packed)
+
+    reading = Reading()
+    reading.rules = rules
+    reading.n = n
+    reading.mano = mano
+    reading.order = order
+    reading.evals = evals
+    reading.pares = pares
+    reading.juego = juego
+    reading.shown = shown
+    reading.declared = {}
+    reading.lied = {}
+    reading.denied_juego = frozenset()
+    reading.unsure = {}
+    reading.maybe = {"pares": set(), "juego": set()}
+
+    jugadas = record.get("jugadas")
+    declared = record.get("declared")
+    if jugadas is not None or len(shown) < n or declared is not None:
+        unknown = _read_jugadas(jugadas, reading, partial)
+        if declared is not None:
+            _read_declared(declared, reading, unknown)
+        elif unknown:
+            reading.unsure = {lance: frozenset(unknown[lance]) for lance in JUGADA_LANCES}
+        pares_sides = {s & 1 for s in range(n) if pares[s] is not None}
+        juego_sides = {s & 1 for s in range(n) if juego[s] is not None}
+        # A liar plays the lance (the table believed him); his cards never win or collect.
+        for seat in reading.lied.get("pares", ()):
+            pares_sides.add(seat & 1)
+        for seat in reading.lied.get("juego", ()):
+            juego_sides.add(seat & 1)
+        if reading.unsure:
+            for lance, sides in (("pares", pares_sides), ("juego", juego_sides)):
+                for seat in reading.unsure[lance]:
+                    said = reading.declared.get(seat, {}).get(lance)
+                    if said is True:
+                        sides.add(seat & 1)
+                    elif said is None:
+                        reading.maybe[lance].add(seat & 1)
+                reading.maybe[lance] -= sides
+    reading.sides = {"pares": pares_sides, "juego": juego_sides}
+    if juego_sides:
+        reading.fourth = "juego"
+    else:
+        reading.fourth = "punto" if not reading.maybe["juego"] else None
+    return reading
+
+
+def _cards_text(cards: tuple[int, ...]) -> str:
+    return " ".join(CARD_TEXT[c] for c in cards)
+
+
+def _read_jugadas(
+    jugadas: object, reading: Reading, partial: bool
+) -> dict[str, set[int]] | None:
+    """Fill pares/juego of the seats that showed no cards from their jugadas.
+
+    Returns, in a partial reading, the seats whose pares / juego are not known yet.
+    """
+    n = reading.n
+    evals, pares, juego, shown = reading.evals, reading.pares, reading.juego, reading.shown
+    if jugadas is None:
+        jugadas = {}
+    if not isinstance(jugadas, Mapping):
+        raise RecordError("not_a", field="jugadas", what="an object", got=show(jugadas))
+    given: dict[int, Mapping[str, Any]] = {}
+    for key, value in jugadas.items():
+        seat = seat_of(key, n)
+        if not isinstance(value, Mapping):
+            raise RecordError(
+                "not_a", field=f"jugadas.{seat}", what="an object", got=show(value)
+            )
+        for k in value:
+            if k not in _JUGADA_KEYS:
+                raise RecordError("unknown_key", key=str(k)[:40], where=f"jugadas.{seat}")
+        given[seat] = value
+    unknown: dict[str, set[int]] = {"pares": set(), "juego": set()}
+    for seat in range(n):
+        value = given.get(seat)
+        ev = evals[seat]
+        if value is None:
+            if ev is None:
+                if not partial:
+                    raise RecordError("no_cards_no_jugadas", seat=seat)
+                unknown["pares"].add(seat)
+                unknown["juego"].add(seat)
+            continue
+        for field in JUGADA_LANCES:
+            if field not in value and ev is None:
+                if not partial:
+                    raise RecordError("jugada_missing", seat=seat, field=field)
+                unknown[field].add(seat)
+        said_pares = value.get("pares")
+        said_juego = value.get("juego")
+        if said_pares is not None and said_pares not in PARES_KINDS:
+            raise RecordError("jugada_pares", seat=seat, got=show(said_pares))
+        if said_juego is not None and said_juego != "no" and (
+            type(said_juego) is not int or said_juego not in JUEGO_TOTALS
+        ):
+            raise RecordError("jugada_juego", seat=seat, got=show(said_juego))
+        if ev is not None:
+            # Cards and jugadas both given: they must tell the same story.
+            has_pares = ev.pares.kind if ev.pares else "no"
+            if said_pares is not None and said_pares != has_pares:
+                raise RecordError(
+                    "jugada_contradicts", seat=seat, cards=_cards_text(shown[seat]),
+                    has=has_pares, lance="pares", said=show(said_pares),
+                )
+            has_juego: Any = ev.total if ev.total >= 31 else "no"
+            if said_juego is not None and said_juego != has_juego:
+                raise RecordError(
+                    "jugada_contradicts", seat=seat, cards=_cards_text(shown[seat]),
+                    has=has_juego, lance="juego", said=show(said_juego),
+                )
+            continue
+        if isinstance(said_pares, str) and said_pares != "no":
+            # Without cards the kind is all we know; who wins among holders of the same
+            # kind then comes from `winners`, so the key holds the kind alone.
+            pares[seat] = (said_pares, (PARES_ORDER[said_pares],))
+        if type(said_juego) is int:
+            juego[seat] = said_juego
+    return unknown if unknown["pares"] or unknown["juego"] else None
+
+
+def _read_declared(
+    data: object, reading: Reading, unknown: dict[str, set[int]] | None
+) -> None:
+    """Read what each seat declared for pares and juego: the liars, the denials.
+
+    A seat that said it had the jugada but shows none is a liar (its side loses the
+    lance); one that said it had none while holding it did not play the lance, so its
+    jugada is dropped here (and a denied juego plays no punto either). Declarations
+    of seats without cards must agree with their jugadas: without cards a lie cannot
+    be seen. A seat whose holding is unknown (partial) keeps its word until it is.
+    """
+    n = reading.n
+    if type(data) is not dict and not isinstance(data, Mapping):
+        raise RecordError("not_a", field="declared", what="an object", got=show(data))
+    lied: dict[str, list[int]] = {}
+    denied: set[int] = set()
+    declared: dict[int, dict[str, bool]] = {}
+    for key, value in data.items():
+        seat = seat_of(key, n)
+        if type(value) is not dict and not isinstance(value, Mapping):
+            raise RecordError(
+                "not_a", field=f"declared.{seat}", what="an object", got=show(value)
+            )
+        for lance, said in value.items():
+            if lance not in _JUGADA_KEYS:
+                raise RecordError("unknown_key", key=str(lance)[:40], where=f"declared.{seat}")
+            if type(said) is not bool:
+                raise RecordError("declared_value", seat=seat, lance=lance, got=show(said))
+            declared.setdefault(seat, {})[lance] = said
+            if unknown is not None and seat in unknown[lance]:
+                continue
+            held_by: list[Any] = reading.pares if lance == "pares" else reading.juego
+            has = held_by[seat] is not None
+            if said == has:
+                continue
+            if reading.evals[seat] is None:
+                raise RecordError("declared_no_cards", seat=seat, lance=lance)
+            if said:
+                lied.setdefault(lance, []).append(seat)
+            else:
+                held_by[seat] = None  # said "no": did not play the lance
+                if lance == "juego":
+                    denied.add(seat)
+    for seats in lied.values():
+        seats.sort()
+    reading.declared = declared
+    reading.lied = lied
+    reading.denied_juego = frozenset(denied)
+    if unknown is not None:
+        reading.unsure = {lance: frozenset(unknown[lance]) for lance in JUGADA_LANCES}
+
+
+def settled_by_cards(
+    lance: str,
+    rules: Rules,
+    order: tuple[int, ...],
+    evals: list[Evaluation | None],
+    pares: list[ParesHeld | None],
+    juego: list[int | None],
+    denied_juego: frozenset[int] = frozenset(),
+) -> str | None:
+    """The side the cards and jugadas give a lance, or None when they leave it open.
+
+    hand-record.md, "Entering without cards": grande, chica and punto need the cards
+    of every seat that plays them; pares go to the best kind (the cards of the seats
+    holding it decide when both sides hold it); juego to the best total, equal totals
+    to the seat nearest the mano (unless two 31s meet under 31 real with a card
+    missing). ``order`` starts at the mano and ``max`` keeps the first of equal keys:
+    that is the tie rule.
+    """
+    seats: list[int]
+    if lance == "pares":
+        seats = [s for s in order if pares[s] is not None]
+        if not seats:
+            return None
+        kinds = {s: PARES_ORDER[pares[s][0]] for s in seats}  # type: ignore[index]
+        best_kind = max(kinds.values())
+        top = [s for s in seats if kinds[s] == best_kind]
+        if len({s & 1 for s in top}) == 1:
+            return side_name(top[0])
+        if any(evals[s] is None for s in top):
+            return None
+        return side_name(max(top, key=lambda s: pares[s][1]))  # type: ignore[index]
+    if lance == "juego":
+        seats = [s for s in order if juego[s] is not None]
+        if not seats:
+            return None
+        ranks = {s: JUEGO_ORDER[juego[s]] for s in seats}  # type: ignore[index]
+        best_total = max(ranks.values())
+        top = [s for s in seats if ranks[s] == best_total]
+        if all(evals[s] is not None for s in top):
+            return side_name(max(top, key=lambda s: evals[s].juego_rank))  # type: ignore[union-attr]
+        if len({s & 1 for s in top}) == 1:
+            return side_name(top[0])
+        if juego[top[0]] == 31 and rules.real31 != "no":
+            return None  # a missing 31 may be the 31 real: the table says who won
+        return side_name(top[0])
+    players = [s for s in order if not (lance == "punto" and s in denied_juego)]
+    if not players or any(evals[s] is None for s in players):
+        return None
+    if lance == "grande":
+        best = max(players, key=lambda s: evals[s].grande)  # type: ignore[union-attr]
+    elif lance == "chica":
+        best = max(players, key=lambda s: evals[s].chica)  # type: ignore[union-attr]
+    else:
+        best = max(players, key=lambda s: evals[s].total)  # type: ignore[union-attr]
+    return side_name(best)
+
+
+def showdown(reading: Reading) -> dict[str, str]:
+    """Every lance's winning side when every seat showed its cards.
+
+    One pass from the mano round the table; only a strictly better hand takes a
+    lance over, so the seat nearer the mano keeps it on a tie. Pares and juego
+    appear only when somebody plays them (a seat that said "no" does not), and punto
+    leaves out a seat that denied its juego.
+    """
+    evals, pares, juego, denied = reading.evals, reading.pares, reading.juego, reading.denied_juego
+    g_seat = c_seat = t_seat = p_seat = j_seat = -1
+    g_key = c_key = t_key = p_key = j_key = -(1 << 30)
+    for seat in reading.order:
+        g, c, t, p, j = evals[seat].keys  # type: ignore[union-attr]
+        if g > g_key:
+            g_key, g_seat = g, seat
+        if c > c_key:
+            c_key, c_seat = c, seat
+        if t > t_key and not (denied and seat in denied):
+            t_key, t_seat = t, seat
+        if p > p_key and pares[seat] is not None:
+            p_key, p_seat = p, seat
+        if j > j_key and juego[seat] is not None:
+            j_key, j_seat = j, seat
+    out = {
+        "grande": "B" if g_seat & 1 else "A",
+        "chica": "B" if c_seat & 1 else "A",
+    }
+    if t_seat >= 0:
+        out["punto"] = "B" if t_seat & 1 else "A"
+    if p_seat >= 0:
+        out["pares"] = "B" if p_seat & 1 else "A"
+    if j_seat >= 0:
+        out["juego"] = "B" if j_seat & 1 else "A"
+    return out
+
+
+def read_winners(data: object, reading: Reading) -> dict[str, str]:
+    """The winners a table gave for lances its missing cards leave open, checked.
+
+    A winner the cards, the jugadas or a lie already settle must agree with them; one
+    for a lance nobody can win (nobody holds it, or both sides lied) is refused or
+    ignored as the contract says.
+    """
+    if not isinstance(data, Mapping):
+        raise RecordError("not_a", field="winners", what="an object", got=show(data))
+    fourth = reading.fourth
+    winners: dict[str, str] = {}
+    for lance, side in data.items():
+        if lance not in LANCE_NAMES:
+            raise RecordError("lance_name", key=str(lance)[:40])
+        if lance == "juego" and fourth == "punto":
+            raise BettingError("juego_not_punto")
+        if lance == "punto" and fourth == "juego":
+            seat = reading.first_juego_seat()
+            raise BettingError("punto_not_juego", who=f"Seat {seat}", who_es=f"El asiento {seat}")
+        if side != "A" and side != "B":
+            raise RecordError("winner_value", lance=lance, got=show(side))
+        if lance == "pares" or lance == "juego":
+            sides = reading.sides[lance]
+            if not reading.maybe[lance]:
+                if not sides:
+                    raise RecordError("winner_nobody", lance=lance, got=side)
+                only = side_name(next(iter(sides)))
+                if len(sides) == 1 and side != only:
+                    raise RecordError("winner_not_holder", lance=lance, got=side, side=only)
+        liar = reading.liar_side(lance)
+        if liar is not None:
+            if liar < 0:
+                continue  # both sides lied: nobody wins the lance, whatever is given
+            by_lie = "A" if liar else "B"
+            if side != by_lie:
+                raise RecordError(
+                    "winner_contradicts_lie", lance=lance, side=by_lie, got=side,
+                    seat=reading.lied[lance][0],
+                )
+            continue
+        by_cards = reading.settled(lance)
+        if by_cards is not None and by_cards != side:
+            if len(reading.shown) == reading.n:
+                raise RecordError("winner_contradicts", lance=lance, side=by_cards, got=side)
+            raise RecordError(
+                "winner_contradicts_jugadas", lance=lance, side=by_cards, got=side,
+                **reading.best_holders(lance, by_cards),
+            )
+        winners[lance] = side
+    return winners
