@@ -446,6 +446,16 @@ class HandDraft:
 
     def _over_before(self, lance: Lance) -> bool:
         """The juego was won (a deje, an accepted órdago) in a lance before this one."""
+        reading = self._reading
+        for earlier in ORDER[: ORDER.index(lance)]:
+            bets = self.bets.get(earlier)
+            if not bets or self.ends.get(earlier) != "quiero" or bets[-1]["n"] != "ordago":
+                continue
+            # An accepted órdago ends the juego whoever wins it, unless both sides lied.
+            if earlier in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO) or (
+                reading.lie_known(earlier.value) and reading.liar_side(earlier.value) != -1
+            ):
+                return True
         preview = self.preview()
         ended = preview.result is not None and preview.result["ended_by"] in ("deje", "ordago")
         steps = preview.steps

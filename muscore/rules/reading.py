@@ -144,6 +144,8 @@ class Reading:
 
         hand-record.md, "Entering without cards".
         """
+        if self.unsure and not self.lie_known(lance):
+            return None  # a seat not entered yet said "sí": it may have lied
         liar = self.liar_side(lance)
         if liar is not None:
             return None if liar < 0 else ("A" if liar else "B")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from muscore.rules import (
@@ -273,6 +273,8 @@ def test_the_draft_never_contradicts_the_score_of_the_completed_record(
     case: tuple[dict[str, Any], list[tuple[Any, ...]]],
 ) -> None:
     record, facts = case
+    note(f"record: {record!r}")
+    note(f"facts: {facts!r}")
     try:
         final = score(record)
     except RuleError:
