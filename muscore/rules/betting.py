@@ -39,14 +39,14 @@ class Betting:
     def __init__(self, lance: str, data: object, *, answered: bool = True) -> None:
         self.lance = lance
         if type(data) is not dict and not isinstance(data, Mapping):
-            raise RecordError("not_a", field=f"lances.{lance}", what="an object", got=show(data))
+            raise RecordError("not_a", field=f"lances.{lance}", what="object", got=show(data))
         if not _LANCE_KEYS.issuperset(data):
             key = next(k for k in data if k not in _LANCE_KEYS)
             raise RecordError("unknown_key", key=str(key)[:40], where=f"lances.{lance}")
         bets = data.get("bets", [])
         end = data.get("end")
         if type(bets) is not list:
-            raise RecordError("not_a", field=f"lances.{lance}.bets", what="a list", got=show(bets))
+            raise RecordError("not_a", field=f"lances.{lance}.bets", what="list", got=show(bets))
         last_side = None
         total = before = 0
         ordago = False
@@ -55,11 +55,13 @@ class Betting:
                 raise BettingError("after_ordago", lance=lance)
             if type(bet) is not dict and not isinstance(bet, Mapping):
                 raise RecordError(
-                    "not_a", field=f"lances.{lance}.bets[{i}]", what="an object", got=show(bet)
+                    "not_a", field=f"lances.{lance}.bets[{i}]", what="object", got=show(bet)
                 )
             if not _BET_KEYS.issuperset(bet):
                 key = next(k for k in bet if k not in _BET_KEYS)
-                raise RecordError("unknown_key", key=str(key)[:40], where=f"{lance}, bet {i}")
+                raise RecordError(
+                    "unknown_key", key=str(key)[:40], where=f"lances.{lance}.bets[{i}]"
+                )
             side = bet.get("side")
             if side != "A" and side != "B":
                 raise BettingError("bet_side", lance=lance, i=i, got=show(side))

@@ -91,14 +91,14 @@ class Rules:
     real31: str = "no"
 
     def __post_init__(self) -> None:
-        _check_rule("players", self.players, (4, 6), "4 or 6")
-        _check_rule("reyes", self.reyes, (8, 4), "8 or 4")
-        _check_rule("target", self.target, range(10, 101), "a whole number from 10 to 100")
-        _check_rule("juegos", self.juegos, range(1, 6), "a whole number from 1 to 5")
+        _check_rule("players", self.players, (4, 6))
+        _check_rule("reyes", self.reyes, (8, 4))
+        _check_rule("target", self.target, range(10, 101))
+        _check_rule("juegos", self.juegos, range(1, 6))
         if self.real31 not in ("no", "rey", "figura", "sota"):
             raise RecordError(
                 "rule_value", field="real31", got=show(self.real31),
-                allowed='"no", "rey", "figura" or "sota"',
+                choices=("no", "rey", "figura", "sota"),
             )
 
     @classmethod
@@ -107,7 +107,7 @@ class Rules:
         if data is None:
             return DEFAULT_RULES
         if type(data) is not dict and not isinstance(data, Mapping):
-            raise RecordError("not_a", field="rules", what="an object", got=show(data))
+            raise RecordError("not_a", field="rules", what="object", got=show(data))
         if not data:
             return DEFAULT_RULES
         for key in data:
@@ -164,9 +164,12 @@ class Rules:
         return self.target - 4 <= piedras < self.target
 
 
-def _check_rule(field: str, value: object, allowed: Any, words: str) -> None:
+def _check_rule(field: str, value: object, allowed: tuple[int, ...] | range) -> None:
     if type(value) is not int or value not in allowed:
-        raise RecordError("rule_value", field=field, got=show(value), allowed=words)
+        if isinstance(allowed, range):
+            raise RecordError("rule_value", field=field, got=show(value),
+                              low=allowed.start, high=allowed.stop - 1)
+        raise RecordError("rule_value", field=field, got=show(value), choices=allowed)
 
 
 _RULES_CACHE: dict[object, Rules] = {}
@@ -338,7 +341,7 @@ def parse_cards(text: object, seat: int | str = "?") -> tuple[int, ...]:
             return found
     else:
         raise RecordError(
-            "not_a", field=f"hands.{seat}", what="a string of four cards", got=show(text)
+            "not_a", field=f"hands.{seat}", what="cards", got=show(text)
         )
     tokens = text.replace(",", " ").split()
     cards = []

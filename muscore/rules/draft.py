@@ -181,12 +181,12 @@ class HandDraft:
         draft = cls(rules=rules, mano=mano, score=(a, b))
         hands = record.get("hands") or {}
         if not isinstance(hands, Mapping):
-            raise RecordError("not_a", field="hands", what="an object", got=str(hands)[:40])
+            raise RecordError("not_a", field="hands", what="object", got=str(hands)[:40])
         for key, text in hands.items():
             draft = draft.with_cards(_seat(key, rules), text)
         for key, value in (record.get("jugadas") or {}).items():
             if not isinstance(value, Mapping):
-                raise RecordError("not_a", field=f"jugadas.{key}", what="an object",
+                raise RecordError("not_a", field=f"jugadas.{key}", what="object",
                                   got=str(value)[:40])
             for name in value:
                 if name not in ("pares", "juego"):
@@ -194,7 +194,7 @@ class HandDraft:
             draft = draft.with_jugada(_seat(key, rules), value.get("pares"), value.get("juego"))
         for key, value in (record.get("declared") or {}).items():
             if not isinstance(value, Mapping):
-                raise RecordError("not_a", field=f"declared.{key}", what="an object",
+                raise RecordError("not_a", field=f"declared.{key}", what="object",
                                   got=str(value)[:40])
             for lance, said in value.items():
                 draft = draft.with_declared(_seat(key, rules), lance, said)
@@ -321,7 +321,8 @@ class HandDraft:
             tap.kind is TapKind.ENVIDO and tap.n is not None
             and (type(tap.n) is not int or tap.n < 1)
         ):
-            raise BettingError("tap_illegal", lance=name.value, tap=_tap_words(tap))
+            raise BettingError("tap_illegal", lance=name.value, tap=tap.kind.value,
+                               side=None if tap.side is None else tap.side.value)
         passed = set(self.passed)
         for earlier in ORDER[: ORDER.index(name)]:
             if self.bets.get(earlier) and earlier not in self.ends:
@@ -604,8 +605,7 @@ class HandDraft:
                 out.append(BettingError("juego_not_punto"))
             elif lance is Lance.PUNTO and reading.fourth == "juego":
                 seat = reading.first_juego_seat()
-                out.append(BettingError("punto_not_juego", who=f"Seat {seat}",
-                                        who_es=f"El asiento {seat}"))
+                out.append(BettingError("punto_not_juego", seat=seat))
             elif len(reading.sides.get(lance.value, ())) == 1:
                 only = next(iter(reading.sides[lance.value]))
                 out.append(BettingError("bet_one_side", lance=lance.value,
@@ -686,13 +686,6 @@ def _side(side: object, where: str) -> Side:
     if side != "A" and side != "B":
         raise RecordError("winner_value", lance=where, got=str(side)[:20])
     return Side(side)
-
-
-def _tap_words(tap: Tap) -> str:
-    words = tap.kind.value.replace("_", " ")
-    if tap.kind is TapKind.ENVIDO and tap.n:
-        words += f" {tap.n}"
-    return f"{words} ({tap.side.value})" if tap.side else words
 
 
 __all__ = ["HandDraft", "Holding", "LanceState", "Preview", "Tap", "TapKind"]

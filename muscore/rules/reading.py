@@ -196,7 +196,7 @@ def read_table(
     if hands is None:
         hands = {}
     elif type(hands) is not dict and not isinstance(hands, Mapping):
-        raise RecordError("not_a", field="hands", what="an object", got=show(hands))
+        raise RecordError("not_a", field="hands", what="object", got=show(hands))
     shown: dict[int, tuple[int, ...]] = {}
     evals: list[Evaluation | None] = [None] * n
     pares: list[ParesHeld | None] = [None] * n
@@ -289,13 +289,13 @@ def _read_jugadas(
     if jugadas is None:
         jugadas = {}
     if not isinstance(jugadas, Mapping):
-        raise RecordError("not_a", field="jugadas", what="an object", got=show(jugadas))
+        raise RecordError("not_a", field="jugadas", what="object", got=show(jugadas))
     given: dict[int, Mapping[str, Any]] = {}
     for key, value in jugadas.items():
         seat = seat_of(key, n)
         if not isinstance(value, Mapping):
             raise RecordError(
-                "not_a", field=f"jugadas.{seat}", what="an object", got=show(value)
+                "not_a", field=f"jugadas.{seat}", what="object", got=show(value)
             )
         for k in value:
             if k not in _JUGADA_KEYS:
@@ -362,7 +362,7 @@ def _read_declared(
     """
     n = reading.n
     if type(data) is not dict and not isinstance(data, Mapping):
-        raise RecordError("not_a", field="declared", what="an object", got=show(data))
+        raise RecordError("not_a", field="declared", what="object", got=show(data))
     lied: dict[str, list[int]] = {}
     denied: set[int] = set()
     declared: dict[int, dict[str, bool]] = {}
@@ -370,7 +370,7 @@ def _read_declared(
         seat = seat_of(key, n)
         if type(value) is not dict and not isinstance(value, Mapping):
             raise RecordError(
-                "not_a", field=f"declared.{seat}", what="an object", got=show(value)
+                "not_a", field=f"declared.{seat}", what="object", got=show(value)
             )
         for lance, said in value.items():
             if lance not in _JUGADA_KEYS:
@@ -502,7 +502,7 @@ def read_winners(data: object, reading: Reading) -> dict[str, str]:
     ignored as the contract says.
     """
     if not isinstance(data, Mapping):
-        raise RecordError("not_a", field="winners", what="an object", got=show(data))
+        raise RecordError("not_a", field="winners", what="object", got=show(data))
     fourth = reading.fourth
     winners: dict[str, str] = {}
     for lance, side in data.items():
@@ -512,7 +512,7 @@ def read_winners(data: object, reading: Reading) -> dict[str, str]:
             raise BettingError("juego_not_punto")
         if lance == "punto" and fourth == "juego":
             seat = reading.first_juego_seat()
-            raise BettingError("punto_not_juego", who=f"Seat {seat}", who_es=f"El asiento {seat}")
+            raise BettingError("punto_not_juego", seat=seat)
         if side != "A" and side != "B":
             raise RecordError("winner_value", lance=lance, got=show(side))
         if lance == "pares" or lance == "juego":

@@ -39,7 +39,7 @@ def parse_score(data: object, rules: Rules) -> tuple[int, int]:
     if data is None:
         return 0, 0
     if type(data) is not dict and not isinstance(data, Mapping):
-        raise RecordError("not_a", field="score", what="an object", got=show(data))
+        raise RecordError("not_a", field="score", what="object", got=show(data))
     for key in data:
         if key != "A" and key != "B":
             raise ScoreError("score_side", key=str(key)[:20])
@@ -75,7 +75,7 @@ def read_bets(
     if lances_in is None:
         return bettings
     if type(lances_in) is not dict and not isinstance(lances_in, Mapping):
-        raise RecordError("not_a", field="lances", what="an object", got=show(lances_in))
+        raise RecordError("not_a", field="lances", what="object", got=show(lances_in))
     fourth = reading.fourth
     for key, data in lances_in.items():
         if key not in LANCE_NAMES:
@@ -84,7 +84,7 @@ def read_bets(
             raise BettingError("juego_not_punto")
         if key == "punto" and fourth == "juego":
             seat = reading.first_juego_seat()
-            raise BettingError("punto_not_juego", who=f"Seat {seat}", who_es=f"El asiento {seat}")
+            raise BettingError("punto_not_juego", seat=seat)
         betting = Betting(key, data, answered=answered)
         if betting.last_side is not None:
             bettings[key] = betting
@@ -101,7 +101,7 @@ def score(record: object) -> dict[str, Any]:
         raise RecordError("not_object")
     if not RECORD_KEYS.issuperset(record):
         key = next(k for k in record if k not in RECORD_KEYS)
-        raise RecordError("unknown_key", key=str(key)[:40], where="the record")
+        raise RecordError("unknown_key", key=str(key)[:40], where="record")
     rules = Rules.from_json(record.get("rules"))
     mano = parse_mano(record.get("mano", 0), rules)
     a, b = parse_score(record.get("score"), rules)

@@ -53,7 +53,7 @@ def read_piedras(entry: Mapping[str, Any]) -> tuple[Side, int]:
             raise RecordError("piedras_alone", key=str(key)[:40])
     data = entry["piedras"]
     if not isinstance(data, Mapping):
-        raise RecordError("not_a", field="piedras", what="an object", got=show(data))
+        raise RecordError("not_a", field="piedras", what="object", got=show(data))
     for key in data:
         if key not in ("side", "n"):
             raise RecordError("unknown_key", key=str(key)[:40], where="piedras")
@@ -104,7 +104,7 @@ def _check_entry(entry: object, number: int) -> Mapping[str, Any]:
                 raise VacaError("vaca_hand_field", n=number, field=key)
             raise VacaError(
                 "vaca_hand", n=number,
-                inner=RecordError("unknown_key", key=str(key)[:40], where="the record"),
+                inner=RecordError("unknown_key", key=str(key)[:40], where="record"),
             )
     return entry
 
@@ -172,14 +172,14 @@ def replay(vaca: object) -> dict[str, Any]:
         raise VacaError("not_vaca")
     for key in vaca:
         if key not in VACA_KEYS:
-            raise RecordError("unknown_key", key=str(key)[:40], where="the vaca")
+            raise RecordError("unknown_key", key=str(key)[:40], where="vaca")
     rules = Rules.from_json(vaca.get("rules"))
     mano = parse_mano(vaca.get("mano", 0), rules)
     hands = vaca.get("hands")
     if hands is None:
         raise VacaError("vaca_hands")
     if not isinstance(hands, list):
-        raise RecordError("not_a", field="hands", what="a list", got=show(hands))
+        raise RecordError("not_a", field="hands", what="list", got=show(hands))
     out, end = _one_vaca(rules, mano, hands, 0, 1)
     if end < len(hands):
         raise VacaError("vaca_over", n=end + 1, side=out["winner"], at=end)
@@ -210,7 +210,7 @@ def replay_evening(
     table_rules = rules if isinstance(rules, Rules) else Rules.from_json(rules)
     mano = parse_mano(start.mano, table_rules)
     if type(start.index) is not int or start.index < 0:
-        raise RecordError("not_a", field="start.index", what="a whole number",
+        raise RecordError("not_a", field="start.index", what="number",
                           got=show(start.index))
     finished: list[dict[str, Any]] = []
     tally = {"A": 0, "B": 0}

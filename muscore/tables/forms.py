@@ -40,16 +40,10 @@ DECLARED_FIELDS = (("pares", "dp"), ("juego", "dj"))
 
 
 def rule_message(error: Exception) -> str:
-    """A RuleError in the page's language (the engine carries Spanish and English)."""
-    from django.utils.translation import get_language
+    """A RuleError in the page's language (muscore.rule_messages: gettext)."""
+    from muscore.rule_messages import rule_message as translated
 
-    message = getattr(error, "message", None)
-    if callable(message):
-        try:
-            return str(message(get_language() or "es"))
-        except Exception:  # noqa: BLE001 - a message must never break the page
-            pass
-    return str(error)
+    return translated(error)
 
 
 # --- set-up -------------------------------------------------------------------------------------

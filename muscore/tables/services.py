@@ -41,10 +41,11 @@ from typing import Any
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils.translation import get_language, override
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import override
 
 from muscore import rules as rules_engine
+from muscore.rule_messages import rule_message
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
 from muscore.tables.signals import table_changed
 
@@ -64,10 +65,7 @@ class _InLanguage:
         self.error = error
 
     def __str__(self) -> str:
-        message = getattr(self.error, "message", None)
-        if callable(message):
-            return str(message((get_language() or "es")[:2]))
-        return str(self.error)
+        return rule_message(self.error)
 
 
 def _fill(template: Any, params: Mapping[str, Any]) -> str:

@@ -32,7 +32,8 @@ def grande(*bets: tuple[str, Any], end: str | None = "quiero") -> dict[str, Any]
 
 
 CASES = [
-    # (name, record, error type, words the English message must hold, words in Spanish)
+    # (name, record, error type, words the English message must hold, words in Spanish:
+    # checked through muscore.rule_messages in tests/test_rule_messages.py)
     ("five reyes of index 12",
      {"hands": {"0": "R R R R", "1": "R 4 5 6", "2": "1 1 6 7", "3": "S S 7 7"}},
      CardError, ["5 cards of index 12", "reyes"], ["5 cartas", "reyes"]),
@@ -110,7 +111,7 @@ CASES = [
      RecordError, ["'flor' is not a lance"], ["'flor' no es un lance"]),
     ("an unknown key in a bet", record(lances={"grande": {
         "bets": [{"side": "A", "n": 2, "who": 0}], "end": "quiero"}}),
-     RecordError, ["'who'", "grande, bet 1"], ["'who'"]),
+     RecordError, ["'who'", "lances.grande.bets[1]"], ["'who'"]),
     ("an unknown key in a lance", record(lances={"grande": {"bets": [], "quien": 1}}),
      RecordError, ["'quien'", "lances.grande"], ["'quien'"]),
     ("an unknown option", record(rules={"comodines": True}),
@@ -156,8 +157,7 @@ def test_error_names_what_is_wrong(
     assert isinstance(error, ValueError)
     for words in english:
         assert words.lower() in str(error).lower(), (words, str(error))
-    for words in spanish:
-        assert words.lower() in error.message("es").lower(), (words, error.message("es"))
+    assert error.code and str(error) == error.message()
 
 
 def test_a_lance_after_the_juego_ended_is_ignored_even_if_odd() -> None:
@@ -174,7 +174,7 @@ def test_vaca_hand_errors_say_which_hand() -> None:
     with pytest.raises(VacaError) as raised:
         replay({"hands": [{"hands": SEED}, {"hands": {**SEED, "0": "R R 5"}}]})
     assert "Hand 2" in str(raised.value) and "Seat 0" in str(raised.value)
-    assert "Mano 2" in raised.value.message("es")
+    assert raised.value.number == 2 and raised.value.cause is not None
 
 
 @pytest.mark.parametrize("field", ["score", "mano", "rules"])
