@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from muscore.rules.cards import show
+from muscore.rules.cards import A, B, Side, show
 from muscore.rules.errors import BettingError, RecordError
 
 _BET_KEYS = frozenset({"side", "n"})
@@ -28,7 +28,7 @@ class Betting:
     __slots__ = ("lance", "last_side", "stake", "deje", "ordago", "quiero", "end", "count")
 
     lance: str
-    last_side: str | None  #: the side of the last bet; None when all passed
+    last_side: Side | None  #: the side of the last bet; None when all passed
     stake: int  #: the running total of the bets (an órdago adds nothing)
     deje: int  #: what a no quiero pays at once
     ordago: bool  #: the last bet is an órdago
@@ -63,7 +63,7 @@ class Betting:
                     "unknown_key", key=str(key)[:40], where=f"lances.{lance}.bets[{i}]"
                 )
             side = bet.get("side")
-            if side != "A" and side != "B":
+            if side != A and side != B:
                 raise BettingError("bet_side", lance=lance, i=i, got=show(side))
             if side == last_side:
                 raise BettingError("bet_own", lance=lance, side=side, i=i)
@@ -76,7 +76,7 @@ class Betting:
                 total += n
             else:
                 raise BettingError("bet_n", lance=lance, i=i, got=show(n))
-            last_side = side
+            last_side = A if side == A else B
         self.count = len(bets)
         self.ordago = ordago
         self.stake = total

@@ -64,6 +64,14 @@ class Lance(enum.StrEnum):
     PUNTO = "punto"
 
 
+#: The sides by a seat's parity (``SIDES[seat & 1]``); the lances as the engine names them.
+SIDES: tuple[Side, Side] = (Side.A, Side.B)
+A, B = SIDES
+GRANDE, CHICA, PARES, JUEGO, PUNTO = (
+    Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO, Lance.PUNTO
+)
+
+
 class Real31(enum.StrEnum):
     """Which 31, if any, is the "31 real" that beats every other 31."""
 

@@ -13,11 +13,22 @@ step it cannot know yet; the steps before it are certain.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from muscore.rules.betting import Betting
-from muscore.rules.cards import PARES_PREMIUM
+from muscore.rules.cards import (
+    CHICA,
+    GRANDE,
+    JUEGO,
+    PARES,
+    PARES_PREMIUM,
+    PUNTO,
+    SIDES,
+    A,
+    B,
+    Side,
+)
 from muscore.rules.errors import BettingError, RecordError
 from muscore.rules.reading import Reading, showdown, side_name
 
@@ -33,19 +44,19 @@ class Pending(Exception):  # noqa: N818 - not an error: the count waits for a fa
         super().__init__(lance)
         self.lance = lance
         self.steps = steps
-        self.score = {"A": a, "B": b}
+        self.score: dict[str, int] = {A: a, B: b}
 
 
 def premiums(reading: Reading, lance: str, side: str) -> tuple[int, list[dict[str, Any]]]:
     """What the side's holders collect: every one of them, the weaker partner too."""
     total = 0
     detail = []
-    held_by: list[Any] = reading.pares if lance == "pares" else reading.juego
-    for seat in range(0 if side == "A" else 1, reading.n, 2):
+    held_by: list[Any] = reading.pares if lance == PARES else reading.juego
+    for seat in range(0 if side == A else 1, reading.n, 2):
         held = held_by[seat]
         if held is None:
             continue
-        if lance == "pares":
+        if lance == PARES:
             kind = held[0]
             points = PARES_PREMIUM[kind]
             detail.append({"seat": seat, "jugada": kind, "points": points})
@@ -59,7 +70,7 @@ def premiums(reading: Reading, lance: str, side: str) -> tuple[int, list[dict[st
 def count(
     reading: Reading,
     bettings: dict[str, Betting],
-    winners: dict[str, str],
+    winners: Mapping[str, str],
     score_a: int,
     score_b: int,
     *,
@@ -86,33 +97,33 @@ def count(
     def pending(lance: str | None) -> Pending:
         return Pending(lance, steps, a, b)
 
-    def winner_of(lance: str) -> str:
+    def winner_of(lance: str) -> Side:
         """The side that wins a lance at the showdown (a lie, the cards, else `winners`)."""
         if lied:
             liars = lied.get(lance)
             if liars:
-                return "A" if liars[0] & 1 else "B"
+                return SIDES[(liars[0] & 1) ^ 1]
         if shown_all is not None and lance in shown_all:
             return shown_all[lance]
         if winners and lance in winners:
-            return winners[lance]
+            return A if winners[lance] == A else B
         side = reading.settled(lance)
         if side is None:
             if partial:
                 raise pending(lance)
             missing = next(s for s in reading.order if reading.evals[s] is None and (
-                lance not in ("pares", "juego")
-                or (reading.pares if lance == "pares" else reading.juego)[s] is not None
+                lance not in (PARES, JUEGO)
+                or (reading.pares if lance == PARES else reading.juego)[s] is not None
             ))
             raise RecordError("winner_missing", lance=lance, seat=missing)
         return side
 
-    lance_order = ("grande", "chica", "pares", fourth or "juego")
+    lance_order = (GRANDE, CHICA, PARES, fourth or JUEGO)
     lances_out: dict[str, dict[str, Any]] = {
-        "grande": {"side": None, "points": 0},
-        "chica": {"side": None, "points": 0},
-        "pares": {"side": None, "points": 0},
-        fourth or "juego": {"side": None, "points": 0},
+        GRANDE: {"side": None, "points": 0},
+        CHICA: {"side": None, "points": 0},
+        PARES: {"side": None, "points": 0},
+        fourth or JUEGO: {"side": None, "points": 0},
     }
     winner: str | None = None
     ended_by: str | None = None
@@ -122,16 +133,16 @@ def count(
     # -- the hand as played: dejes at once, an accepted órdago ends the juego ----------
     if bettings or open_lances:
         for lance in lance_order:
-            if partial and (lance in open_lances or (fourth is None and lance == "juego" and (
-                "juego" in bettings or "punto" in bettings
-                or "juego" in open_lances or "punto" in open_lances
+            if partial and (lance in open_lances or (fourth is None and lance == JUEGO and (
+                JUEGO in bettings or PUNTO in bettings
+                or JUEGO in open_lances or PUNTO in open_lances
             ))):
                 raise pending(lance)
             found = bettings.get(lance)
             if found is None:
                 continue
             betting = found
-            if lance != "grande" and lance != "chica":
+            if lance != GRANDE and lance != CHICA:
                 can_bet = reading.bettable(lance)
                 if can_bet is None:
                     raise pending(lance)
@@ -150,16 +161,16 @@ def count(
             if not betting.quiero:
                 # rules.md: the side that lied loses every envite of the lance, so the
                 # deje goes to the other side, whoever bet.
-                side = ("A" if liars[0] & 1 else "B") if liars else betting.last_side or ""
+                side = SIDES[(liars[0] & 1) ^ 1] if liars else betting.last_side or ""
                 deje = betting.deje
-                if side == "A":
+                if side == A:
                     a += deje
                 else:
                     b += deje
                 lances_out[lance] = {"side": side, "points": deje}
                 steps.append({"lance": lance, "side": side, "points": deje, "why": "deje",
-                              "score": {"A": a, "B": b}})
-                if (a if side == "A" else b) >= target:
+                              "score": {A: a, B: b}})
+                if (a if side == A else b) >= target:
                     winner, ended_by = side, "deje"
                     break
             elif betting.ordago:
@@ -174,14 +185,14 @@ def count(
     # -- the count (recuento), in lance order, stopping at the target --------------
     if winner is None:
         for lance in lance_order:
-            if partial and fourth is None and lance == "juego":
+            if partial and fourth is None and lance == JUEGO:
                 raise pending(None)
             in_lance = bettings.get(lance) if bettings else None
             step: dict[str, Any]
-            if lance == "grande" or lance == "chica" or lance == "punto":
-                if lance == "punto" and len(denied_juego) == n:
+            if lance in (GRANDE, CHICA, PUNTO):
+                if lance == PUNTO and len(denied_juego) == n:
                     continue  # every seat denied its juego: nobody plays punto
-                extra = 1 if lance == "punto" else 0
+                extra = 1 if lance == PUNTO else 0
                 if in_lance is None:
                     side = winner_of(lance)
                     step = {"lance": lance, "side": side, "points": 1, "why": "paso"}
@@ -206,7 +217,7 @@ def count(
                     if len({seat & 1 for seat in liars}) == 2:
                         continue  # both sides lied: neither can collect the lance
                     # The other side collects as if it had won: its stake and premiums.
-                    side = "A" if liars[0] & 1 else "B"
+                    side = SIDES[(liars[0] & 1) ^ 1]
                     why = "mentira"
                     if in_lance is not None and in_lance.quiero:
                         stake = in_lance.stake
@@ -224,7 +235,7 @@ def count(
                     side = in_lance.last_side or ""
                     why = "no_quiero"
                 if unsure and any(
-                    (seat & 1) == (1 if side == "B" else 0)
+                    (seat & 1) == (1 if side == B else 0)
                     and reading.declared.get(seat, {}).get(lance) is not False
                     for seat in unsure[lance]
                 ):
@@ -239,13 +250,13 @@ def count(
                 if liars:
                     step["liars"] = liars
             points = step["points"]
-            if side == "A":
+            if side == A:
                 a += points
                 reached = a >= target
             else:
                 b += points
                 reached = b >= target
-            step["score"] = {"A": a, "B": b}
+            step["score"] = {A: a, B: b}
             steps.append(step)
             credited = lances_out[lance]
             credited["side"] = side
@@ -255,7 +266,7 @@ def count(
                 break
 
     result: dict[str, Any] = {
-        "score": {"A": a, "B": b},
+        "score": {A: a, B: b},
         "winner": winner,
         "ended_by": ended_by,
         "lances": lances_out,
@@ -266,6 +277,6 @@ def count(
     if lied:
         result["lies"] = [
             {"seat": seat, "lance": lance, "side": side_name(seat)}
-            for lance in ("pares", "juego") for seat in lied.get(lance, ())
+            for lance in (PARES, JUEGO) for seat in lied.get(lance, ())
         ]
     return result

@@ -18,14 +18,24 @@ from typing import Any
 
 from muscore.rules.cards import (
     CARD_TEXT,
+    CHICA,
+    GRANDE,
     HAND_CACHES,
+    JUEGO,
     JUEGO_ORDER,
     PACKED_EIGHTS,
     PACKED_PLUS_3,
+    PARES,
     PARES_ORDER,
+    PUNTO,
     SEATS_FROM,
+    SIDES,
+    A,
+    B,
     Evaluation,
+    Lance,
     Rules,
+    Side,
     check_deck,
     hand_cache,
     read_hand,
@@ -34,8 +44,8 @@ from muscore.rules.cards import (
 from muscore.rules.errors import BettingError, RecordError
 
 #: The lances in the order they are played and counted (the fourth is one of the last two).
-LANCE_NAMES = ("grande", "chica", "pares", "juego", "punto")
-JUGADA_LANCES = ("pares", "juego")
+LANCE_NAMES = (GRANDE, CHICA, PARES, JUEGO, PUNTO)
+JUGADA_LANCES = (PARES, JUEGO)
 PARES_KINDS = ("no", "par", "medias", "duples")
 JUEGO_TOTALS = frozenset(JUEGO_ORDER)
 _JUGADA_KEYS = frozenset(JUGADA_LANCES)
@@ -46,9 +56,9 @@ SEAT_KEYS = {str(i): i for i in range(6)}
 ParesHeld = tuple[str, tuple[int, ...]]
 
 
-def side_name(seat: int) -> str:
+def side_name(seat: int) -> Side:
     """The side of a seat as the contract writes it: even seats "A", odd seats "B"."""
-    return "B" if seat & 1 else "A"
+    return SIDES[seat & 1]
 
 
 def seat_of(key: object, n: int) -> int:
@@ -89,7 +99,7 @@ class Reading:
     sides: dict[str, set[int]]  #: the sides that play pares / juego
     maybe: dict[str, set[int]]  #: partial: sides that may yet play pares / juego
     unsure: dict[str, frozenset[int]]  #: partial: seats whose pares / juego are unknown
-    fourth: str | None  #: "juego" or "punto"; None while a partial reading cannot tell
+    fourth: Lance | None  #: juego or punto; None while a partial reading cannot tell
 
     def plays(self, lance: str) -> bool | None:
         """Whether the lance is played at all: True, False, or None (cannot know yet).
@@ -97,30 +107,30 @@ class Reading:
         Grande and chica always are; pares and juego when a side plays them; punto
         when nobody plays juego.
         """
-        if lance == "pares" or lance == "juego":
+        if lance in (PARES, JUEGO):
             if self.sides[lance]:
                 return True
-            if lance == "juego":
-                return None if self.maybe["juego"] else False
-            return None if self.maybe["pares"] else False
-        if lance == "punto":
-            return None if self.fourth is None else self.fourth == "punto"
+            if lance == JUEGO:
+                return None if self.maybe[JUEGO] else False
+            return None if self.maybe[PARES] else False
+        if lance == PUNTO:
+            return None if self.fourth is None else self.fourth == PUNTO
         return True
 
     def bettable(self, lance: str) -> bool | None:
         """Whether bets are possible in the lance: pares and juego only when both sides
         play them; punto when it is the fourth lance; None while that is unknown."""
-        if lance == "pares" or lance == "juego":
+        if lance in (PARES, JUEGO):
             known = self.sides[lance]
             if len(known) == 2:
                 return True
             if len(known | self.maybe[lance]) < 2:
                 return False
             return None
-        if lance == "punto":
+        if lance == PUNTO:
             if self.fourth is None:
                 return None
-            return self.fourth == "punto" and len(self.denied_juego) < self.n
+            return self.fourth == PUNTO and len(self.denied_juego) < self.n
         return True
 
     def lie_known(self, lance: str) -> bool:
@@ -138,7 +148,7 @@ class Reading:
         liar_sides = {seat & 1 for seat in liars}
         return -1 if len(liar_sides) == 2 else liars[0] & 1
 
-    def settled(self, lance: str) -> str | None:
+    def settled(self, lance: str) -> Side | None:
         """The side the cards, the jugadas or a lie give the lance; None when they leave it
         open (the table's `winners` then says) or, in a partial reading, cannot tell yet.
 
@@ -148,8 +158,8 @@ class Reading:
             return None  # a seat not entered yet said "sí": it may have lied
         liar = self.liar_side(lance)
         if liar is not None:
-            return None if liar < 0 else ("A" if liar else "B")
-        if lance == "pares" or lance == "juego":
+            return None if liar < 0 else SIDES[liar ^ 1]
+        if lance in (PARES, JUEGO):
             unsure = self.unsure.get(lance)
             if unsure and any(self.declared.get(s, {}).get(lance) is not False for s in unsure):
                 return None  # a seat not entered yet may hold the best, or have lied
@@ -159,13 +169,13 @@ class Reading:
 
     def best_holders(self, lance: str, side: str) -> dict[str, Any]:
         """For a message: the winning side's best jugada and the other side's best."""
-        held: list[Any] = self.pares if lance == "pares" else self.juego
+        held: list[Any] = self.pares if lance == PARES else self.juego
 
         def rank(seat: int) -> int:
-            return PARES_ORDER[held[seat][0]] if lance == "pares" else JUEGO_ORDER[held[seat]]
+            return PARES_ORDER[held[seat][0]] if lance == PARES else JUEGO_ORDER[held[seat]]
 
         def said(seat: int) -> object:
-            return held[seat][0] if lance == "pares" else held[seat]
+            return held[seat][0] if lance == PARES else held[seat]
 
         best: dict[int, int] = {}
         for seat in self.order:
@@ -173,14 +183,14 @@ class Reading:
                 seat & 1 not in best or rank(seat) > rank(best[seat & 1])
             ):
                 best[seat & 1] = seat
-        win, lose = (0, 1) if side == "A" else (1, 0)
+        win, lose = (0, 1) if side == A else (1, 0)
         return {"seat": best[win], "held": said(best[win]),
                 "other_seat": best[lose], "other_held": said(best[lose])}
 
     def first_juego_seat(self) -> int:
         """The first seat from the mano that plays juego (for a message)."""
         return next(
-            s for s in self.order if self.juego[s] is not None or s in self.lied.get("juego", ())
+            s for s in self.order if self.juego[s] is not None or s in self.lied.get(JUEGO, ())
         )
 
 
@@ -239,7 +249,7 @@ def read_table(
     reading.lied = {}
     reading.denied_juego = frozenset()
     reading.unsure = {}
-    reading.maybe = {"pares": set(), "juego": set()}
+    reading.maybe = {PARES: set(), JUEGO: set()}
 
     jugadas = record.get("jugadas")
     declared = record.get("declared")
@@ -252,12 +262,12 @@ def read_table(
         pares_sides = {s & 1 for s in range(n) if pares[s] is not None}
         juego_sides = {s & 1 for s in range(n) if juego[s] is not None}
         # A liar plays the lance (the table believed him); his cards never win or collect.
-        for seat in reading.lied.get("pares", ()):
+        for seat in reading.lied.get(PARES, ()):
             pares_sides.add(seat & 1)
-        for seat in reading.lied.get("juego", ()):
+        for seat in reading.lied.get(JUEGO, ()):
             juego_sides.add(seat & 1)
         if reading.unsure:
-            for lance, sides in (("pares", pares_sides), ("juego", juego_sides)):
+            for lance, sides in ((PARES, pares_sides), (JUEGO, juego_sides)):
                 for seat in reading.unsure[lance]:
                     said = reading.declared.get(seat, {}).get(lance)
                     if said is True:
@@ -265,11 +275,11 @@ def read_table(
                     elif said is None:
                         reading.maybe[lance].add(seat & 1)
                 reading.maybe[lance] -= sides
-    reading.sides = {"pares": pares_sides, "juego": juego_sides}
+    reading.sides = {PARES: pares_sides, JUEGO: juego_sides}
     if juego_sides:
-        reading.fourth = "juego"
+        reading.fourth = JUEGO
     else:
-        reading.fourth = "punto" if not reading.maybe["juego"] else None
+        reading.fourth = PUNTO if not reading.maybe[JUEGO] else None
     return reading
 
 
@@ -301,7 +311,7 @@ def _read_jugadas(
             if k not in _JUGADA_KEYS:
                 raise RecordError("unknown_key", key=str(k)[:40], where=f"jugadas.{seat}")
         given[seat] = value
-    unknown: dict[str, set[int]] = {"pares": set(), "juego": set()}
+    unknown: dict[str, set[int]] = {PARES: set(), JUEGO: set()}
     for seat in range(n):
         value = given.get(seat)
         ev = evals[seat]
@@ -309,16 +319,16 @@ def _read_jugadas(
             if ev is None:
                 if not partial:
                     raise RecordError("no_cards_no_jugadas", seat=seat)
-                unknown["pares"].add(seat)
-                unknown["juego"].add(seat)
+                unknown[PARES].add(seat)
+                unknown[JUEGO].add(seat)
             continue
         for field in JUGADA_LANCES:
             if field not in value and ev is None:
                 if not partial:
                     raise RecordError("jugada_missing", seat=seat, field=field)
                 unknown[field].add(seat)
-        said_pares = value.get("pares")
-        said_juego = value.get("juego")
+        said_pares = value.get(PARES)
+        said_juego = value.get(JUEGO)
         if said_pares is not None and said_pares not in PARES_KINDS:
             raise RecordError("jugada_pares", seat=seat, got=show(said_pares))
         if said_juego is not None and said_juego != "no" and (
@@ -331,13 +341,13 @@ def _read_jugadas(
             if said_pares is not None and said_pares != has_pares:
                 raise RecordError(
                     "jugada_contradicts", seat=seat, cards=_cards_text(shown[seat]),
-                    has=has_pares, lance="pares", said=show(said_pares),
+                    has=has_pares, lance=PARES, said=show(said_pares),
                 )
             has_juego: Any = ev.total if ev.total >= 31 else "no"
             if said_juego is not None and said_juego != has_juego:
                 raise RecordError(
                     "jugada_contradicts", seat=seat, cards=_cards_text(shown[seat]),
-                    has=has_juego, lance="juego", said=show(said_juego),
+                    has=has_juego, lance=JUEGO, said=show(said_juego),
                 )
             continue
         if isinstance(said_pares, str) and said_pares != "no":
@@ -346,7 +356,7 @@ def _read_jugadas(
             pares[seat] = (said_pares, (PARES_ORDER[said_pares],))
         if type(said_juego) is int:
             juego[seat] = said_juego
-    return unknown if unknown["pares"] or unknown["juego"] else None
+    return unknown if unknown[PARES] or unknown[JUEGO] else None
 
 
 def _read_declared(
@@ -380,7 +390,7 @@ def _read_declared(
             declared.setdefault(seat, {})[lance] = said
             if unknown is not None and seat in unknown[lance]:
                 continue
-            held_by: list[Any] = reading.pares if lance == "pares" else reading.juego
+            held_by: list[Any] = reading.pares if lance == PARES else reading.juego
             has = held_by[seat] is not None
             if said == has:
                 continue
@@ -390,7 +400,7 @@ def _read_declared(
                 lied.setdefault(lance, []).append(seat)
             else:
                 held_by[seat] = None  # said "no": did not play the lance
-                if lance == "juego":
+                if lance == JUEGO:
                     denied.add(seat)
     for seats in lied.values():
         seats.sort()
@@ -409,7 +419,7 @@ def settled_by_cards(
     pares: list[ParesHeld | None],
     juego: list[int | None],
     denied_juego: frozenset[int] = frozenset(),
-) -> str | None:
+) -> Side | None:
     """The side the cards and jugadas give a lance, or None when they leave it open.
 
     hand-record.md, "Entering without cards": grande, chica and punto need the cards
@@ -420,7 +430,7 @@ def settled_by_cards(
     that is the tie rule.
     """
     seats: list[int]
-    if lance == "pares":
+    if lance == PARES:
         seats = [s for s in order if pares[s] is not None]
         if not seats:
             return None
@@ -432,7 +442,7 @@ def settled_by_cards(
         if any(evals[s] is None for s in top):
             return None
         return side_name(max(top, key=lambda s: pares[s][1]))  # type: ignore[index]
-    if lance == "juego":
+    if lance == JUEGO:
         seats = [s for s in order if juego[s] is not None]
         if not seats:
             return None
@@ -446,19 +456,19 @@ def settled_by_cards(
         if juego[top[0]] == 31 and rules.real31 != "no":
             return None  # a missing 31 may be the 31 real: the table says who won
         return side_name(top[0])
-    players = [s for s in order if not (lance == "punto" and s in denied_juego)]
+    players = [s for s in order if not (lance == PUNTO and s in denied_juego)]
     if not players or any(evals[s] is None for s in players):
         return None
-    if lance == "grande":
+    if lance == GRANDE:
         best = max(players, key=lambda s: evals[s].grande)  # type: ignore[union-attr]
-    elif lance == "chica":
+    elif lance == CHICA:
         best = max(players, key=lambda s: evals[s].chica)  # type: ignore[union-attr]
     else:
         best = max(players, key=lambda s: evals[s].total)  # type: ignore[union-attr]
     return side_name(best)
 
 
-def showdown(reading: Reading) -> dict[str, str]:
+def showdown(reading: Reading) -> dict[str, Side]:
     """Every lance's winning side when every seat showed its cards.
 
     One pass from the mano round the table; only a strictly better hand takes a
@@ -481,20 +491,20 @@ def showdown(reading: Reading) -> dict[str, str]:
             p_key, p_seat = p, seat
         if j > j_key and juego[seat] is not None:
             j_key, j_seat = j, seat
-    out = {
-        "grande": "B" if g_seat & 1 else "A",
-        "chica": "B" if c_seat & 1 else "A",
+    out: dict[str, Side] = {
+        GRANDE: SIDES[g_seat & 1],
+        CHICA: SIDES[c_seat & 1],
     }
     if t_seat >= 0:
-        out["punto"] = "B" if t_seat & 1 else "A"
+        out[PUNTO] = SIDES[t_seat & 1]
     if p_seat >= 0:
-        out["pares"] = "B" if p_seat & 1 else "A"
+        out[PARES] = SIDES[p_seat & 1]
     if j_seat >= 0:
-        out["juego"] = "B" if j_seat & 1 else "A"
+        out[JUEGO] = SIDES[j_seat & 1]
     return out
 
 
-def read_winners(data: object, reading: Reading) -> dict[str, str]:
+def read_winners(data: object, reading: Reading) -> dict[str, Side]:
     """The winners a table gave for lances its missing cards leave open, checked.
 
     A winner the cards, the jugadas or a lie already settle must agree with them; one
@@ -504,18 +514,18 @@ def read_winners(data: object, reading: Reading) -> dict[str, str]:
     if not isinstance(data, Mapping):
         raise RecordError("not_a", field="winners", what="object", got=show(data))
     fourth = reading.fourth
-    winners: dict[str, str] = {}
+    winners: dict[str, Side] = {}
     for lance, side in data.items():
         if lance not in LANCE_NAMES:
             raise RecordError("lance_name", key=str(lance)[:40])
-        if lance == "juego" and fourth == "punto":
+        if lance == JUEGO and fourth == PUNTO:
             raise BettingError("juego_not_punto")
-        if lance == "punto" and fourth == "juego":
+        if lance == PUNTO and fourth == JUEGO:
             seat = reading.first_juego_seat()
             raise BettingError("punto_not_juego", seat=seat)
-        if side != "A" and side != "B":
+        if side != A and side != B:
             raise RecordError("winner_value", lance=lance, got=show(side))
-        if lance == "pares" or lance == "juego":
+        if lance in (PARES, JUEGO):
             sides = reading.sides[lance]
             if not reading.maybe[lance]:
                 if not sides:
@@ -527,7 +537,7 @@ def read_winners(data: object, reading: Reading) -> dict[str, str]:
         if liar is not None:
             if liar < 0:
                 continue  # both sides lied: nobody wins the lance, whatever is given
-            by_lie = "A" if liar else "B"
+            by_lie = SIDES[liar ^ 1]
             if side != by_lie:
                 raise RecordError(
                     "winner_contradicts_lie", lance=lance, side=by_lie, got=side,
@@ -542,5 +552,5 @@ def read_winners(data: object, reading: Reading) -> dict[str, str]:
                 "winner_contradicts_jugadas", lance=lance, side=by_cards, got=side,
                 **reading.best_holders(lance, by_cards),
             )
-        winners[lance] = side
+        winners[lance] = A if side == A else B
     return winners

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from muscore.rules.betting import Betting
-from muscore.rules.cards import Rules, show
+from muscore.rules.cards import A, B, Rules, show
 from muscore.rules.counting import count
 from muscore.rules.errors import BettingError, RecordError, ScoreError
 from muscore.rules.reading import LANCE_NAMES, Reading, read_table, read_winners
@@ -41,12 +41,12 @@ def parse_score(data: object, rules: Rules) -> tuple[int, int]:
     if type(data) is not dict and not isinstance(data, Mapping):
         raise RecordError("not_a", field="score", what="object", got=show(data))
     for key in data:
-        if key != "A" and key != "B":
+        if key != A and key != B:
             raise ScoreError("score_side", key=str(key)[:20])
-    a = data.get("A", 0)
-    b = data.get("B", 0)
+    a = data.get(A, 0)
+    b = data.get(B, 0)
     target = rules.target
-    for side, value in (("A", a), ("B", b)):
+    for side, value in ((A, a), (B, b)):
         if type(value) is not int or value < 0:
             raise ScoreError("score_value", side=side, last=target - 1, got=show(value))
         if value >= target:

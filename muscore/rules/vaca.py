@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from muscore.rules.cards import Rules, Side, show
+from muscore.rules.cards import A, B, Rules, Side, show
 from muscore.rules.errors import RecordError, RuleError, VacaError
 from muscore.rules.scoring import VACA_HAND_KEYS, parse_mano, score_parts
 
@@ -42,8 +42,8 @@ class Checkpoint:
 
 
 def _empty_vaca(mano: int) -> dict[str, Any]:
-    return {"hands": [], "juegos": {"A": 0, "B": 0}, "winner": None,
-            "score": {"A": 0, "B": 0}, "next_mano": mano}
+    return {"hands": [], "juegos": {A: 0, B: 0}, "winner": None,
+            "score": {A: 0, B: 0}, "next_mano": mano}
 
 
 def read_piedras(entry: Mapping[str, Any]) -> tuple[Side, int]:
@@ -58,7 +58,7 @@ def read_piedras(entry: Mapping[str, Any]) -> tuple[Side, int]:
         if key not in ("side", "n"):
             raise RecordError("unknown_key", key=str(key)[:40], where="piedras")
     side = data.get("side")
-    if side != "A" and side != "B":
+    if side != A and side != B:
         raise RecordError("piedras_side", got=show(side))
     n = data.get("n")
     if type(n) is not int or n == 0 or abs(n) > PIEDRAS_LIMIT:
@@ -83,12 +83,12 @@ def score_piedras(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> dic
         b = after
     won = after >= rules.target
     return {
-        "score": {"A": a, "B": b},
+        "score": {A: a, B: b},
         "winner": side.value if won else None,
         "ended_by": "piedras" if won else None,
         "lances": {},
         "recuento": [{"lance": None, "side": side.value, "points": after - before,
-                      "why": "piedras", "score": {"A": a, "B": b}}],
+                      "why": "piedras", "score": {A: a, B: b}}],
         "piedras": {"side": side.value, "n": n},
     }
 
@@ -120,7 +120,7 @@ def _one_vaca(
     n = rules.players
     a = b = 0
     juego = 1
-    juegos = {"A": 0, "B": 0}
+    juegos = {A: 0, B: 0}
     winner: str | None = None
     out: list[dict[str, Any]] = []
     i = start
@@ -144,17 +144,17 @@ def _one_vaca(
         out.append(row)
         i += 1
         if won is None:
-            a, b = result["score"]["A"], result["score"]["B"]
+            a, b = result["score"][A], result["score"][B]
             continue
         juegos[won] += 1
         if juegos[won] >= rules.juegos:
             winner = won
-            a, b = result["score"]["A"], result["score"]["B"]
+            a, b = result["score"][A], result["score"][B]
         else:
             # The next juego starts at 0-0; the mano carries on round the table.
             a = b = 0
             juego += 1
-    vaca = {"hands": out, "juegos": juegos, "winner": winner, "score": {"A": a, "B": b},
+    vaca = {"hands": out, "juegos": juegos, "winner": winner, "score": {A: a, B: b},
             "next_mano": mano}
     return vaca, i
 
@@ -213,7 +213,7 @@ def replay_evening(
         raise RecordError("not_a", field="start.index", what="number",
                           got=show(start.index))
     finished: list[dict[str, Any]] = []
-    tally = {"A": 0, "B": 0}
+    tally = {A: 0, B: 0}
     i = 0
     first_number = start.index + 1
     while True:

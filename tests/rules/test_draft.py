@@ -172,7 +172,7 @@ def test_the_record_round_trips() -> None:
               "lances": {"grande": {"bets": [{"side": "A", "n": 2}], "end": "quiero"}},
               "winners": {"grande": "A", "chica": "B"}}
     draft = HandDraft.from_record(record)
-    assert draft.to_record() == {**record, "hands": {"0": "R R 5 4", "2": "7 6 A A"}}
+    assert draft.to_record() == {**record, "hands": {"0": "R R 5 4", "2": "7 6 1 1"}}
     assert draft.result() == score(record)
     assert HandDraft.from_record(draft.to_record()) == draft
 
