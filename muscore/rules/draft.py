@@ -42,11 +42,11 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from muscore.rules.betting import Betting
-from muscore.rules.cards import CARD_TEXT, DEFAULT_RULES, Lance, Rules, Side, parse_cards
+from muscore.rules.cards import CARD_TEXT, DEFAULT_RULES, Lance, Rules, Side, parse_cards, show
 from muscore.rules.counting import Pending, count
 from muscore.rules.errors import BettingError, RecordError, RuleError
 from muscore.rules.reading import JUEGO_TOTALS, PARES_KINDS, Reading, read_table
-from muscore.rules.scoring import parse_mano, parse_score, read_bets, score
+from muscore.rules.scoring import RECORD_KEYS, parse_mano, parse_score, read_bets, score
 
 #: The lances in the order they are bet and counted; the fourth is juego or punto.
 ORDER: tuple[Lance, ...] = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO, Lance.PUNTO)
@@ -175,33 +175,28 @@ class HandDraft:
         """
         if not isinstance(record, Mapping):
             raise RecordError("not_object")
+        for key in record:
+            if key not in RECORD_KEYS:
+                raise RecordError("unknown_key", key=str(key)[:40], where="record")
         rules = Rules.from_json(record.get("rules"))
         mano = parse_mano(record.get("mano", 0), rules)
         a, b = parse_score(record.get("score"), rules)
         draft = cls(rules=rules, mano=mano, score=(a, b))
-        hands = record.get("hands") or {}
-        if not isinstance(hands, Mapping):
-            raise RecordError("not_a", field="hands", what="object", got=str(hands)[:40])
-        for key, text in hands.items():
+        for key, text in _object(record, "hands").items():
             draft = draft.with_cards(_seat(key, rules), text)
-        for key, value in (record.get("jugadas") or {}).items():
-            if not isinstance(value, Mapping):
-                raise RecordError("not_a", field=f"jugadas.{key}", what="object",
-                                  got=str(value)[:40])
+        for key, value in _object(record, "jugadas").items():
+            value = _object({"v": value}, "v", f"jugadas.{key}")
             for name in value:
                 if name not in ("pares", "juego"):
                     raise RecordError("unknown_key", key=str(name)[:40], where=f"jugadas.{key}")
             draft = draft.with_jugada(_seat(key, rules), value.get("pares"), value.get("juego"))
-        for key, value in (record.get("declared") or {}).items():
-            if not isinstance(value, Mapping):
-                raise RecordError("not_a", field=f"declared.{key}", what="object",
-                                  got=str(value)[:40])
+        for key, value in _object(record, "declared").items():
+            value = _object({"v": value}, "v", f"declared.{key}")
             for lance, said in value.items():
                 draft = draft.with_declared(_seat(key, rules), lance, said)
-        lances = record.get("lances") or {}
         bets: dict[Lance, tuple[dict[str, Any], ...]] = {}
         ends: dict[Lance, str] = {}
-        for name, data in lances.items():
+        for name, data in _object(record, "lances").items():
             lance = _lance(name)
             betting = Betting(lance.value, data, answered=False)
             if betting.count:
@@ -211,7 +206,7 @@ class HandDraft:
         closed = frozenset(lance for lance in ORDER if lance not in bets) if passed else frozenset()
         winners = {
             _lance(name): _side(side, f"winners.{name}")
-            for name, side in (record.get("winners") or {}).items()
+            for name, side in _object(record, "winners").items()
         }
         return replace(draft, bets=bets, ends=ends, passed=closed, winners=winners)
 
@@ -660,6 +655,16 @@ class HandDraft:
             if self.bets.get(lance) and lance not in self.ends:
                 raise BettingError("no_answer", lance=lance.value)
         return score(self._record)
+
+
+def _object(data: Mapping[str, Any], key: str, field: str | None = None) -> Mapping[str, Any]:
+    """``data[key]`` when it is an object (absent: empty), else the record's error."""
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise RecordError("not_a", field=field or key, what="object", got=show(value))
+    return value
 
 
 def _seat(key: object, rules: Rules) -> int:
