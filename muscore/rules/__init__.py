@@ -24,6 +24,7 @@ from typing import Any
 
 from muscore.rules.cards import (
     CARD_NAMES,
+    CARD_PLURALS,
     CARD_TEXT,
     INDICES,
     Evaluation,
@@ -67,7 +68,7 @@ def replay_vaca(vaca: Mapping[str, Any]) -> VacaResult:
 
 
 __all__ = [
-    "CARD_NAMES", "CARD_TEXT", "INDICES",
+    "CARD_NAMES", "CARD_PLURALS", "CARD_TEXT", "INDICES",
     "BettingError", "CardError", "Checkpoint", "Evaluation", "Hand", "HandDraft", "HandResult",
     "Holding", "Lance", "LanceResult", "LanceState", "Pares", "Preview", "Real31", "RecordError",
     "RuleError", "Rules", "ScoreError", "Side", "Step", "Tap", "TapKind", "VacaError",

@@ -22,6 +22,7 @@ CARD_NAMES: dict[int, str] = {
     10: "sota", 11: "caballo", 12: "rey",
 }
 
+#: The plural a table says for several cards of an index (in messages: "cinco reyes").
 CARD_PLURALS: dict[int, str] = {
     1: "ases", 2: "doses", 3: "treses", 4: "cuatros", 5: "cincos", 6: "seises", 7: "sietes",
     10: "sotas", 11: "caballos", 12: "reyes",
@@ -81,7 +82,13 @@ class Real31(enum.StrEnum):
     SOTA = "sota"  #: 7 7 7 and a sota
 
 
+#: The fourth card that makes 7 7 7 + it the 31 real, by option.
+REAL31_FOURTH: dict[Real31, tuple[int, ...]] = {
+    Real31.REY: (12,), Real31.FIGURA: (10, 11, 12), Real31.SOTA: (10,),
+}
+
 _RULE_KEYS = ("players", "reyes", "target", "juegos", "real31")
+REAL31_BY_NAME: dict[str, Real31] = {option.value: option for option in Real31}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,25 +96,27 @@ class Rules:
     """The options a table chose when it was set up (see rules.md, "Options").
 
     >>> Rules()
-    Rules(players=4, reyes=8, target=40, juegos=2, real31='no')
+    Rules(players=4, reyes=8, target=40, juegos=2, real31=<Real31.NO: 'no'>)
     """
 
     players: int = 4
     reyes: int = 8
     target: int = 40
     juegos: int = 2
-    real31: str = "no"
+    real31: Real31 = Real31.NO  #: a plain string ("rey") is read as its Real31
 
     def __post_init__(self) -> None:
         _check_rule("players", self.players, (4, 6))
         _check_rule("reyes", self.reyes, (8, 4))
         _check_rule("target", self.target, range(10, 101))
         _check_rule("juegos", self.juegos, range(1, 6))
-        if self.real31 not in ("no", "rey", "figura", "sota"):
-            raise RecordError(
-                "rule_value", field="real31", got=show(self.real31),
-                choices=("no", "rey", "figura", "sota"),
-            )
+        if type(self.real31) is not Real31:
+            if not isinstance(self.real31, str) or self.real31 not in REAL31_BY_NAME:
+                raise RecordError(
+                    "rule_value", field="real31", got=show(self.real31),
+                    choices=tuple(REAL31_BY_NAME),
+                )
+            object.__setattr__(self, "real31", REAL31_BY_NAME[self.real31])
 
     @classmethod
     def from_json(cls, data: object) -> Rules:
@@ -141,7 +150,7 @@ class Rules:
         """The ``rules`` object of the contract, every option spelled out."""
         return {
             "players": self.players, "reyes": self.reyes, "target": self.target,
-            "juegos": self.juegos, "real31": self.real31,
+            "juegos": self.juegos, "real31": self.real31.value,
         }
 
     def side_of(self, seat: int) -> Side:
@@ -269,7 +278,7 @@ def _value(index: int, reyes: int) -> int:
     return index
 
 
-def _evaluate(cards: tuple[int, ...], reyes: int, real31: str) -> Evaluation:
+def _evaluate(cards: tuple[int, ...], reyes: int, real31: Real31) -> Evaluation:
     ranks = sorted((_rank(c, reyes) for c in cards), reverse=True)
     counts: dict[int, int] = {}
     for r in ranks:
@@ -289,9 +298,9 @@ def _evaluate(cards: tuple[int, ...], reyes: int, real31: str) -> Evaluation:
         pares = Pares("par", (1, groups[0][1]))
     total = sum(_value(c, reyes) for c in cards)
     is_real = False
-    if total == 31 and real31 != "no" and sorted(cards).count(7) == 3:
+    if total == 31 and real31 is not Real31.NO and sorted(cards).count(7) == 3:
         fourth = next(c for c in cards if c != 7)
-        allowed = {"rey": (12,), "figura": (10, 11, 12), "sota": (10,)}[real31]
+        allowed = REAL31_FOURTH[real31]
         is_real = fourth in allowed
     juego_rank = JUEGO_ORDER[total] * 2 + (1 if is_real else 0) if total >= 31 else 0
     ascending = ranks[::-1]

@@ -34,6 +34,7 @@ from muscore.rules.cards import (
     B,
     Evaluation,
     Lance,
+    Real31,
     Rules,
     Side,
     check_deck,
@@ -453,7 +454,7 @@ def settled_by_cards(
             return side_name(max(top, key=lambda s: evals[s].juego_rank))  # type: ignore[union-attr]
         if len({s & 1 for s in top}) == 1:
             return side_name(top[0])
-        if juego[top[0]] == 31 and rules.real31 != "no":
+        if juego[top[0]] == 31 and rules.real31 is not Real31.NO:
             return None  # a missing 31 may be the 31 real: the table says who won
         return side_name(top[0])
     players = [s for s in order if not (lance == PUNTO and s in denied_juego)]
