@@ -103,7 +103,7 @@ class Rules:
     reyes: int = 8
     target: int = 40
     juegos: int = 2
-    real31: Real31 = Real31.NO  #: a plain string ("rey") is read as its Real31
+    real31: Real31 | str = Real31.NO  #: always a Real31 once made; "rey" is read as Real31.REY
 
     def __post_init__(self) -> None:
         _check_rule("players", self.players, (4, 6))
@@ -150,7 +150,7 @@ class Rules:
         """The ``rules`` object of the contract, every option spelled out."""
         return {
             "players": self.players, "reyes": self.reyes, "target": self.target,
-            "juegos": self.juegos, "real31": self.real31.value,
+            "juegos": self.juegos, "real31": str(self.real31),
         }
 
     def side_of(self, seat: int) -> Side:
@@ -337,7 +337,7 @@ def evaluate(cards: tuple[int, ...], rules: Rules = DEFAULT_RULES) -> Evaluation
     key = (cards, rules.reyes, rules.real31)
     found = _EVAL_CACHE.get(key)
     if found is None:
-        found = _evaluate(cards, rules.reyes, rules.real31)
+        found = _evaluate(cards, rules.reyes, REAL31_BY_NAME[rules.real31])
         if len(_EVAL_CACHE) > 20_000:  # at most a few thousand distinct hands exist
             _EVAL_CACHE.clear()
         _EVAL_CACHE[key] = found
