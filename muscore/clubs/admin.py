@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from muscore.clubs.models import Club, Membership, Pair, PairMember, Player
+from muscore.clubs.models import Club, ClubChange, Membership, Pair, PairMember, Player
 
 
 class MembershipInline(admin.TabularInline[Membership, Club]):
@@ -55,3 +55,10 @@ class PairMemberAdmin(admin.ModelAdmin[PairMember]):
     list_display = ["pair", "player", "position"]
     list_filter = ["pair__club"]
     raw_id_fields = ["pair", "player"]
+
+
+@admin.register(ClubChange)
+class ClubChangeAdmin(admin.ModelAdmin[ClubChange]):
+    list_display = ["club", "at", "by", "what"]
+    list_filter = ["club", "what"]
+    raw_id_fields = ["by"]

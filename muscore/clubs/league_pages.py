@@ -138,9 +138,7 @@ def matches_of(competition: Competition) -> QuerySet[Match]:
     """The matches with what every page shows of them, in two or three queries."""
     return (
         Match.objects.filter(competition=competition)
-        .select_related(
-            "competition__club", "round", "round__group", "first__pair", "second__pair"
-        )
+        .select_related("competition__club", "round", "round__group", "first__pair", "second__pair")
         .order_by("number")
     )
 

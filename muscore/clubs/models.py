@@ -122,3 +122,28 @@ class PairMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.pair}"
+
+
+class ClubChange(models.Model):
+    """The audit of a club's own records: a club renamed, a player or pair added or changed,
+    an organiser invited. Nothing entered is lost: the record before and after, who, when."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="changes")
+    at = models.DateTimeField(auto_now_add=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    what = models.CharField(max_length=20)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "at", "id"]
+        indexes = [models.Index(fields=["club", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.what} in {self.club} at {self.at}"

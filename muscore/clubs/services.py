@@ -12,15 +12,24 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from muscore.clubs.models import NAME_MAX, Club, Membership, Pair, PairMember, Player
+from muscore.clubs.models import (
+    NAME_MAX,
+    Club,
+    ClubChange,
+    Membership,
+    Pair,
+    PairMember,
+    Player,
+)
 from muscore.clubs.permissions import require_organiser
-from muscore.leagues.models import Round
+from muscore.leagues.models import Match, Round
 
 
 class ClubError(ValueError):
@@ -37,11 +46,27 @@ def unique_slug(name: str) -> str:
     return slug
 
 
+def _audit(club: Club, by: Any, what: str, before: Any, after: Any) -> None:
+    user = by if getattr(by, "is_authenticated", False) else None
+    ClubChange.objects.create(club=club, by=user, what=what, before=before, after=after)
+
+
 @transaction.atomic
 def create_club(name: str, *, organiser: Any) -> Club:
     """A new club whose first organiser is `organiser` (a saved user)."""
     club = Club.objects.create(name=name, slug=unique_slug(name))
     Membership.objects.create(club=club, user=organiser)
+    _audit(club, organiser, "club", None, {"name": name, "slug": club.slug})
+    return club
+
+
+@transaction.atomic
+def rename_club(club: Club, name: str, *, by: Any) -> Club:
+    """A new name; the club's address (its slug) stays, so printed links keep working."""
+    before = {"name": club.name}
+    club.name = name
+    club.save(update_fields=["name"])
+    _audit(club, by, "club", before, {"name": name})
     return club
 
 
@@ -80,6 +105,7 @@ def invite(club: Club, username: str, *, by: Any) -> tuple[Membership, str | Non
     membership = Membership.objects.create(
         club=club, user=user, invited_by=by, created_account=created
     )
+    _audit(club, by, "organiser", None, {"user": user.get_username(), "new_account": created})
     return membership, password_link(user) if created else None
 
 
@@ -102,11 +128,16 @@ def reset_password_link(membership: Membership, *, by: Any) -> str:
 
 
 @transaction.atomic
-def save_player(club: Club, name: str, player: Player | None = None) -> Player:
+def save_player(club: Club, name: str, player: Player | None = None, *, by: Any = None) -> Player:
+    """A new player, or a player's name corrected (audited)."""
     if player is None:
-        return Player.objects.create(club=club, name=name)
+        player = Player.objects.create(club=club, name=name)
+        _audit(club, by, "player", None, {"id": player.pk, "name": name})
+        return player
+    before = {"id": player.pk, "name": player.name}
     player.name = name
     player.save(update_fields=["name"])
+    _audit(club, by, "player", before, {"id": player.pk, "name": name})
     return player
 
 
@@ -115,21 +146,47 @@ def _player_named(club: Club, name: str) -> Player:
     return found or Player.objects.create(club=club, name=name)
 
 
+def _pair_record(pair: Pair) -> dict[str, Any]:
+    return {"id": pair.pk, "name": pair.name, "players": pair.player_names()}
+
+
 @transaction.atomic
-def save_pair(club: Club, name: str, players: list[str], pair: Pair | None = None) -> Pair:
-    """A pair of `players` (names: a new one joins the club), in that seat order."""
+def save_pair(
+    club: Club, name: str, players: list[str], pair: Pair | None = None, *, by: Any = None
+) -> Pair:
+    """A pair of `players` (names: a new one joins the club), in that seat order.
+
+    A pair that has played keeps its players: its results say who sat (a substitute for
+    one match is entered on that match); its name may still be corrected.
+    """
     if len(players) not in (2, 3):
         raise ClubError(_("Una pareja tiene dos jugadores (tres en mus a 6)."))
+    before = None
     if pair is None:
         pair = Pair.objects.create(club=club, name=name)
     else:
+        before = _pair_record(pair)
+        same = [n.lower() for n in before["players"]] == [n.lower() for n in players]
+        played = Match.objects.filter(Q(first__pair=pair) | Q(second__pair=pair)).exclude(source="")
+        if not same and played.exists():
+            raise ClubError(
+                _(
+                    "%(pair)s ya ha jugado: sus jugadores no cambian. Un suplente se anota en "
+                    "su partida; una pareja distinta es una pareja nueva."
+                )
+                % {"pair": pair.name}
+            )
         pair.name = name
         pair.save(update_fields=["name"])
+        if same:
+            _audit(club, by, "pair", before, _pair_record(pair))
+            return pair
         pair.members.all().delete()
     PairMember.objects.bulk_create(
         PairMember(pair=pair, player=_player_named(club, n), position=i)
         for i, n in enumerate(players)
     )
+    _audit(club, by, "pair", before, _pair_record(pair))
     return pair
 
 

@@ -159,8 +159,7 @@ def edit_club(request: HttpRequest, slug: str) -> HttpResponse:
     club = _organised_club(request, slug)
     form = ClubForm(request.POST or None, initial={"name": club.name}, club=club)
     if request.method == "POST" and form.is_valid():
-        club.name = form.cleaned_data["name"]
-        club.save(update_fields=["name"])
+        services.rename_club(club, form.cleaned_data["name"], by=request.user)
         return redirect("clubs:club", club.slug)
     context = {**club_context(request, club), "form": form}
     return render(request, "clubs/club_form.html", context, status=_status(form))
@@ -194,8 +193,41 @@ def organisers(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
         "link": link,
         "memberships": _memberships(club, request.user),
+        "changes": _changes(club),
     }
     return render(request, "clubs/organisers.html", context, status=_status(form))
+
+
+CHANGE_LIMIT = 100
+
+
+def _changes(club: Club) -> list[dict[str, Any]]:
+    """The club's audit, newest first, each record in a few words."""
+    labels = {
+        "club": _("club"),
+        "player": _("jugador"),
+        "pair": _("pareja"),
+        "organiser": _("organizador"),
+    }
+
+    def shown(record: Any) -> str:
+        if not isinstance(record, dict):
+            return "—"
+        if "players" in record:
+            return f"{record.get('name', '')} ({', '.join(record['players'])})"
+        return str(record.get("name") or record.get("user") or "—")
+
+    rows = club.changes.select_related("by").order_by("-at", "-id")[:CHANGE_LIMIT]
+    return [
+        {
+            "at": c.at,
+            "by": c.by.get_username() if c.by else "—",
+            "what": labels.get(c.what, c.what),
+            "before": shown(c.before),
+            "after": shown(c.after),
+        }
+        for c in rows
+    ]
 
 
 def _memberships(club: Club, user: Any) -> list[dict[str, Any]]:
@@ -218,6 +250,7 @@ def reset_password(request: HttpRequest, slug: str, membership_id: int) -> HttpR
         "link": request.build_absolute_uri(path),
         "reset_for": membership.user,
         "memberships": _memberships(club, request.user),
+        "changes": _changes(club),
     }
     return render(request, "clubs/organisers.html", context)
 
@@ -232,7 +265,7 @@ def player_form(request: HttpRequest, slug: str, player_id: int | None = None) -
     initial = {"name": player.name} if player else None
     form = PlayerForm(request.POST or None, initial=initial, club=club, player=player)
     if request.method == "POST" and form.is_valid():
-        services.save_player(club, form.cleaned_data["name"], player)
+        services.save_player(club, form.cleaned_data["name"], player, by=request.user)
         messages.success(request, _("Jugador guardado."))
         return redirect(reverse("clubs:club", args=[club.slug]) + "?jugadores=1#jugadores")
     context = {**club_context(request, club), "form": form, "player": player}
@@ -251,7 +284,9 @@ def pair_form(request: HttpRequest, slug: str, pair_id: int | None = None) -> Ht
     form = PairForm(request.POST or None, initial=initial, club=club, pair=pair)
     if request.method == "POST" and form.is_valid():
         try:
-            services.save_pair(club, form.cleaned_data["name"], form.player_names(), pair)
+            services.save_pair(
+                club, form.cleaned_data["name"], form.player_names(), pair, by=request.user
+            )
         except services.ClubError as error:
             form.add_error(None, str(error))
         else:
