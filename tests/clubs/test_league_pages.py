@@ -46,6 +46,8 @@ def test_every_league_page_renders_for_visitor_and_organiser(format: str) -> Non
             assert response.status_code == 200, (url, response.status_code)
     page = Client().get(urls(competition)[1]).content.decode()
     assert page.count('class="standings"') == (2 if format == "groups" else 1)
+    for export in ("export", "standings.csv", "matches.csv"):
+        assert f"/api/v1/leagues/{competition.pk}/{export}" in page
     assert "Jugar" not in page and "Sortear" not in page
 
 
