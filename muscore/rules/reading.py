@@ -195,6 +195,11 @@ class Reading:
         )
 
 
+_NOBODY: dict[Any, Any] = {}
+_NO_SEATS: frozenset[int] = frozenset()
+_NO_MAYBE: dict[str, set[int]] = {PARES: set(), JUEGO: set()}
+
+
 def read_table(
     record: Mapping[str, Any], rules: Rules, mano: int, *, partial: bool = False
 ) -> Reading:
@@ -246,15 +251,18 @@ def read_table(
     reading.pares = pares
     reading.juego = juego
     reading.shown = shown
-    reading.declared = {}
-    reading.lied = {}
-    reading.denied_juego = frozenset()
-    reading.unsure = {}
-    reading.maybe = {PARES: set(), JUEGO: set()}
+    # Every seat shown, nothing declared (the common case): nothing is unknown, nobody
+    # lied; these empties are shared and never written (the slow path makes its own).
+    reading.declared = _NOBODY
+    reading.lied = _NOBODY
+    reading.denied_juego = _NO_SEATS
+    reading.unsure = _NOBODY
+    reading.maybe = _NO_MAYBE
 
     jugadas = record.get("jugadas")
     declared = record.get("declared")
     if jugadas is not None or len(shown) < n or declared is not None:
+        reading.maybe = {PARES: set(), JUEGO: set()}
         unknown = _read_jugadas(jugadas, reading, partial)
         if declared is not None:
             _read_declared(declared, reading, unknown)
