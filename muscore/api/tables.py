@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -137,7 +137,7 @@ def etag_matches(header: str, etag: str) -> bool:
     return False
 
 
-def state_response(state: dict[str, Any], status: int = 200) -> JsonResponse:
+def state_response(state: Mapping[str, Any], status: int = 200) -> JsonResponse:
     response = JsonResponse(state, status=status)
     response["ETag"] = etag_for(state["revision"])
     response["Cache-Control"] = "no-cache"

@@ -58,6 +58,7 @@ from muscore.leagues.standings import Row, match_points, order_rows
 from muscore.rules import Rules
 from muscore.tables import services as tables
 from muscore.tables.models import Table
+from muscore.tables.state import TableState
 
 logger = logging.getLogger(__name__)
 
@@ -473,7 +474,7 @@ def open_table(match: Match, *, by: Any) -> Table:
     return table
 
 
-def on_table_changed(table: Table, state: Mapping[str, Any]) -> None:
+def on_table_changed(table: Table, state: TableState) -> None:
     """The listener of `muscore.tables.signals.table_changed` (inside the table's write).
 
     Stores the result of the table's first vaca in its league match once won, and takes
@@ -491,7 +492,7 @@ def on_table_changed(table: Table, state: Mapping[str, Any]) -> None:
                          match_id, table.pk)
 
 
-def _sync(match_id: int, table: Table, state: Mapping[str, Any]) -> None:
+def _sync(match_id: int, table: Table, state: TableState) -> None:
     match = Match.objects.select_for_update().select_related("competition").get(pk=match_id)
     if match.source not in ("", Match.Source.TABLE):
         return  # an organiser's result (by hand, a no-show) stands until they clear it

@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from muscore import rules as rules_engine
+from muscore.tables.state import Score, SideName, TableState, Vaca
 
-SIDES = ("A", "B")
+SIDES: tuple[SideName, SideName] = ("A", "B")
 # The game's words stay Spanish in English (issue 3, point 6) and are the Basque
 # tables' own in Basque (handia, txikia...): the catalogues say which.
 LANCE_NAMES: dict[str, str | Promise] = {
@@ -120,7 +121,7 @@ CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 26, 8, 8, 18
 
 
 def chart(
-    scores: Sequence[Mapping[str, int]],
+    scores: Sequence[Score],
     target: int,
     *,
     breaks: Sequence[int] = (),
@@ -324,7 +325,7 @@ def entry_lines(hand: Mapping[str, Any], players: Sequence[str]) -> list[str]:
     return recuento_lines(hand.get("result") or {}, players)
 
 
-def current_juego(vaca: Mapping[str, Any]) -> dict[str, Any]:
+def current_juego(vaca: Vaca) -> dict[str, Any]:
     """The juego being played in a vaca: its number, score and the hands so far."""
     hands = list(vaca.get("hands") or [])
     if not hands:
@@ -347,16 +348,16 @@ def current_juego(vaca: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def juegos_results(vaca: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, Any]]:
+def juegos_results(vaca: Vaca, players: Sequence[str]) -> list[dict[str, Any]]:
     """Each juego won in a vaca: who won it and the final score."""
     out = []
     for hand in vaca.get("hands") or []:
-        if hand.get("winner"):
+        if winner := hand["winner"]:
             out.append(
                 {
                     "juego": hand["juego"],
-                    "winner": hand["winner"],
-                    "names": side_names(players, hand["winner"]),
+                    "winner": winner,
+                    "names": side_names(players, winner),
                     "score": hand["score"],
                     # Word joiners keep "2–42" whole when the line wraps.
                     "a": f"{hand['score']['A']}\u2060",
@@ -368,7 +369,7 @@ def juegos_results(vaca: Mapping[str, Any], players: Sequence[str]) -> list[dict
     return out
 
 
-def board(state: Mapping[str, Any]) -> dict[str, Any]:
+def board(state: TableState) -> dict[str, Any]:
     """Everything the scoreboard draws, from the table state."""
     players: list[str] = list(state["players"])
     rules: Mapping[str, Any] = state["rules"]
@@ -378,11 +379,11 @@ def board(state: Mapping[str, Any]) -> dict[str, Any]:
     vaca = state["current"]
     juego = current_juego(vaca)
     vaca_won = vaca.get("winner")
-    next_mano = int(vaca.get("next_mano", vaca.get("mano", 0)))
+    next_mano = int(vaca["next_mano"])
     sides = []
     for side in SIDES:
         points = juego["score"][side]
-        won = int((vaca.get("juegos") or {}).get(side, 0))
+        won = vaca["juegos"][side]
         sides.append(
             {
                 "side": side,
@@ -438,7 +439,7 @@ def board(state: Mapping[str, Any]) -> dict[str, Any]:
         "finished": [
             {
                 "winner": v.get("winner"),
-                "names": side_names(players, v["winner"]) if v.get("winner") else "",
+                "names": side_names(players, winner) if (winner := v["winner"]) else "",
                 "juegos": v.get("juegos"),
             }
             for v in state.get("finished") or []
@@ -455,7 +456,7 @@ def with_legend(shown: dict[str, Any], players: Sequence[str]) -> dict[str, Any]
     return shown
 
 
-def vacas_tally(state: Mapping[str, Any]) -> dict[str, Any] | None:
+def vacas_tally(state: TableState) -> dict[str, Any] | None:
     """The vacas won by each pair at this table tonight, None before the first is won."""
     finished = [v for v in state.get("finished") or [] if v.get("winner")]
     if not finished:
@@ -474,15 +475,18 @@ def vacas_tally(state: Mapping[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def vaca_end(state: Mapping[str, Any], number: int) -> dict[str, Any] | None:
+def vaca_end(state: TableState, number: int) -> dict[str, Any] | None:
     """The end of vaca `number` (1 = the table's first): who won, each juego, the chart.
 
     None when that vaca is not finished (or does not exist).
     """
     finished = list(state.get("finished") or [])
-    if not 1 <= number <= len(finished) or not finished[number - 1].get("winner"):
+    if not 1 <= number <= len(finished):
         return None
     vaca = finished[number - 1]
+    winner = vaca["winner"]
+    if winner is None:
+        return None
     players = list(state["players"])
     target = int(state["rules"].get("target", 40))
     hands = list(vaca.get("hands") or [])
@@ -490,8 +494,8 @@ def vaca_end(state: Mapping[str, Any], number: int) -> dict[str, Any] | None:
     first = int(vaca.get("first_hand", 1))
     return {
         "number": number,
-        "winner": vaca["winner"],
-        "names": side_names(players, vaca["winner"]),
+        "winner": winner,
+        "names": side_names(players, winner),
         "juegos_won": vaca.get("juegos") or {"A": 0, "B": 0},
         "juegos": juegos_results(vaca, players),
         "hands": len(hands),
@@ -519,7 +523,7 @@ def table_options(rules: Mapping[str, Any]) -> list[str]:
     return [str(w) for w in words]
 
 
-def history(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+def history(state: TableState) -> list[dict[str, Any]]:
     """Every hand of the table, newest first, with its recuento and its juego/vaca result."""
     players = list(state["players"])
     vacas = [*(state.get("finished") or []), state["current"]]
@@ -537,11 +541,9 @@ def history(state: Mapping[str, Any]) -> list[dict[str, Any]]:
                     "mano": players[hand["mano"]] if "mano" in hand else "",
                     "score": hand.get("score"),
                     "winner": hand.get("winner"),
-                    "winner_names": side_names(players, hand["winner"])
-                    if hand.get("winner")
-                    else "",
-                    "vaca_winner_names": side_names(players, vaca["winner"])
-                    if is_last_of_vaca
+                    "winner_names": side_names(players, won) if (won := hand["winner"]) else "",
+                    "vaca_winner_names": side_names(players, vaca_won)
+                    if is_last_of_vaca and (vaca_won := vaca["winner"])
                     else "",
                     "lines": entry_lines(hand, players),
                     "piedras": is_piedras(hand),

@@ -5,7 +5,8 @@ on these functions and nothing else. The stable API:
 
 - `create_table(*, players=None, rules=None, mano=None) -> Table`
 - `get_table(table_id) -> Table` (raises `TableNotFound`)
-- `table_state(table) -> dict`: {"id", "players", "rules", "current", "finished", "revision"}
+- `table_state(table) -> TableState`: {"id", "players", "rules", "current", "finished",
+  "revision"}, typed in muscore/tables/state.py like everything below that returns a state
 - `preview_hand(table, record) -> dict`: the score() result of `record` as the next hand
 - `add_hand(table, record, *, number=None, client_id=None, idempotency_key=None, via) -> dict`
 - `undo_last(table, *, base_revision=None, idempotency_key=None, via) -> dict`
@@ -36,7 +37,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -48,6 +49,7 @@ from muscore import rules as rules_engine
 from muscore.rule_messages import rule_message
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
 from muscore.tables.signals import table_changed
+from muscore.tables.state import EditedState, ReplayedHand, StoredHand, TableState, Vaca
 
 NAME_MAX = 40
 # Lengths that fit the columns (Hand.client_id 100; IdempotentWrite.key 200 with a prefix).
@@ -103,7 +105,7 @@ class HandNotFound(TableError):
 class HandConflict(TableError):
     """The hand number was already filled (by another phone). `hand` is the stored one."""
 
-    def __init__(self, message: Any, hand: dict[str, Any], **params: Any) -> None:
+    def __init__(self, message: Any, hand: StoredHand, **params: Any) -> None:
         super().__init__(message, **params)
         self.hand = hand
 
@@ -290,7 +292,7 @@ def _score(record: dict[str, Any]) -> dict[str, Any]:
         raise UnreadableHand(f"{type(exc).__name__}: {exc}"[:200]) from exc
 
 
-def _next_context(vaca: dict[str, Any]) -> tuple[int, dict[str, int]]:
+def _next_context(vaca: Mapping[str, Any]) -> tuple[int, dict[str, int]]:
     """The mano and the score before the hand that would follow `vaca`'s hands."""
     hands = vaca["hands"]
     if not hands or hands[-1]["winner"] is not None:
@@ -307,14 +309,14 @@ class _BadHand(Exception):
 
 def replay_table(
     table_rules: dict[str, Any], first_mano: int, records: list[dict[str, Any]]
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+) -> Replayed:
     """(current vaca, finished vacas) of a table's records, hands numbered from 1.
 
     A vaca ends at the hand that wins it; the next hand starts a new vaca whose
     first mano is the won vaca's next_mano. Raises _BadHand with the table-wide
     number of the first hand that breaks the rules.
     """
-    finished: list[dict[str, Any]] = []
+    finished: list[Vaca] = []
     start, mano = 0, first_mano
     while True:
         rest = records[start:]
@@ -358,20 +360,21 @@ def replay_table(
         raise AssertionError("replay_table: a failing replay that replays")  # pragma: no cover
 
 
-def _label(vaca: dict[str, Any], start: int, mano: int) -> dict[str, Any]:
-    return {**vaca, "first_hand": start + 1, "mano": mano}
+def _label(vaca: dict[str, Any], start: int, mano: int) -> Vaca:
+    # The engine's replay() output, which the state's Vaca describes, plus the labels.
+    return cast(Vaca, {**vaca, "first_hand": start + 1, "mano": mano})
 
 
 def _records(table: Table) -> list[dict[str, Any]]:
     return list(table.hands.order_by("number").values_list("record", flat=True))
 
 
-Replayed = tuple[dict[str, Any], list[dict[str, Any]]]
+Replayed = tuple[Vaca, list[Vaca]]
 
 
 def _build_state(
     table: Table, records: list[dict[str, Any]], replayed: Replayed | None = None
-) -> dict[str, Any]:
+) -> TableState:
     try:
         current, finished = replayed or replay_table(table.rules, table.first_mano, records)
     except _BadHand as bad:
@@ -392,7 +395,7 @@ def _cache_key(table_id: str, revision: int) -> str:
     return f"muscore:table-state:{table_id}:{revision}"
 
 
-def table_state(table: Table) -> dict[str, Any]:
+def table_state(table: Table) -> TableState:
     """The API's GET shape: {"id","players","rules","current","finished","revision"}.
 
     Each vaca is muscore.rules.replay's output plus "first_hand" (the table-wide
@@ -404,7 +407,7 @@ def table_state(table: Table) -> dict[str, Any]:
         if revision is None:
             raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
         key = _cache_key(table.pk, revision)
-        state: dict[str, Any] | None = cache.get(key)
+        state: TableState | None = cache.get(key)
         if state is not None:
             return state
         fresh = Table.objects.get(pk=table.pk)
@@ -420,7 +423,7 @@ def table_state(table: Table) -> dict[str, Any]:
         return _build_state(fresh, _records(fresh))
 
 
-def replay_stored(table: Table) -> dict[str, Any]:
+def replay_stored(table: Table) -> TableState:
     """The state replayed from the stored records, never from the cache (backups use it).
 
     Raises LaterHandInvalid naming the first stored hand that breaks the rules."""
@@ -433,7 +436,7 @@ def table_revision(table_id: str) -> int | None:
     return Table.objects.filter(pk=table_id).values_list("revision", flat=True).first()
 
 
-def iter_hands(state: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+def iter_hands(state: TableState) -> list[tuple[int, ReplayedHand]]:
     """(table-wide number, replayed hand) for every hand of every vaca, in order."""
     out = []
     for vaca in [*state["finished"], state["current"]]:
@@ -454,7 +457,7 @@ def get_table(table_id: Any) -> Table:
         raise TableNotFound(_("no hay ninguna mesa con ese enlace")) from None
 
 
-def hand_entry(table: Table, number: int) -> dict[str, Any]:
+def hand_entry(table: Table, number: int) -> StoredHand:
     """One stored hand: {"number", "record", "mano", "juego", "score", "winner", "result"}."""
     try:
         record = table.hands.get(number=number).record
@@ -498,7 +501,7 @@ def _fingerprint(action: str, number: int | None, record: Any) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def _replayed_answer(table: Table, keys: list[str], fingerprint: str) -> dict[str, Any] | None:
+def _replayed_answer(table: Table, keys: list[str], fingerprint: str) -> TableState | None:
     for key in keys:
         stored = IdempotentWrite.objects.filter(table=table, key=key).first()
         if stored is None:
@@ -507,7 +510,8 @@ def _replayed_answer(table: Table, keys: list[str], fingerprint: str) -> dict[st
             raise IdempotencyMismatch(
                 _("esta Idempotency-Key (o client id) ya se usó para otra petición distinta")
             )
-        body: dict[str, Any] = copy.deepcopy(stored.body)
+        # The state (or edited state) stored by the first answer to this key.
+        body: TableState = copy.deepcopy(stored.body)
         return body
     return None
 
@@ -526,7 +530,7 @@ def _commit(
     status: int,
     idempotency_key: str | None,
     replayed: Replayed | None = None,
-) -> dict[str, Any]:
+) -> TableState:
     if via not in Change.Via.values:
         raise TableError(_("forma desconocida de cambiar una mesa: %(via)s"), via=repr(via))
     table.revision += 1
@@ -586,7 +590,7 @@ def add_hand(
     idempotency_key: Any = None,
     base_revision: Any = None,
     via: str,
-) -> dict[str, Any]:
+) -> TableState:
     """Store `record` as the table's next hand and return the new state.
 
     - `base_revision` given and not the table's: StaleEdit (a tap aimed at an old board).
@@ -672,7 +676,7 @@ def undo_last(
     base_revision: Any = None,
     idempotency_key: Any = None,
     via: str,
-) -> dict[str, Any]:
+) -> TableState:
     """Remove the last hand (its record stays in the audit) and return the new state."""
     idempotency_key = _check_key("Idempotency-Key", idempotency_key)
     keys = _idempotency_keys(None, idempotency_key)
@@ -730,7 +734,7 @@ def add_piedras(
     idempotency_key: Any = None,
     base_revision: Any = None,
     via: str,
-) -> dict[str, Any]:
+) -> TableState:
     """Piedras by hand (+1, +5, -1 for a side, as on paper): an entry in the table's record.
 
     Stored like a hand, in the same list, so undo, redo, the audit and the replay
@@ -777,7 +781,7 @@ def redo_last(
     base_revision: Any = None,
     idempotency_key: Any = None,
     via: str,
-) -> dict[str, Any]:
+) -> TableState:
     """Bring back the hand undone last (see `redo_candidate`) and return the new state.
 
     The redo is in the audit like any change; nothing to redo is a TableError.
@@ -822,7 +826,7 @@ def replace_hand(
     base_revision: Any = None,
     idempotency_key: Any = None,
     via: str,
-) -> dict[str, Any]:
+) -> EditedState:
     """Replace hand `number`, replay everything after it, return the state plus "changed".
 
     "changed" lists the table-wide numbers of the hands whose mano, juego, score or
@@ -840,7 +844,7 @@ def replace_hand(
         table = _lock(table.pk)
         answer = _replayed_answer(table, keys, fingerprint)
         if answer is not None:
-            return answer
+            return cast(EditedState, answer)  # what this key's first answer stored
         _check_base(table, base_revision)
         try:
             hand = table.hands.get(number=number)
@@ -878,16 +882,16 @@ def replace_hand(
             status=200,
             idempotency_key=idempotency_key,
         )
-        state["changed"] = _changed(old_state, state)
+        edited = EditedState(**state, changed=_changed(old_state, state))
         for key in keys:
             IdempotentWrite.objects.create(
-                table=table, key=key, fingerprint=fingerprint, status=200, body=state
+                table=table, key=key, fingerprint=fingerprint, status=200, body=edited
             )
-        return state
+        return edited
 
 
-def _changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[int]:
-    def summary(state: Mapping[str, Any]) -> dict[int, Any]:
+def _changed(old: TableState, new: TableState) -> list[int]:
+    def summary(state: TableState) -> dict[int, Any]:
         return {n: (h["mano"], h["juego"], h["score"], h["winner"]) for n, h in iter_hands(state)}
 
     before, after = summary(old), summary(new)

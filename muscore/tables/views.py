@@ -37,6 +37,7 @@ from muscore.tables.forms import (
     rule_message,
 )
 from muscore.tables.models import Table
+from muscore.tables.state import StoredHand, TableState
 
 VIA = "edit_link"
 
@@ -418,7 +419,7 @@ def _board_error(request: HttpRequest, table: Table, message: str) -> HttpRespon
 # --- the hand entry -----------------------------------------------------------------------------
 
 
-def _entry_for(table: Table, state: dict[str, Any], number: int | None) -> dict[str, Any]:
+def _entry_for(table: Table, state: TableState, number: int | None) -> dict[str, Any]:
     """The mano, the score before and the record of the hand being entered or corrected."""
     if number is None:
         mano = int(state["current"]["next_mano"])
@@ -545,7 +546,7 @@ def _stored_hand(table: Table, number: int) -> dict[str, Any] | None:
     return _shown_hand(table, hand)
 
 
-def _shown_hand(table: Table, hand: dict[str, Any]) -> dict[str, Any] | None:
+def _shown_hand(table: Table, hand: StoredHand) -> dict[str, Any] | None:
     if "result" not in hand:
         return None
     return {

@@ -1,0 +1,73 @@
+"""The table state as the services hand it to the pages, the API and the leagues.
+
+`table_state(table)` and every write of muscore.tables.services answer a `TableState`:
+the table's names and options, and its vacas as muscore.rules.replay gives them, each
+labelled by the table ("first_hand": the table-wide number of its first hand, "mano":
+its first mano). A hand's `result` is score()'s contract result (docs/contract.md),
+kept as the engine's plain dict.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+SideName = Literal["A", "B"]
+
+
+class Score(TypedDict):
+    """Piedras (or juegos) by side."""
+
+    A: int
+    B: int
+
+
+class ReplayedHand(TypedDict):
+    """One hand of a vaca as replayed: its mano and juego, the score after it, who won."""
+
+    mano: int
+    juego: int
+    score: Score
+    winner: SideName | None
+    result: dict[str, Any]
+
+
+class Vaca(TypedDict):
+    """A vaca: muscore.rules.replay's output plus the table's labels."""
+
+    hands: list[ReplayedHand]
+    juegos: Score
+    winner: SideName | None
+    score: Score
+    next_mano: int
+    first_hand: int
+    mano: int
+
+
+class TableState(TypedDict):
+    """A table as the API's GET gives it: {"id", "players", "rules", "current", "finished",
+    "revision"}."""
+
+    id: str
+    players: list[str]
+    rules: dict[str, Any]
+    current: Vaca
+    finished: list[Vaca]
+    revision: int
+
+
+class EditedState(TableState):
+    """The state after a correction, plus the table-wide numbers of the hands it changed."""
+
+    changed: list[int]
+
+
+class StoredHand(TypedDict):
+    """One stored hand (`hand_entry`): its number and record, and how it replayed."""
+
+    number: int
+    record: dict[str, Any]
+    mano: NotRequired[int]
+    juego: NotRequired[int]
+    score: NotRequired[Score]
+    winner: NotRequired[SideName | None]
+    result: NotRequired[dict[str, Any]]
