@@ -5,9 +5,10 @@ the table's names and options, and its vacas as muscore.rules.replay gives them,
 labelled by the table ("first_hand": the table-wide number of its first hand, "mano":
 its first mano). A hand's `result` is score()'s contract result (docs/contract.md),
 kept as the engine's plain dict.
-"""
 
-from __future__ import annotations
+No `from __future__ import annotations` here: TypedDict reads NotRequired from the
+annotations themselves at run time (tests/tables/test_state_types.py relies on it).
+"""
 
 from typing import Any, Literal, NotRequired, TypedDict
 
@@ -21,14 +22,25 @@ class Score(TypedDict):
     B: int
 
 
+class PiedrasTap(TypedDict):
+    """Piedras tapped by hand for a side (+1, +5, -1), as on paper."""
+
+    side: SideName
+    n: int
+
+
 class ReplayedHand(TypedDict):
-    """One hand of a vaca as replayed: its mano and juego, the score after it, who won."""
+    """One entry of a vaca as replayed: its mano and juego, the score after it, who won.
+
+    A dealt hand, or piedras tapped by hand (then "piedras" says which side and how many).
+    """
 
     mano: int
     juego: int
     score: Score
     winner: SideName | None
     result: dict[str, Any]
+    piedras: NotRequired[PiedrasTap]
 
 
 class Vaca(TypedDict):
@@ -71,3 +83,4 @@ class StoredHand(TypedDict):
     score: NotRequired[Score]
     winner: NotRequired[SideName | None]
     result: NotRequired[dict[str, Any]]
+    piedras: NotRequired[PiedrasTap]

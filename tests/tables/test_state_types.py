@@ -49,6 +49,8 @@ def test_every_state_the_services_return_has_the_typed_shape() -> None:
     assert state["finished"], "the hands should have won a vaca"
     assert_state(services.add_hand(table, make_record(), via="api"))
     assert_state(services.undo_last(table, via="api"))
+    # Piedras by hand are entries of the same list, replayed like hands.
+    assert_state(services.add_piedras(table, "A", 5, via="api"))
     edited = services.replace_hand(table, 1, make_deje_record("A"), via="api")
     assert_state(edited, EditedState)
     assert_shape(services.hand_entry(table, 2), StoredHand)
