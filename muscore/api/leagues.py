@@ -54,8 +54,7 @@ def detail(request: HttpRequest, league_id: int) -> HttpResponse:
             competition = Competition.objects.get(pk=league_id)
             if competition.revision != revision:
                 return detail(request, league_id)  # a write landed between the reads
-            body = json.dumps(services.api_document(competition), ensure_ascii=False,
-                              separators=(",", ":")).encode()
+            body = services.api_body(competition)
             cache.set(key, body, BODY_CACHE_SECONDS)
         response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag

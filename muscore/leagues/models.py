@@ -99,6 +99,18 @@ class Entry(models.Model):
     group = models.ForeignKey(
         Group, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
     )
+    # Its standings line over the league (or group) matches with a result, kept in step
+    # with each match's stored figures in the same transaction (services._store), so the
+    # standings read one row per pair whatever the number of matches.
+    played = models.IntegerField(default=0)
+    won = models.IntegerField(default=0)
+    lost = models.IntegerField(default=0)
+    forfeits = models.IntegerField(default=0)
+    points = models.IntegerField(default=0)
+    juegos_for = models.IntegerField(default=0)
+    juegos_against = models.IntegerField(default=0)
+    tantos_for = models.IntegerField(default=0)
+    tantos_against = models.IntegerField(default=0)
 
     class Meta:
         ordering = ["competition", "index"]

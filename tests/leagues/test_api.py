@@ -126,3 +126,12 @@ def test_export_imports_again_and_csv(client: Client) -> None:
     assert [m["result"] for m in matches[:4]] == ["table", "manual", "no_show", "manual"]
     assert matches[0]["table"] and matches[2]["no_show"] == "both"
     assert matches[3]["players_second"].startswith("Iñaki")
+
+
+def test_the_body_written_as_text_is_the_document(client: Client) -> None:
+    competition, user = liguilla(4, legs=2)
+    played(competition, user)
+    body = json.loads(services.api_body(competition))
+    assert body == services.api_document(competition)
+    assert list(body) == list(services.api_document(competition))
+    assert client.get(f"/api/v1/leagues/{competition.pk}").json() == body

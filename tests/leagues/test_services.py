@@ -320,3 +320,30 @@ def test_database_standings_equal_the_contract_on_random_leagues() -> None:
         competition = services.import_competition(club, doc, by=user)
         assert [row.to_json() for row in services.standings(competition)[0].rows] == \
             standings_json(read_league(doc))["standings"]
+
+
+def test_entry_lines_stay_equal_to_a_recount() -> None:
+    """The standings line each entry keeps, changed match by match, never drifts from a
+    count made afresh from the stored figures."""
+    from muscore.leagues.models import Entry
+
+    competition, user = liguilla(4, legs=2, points={"win": 3, "loss": 1, "forfeit": -1})
+    matches = list(competition.matches.all())
+    table = services.open_table(matches[0], by=user)
+    play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A)
+    services.record_result(matches[1], by=user, juegos=[3, 2], tantos=[150, 133])
+    services.record_result(matches[1], by=user, juegos=[0, 3])
+    services.record_no_show(matches[2], by=user, who="both")
+    services.record_no_show(matches[3], by=user, who=1)
+    services.clear_result(matches[3], by=user)
+    services.record_result(matches[4], by=user, juegos=[3, 1])
+    tables.undo_last(table, via="edit_link")
+
+    def lines() -> list[tuple[int, ...]]:
+        return list(Entry.objects.filter(competition=competition).order_by("index")
+                    .values_list("index", *services.LINE_FIELDS))
+
+    kept = lines()
+    assert any(line[1] for line in kept)
+    services.recount_lines(competition)
+    assert lines() == kept

@@ -147,6 +147,7 @@ class Command(BaseCommand):
             matches, ["table", "source", "juegos_first", "juegos_second", "tantos_first",
                       "tantos_second", "no_show_first", "no_show_second", "winner", "result_at"],
             batch_size=1000)
+        services.recount_lines(competition)
         Competition.objects.filter(pk=competition.pk).update(
             status=Competition.Status.FINISHED, revision=competition.revision + 1)
         competition.refresh_from_db()
