@@ -76,7 +76,7 @@ class Betting:
                 total += n
             else:
                 raise BettingError("bet_n", lance=lance, i=i, got=show(n))
-            last_side = A if side == A else B
+            last_side = side
         self.count = len(bets)
         self.ordago = ordago
         self.stake = total
@@ -88,7 +88,7 @@ class Betting:
                 raise BettingError("end_without_bets", lance=lance, got=show(end))
             self.last_side = None
             return
-        self.last_side = last_side
+        self.last_side = A if last_side == A else B  # the Side, not the record's string
         if end is None:
             if answered:
                 raise BettingError("no_answer", lance=lance)

@@ -142,7 +142,7 @@ def count(
             if found is None:
                 continue
             betting = found
-            if lance != GRANDE and lance != CHICA:
+            if lance is not GRANDE and lance is not CHICA:
                 can_bet = reading.bettable(lance)
                 if can_bet is None:
                     raise pending(lance)
@@ -189,10 +189,11 @@ def count(
                 raise pending(None)
             in_lance = bettings.get(lance) if bettings else None
             step: dict[str, Any]
-            if lance in (GRANDE, CHICA, PUNTO):
-                if lance == PUNTO and len(denied_juego) == n:
+            # The lances are the constants of lance_order: `is` compares them.
+            if lance is not PARES and lance is not JUEGO:
+                if lance is PUNTO and len(denied_juego) == n:
                     continue  # every seat denied its juego: nobody plays punto
-                extra = 1 if lance == PUNTO else 0
+                extra = 1 if lance is PUNTO else 0
                 if in_lance is None:
                     side = winner_of(lance)
                     step = {"lance": lance, "side": side, "points": 1, "why": "paso"}
