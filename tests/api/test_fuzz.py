@@ -3,6 +3,7 @@ rejected request never changes anything."""
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -70,7 +71,9 @@ def mutated_record(draw: st.DrawFn) -> Any:
                 nxt = {}
                 target[key] = nxt
             target = nxt
-        target[path[-1]] = draw(known_values | json_values)
+        # A copy: sampled_from hands out the same {} and [] each time, and a record that
+        # came to hold one inside itself could not be written as JSON.
+        target[path[-1]] = copy.deepcopy(draw(known_values | json_values))
     return record
 
 
