@@ -16,6 +16,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from muscore import rules as engine
+from muscore.rules import HandDraft, Lance
 from muscore.tables import board
 from muscore.tables.forms import (
     CARD_VALUES,
@@ -23,8 +24,10 @@ from muscore.tables.forms import (
     PARES_CHOICES,
     EntryError,
     bet_words,
-    rule_message,
-    tap_bets,
+    bets_of,
+    needed_winners,
+    tap_draft,
+    winner_message,
 )
 
 #: The form's lances. The fourth is "juego" in the form; the engine says whether it is punto.
@@ -176,15 +179,36 @@ class Calculation:
         by taps posts, scores and links exactly as the same hand typed.
         """
         try:
-            bets = [(b["side"], b["n"]) for b in self.bets(lance)]
-            bets, end = tap_bets(bets, self.ends.get(lance) or None, parts, amount, name)
+            draft = self._draft_so_far()
+            # The form's fourth lance is "juego"; the engine says whether it is punto.
+            engine_lance = (draft.fourth() or Lance.JUEGO).value if lance == "juego" else lance
+            tapped = tap_draft(draft, [parts[0], engine_lance, *parts[2:]], amount, name)
         except ValueError as bad:  # a typed amount that is not one, or a tap refused
             if isinstance(bad, EntryError):
                 self.errors.append(str(bad))
             return
+        bets = bets_of(tapped, engine_lance)
+        end = tapped.ends.get(Lance(engine_lance))
         self.first[lance] = bets[0][0] if bets else ""
         self.amounts[lance] = " ".join("o" if n == "ordago" else str(n) for _s, n in bets)
         self.ends[lance] = end or ""
+
+    def _draft_so_far(self) -> HandDraft:
+        """The engine's draft of the fields read so far, unanswered bets included."""
+        record = self.record()
+        lances: dict[str, Any] = {}
+        for lance in LANCES:
+            bets = self.bets(lance)
+            if bets:
+                lances[lance] = {"bets": bets}
+                if self.ends.get(lance):
+                    lances[lance]["end"] = self.ends[lance]
+        record["lances"] = lances
+        base = HandDraft.from_record({k: v for k, v in record.items() if k != "lances"},
+                                     passed=False)
+        if base.fourth() is Lance.PUNTO and "juego" in lances:
+            lances["punto"] = lances.pop("juego")
+        return HandDraft.from_record(record, passed=False)
 
     def bet_buttons(self, lance: str, labels: Mapping[str, str]) -> dict[str, Any]:
         """What templates/tables/_bets.html needs for one lance, as the hand entry gives it."""
@@ -355,89 +379,49 @@ class Settled:
     asked: list[str]  #: the lances whose winner the engine asked for
 
 
-def referee_message(error: engine.RuleError, names: list[str] | None = None) -> str:
-    """An engine refusal about a lance's winner, as a referee says it (names, not seats,
-    and the calculator's own words, not the record's fields); any other error as the
-    engine words it."""
-    params = error.params
-    lance = str(params.get("lance", ""))
-    lance_name = board.LANCE_NAMES.get(lance, lance)
-    players = names or default_names(4 if int(params.get("seat", 0) or 0) < 4 else 6)
-
-    def who(seat: object) -> str:
-        try:
-            return players[int(str(seat))]
-        except (ValueError, IndexError):
-            return str(seat)
-
-    if error.code == "winner_missing":
-        return _(
-            "%(lance)s: sin las cartas de %(name)s no se sabe quién ganó. Marcad el ganador, "
-            "A o B, bajo «Sin cartas»."
-        ) % {"lance": lance_name, "name": who(params.get("seat"))}
-    if error.code in ("winner_contradicts", "winner_contradicts_jugadas", "winner_contradicts_lie"):
-        if error.code == "winner_contradicts":
-            why = _("las cartas")
-        elif error.code == "winner_contradicts_lie":
-            why = _("la mentira de %(name)s") % {"name": who(params.get("seat"))}
-        else:
-            why = _("las jugadas")
-        return _(
-            "%(lance)s: %(why)s se la dan a %(side)s, pero habéis marcado que la ganó "
-            "%(got)s. Quitad ese ganador o corregid las cartas."
-        ) % {"lance": lance_name, "why": why, "side": params.get("side"), "got": params.get("got")}
-    if error.code == "winner_not_holder":
-        return _(
-            "%(lance)s: solo %(side)s tienen %(word)s, pero habéis marcado que la ganó %(got)s."
-        ) % {"lance": lance_name, "side": params.get("side"), "word": lance,
-             "got": params.get("got")}
-    if error.code == "winner_nobody":
-        return _(
-            "%(lance)s: nadie tiene %(word)s, pero habéis marcado que la ganó %(got)s."
-        ) % {"lance": lance_name, "word": lance, "got": params.get("got")}
-    return rule_message(error)
-
-
 def settle(
     record: Mapping[str, Any],
     winners: Mapping[str, str] | None = None,
     names: list[str] | None = None,
 ) -> Settled:
-    """Score a record, asking muscore.rules what the form leaves open.
-
-    The form always names the fourth lance "juego"; when nobody has juego the engine
-    says so and the lance is renamed punto. A lance whose winner the missing cards
-    leave open takes the form's answer when the engine asks for it, so a winner the
-    cards already decide is never sent (it could only contradict them).
+    """Score a record, asking the engine (a muscore.rules.HandDraft) what the form leaves
+    open: whether the fourth lance is juego or punto (the form always names it "juego"),
+    and which lances need the table's winner. The form's winner is used where the engine
+    asks for one; one the cards or jugadas contradict is refused, naming both.
     """
     current: dict[str, Any] = {**record}
     given = dict(winners or {})
     asked: list[str] = []
-    for _attempt in range(8):
-        try:
-            return Settled(current, engine.score(current), None, asked)
-        except engine.RuleError as error:
-            if error.code == "juego_not_punto":
-                lances = dict(current.get("lances") or {})
-                if "juego" in lances:
-                    lances["punto"] = lances.pop("juego")
-                    current["lances"] = lances
-                winners_in = dict(current.get("winners") or {})
-                if "juego" in winners_in:
-                    winners_in["punto"] = winners_in.pop("juego")
-                    current["winners"] = winners_in
-                if "juego" in given:
-                    given["punto"] = given.pop("juego")
-                continue
-            if error.code == "winner_missing":
-                lance = error.params["lance"]
-                asked.append(lance)
-                side = given.get(lance)
-                if side:
-                    current["winners"] = {**(current.get("winners") or {}), lance: side}
-                    continue
-            return Settled(current, None, referee_message(error, names), asked)
-        except (TypeError, KeyError, AttributeError, IndexError):
-            # A permalink is anyone's input: an odd shape is its fault, never a crash.
-            return Settled(current, None, _("Esa mano no se puede leer."), asked)
-    return Settled(current, None, _("Esa mano no se puede leer."), asked)  # pragma: no cover
+    try:
+        reading = HandDraft.from_record(
+            {k: v for k, v in current.items() if k not in ("lances", "winners")}
+        )
+        if reading.fourth() is Lance.PUNTO:
+            for key, values in (("lances", dict(current.get("lances") or {})), ("winners", given)):
+                if "juego" in values:
+                    values["punto"] = values.pop("juego")
+                if key == "lances" and values:
+                    current["lances"] = values
+            winners_in = dict(current.get("winners") or {})
+            if "juego" in winners_in:
+                winners_in["punto"] = winners_in.pop("juego")
+                current["winners"] = winners_in
+        draft = HandDraft.from_record(current)
+        for lance, side in given.items():
+            settled = draft.settled(lance)
+            if settled is not None and settled.value != side:
+                problems = draft.with_winner(lance, side).problems()
+                if problems:
+                    return Settled(current, None, winner_message(problems[0], names), asked)
+        for lance in needed_winners(draft):
+            asked.append(lance.value)
+            side = given.get(lance.value)
+            if side:
+                draft = draft.with_winner(lance, side)
+                current["winners"] = {**(current.get("winners") or {}), lance.value: side}
+        return Settled(current, draft.result(), None, asked)
+    except engine.RuleError as error:
+        return Settled(current, None, winner_message(error, names), asked)
+    except (TypeError, KeyError, AttributeError, IndexError):
+        # A permalink is anyone's input: an odd shape is its fault, never a crash.
+        return Settled(current, None, _("Esa mano no se puede leer."), asked)

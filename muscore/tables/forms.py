@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from muscore import rules as rules_engine
+from muscore.rules import HandDraft, Lance, Side, Tap, TapKind
 from muscore.tables import board
 
 NAME_MAX = 40
@@ -44,6 +45,55 @@ def rule_message(error: Exception) -> str:
     from muscore.rule_messages import rule_message as translated
 
     return translated(error)
+
+
+def winner_message(error: rules_engine.RuleError, names: Sequence[str] | None = None) -> str:
+    """An engine refusal about a lance's winner, as a referee says it (names, not seats,
+    and the calculator's own words, not the record's fields); any other error as the
+    engine words it."""
+    params = error.params
+    lance = str(params.get("lance", ""))
+    lance_name = board.LANCE_NAMES.get(lance, lance)
+    players = list(names or [])
+
+    def who(seat: object) -> str:
+        try:
+            return players[int(str(seat))]
+        except (ValueError, IndexError):
+            return str(seat)
+
+    def team(side: object) -> str:
+        if side in ("A", "B") and players:
+            return board.side_names(players, str(side))
+        return str(side)
+
+    if error.code == "winner_missing":
+        return _(
+            "%(lance)s: sin las cartas de %(name)s no se sabe quién ganó. Marcad el ganador, "
+            "A o B, bajo «Sin cartas»."
+        ) % {"lance": lance_name, "name": who(params.get("seat"))}
+    if error.code in ("winner_contradicts", "winner_contradicts_jugadas", "winner_contradicts_lie"):
+        if error.code == "winner_contradicts":
+            why = _("las cartas")
+        elif error.code == "winner_contradicts_lie":
+            why = _("la mentira de %(name)s") % {"name": who(params.get("seat"))}
+        else:
+            why = _("las jugadas")
+        return _(
+            "%(lance)s: %(why)s se la dan a %(side)s, pero habéis marcado que la ganó "
+            "%(got)s. Quitad ese ganador o corregid las cartas."
+        ) % {"lance": lance_name, "why": why, "side": team(params.get("side")),
+             "got": team(params.get("got"))}
+    if error.code == "winner_not_holder":
+        return _(
+            "%(lance)s: solo %(side)s tienen %(word)s, pero habéis marcado que la ganó %(got)s."
+        ) % {"lance": lance_name, "side": team(params.get("side")), "word": lance,
+             "got": team(params.get("got"))}
+    if error.code == "winner_nobody":
+        return _(
+            "%(lance)s: nadie tiene %(word)s, pero habéis marcado que la ganó %(got)s."
+        ) % {"lance": lance_name, "word": lance, "got": team(params.get("got"))}
+    return rule_message(error)
 
 
 # --- set-up -------------------------------------------------------------------------------------
@@ -191,14 +241,6 @@ def _bets_text(bets: Sequence[tuple[str, int | str]]) -> str:
     return " ".join(f"{side}{'o' if n == 'ordago' else n}" for side, n in bets)
 
 
-def _deje(bets: Sequence[tuple[str, int | str]]) -> int:
-    # Shown while entering only (see the module docstring): 1 for a rejected first
-    # bet, else what stood before the rejected raise.
-    if len(bets) == 1:
-        return 1
-    return sum(int(n) for _side, n in bets[:-1] if n != "ordago")
-
-
 def bet_words(
     bets: Sequence[tuple[str, int | str]], end: str | None, labels: Mapping[str, str]
 ) -> list[str]:
@@ -221,55 +263,81 @@ def bet_words(
     return words
 
 
-def tap_bets(
-    bets: Sequence[tuple[str, int | str]],
-    end: str | None,
-    parts: Sequence[str],
-    amount: str,
-    name: str,
-) -> tuple[list[tuple[str, int | str]], str | None]:
-    """One tapped bet button (`act` split on ":") applied to a lance's bets and answer.
+def bets_of(draft: HandDraft, lance: str) -> list[tuple[str, int | str]]:
+    """A lance's bets in the draft as (side, n) pairs, the fields' own shape."""
+    return [(str(bet["side"]), bet["n"]) for bet in draft.bets.get(Lance(lance), ())]
+
+
+def tap_draft(draft: HandDraft, parts: Sequence[str], amount: str, name: str) -> HandDraft:
+    """One tapped bet button (`act` split on ":") applied to a hand draft by the engine.
 
     The bet buttons (templates/tables/_bets.html) are shared by the hand entry and the
-    recuento calculator; this is the one place their taps are understood. `amount` is
-    what the lance's "otra cantidad" field held, for a `…:amt` bet. EntryError says why
-    a tap cannot be taken.
+    recuento calculator; this is the one place their taps are understood, and the engine
+    (muscore.rules.HandDraft.tap) says which are legal. `amount` is what the lance's "otra
+    cantidad" field held, for a `…:amt` bet. EntryError says why a tap cannot be taken.
     """
-    bets = list(bets)
-    kind = parts[0]
+    kind, lance = parts[0], Lance(parts[1])
     if kind == "clear":
-        return [], None
+        while draft.bets.get(lance) or lance in draft.ends:
+            draft = draft.undo(lance)
+        return draft
     if kind == "pop":
-        return (bets, None) if end else (bets[:-1], None)
-    if end:
-        raise EntryError(_("%(lance)s ya está cerrado: bórralo para cambiarlo.") % {"lance": name})
-    if kind == "end":
-        if not bets or len(parts) != 3 or parts[2] not in ("quiero", "no_quiero"):
+        return draft.undo(lance) if draft.bets.get(lance) else draft
+    legal = draft.legal_taps(lance)
+    tap: Tap | None = None
+    if kind == "end" and len(parts) == 3 and parts[2] in ("quiero", "no_quiero"):
+        wanted = TapKind.QUIERO if parts[2] == "quiero" else TapKind.NO_QUIERO
+        tap = next((t for t in legal if t.kind is wanted), None)
+        if tap is None:
             raise EntryError(_("%(lance)s: nadie ha envidado.") % {"lance": name})
-        return bets, parts[2]
-    # bet:<lance>:<side>:<amount>
-    if len(parts) != 4 or parts[2] not in ("A", "B"):
+    elif kind == "bet" and len(parts) == 4 and parts[2] in ("A", "B"):
+        side, given = Side(parts[2]), parts[3]
+        wanted = TapKind.ORDAGO if given == "ordago" else TapKind.ENVIDO
+        if not any(t.kind is wanted and t.side is side for t in legal):
+            if draft.bets.get(lance) and draft.lance(lance).ordago:
+                raise EntryError(
+                    _("%(lance)s: tras un órdago solo cabe quiero o no quiero.") % {"lance": name}
+                )
+            if not legal:
+                raise EntryError(
+                    _("%(lance)s ya está cerrado: bórralo para cambiarlo.") % {"lance": name}
+                )
+            raise EntryError(_("%(lance)s: ahora contesta el otro bando.") % {"lance": name})
+        if wanted is TapKind.ORDAGO:
+            tap = Tap.ordago(side)
+        else:
+            if given == "amt":
+                given = amount or "2"
+            if not given.isdigit() or not 1 <= int(given) <= MAX_BET:
+                raise EntryError(
+                    _("%(lance)s: un envite es un número de piedras del 1 al %(max)s.")
+                    % {"lance": name, "max": MAX_BET}
+                )
+            tap = Tap.envido(side, int(given))
+    if tap is None:
         raise EntryError(_("%(lance)s: esa apuesta no se entiende.") % {"lance": name})
-    side, given = parts[2], parts[3]
-    if bets and bets[-1][0] == side:
-        raise EntryError(_("%(lance)s: ahora contesta el otro bando.") % {"lance": name})
-    if bets and bets[-1][1] == "ordago":
-        raise EntryError(
-            _("%(lance)s: tras un órdago solo cabe quiero o no quiero.") % {"lance": name}
-        )
-    n: int | str
-    if given == "ordago":
-        n = "ordago"
-    else:
-        if given == "amt":
-            given = amount or "2"
-        if not given.isdigit() or not 1 <= int(given) <= MAX_BET:
-            raise EntryError(
-                _("%(lance)s: un envite es un número de piedras del 1 al %(max)s.")
-                % {"lance": name, "max": MAX_BET}
-            )
-        n = int(given)
-    return [*bets, (side, n)], None
+    try:
+        return draft.tap(lance, tap)
+    except rules_engine.RuleError as error:
+        raise EntryError(rule_message(error)) from None
+
+
+def needed_winners(closed: HandDraft) -> tuple[Lance, ...]:
+    """The lances whose winner the table must give, asked of the engine: each one the
+    draft names that the hand cannot be completed without (an accepted órdago decides
+    by its own lance alone, so the lances before it need none)."""
+    naive = closed.winners_needed()
+    if len(naive) < 2:
+        return naive
+    out = []
+    for lance in naive:
+        trial = closed
+        for other in naive:
+            if other is not lance:
+                trial = trial.with_winner(other, Side.A)
+        if not trial.is_complete():
+            out.append(lance)
+    return tuple(out)
 
 
 class HandEntry:
@@ -324,9 +392,11 @@ class HandEntry:
             }
             for side in ("A", "B")
         ]
+        self.taps: list[str] = []
         if data is not None:
             self._read(data)
         self.analyse()
+        self._replay_taps()
 
     # reading ---------------------------------------------------------------------------------
 
@@ -345,6 +415,8 @@ class HandEntry:
         if posted.isdigit() and 0 < int(posted) < 100_000:
             self.number = int(posted)
         self.act = str(get("act", "") or "")[:60]
+        # Taps kept by a phone without signal, replayed here through the engine's draft.
+        self.taps = str(get("taps", "") or "")[:4000].split()[:200]
         for seat in range(self.n):
             name = self.players[seat]
             text = str(get(f"c{seat}", "") or "")[:60]
@@ -419,17 +491,26 @@ class HandEntry:
                 data[f"e_{lance}"] = betting["end"]
         return cls(data=data, **kwargs)
 
-    # what the cards and declarations decide ----------------------------------------------------
+    # what the engine answers ---------------------------------------------------------------------
 
     def showed(self, seat: int) -> bool:
         return len(self.cards[seat]) == 4
 
     def said(self, seat: int, lance: str) -> bool:
-        """What the seat said for pares / juego: his declaration, else what he holds."""
-        value = self.declared[seat].get(lance)
-        if value:
-            return value == "si"
-        return (self.cards_pares if lance == "pares" else self.cards_juego)[seat]
+        """Whether the seat plays pares / juego as the table believed it (the engine's
+        reading: his declaration, else what he holds)."""
+        if self.draft is None:
+            return False
+        held = self.draft.holding(seat)
+        return bool(held.plays_pares if lance == "pares" else held.plays_juego)
+
+    def holds(self, seat: int, lance: str) -> bool:
+        """Whether the seat's shown cards hold pares / juego (the engine reads them)."""
+        if self.draft is None:
+            return False
+        held = self.draft.holding(seat)
+        value = held.pares if lance == "pares" else held.juego
+        return value not in (None, "no")
 
     def lied(self) -> bool:
         """Someone's declaration is not what his shown cards hold."""
@@ -439,131 +520,171 @@ class HandEntry:
             for lance in ("pares", "juego")
         )
 
-    def holds(self, seat: int, lance: str) -> bool:
-        return (self.cards_pares if lance == "pares" else self.cards_juego)[seat]
+    def _entered(self) -> dict[str, Any]:
+        """The hand record of what the fields hold, bets included, winners left out."""
+        record: dict[str, Any] = {"rules": self.rules, "mano": self.mano, "score": self.score}
+        hands = {str(s): " ".join(c) for s, c in self.cards.items() if self.showed(s)}
+        if hands:
+            record["hands"] = hands
+        jugadas = {}
+        for seat in range(self.n):
+            if not self.showed(seat) and not self.cards[seat]:
+                juego = self.juego[seat]
+                jugadas[str(seat)] = {
+                    "pares": self.pares[seat],
+                    "juego": "no" if juego == "no" else int(juego),
+                }
+        if jugadas:
+            record["jugadas"] = jugadas
+        declared: dict[str, dict[str, bool]] = {}
+        for seat in range(self.n):
+            if not self.showed(seat):
+                continue  # without cards the jugada says it all
+            for lance, value in self.declared[seat].items():
+                declared.setdefault(str(seat), {})[lance] = value == "si"
+        if declared:
+            record["declared"] = declared
+        lances = {}
+        for lance in (*LANCES_FIRST, "juego", "punto"):
+            bets = self.bets.get(lance) or []
+            if bets:
+                lances[lance] = {"bets": [{"side": side, "n": n} for side, n in bets]}
+                if self.ends.get(lance):
+                    lances[lance]["end"] = self.ends[lance]
+        if lances:
+            record["lances"] = lances
+        return record
+
+    def _make_draft(self) -> HandDraft | None:
+        """The engine's draft of what is entered; what it cannot hold becomes an error
+        (and bets where nobody can bet are dropped, as the page no longer offers them)."""
+        record = self._entered()
+        try:
+            draft = HandDraft.from_record(record, passed=False)
+        except rules_engine.RuleError as error:
+            self.errors.append(rule_message(error))
+            return None
+        for problem in draft.problems():
+            if not isinstance(problem, rules_engine.BettingError):
+                continue
+            # The fourth lance that is not played keeps no bets from an earlier answer;
+            # bets where nobody can bet are refused, said, and dropped.
+            if problem.code == "juego_not_punto":
+                self.bets["juego"], self.ends["juego"] = [], None
+            elif problem.code == "punto_not_juego":
+                self.bets["punto"], self.ends["punto"] = [], None
+            else:
+                lance = str(problem.params.get("lance") or "")
+                self.errors.append(
+                    _("En %(lance)s no se apuesta: solo se apuesta cuando los dos bandos tienen.")
+                    % {"lance": board.lance_word(lance)}
+                )
+                self.bets[lance], self.ends[lance] = [], None
+            return self._make_draft()
+        return draft
 
     def analyse(self) -> None:
-        """Who holds pares and juego, which lances are bet, which winners are asked."""
-        # What the cards (or, without cards, the jugadas) hold; has_* is what the table
-        # believed, i.e. what was said: a lie is bet on as if true (rules.md, "Lies").
-        self.cards_pares: dict[int, bool] = {}
-        self.cards_juego: dict[int, bool] = {}
-        self.has_pares: dict[int, bool] = {}
-        self.has_juego: dict[int, bool] = {}
-        counts: dict[str, int] = {}
+        """Ask the engine (a muscore.rules.HandDraft of what is entered) everything the
+        page shows: who plays each lance, what can be bet, the dejes, which winners the
+        cards and jugadas settle, which the table must still give."""
         for seat in range(self.n):
             cards = self.cards[seat]
-            for card in cards:
-                counts[card] = counts.get(card, 0) + 1
             if cards and len(cards) != 4:
                 self.errors.append(
                     _("%(name)s: %(k)s cartas; hacen falta 4 (o ninguna).")
                     % {"name": self.players[seat], "k": len(cards)}
                 )
-            if self.showed(seat):
-                hand = rules_engine.Hand.parse(" ".join(cards))
-                self.cards_pares[seat] = hand.pares(self.engine_rules) is not None
-                self.cards_juego[seat] = hand.has_juego(self.engine_rules)
-                self.has_pares[seat] = self.said(seat, "pares")
-                self.has_juego[seat] = self.said(seat, "juego")
-            else:
-                # Without cards the jugada is what he said: a lie cannot be seen.
-                self.cards_pares[seat] = self.has_pares[seat] = self.pares[seat] != "no"
-                self.cards_juego[seat] = self.has_juego[seat] = self.juego[seat] != "no"
-        for card, count in sorted(counts.items()):
-            if count > 4:
-                self.errors.append(
-                    _("Hay %(k)s cartas «%(card)s» en la mesa y la baraja solo tiene 4.")
-                    % {"k": count, "card": card}
-                )
         self.all_showed = all(self.showed(seat) for seat in range(self.n))
         self.any_showed = any(self.showed(seat) for seat in range(self.n))
-        self.fourth = "juego" if any(self.has_juego.values()) else "punto"
-        self.order = [*LANCES_FIRST, self.fourth]
-        # A fourth lance that is not played keeps no bets from an earlier answer.
-        other_fourth = "punto" if self.fourth == "juego" else "juego"
-        self.bets[other_fourth] = []
-        self.ends[other_fourth] = None
-        running = dict(self.score)
-        self.ended_at: str | None = None
+        self.conflicts: list[str] = []
+        self.draft = self._make_draft()
         self.lances: list[dict[str, Any]] = []
-        for lance in self.order:
-            info = self._lance(lance, running)
-            self.lances.append(info)
-            if self.ended_at is None and info.get("ends_juego"):
-                self.ended_at = lance
-                if info["ordago"]:
-                    # An accepted órdago: only its lance decides; nothing before it counts.
-                    for earlier in self.lances[:-1]:
-                        earlier["needs_winner"] = False
-                        earlier["winner"] = None
-            elif self.ended_at is not None:
-                info["not_played"] = True
-
-    def _holders(self, lance: str) -> dict[str, list[int]]:
-        table = self.has_pares if lance == "pares" else self.has_juego
-        out: dict[str, list[int]] = {"A": [], "B": []}
-        for seat in range(self.n):
-            if lance in ("pares", "juego") and not table[seat]:
+        if self.draft is None:
+            return
+        draft = self.draft
+        # The winners the table gave: kept where the engine asks for them; one the cards
+        # or jugadas contradict is refused, naming both.
+        for lance, side in self.winners.items():
+            if side is None:
                 continue
-            out[board.side_of(seat)].append(seat)
-        return out
+            settled = draft.settled(lance)
+            if settled is not None and settled.value != side:
+                trial = draft.with_winner(lance, side)
+                self.conflicts.extend(winner_message(p, self.players) for p in trial.problems()
+                                      if isinstance(p, rules_engine.RecordError))
+        self.errors.extend(self.conflicts)
+        needed = set(needed_winners(draft.closed()))
+        for lance in needed:
+            side = self.winners.get(lance.value)
+            if side is not None:
+                draft = draft.with_winner(lance, side)
+        self.draft = draft
+        closed = draft.closed()
+        self.preview = closed.preview()
+        fourth = draft.fourth() or Lance.JUEGO
+        order = [Lance.GRANDE, Lance.CHICA, Lance.PARES, fourth]
+        # The juego ended in an earlier lance (a deje reaching the target, an accepted
+        # órdago): the engine offers no tap in a later lance nobody bet in.
+        ended_at = None
+        for i, lance in enumerate(order):
+            state = draft.lance(lance)
+            if state.bettable and not state.bets and not state.taps:
+                earlier = [e for e in order[:i] if draft.bets.get(e) and e in draft.ends]
+                ended_at = earlier[-1] if earlier else None
+                break
+        for lance in order:
+            self.lances.append(self._lance(lance, needed, ended_at, order))
 
-    def _lance(self, lance: str, running: dict[str, int]) -> dict[str, Any]:
-        holders = self._holders(lance)
-        sides_in = [side for side in ("A", "B") if holders[side]]
-        bettable = len(sides_in) == 2
+    def _lance(
+        self, lance: Lance, needed: set[Lance], ended_at: Lance | None, order: list[Lance]
+    ) -> dict[str, Any]:
+        assert self.draft is not None
+        draft = self.draft
+        state = draft.lance(lance)
+        name = lance.value
+        if lance in (Lance.PARES, Lance.JUEGO):
+            plays = [self.said(seat, name) for seat in range(self.n)]
+            sides_in = [side for side in ("A", "B")
+                        if any(plays[s] for s in board.side_seats(side, self.n))]
+        else:
+            sides_in = ["A", "B"]
+        not_played = ended_at is not None and order.index(lance) > order.index(ended_at)
+        bets = bets_of(draft, name)
+        end = draft.ends.get(lance)
         info: dict[str, Any] = {
-            "lance": lance,
-            "name": board.LANCE_NAMES[lance],
-            "word": board.LANCE_WORDS[lance],
-            "bettable": bettable,
+            "lance": name,
+            "name": board.LANCE_NAMES[name],
+            "word": board.LANCE_WORDS[name],
+            "bettable": bool(state.bettable),
             "solo": sides_in[0] if len(sides_in) == 1 else None,
             "nobody": not sides_in,
-            "holders": holders,
-            "bets": self.bets.get(lance, []),
-            "end": self.ends.get(lance),
-            "not_played": self.ended_at is not None,
-            "amount": self.amounts.get(lance, ""),
+            "bets": bets,
+            "end": end,
+            "not_played": not_played,
+            "amount": self.amounts.get(name, ""),
+            "bet_words": self._bet_words(bets, end),
+            "ordago": bool(state.ordago and end == "quiero"),
         }
         if info["solo"]:
             info["solo_label"] = self.labels[info["solo"]]
-        if self.ended_at is not None:
+        if not_played:
             return info
-        if not bettable and info["bets"]:
-            self.errors.append(
-                _("En %(lance)s no se apuesta: solo se apuesta cuando los dos bandos tienen.")
-                % {"lance": info["word"]}
-            )
-            self.bets[lance], self.ends[lance] = [], None
-            info["bets"], info["end"] = [], None
-        bets, end = info["bets"], info["end"]
-        info["bet_words"] = self._bet_words(bets, end)
-        if bets and end == "no_quiero":
-            side = bets[-1][0]
-            deje = _deje(bets)
-            running[side] += deje
-            info["deje"] = {
-                "side": side,
-                "label": self.labels[side],
-                "points": deje,
-                "score": running[side],
-            }
-            if running[side] >= self.target:
-                info["ends_juego"] = True
-        ordago = bool(bets) and bets[-1][1] == "ordago" and end == "quiero"
-        info["ordago"] = ordago
-        if ordago:
-            info["ends_juego"] = True
-        players_in = holders["A"] + holders["B"]
-        needs = bettable and end != "no_quiero" and any(not self.showed(s) for s in players_in)
-        info["needs_winner"] = needs
-        info["winner"] = self.winners.get(lance) if needs else None
-        info["open"] = bettable and (not bets or end is None)
-        if bets and end is None:
-            info["to_answer"] = board.other(bets[-1][0])
-            info["to_answer_label"] = self.labels[info["to_answer"]]
-            info["last_ordago"] = bets[-1][1] == "ordago"
+        if end == "no_quiero":
+            step = next((s for s in self.preview.steps
+                         if s["lance"] == name and s["why"] == "deje"), None)
+            if step is not None:
+                side = str(step["side"])
+                info["deje"] = {"side": side, "label": self.labels[side],
+                                "points": step["points"], "score": step["score"][side]}
+        info["ends_juego"] = ended_at is lance or info["ordago"]
+        info["needs_winner"] = lance in needed
+        info["winner"] = self.winners.get(name) if lance in needed else None
+        info["open"] = bool(state.taps) and state.bettable is True
+        answer = next((t for t in state.taps if t.kind is TapKind.QUIERO), None)
+        if answer is not None and answer.side is not None:
+            info["to_answer"] = answer.side.value
+            info["to_answer_label"] = self.labels[answer.side.value]
+            info["last_ordago"] = state.ordago
         return info
 
     def _bet_words(self, bets: Sequence[tuple[str, int | str]], end: str | None) -> list[str]:
@@ -571,15 +692,38 @@ class HandEntry:
 
     # the taps --------------------------------------------------------------------------------
 
+    def _replay_taps(self) -> None:
+        """The taps a phone kept without signal, in order, as if tapped online. The
+        fourth lance is "fourth" there: the phone could not know juego from punto. The
+        first tap the engine refuses stops the replay and says why; the hand then goes
+        back to the phone with what was taken."""
+        for i, act in enumerate(self.taps):
+            parts = act.split(":")
+            if len(parts) > 1 and parts[1] == "fourth" and self.lances:
+                parts[1] = self.lances[-1]["lance"]
+            try:
+                self.apply(":".join(parts))
+            except EntryError as error:
+                self.errors.append(
+                    _("Sin conexión se anotó en %(lance)s algo que no cabe: %(why)s "
+                      "Lo demás está anotado; repasad las apuestas de ese lance.")
+                    % {"lance": board.lance_word(parts[1]) if len(parts) > 1 else "?",
+                       "why": str(error)}
+                )
+                self.taps = self.taps[i:]
+                return
+        self.taps = []
+
     def apply(self, act: str) -> None:
-        """Apply one tapped button: bet, end (quiero / no quiero), undo a step, clear."""
+        """Apply one tapped button (bet, quiero / no quiero, undo a step, clear) through
+        the engine's draft."""
         parts = act.split(":")
         kind = parts[0]
         if kind not in ("bet", "end", "pop", "clear") or len(parts) < 2:
             return
         lance = parts[1]
         info = next((i for i in self.lances if i["lance"] == lance), None)
-        if info is None:
+        if info is None or self.draft is None:
             raise EntryError(_("Esa mano no tiene lance «%(lance)s».") % {"lance": lance[:10]})
         name = info["name"]
         if kind not in ("clear", "pop"):
@@ -590,12 +734,13 @@ class HandEntry:
             if not info["bettable"]:
                 raise EntryError(
                     _("En %(lance)s no se apuesta: solo se apuesta cuando los dos bandos tienen.")
-                    % {"lance": lance}
+                    % {"lance": info["word"]}
                 )
-        self.bets[lance], self.ends[lance] = tap_bets(
-            self.bets.get(lance, []), self.ends.get(lance), parts, self.amounts.get(lance, ""), name
-        )
+        draft = tap_draft(self.draft, parts, self.amounts.get(lance, ""), name)
+        self.bets[lance] = bets_of(draft, lance)
+        self.ends[lance] = draft.ends.get(Lance(lance))
         self.amounts[lance] = ""
+        self.errors = [e for e in self.errors if e not in self.conflicts]
         self.analyse()
 
     # the record ------------------------------------------------------------------------------
@@ -628,50 +773,21 @@ class HandEntry:
         return [item["text"] for item in self.missing_items()]
 
     def record(self) -> dict[str, Any]:
-        """The hand record (without score and mano: the table knows them)."""
-        record: dict[str, Any] = {}
-        hands = {str(s): " ".join(c) for s, c in self.cards.items() if self.showed(s)}
-        if hands:
-            record["hands"] = hands
-        jugadas = {}
-        for seat in range(self.n):
-            if not self.showed(seat):
-                juego = self.juego[seat]
-                jugadas[str(seat)] = {
-                    "pares": self.pares[seat],
-                    "juego": "no" if juego == "no" else int(juego),
-                }
-        if jugadas:
-            record["jugadas"] = jugadas
-        declared: dict[str, dict[str, bool]] = {}
-        for seat in range(self.n):
-            if not self.showed(seat):
-                continue  # without cards the jugada says it all
-            for lance, value in self.declared[seat].items():
-                declared.setdefault(str(seat), {})[lance] = value == "si"
-        if declared:
-            record["declared"] = declared
-        winners = {
-            i["lance"]: i["winner"]
-            for i in self.lances
-            if not i["not_played"] and i["needs_winner"] and i["winner"]
-        }
-        if winners:
-            record["winners"] = winners
-        lances = {}
-        for info in self.lances:
-            if info["not_played"] or not info["bets"]:
-                continue
-            lances[info["lance"]] = {
-                "bets": [{"side": side, "n": n} for side, n in info["bets"]],
-                "end": info["end"],
-            }
-        if lances:
-            record["lances"] = lances
+        """The hand record (without rules, score and mano: the table knows them), as the
+        engine writes the draft: every lance nobody bet in passed."""
+        if self.draft is None:
+            return {}
+        record = self.draft.closed().to_record()
+        for key in ("rules", "mano", "score"):
+            record.pop(key, None)
+        if "hands" in record:
+            # The cards as the table entered them (the engine writes them in its order).
+            record["hands"] = {str(s): " ".join(c) for s, c in self.cards.items()
+                               if self.showed(s)}
         return record
 
     def is_complete(self) -> bool:
-        return not self.errors and not self.missing()
+        return not self.errors and not self.conflicts and not self.missing()
 
     # what the template needs -----------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from muscore import ratelimits
 from muscore import rules as rules_engine
 from muscore.htmx import HtmxHttpRequest
-from muscore.permalink import table_hand_links
+from muscore.permalink import table_hand_links, table_hand_records
 from muscore.tables import audit, board, live, offline, services, share
 from muscore.tables.forms import (
     CARD_VALUES,
@@ -426,22 +426,18 @@ def _entry_for(table: Table, state: TableState, number: int | None) -> dict[str,
         score = board.current_juego(state["current"])["score"]
         count = len(services.iter_hands(state))
         return {"mano": mano, "score": score, "number": count + 1, "record": None}
-    hands = services.iter_hands(state)
-    found = [i for i, (n, _hand) in enumerate(hands) if n == number]
-    if not found:
+    hand = dict(services.iter_hands(state)).get(number)
+    if hand is None:
         raise Http404(_("Esa mano no existe."))
-    i = found[0]
-    hand = hands[i][1]
     if board.is_piedras(hand):
         # Piedras tapped by hand: undone (and tapped again), never corrected as a hand.
         raise Http404(_("Esa anotación son piedras a mano: no es una mano que corregir."))
-    score = {"A": 0, "B": 0}
-    if i > 0:
-        previous = hands[i - 1][1]
-        if previous["winner"] is None and previous["juego"] == hand["juego"]:
-            score = dict(previous["score"])
     record = services.hand_entry(table, number)["record"]
-    return {"mano": hand["mano"], "score": score, "number": number, "record": record}
+    # The mano and score before it as the replay has them (one place: muscore.permalink).
+    full = table_hand_records(state, {number: record}).get(number)
+    if full is None:
+        raise Http404(_("Esa mano no existe."))
+    return {"mano": full["mano"], "score": full["score"], "number": number, "record": record}
 
 
 def _preview(entry: HandEntry, table: Table) -> tuple[dict[str, Any] | None, str]:
@@ -484,7 +480,8 @@ def hand(
     status = 200
     conflict: dict[str, Any] | None = None
     act = entry.act
-    if act and act != "save" and not entry.errors:
+    # A winner the engine refuses does not stop a tap; anything else unreadable does.
+    if act and act != "save" and not [e for e in entry.errors if e not in entry.conflicts]:
         try:
             entry.apply(act)
         except EntryError as error:

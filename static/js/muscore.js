@@ -317,6 +317,7 @@
     form.action = item.action;
     form.hidden = true;
     item.fields.forEach(function (pair) {
+      if (item.conflict && pair[0] === "number") return;  // the next hand's number, then
       var input = document.createElement("input");
       input.type = "hidden";
       input.name = pair[0];
@@ -359,17 +360,15 @@
           var message = format(root && root.getAttribute("data-msg-refused"), {
             n: item.number, why: why ? why.textContent.trim().replace(/\s+/g, " ") : String(response.status),
           });
-          if (response.status === 400) {
-            // Incomplete or wrong: kept, to be opened and completed.
-            item.refused = message;
-            others.push(item);
-            writeQueue(others);
-            showRefused(message, item);
-          } else {
-            // Another phone's hand stands (409), or the link is no longer valid: nothing to send.
-            writeQueue(others);
-            showRefused(message, null);
-          }
+          // Nothing entered is ever dropped: the hand stays on the phone, to be opened
+          // filled in. Incomplete or wrong (400): completed there. Its number taken by
+          // another phone's hand (409): opened as the next hand, to be saved or thrown
+          // away on purpose. A link no longer valid: kept, and said.
+          item.refused = message;
+          if (response.status === 409) item.conflict = true;
+          others.push(item);
+          writeQueue(others);
+          showRefused(message, response.status === 400 || response.status === 409 ? item : null);
         }
         setOffline(false);
         flushing = false;
@@ -384,85 +383,18 @@
     });
   }
 
-  // --- bets offline (issue #4.4) ---------------------------------------------------------
-  // Online, every bet tap is a round trip: the server applies it (forms.HandEntry.apply)
-  // and draws the lance again. Without signal the page does the same itself: it keeps
-  // the lance's bets in the same hidden fields (b_<lance> "A2 B5 Ao", e_<lance>) and
-  // draws the lance's buttons from the words the page carries (data-offline-bets), so a
-  // hand saved without signal is queued with its bets. The server checks it all again
-  // when the hand is sent. Which lances are bet on is as the page last knew it.
+  // --- the hand entry without signal (issue 8.3) -----------------------------------------
+  // Online, every tap is a round trip: the server asks the engine (muscore.rules.HandDraft)
+  // and draws what follows. Without signal the page works out nothing itself: it says
+  // only what it can know ("pares, si los hay", "juego o punto" once the cards have
+  // changed), offers each lance the same buttons whoever bet before, and keeps every tap
+  // in the hidden field "taps". The server replays them through the same draft when the
+  // hand is sent; a tap it cannot take sends the hand back to the phone, filled in, with
+  // the reason.
   var ACT = /^(bet|end|pop|clear):/;
 
   function isOffline() {
     return !navigator.onLine || document.documentElement.classList.contains("is-offline");
-  }
-
-  function readBets(text) {
-    return (text || "").split(/\s+/).filter(Boolean).map(function (token) {
-      var n = token.slice(1);
-      return [token.charAt(0), n === "o" ? "ordago" : parseInt(n, 10)];
-    });
-  }
-
-  function betsText(bets) {
-    return bets.map(function (b) { return b[0] + (b[1] === "ordago" ? "o" : b[1]); }).join(" ");
-  }
-
-  function hiddenField(live, name) {
-    var input = live.querySelector('input[type="hidden"][name="' + name + '"]');
-    if (!input) {
-      input = document.createElement("input");
-      input.type = "hidden";
-      input.name = name;
-      live.appendChild(input);
-    }
-    return input;
-  }
-
-  // The same steps as HandEntry.apply; a tap that does not fit is ignored, as the
-  // server would refuse it.
-  function applyAct(live, act) {
-    var parts = act.split(":");
-    var lance = parts[1];
-    var section = live.querySelector('[data-lance="' + lance + '"][data-bettable]');
-    if (!section) return false;
-    var betsInput = hiddenField(live, "b_" + lance);
-    var endInput = hiddenField(live, "e_" + lance);
-    var bets = readBets(betsInput.value);
-    var end = endInput.value;
-    var last = bets[bets.length - 1];
-    if (parts[0] === "clear") {
-      bets = [];
-      end = "";
-    } else if (parts[0] === "pop") {
-      if (end) end = "";
-      else bets.pop();
-    } else if (end) {
-      return false;
-    } else if (parts[0] === "end") {
-      if (!bets.length || (parts[2] !== "quiero" && parts[2] !== "no_quiero")) return false;
-      end = parts[2];
-    } else {
-      var side = parts[2];
-      var amount = parts[3];
-      if ((side !== "A" && side !== "B") || (last && (last[0] === side || last[1] === "ordago"))) {
-        return false;
-      }
-      if (amount === "amt") {
-        var typed = section.querySelector('input[name="a_' + lance + '"]');
-        amount = (typed && typed.value) || "2";
-      }
-      if (amount !== "ordago") {
-        amount = parseInt(amount, 10);
-        if (!(amount >= 1 && amount <= 99)) return false;
-      }
-      bets.push([side, amount]);
-    }
-    betsInput.value = betsText(bets);
-    endInput.value = end;
-    drawLances(live);
-    keepDraft();
-    return true;
   }
 
   function el(tag, attrs, text) {
@@ -472,85 +404,85 @@
     return node;
   }
 
-  function actButton(act, label, extra) {
-    return el("button", { type: "submit", name: "act", value: act, "class": "btn " + (extra || "btn-bet") }, label);
+  function offlineWords() {
+    var words = document.querySelector("[data-offline-words]");
+    return function (name) { return (words && words.getAttribute("data-" + name)) || ""; };
   }
 
-  function drawLances(live) {
-    var words = document.querySelector("[data-offline-bets]");
-    if (!words) return;
-    var t = function (name) { return words.getAttribute("data-" + name) || ""; };
+  function tapsField(live) {
+    var input = live.querySelector('input[name="taps"]');
+    if (!input) {
+      input = el("input", { type: "hidden", name: "taps" });
+      live.appendChild(input);
+    }
+    return input;
+  }
+
+  function tapButton(act, label, extra) {
+    return el("button", { type: "button", "data-offline-tap": act, "class": "btn " + (extra || "btn-bet") }, label);
+  }
+
+  // What was tapped in a lance, said back as tapped (the server says the rest).
+  function sayTaps(live) {
+    var t = offlineWords();
     var labels = { A: t("label-a"), B: t("label-b") };
-    var running = { A: parseInt(t("score-a"), 10) || 0, B: parseInt(t("score-b"), 10) || 0 };
-    live.querySelectorAll("[data-lance][data-bettable]").forEach(function (section) {
+    var taps = tapsField(live).value.split(/\s+/).filter(Boolean);
+    live.querySelectorAll("[data-offline-said]").forEach(function (said) {
+      var lance = said.getAttribute("data-offline-said");
+      var words = taps.filter(function (act) { return act.split(":")[1] === lance; }).map(function (act) {
+        var parts = act.split(":");
+        if (parts[0] === "end") return t(parts[2] === "quiero" ? "w-quiero" : "w-no-quiero");
+        if (parts[0] === "pop") return t("t-undo");
+        var what = parts[3] === "ordago" ? t("w-ordago") : format(t("w-envido"), { n: parts[3] });
+        return labels[parts[2]] + ": " + what;
+      });
+      said.textContent = words.length ? words.join(" · ") + " " + t("t-pending") : "";
+      said.hidden = !words.length;
+    });
+  }
+
+  // The lances as the page can know them without the server: every lance may be bet.
+  function offlineEntry(live) {
+    if (!live || live.hasAttribute("data-offline-entry")) return;
+    live.setAttribute("data-offline-entry", "");
+    var t = offlineWords();
+    var labels = { A: t("label-a"), B: t("label-b") };
+    live.querySelectorAll("section[data-lance]").forEach(function (section) {
       var lance = section.getAttribute("data-lance");
-      var bets = readBets(hiddenField(live, "b_" + lance).value);
-      var end = hiddenField(live, "e_" + lance).value;
+      var key = lance === "juego" || lance === "punto" ? "fourth" : lance;
       var winner = section.querySelector("fieldset.winner");
-      // Everything under the lance's name is drawn again, but the winner question.
       Array.prototype.slice.call(section.children).forEach(function (child) {
         if (child.tagName !== "H2" && child !== winner) child.remove();
       });
-      var before = winner || null;
-      var add = function (node) { section.insertBefore(node, before); };
-      var said = bets.map(function (b, i) {
-        var what = b[1] === "ordago" ? t("w-ordago") : format(t(i ? "w-mas" : "w-envido"), { n: b[1] });
-        return labels[b[0]] + ": " + what;
+      section.classList.remove("lance-off");
+      section.setAttribute("data-offline-lance", key);
+      var title = section.querySelector("h2");
+      if (key === "fourth") title.textContent = t("t-fourth");
+      if (key === "pares") title.textContent = t("t-pares");
+      var add = function (node) { section.insertBefore(node, winner || null); };
+      add(el("p", { "class": "bets muted", "data-offline-said": key, hidden: "" }));
+      ["A", "B"].forEach(function (side) {
+        var row = el("div", { "class": "bet-row" });
+        row.appendChild(el("span", { "class": "bet-who side-tag side-" + side }, labels[side]));
+        row.appendChild(tapButton("bet:" + key + ":" + side + ":2", t("t-envido")));
+        row.appendChild(tapButton("bet:" + key + ":" + side + ":ordago", t("t-ordago")));
+        add(row);
       });
-      var last = bets[bets.length - 1];
-      var answering = last ? (last[0] === "A" ? "B" : "A") : null;
-      if (last && end) said.push(labels[answering] + ": " + t(end === "quiero" ? "w-quiero" : "w-no-quiero"));
-      add(said.length ? el("p", { "class": "bets" }, said.join(" · ")) : el("p", { "class": "bets muted" }, t("t-paso")));
-      if (last && end === "no_quiero") {
-        var deje = bets.length === 1 ? 1 : bets.slice(0, -1).reduce(function (sum, b) {
-          return sum + (b[1] === "ordago" ? 0 : b[1]);
-        }, 0);
-        running[last[0]] += deje;
-        add(el("p", { "class": "deje" }, format(t("w-deje"), { who: labels[last[0]], n: deje, score: running[last[0]] })));
-      }
-      if (last && end === "quiero" && last[1] === "ordago") {
-        add(el("p", { "class": "deje" }, t("w-ordago-querido")));
-      }
-      var row;
-      if (!bets.length) {
-        ["A", "B"].forEach(function (side) {
-          row = el("div", { "class": "bet-row" });
-          row.appendChild(el("span", { "class": "bet-who side-tag side-" + side }, labels[side]));
-          row.appendChild(actButton("bet:" + lance + ":" + side + ":2", t("t-envido")));
-          row.appendChild(actButton("bet:" + lance + ":" + side + ":ordago", t("t-ordago")));
-          add(row);
-        });
-        row = el("div", { "class": "bet-row bet-amount" });
-        row.appendChild(el("label", { "for": "a_" + lance }, t("t-amount")));
-        row.appendChild(el("input", { id: "a_" + lance, name: "a_" + lance, type: "number", min: "1", max: "99", inputmode: "numeric" }));
-        var sides = el("div", { "class": "bet-sides" });
-        ["A", "B"].forEach(function (side) {
-          sides.appendChild(actButton("bet:" + lance + ":" + side + ":amt", labels[side], "btn-small btn-side"));
-        });
-        row.appendChild(sides);
-        add(row);
-      } else if (!end) {
-        row = el("div", { "class": "bet-row" });
-        row.appendChild(el("span", { "class": "bet-who side-tag side-" + answering }, labels[answering]));
-        row.appendChild(actButton("end:" + lance + ":quiero", t("t-quiero")));
-        row.appendChild(actButton("end:" + lance + ":no_quiero", t("t-no-quiero")));
-        add(row);
-        if (last[1] !== "ordago") {
-          row = el("div", { "class": "bet-row" });
-          row.appendChild(actButton("bet:" + lance + ":" + answering + ":2", t("t-mas")));
-          row.appendChild(actButton("bet:" + lance + ":" + answering + ":ordago", t("t-ordago")));
-          add(row);
-          row = el("div", { "class": "bet-row bet-amount" });
-          row.appendChild(el("input", { id: "a_" + lance, name: "a_" + lance, type: "number", min: "1", max: "99", inputmode: "numeric", "aria-label": t("t-piedras") }));
-          row.appendChild(actButton("bet:" + lance + ":" + answering + ":amt", t("t-more"), "btn-small"));
-          add(row);
-        }
-      }
-      if (bets.length) add(actButton("pop:" + lance, t("t-undo"), "btn-small btn-quiet"));
-      // A rejected bet is settled by the deje: nobody asks who wins the lance.
-      if (winner) winner.hidden = end === "no_quiero";
+      var answer = el("div", { "class": "bet-row" });
+      answer.appendChild(tapButton("end:" + key + ":quiero", t("t-quiero")));
+      answer.appendChild(tapButton("end:" + key + ":no_quiero", t("t-no-quiero")));
+      add(answer);
+      var amount = el("div", { "class": "bet-row bet-amount" });
+      amount.appendChild(el("label", { "for": "offline-a-" + key }, t("t-amount")));
+      amount.appendChild(el("input", { id: "offline-a-" + key, type: "number", min: "1", max: "99", inputmode: "numeric", "data-offline-amount": "" }));
+      var sides = el("div", { "class": "bet-sides" });
+      ["A", "B"].forEach(function (side) {
+        sides.appendChild(tapButton("bet:" + key + ":" + side + ":amt", labels[side], "btn-small btn-side"));
+      });
+      amount.appendChild(sides);
+      add(amount);
+      add(tapButton("pop:" + key, t("t-undo"), "btn-small btn-quiet"));
     });
-    // What the page showed as the recuento was for the hand before these taps.
     var preview = live.querySelector(".preview");
     if (preview) {
       Array.prototype.slice.call(preview.children).forEach(function (child) {
@@ -558,6 +490,28 @@
       });
       preview.appendChild(el("p", { "class": "muted", "data-no-preview": "" }, t("t-no-preview")));
     }
+    sayTaps(live);
+  }
+
+  // A tap kept for the server: the amount typed goes with it; an undo takes back the
+  // last tap kept for that lance, or goes to the server as a tap of its own.
+  function keepTap(live, act) {
+    var input = tapsField(live);
+    var taps = input.value.split(/\s+/).filter(Boolean);
+    var parts = act.split(":");
+    if (parts[0] === "bet" && parts[3] === "amt") {
+      var section = live.querySelector('[data-offline-lance="' + parts[1] + '"]');
+      var typed = section && section.querySelector("[data-offline-amount]");
+      parts[3] = (typed && typed.value.trim()) || "2";
+      if (typed) typed.value = "";
+      act = parts.join(":");
+    }
+    var mine = taps.map(function (tap) { return tap.split(":")[1]; }).lastIndexOf(parts[1]);
+    if (parts[0] === "pop" && mine >= 0) taps.splice(mine, 1);
+    else taps.push(act);
+    input.value = taps.join(" ");
+    sayTaps(live);
+    keepDraft();
   }
 
   function liveOf(elt) {
@@ -565,15 +519,25 @@
     return form && form.querySelector("#live");
   }
 
-  // Without signal a bet tap never leaves the phone.
+  // Without signal a tap never leaves the phone.
   document.addEventListener("click", function (event) {
-    var button = event.target.closest ? event.target.closest('button[name="act"]') : null;
+    var target = event.target.closest ? event.target : null;
+    var kept = target && target.closest("[data-offline-tap]");
+    if (kept) {
+      event.preventDefault();
+      keepTap(liveOf(kept), kept.getAttribute("data-offline-tap"));
+      return;
+    }
+    var button = target && target.closest('button[name="act"]');
     if (!button || !ACT.test(button.value) || !isOffline()) return;
     var live = liveOf(button);
     if (!live) return;
     event.preventDefault();
     event.stopPropagation();
-    applyAct(live, button.value);
+    var parts = button.value.split(":");
+    var key = parts[1] === "juego" || parts[1] === "punto" ? "fourth" : parts[1];
+    offlineEntry(live);
+    keepTap(live, [parts[0], key].concat(parts.slice(2)).join(":"));
   }, true);
 
   // Keep the service worker's copy of this board (and its hand page) as fresh as the
@@ -609,9 +573,16 @@
     var act = config && config.formData ? config.formData.get("act") : null;
     if (form && act === "save") {
       queueHand(form, config.formData);
-    } else if (form && act && ACT.test(act)) {
-      // The signal went as the bet was tapped: the page takes the tap itself.
-      applyAct(form.querySelector("#live"), act);
+    } else if (form) {
+      // The signal went as something was tapped: from now on the page says only what
+      // it can know, and keeps the taps for the server.
+      var live = form.querySelector("#live");
+      offlineEntry(live);
+      if (act && ACT.test(act)) {
+        var parts = act.split(":");
+        var key = parts[1] === "juego" || parts[1] === "punto" ? "fourth" : parts[1];
+        keepTap(live, [parts[0], key].concat(parts.slice(2)).join(":"));
+      }
     }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -756,7 +727,7 @@
       window.setTimeout(function () {
         // The server draws the lances again from the fields put back (without signal,
         // the page draws the bets itself).
-        if (isOffline()) drawLances(form.querySelector("#live"));
+        if (isOffline()) offlineEntry(form.querySelector("#live"));
         else if (window.htmx) window.htmx.trigger(form, "change");
       }, 0);
     }

@@ -342,38 +342,48 @@ def test_a_hand_entered_offline_is_kept_and_synced_once(
     assert Hand.objects.count() == 1
 
 
-def test_bets_entered_without_signal_are_kept_with_the_hand_and_counted_once(
-    phone: Page, new_phone: Callable[..., Page], signal: Signal
-) -> None:
-    """Issue 4.4 with bets: a rejected envido in grande and an accepted one in chica,
-    tapped with the signal cut, travel in the queued hand and score once on both phones."""
-    table, a, b = phones_at_one_table(phone, new_phone, signal)
-    signal.off(a, "A")
-    a.reload()
-    bet_taps = [
-        "bet:grande:B:2", "end:grande:no_quiero",  # Bruno's side envida, rejected: deje 1
-        "bet:chica:A:2", "bet:chica:B:amt", "end:chica:quiero",  # 2, (5) más, querido
-    ]
-    with a.expect_navigation():
-        a.locator('[data-action="enter-hand"]').click()
-    settle(a)
-    seats = a.locator("[data-picker-seat]").evaluate_all(
+# Juego on one side only: Ana R R C S (40); Bruno 4 4 5 6, Carla 1 1 6 7, Diego 2 3 5 6.
+JUEGO_DEAL = {0: "R R C S", 1: "4 4 5 6", 2: "1 1 6 7", 3: "2 3 5 6"}
+
+
+def tap_cards_offline(page: Page, deal: dict[int, str]) -> None:
+    seats = page.locator("[data-picker-seat]").evaluate_all(
         "rows => rows.map(r => r.getAttribute('data-picker-seat'))"
     )
     for seat in seats:
-        for card in DEAL[int(seat)].split():
-            a.locator(f'[data-card="{card}"]').click()
+        for card in deal[int(seat)].split():
+            page.locator(f'[data-card="{card}"]').click()
+
+
+def test_bets_entered_without_signal_are_replayed_by_the_server_and_counted_once(
+    phone: Page, new_phone: Callable[..., Page], signal: Signal
+) -> None:
+    """Issue 8.3: without signal the page works out no rule. With the 16 cards entered
+    (juego on one side) it says "Juego o punto", not a stale "Punto"; the taps it keeps
+    (a rejected envido in grande, an envido querido in chica) are replayed by the
+    server through the engine when the signal is back, and score once on both phones."""
+    table, a, b = phones_at_one_table(phone, new_phone, signal)
+    signal.off(a, "A")
+    a.reload()
+    with a.expect_navigation():
+        a.locator('[data-action="enter-hand"]').click()
     settle(a)
-    for act in bet_taps:
-        if act.endswith(":amt"):
-            a.locator('input[name="a_chica"]').fill("5")
-        a.locator(f'button[name="act"][value="{act}"]').click()
-    # Drawn by the page itself: the words and the deje, as the server would say them.
-    expect(a.locator('[data-lance="grande"] .deje')).to_have_text("Deje: Bruno·Diego +1, 1")
-    expect(a.locator('[data-lance="chica"] .bets')).to_have_text(
-        "Ana·Carla: envido 2 · Bruno·Diego: 5 más · Ana·Carla: quiero"
+    tap_cards_offline(a, JUEGO_DEAL)
+    fourth = a.locator('[data-offline-lance="fourth"]')
+    expect(fourth.locator("h2")).to_have_text("Juego o punto")
+    expect(a.locator('[data-offline-lance="pares"] h2')).to_have_text("Pares, si los hay")
+    expect(a.locator("#live")).not_to_contain_text("Nadie tiene")
+    for act in ["bet:grande:B:2", "end:grande:no_quiero", "bet:chica:A:2"]:
+        a.locator(f'[data-offline-tap="{act}"]').click()
+    a.locator('[data-offline-lance="chica"] [data-offline-amount]').fill("5")
+    a.locator('[data-offline-tap="bet:chica:B:amt"]').click()
+    a.locator('[data-offline-tap="end:chica:quiero"]').click()
+    expect(a.locator('[data-offline-said="grande"]')).to_contain_text(
+        "Bruno·Diego: envido 2 · no quiero"
     )
-    expect(a.locator('[data-lance="chica"] button[value="pop:chica"]')).to_be_visible()
+    expect(a.locator('[data-offline-said="chica"]')).to_contain_text(
+        "Ana·Carla: envido 2 · Bruno·Diego: envido 5 · quiero"
+    )
     with a.expect_navigation():
         a.locator('[data-action="save"]').click()
     settle(a)
@@ -381,8 +391,10 @@ def test_bets_entered_without_signal_are_kept_with_the_hand_and_counted_once(
     assert not Hand.objects.exists()
     queued = a.evaluate("() => JSON.parse(localStorage.getItem('muscore:queue'))")
     fields = dict(queued[0]["fields"])
-    assert (fields["b_grande"], fields["e_grande"]) == ("B2", "no_quiero")
-    assert (fields["b_chica"], fields["e_chica"]) == ("A2 B5", "quiero")
+    assert fields["taps"].split() == [
+        "bet:grande:B:2", "end:grande:no_quiero", "bet:chica:A:2", "bet:chica:B:5",
+        "end:chica:quiero",
+    ]
 
     signal.on(a, "A")
     expect(a.locator("[data-synced]")).to_have_text("Mano 1 sincronizada.", timeout=SYNC_MS)
@@ -391,9 +403,11 @@ def test_bets_entered_without_signal_are_kept_with_the_hand_and_counted_once(
         "grande": {"bets": [{"side": "B", "n": 2}], "end": "no_quiero"},
         "chica": {"bets": [{"side": "A", "n": 2}, {"side": "B", "n": 5}], "end": "quiero"},
     }
-    assert Hand.objects.get().record["lances"] == lances
-    expected = rules.score({**RECORD, "lances": lances, "mano": 0, "score": {"A": 0, "B": 0}})
-    assert expected["recuento"][0]["why"] == "deje"
+    stored = Hand.objects.get().record
+    assert stored["lances"] == lances
+    hands = {str(seat): cards for seat, cards in JUEGO_DEAL.items()}
+    expected = rules.score({"hands": hands, "lances": lances, "mano": 0, "score": {"A": 0, "B": 0}})
+    assert expected["lances"]["juego"]["side"] == "A"
     for p in (a, b):
         expect(p.locator("#scoreboard [data-points]").first).to_have_text(
             str(expected["score"]["A"]), timeout=LIVE_MS
@@ -401,9 +415,49 @@ def test_bets_entered_without_signal_are_kept_with_the_hand_and_counted_once(
         expect(p.locator("#scoreboard [data-points]").last).to_have_text(
             str(expected["score"]["B"]), timeout=LIVE_MS
         )
-        expect(p.locator(".last-hand h2")).to_have_text("Mano 1")
     a.reload()
     a.wait_for_timeout(1_000)
+    assert Hand.objects.count() == 1
+
+
+def test_a_tap_the_server_cannot_take_sends_the_hand_back_filled_in(
+    phone: Page, signal: Signal
+) -> None:
+    """Issue 8.3: nothing entered is dropped. Offline, an envido querido tapped in
+    "juego o punto" where only Ana y Carla have juego: on sync the engine refuses it,
+    and the hand comes back to the phone with its cards and the reason."""
+    table = make_table()
+    a = phone
+    a.goto(edit_path(table))
+    signal.name(a, "A")
+    wait_for_service_worker(a)
+    wait_for_kept_pages(a, [edit_path(table) + "mano"])
+    signal.off(a, "A")
+    with a.expect_navigation():
+        a.locator('[data-action="enter-hand"]').click()
+    settle(a)
+    tap_cards_offline(a, JUEGO_DEAL)
+    a.locator('[data-offline-tap="bet:fourth:B:2"]').click()
+    a.locator('[data-offline-tap="end:fourth:quiero"]').click()
+    with a.expect_navigation():
+        a.locator('[data-action="save"]').click()
+    settle(a)
+    signal.on(a, "A")
+    refused = a.locator("[data-refused]")
+    expect(refused).to_contain_text("La mano 1 guardada sin conexión no se envió", timeout=SYNC_MS)
+    expect(refused).to_contain_text("En juego no se apuesta")
+    assert not Hand.objects.exists()
+    with a.expect_navigation():
+        a.locator("[data-refused-open]").click()
+    settle(a)
+    expect(a.locator("h1")).to_have_text("Mano 1")
+    for seat, cards in JUEGO_DEAL.items():
+        expect(a.locator(f"#id_c{seat}")).to_have_value(cards)
+    expect(a.locator("[data-entry-errors]")).to_contain_text("En juego no se apuesta")
+    expect(a.locator('[data-lance="juego"]')).to_contain_text("Solo Ana·Carla tienen juego")
+    # Saved as it now stands, it is stored once.
+    with a.expect_navigation():
+        a.locator('[data-action="save"]').click()
     assert Hand.objects.count() == 1
 
 

@@ -320,3 +320,17 @@ def test_permalinks_open_at_the_result(client: Client) -> None:
     link = permalink_of(client.post(URL, DISPUTED))
     assert link.endswith("#result")
     assert client.get(link).status_code == 200
+
+
+def test_jugadas_that_settle_pares_need_no_winner_and_a_contradiction_is_named(
+    client: Client,
+) -> None:
+    data = {"players": "4", "p0": "duples", "p3": "par",
+            "w_grande": "A", "w_chica": "B", "w_juego": "A"}
+    response = client.post(URL, data)
+    text = text_of(response)
+    assert "Queda" in text, text
+    contradicted = text_of(client.post(URL, {**data, "w_pares": "B"}))
+    assert "Pares: las jugadas se la dan a A1 y A2, pero habéis marcado que la ganó B1 y B2." in (
+        contradicted
+    )

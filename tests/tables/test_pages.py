@@ -259,7 +259,7 @@ def test_impossible_card_count_is_refused(client: Client) -> None:
     table = make_table()
     response = post_hand(client, table, {**CARDS, "c0": "R R R R", "c1": "R C C 5"})
     assert response.status_code == 400
-    assert "5 cartas «R»" in text_of(response)
+    assert "Hay 5 cartas de índice 12 (reyes) en la mesa" in text_of(response)
     assert not Hand.objects.exists()
 
 
@@ -554,3 +554,44 @@ def test_language_switch_to_english_keeps_the_game_words(
     assert "Mano: Ana" in page
     form = text_of(client.post(hand_url(table), {"act": "check", **CARDS}))
     assert "Grande: Ana and Carla +1" in form
+
+
+# --- every answer from the engine's draft (issue 8 item 2) ------------------------------------
+
+
+def test_jugadas_that_settle_pares_do_not_ask_its_winner(client: Client) -> None:
+    """Duples (Ana) against par (Diego): the jugadas give pares to Ana y Carla, so the
+    entry asks nobody, and the hand saves without that tap."""
+    table = make_table()
+    data = {"p0": "duples", "p3": "par", "w_grande": "A", "w_chica": "B", "w_punto": "A"}
+    page = client.post(hand_url(table), {**data, "act": "check"})
+    assert 'name="w_pares"' not in page.content.decode()
+    response = post_hand(client, table, data)
+    assert response.status_code == 302
+    record = Hand.objects.get().record
+    assert "pares" not in record.get("winners", {})
+    result = services.hand_entry(table, 1)["result"]
+    assert result["lances"]["pares"]["side"] == "A"
+
+
+def test_a_winner_the_jugadas_contradict_is_refused_naming_both(client: Client) -> None:
+    table = make_table()
+    data = {"p0": "duples", "p3": "par", "w_grande": "A", "w_chica": "B", "w_punto": "A",
+            "w_pares": "B"}
+    response = post_hand(client, table, data)
+    assert response.status_code == 400
+    assert (
+        "Pares: las jugadas se la dan a Ana y Carla, pero habéis marcado que la ganó "
+        "Bruno y Diego." in text_of(response)
+    )
+    assert not Hand.objects.exists()
+
+
+def test_an_accepted_ordago_asks_only_its_own_lance(client: Client) -> None:
+    table = make_table()
+    page = client.post(hand_url(table), {"b_chica": "B2", "act": "bet:chica:A:ordago"})
+    page = client.post(hand_url(table), {"b_chica": "B2 Ao", "act": "end:chica:quiero"})
+    html = page.content.decode()
+    assert 'name="w_chica"' in html and 'name="w_grande"' not in html
+    response = post_hand(client, table, {"b_chica": "B2 Ao", "e_chica": "quiero", "w_chica": "A"})
+    assert response.status_code == 302
