@@ -143,6 +143,9 @@ class Calculation:
             first = str(get(f"f_{lance}", "") or "")
             calc.first[lance] = first if first in ("A", "B") else ""
             calc.amounts[lance] = str(get(f"b_{lance}", "") or "").strip()[:80]
+            written = typed_sides(calc.amounts[lance])
+            if written:
+                calc.first[lance] = written[0]
             end = str(get(f"e_{lance}", "") or "")
             calc.ends[lance] = end if end in ENDS else ""
             amount = str(get(f"a_{lance}", "") or "").strip()[:3]
@@ -190,7 +193,7 @@ class Calculation:
         bets = bets_of(tapped, engine_lance)
         end = tapped.ends.get(Lance(engine_lance))
         self.first[lance] = bets[0][0] if bets else ""
-        self.amounts[lance] = " ".join("o" if n == "ordago" else str(n) for _s, n in bets)
+        self.amounts[lance] = bets_text([{"side": side, "n": n} for side, n in bets])
         self.ends[lance] = end or ""
 
     def _draft_so_far(self) -> HandDraft:
@@ -232,11 +235,17 @@ class Calculation:
     # -- the record -------------------------------------------------------------------------
 
     def bets(self, lance: str) -> list[dict[str, Any]]:
-        """The lance's bets: the first bettor, then the sides alternate."""
+        """The lance's bets: each with its side when written ("A2 B5", as tapped), else
+        typed from the first bettor, the sides taking turns ("2 5")."""
+        text = self.amounts.get(lance, "")
+        sides = typed_sides(text)
+        if sides:
+            amounts = parse_amounts(text)
+            return [{"side": side, "n": n} for side, n in zip(sides, amounts, strict=True)]
         side = self.first.get(lance, "")
         if not side:
             return []
-        amounts = parse_amounts(self.amounts.get(lance, "")) or [2]
+        amounts = parse_amounts(text) or [2]
         out = []
         for n in amounts:
             out.append({"side": side, "n": n})
@@ -315,7 +324,7 @@ class Calculation:
                 continue
             key = _form_lance(lance)
             data[f"f_{key}"] = bets[0]["side"]
-            data[f"b_{key}"] = " ".join("o" if b["n"] == "ordago" else str(b["n"]) for b in bets)
+            data[f"b_{key}"] = bets_text(bets)
             data[f"e_{key}"] = betting.get("end") or ""
         return cls.from_data(data)
 
@@ -356,10 +365,26 @@ def normal_cards(text: str) -> str:
     return str(engine.Hand.parse(" ".join(cards)))
 
 
+def typed_sides(text: str) -> list[str] | None:
+    """The sides written in a lance's bets, as the hand entry writes them ("A2 B5 Ao"),
+    or None when they are not written ("2 5 o": the first bettor says)."""
+    tokens = text.replace(",", " ").split()
+    if tokens and all(token[:1].upper() in ("A", "B") and token[1:] for token in tokens):
+        return [token[:1].upper() for token in tokens]
+    return None
+
+
+def bets_text(bets: list[dict[str, Any]]) -> str:
+    """A lance's bets in the fields' one encoding, shared with the hand entry: "A2 B5 Ao"."""
+    return " ".join(f"{b['side']}{'o' if b['n'] == 'ordago' else b['n']}" for b in bets)
+
+
 def parse_amounts(text: str) -> list[int | str]:
-    """'2 5 o' -> [2, 5, "ordago"]: each bet's piedras, or the órdago."""
+    """'2 5 o' or 'A2 B5 Ao' -> [2, 5, "ordago"]: each bet's piedras, or the órdago."""
     out: list[int | str] = []
     for token in text.replace(",", " ").lower().split():
+        if token[:1] in ("a", "b") and token[1:]:
+            token = token[1:]
         if token in _ORDAGO:
             out.append("ordago")
         elif token.isdigit() and 1 <= int(token) <= MAX_BET:
@@ -415,10 +440,10 @@ def settle(
                     return Settled(current, None, winner_message(problems[0], names), asked)
         for lance in needed_winners(draft):
             asked.append(lance.value)
-            side = given.get(lance.value)
-            if side:
-                draft = draft.with_winner(lance, side)
-                current["winners"] = {**(current.get("winners") or {}), lance.value: side}
+            chosen = given.get(lance.value)
+            if chosen:
+                draft = draft.with_winner(lance, chosen)
+                current["winners"] = {**(current.get("winners") or {}), lance.value: chosen}
         return Settled(current, draft.result(), None, asked)
     except engine.RuleError as error:
         return Settled(current, None, winner_message(error, names), asked)

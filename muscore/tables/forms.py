@@ -544,7 +544,7 @@ class HandEntry:
                 declared.setdefault(str(seat), {})[lance] = value == "si"
         if declared:
             record["declared"] = declared
-        lances = {}
+        lances: dict[str, dict[str, Any]] = {}
         for lance in (*LANCES_FIRST, "juego", "punto"):
             bets = self.bets.get(lance) or []
             if bets:

@@ -102,7 +102,7 @@ def test_a_rejected_raise_entered_by_taps_is_paid_what_stood_before(phone: Page)
     expect(lance.locator(".bets")).to_have_text(
         "A1 y A2: envido 2 · B1 y B2: 2 más · A1 y A2: no quiero")
     # The taps filled the typed fields: the no-JS entry shows the same bets.
-    expect(lance.locator("#id_b_grande")).to_have_value("2 2")
+    expect(lance.locator("#id_b_grande")).to_have_value("A2 B2")
     first = phone.locator("#result .step").first
     expect(first).to_contain_text("Rechazado un reenvite: se cobra lo que había antes, 2.")
     expect(first).to_have_class(re.compile(r"\bside-B\b"))  # B raised last: B collects

@@ -73,7 +73,7 @@ def test_permalink_opens_the_same_answer(client: Client) -> None:
         second.content.decode()).group(0)
     # And the form is filled again from the link: the cards and the bets are there.
     html = second.content.decode()
-    assert 'value="R R 5 4"' in html and 'value="2 5"' in html
+    assert 'value="R R 5 4"' in html and 'value="A2 B5"' in html
 
 
 def test_htmx_post_returns_the_result_partial_and_sets_the_address_to_the_permalink(
@@ -261,8 +261,10 @@ def test_bet_taps_post_the_same_record_as_the_typed_bets(client: Client) -> None
     assert "B1 y B2: 5 más" in text_of(page)
     page = tap(client, form_fields(page), "end:grande:no_quiero")
     fields = form_fields(page)
-    # The taps wrote the very fields the text entry uses...
-    assert (fields["f_grande"], fields["b_grande"], fields["e_grande"]) == ("A", "2 5", "no_quiero")
+    # The taps wrote the very fields the text entry uses, in the hand entry's encoding
+    # (each bet with its side)...
+    assert (fields["f_grande"], fields["b_grande"], fields["e_grande"]) == (
+        "A", "A2 B5", "no_quiero")
     assert Calculation.from_data(fields).record() == Calculation.from_data(DISPUTED).record()
     # ...so the recuento and its permalink are the typed hand's, to the byte.
     typed = client.post(URL, DISPUTED)
@@ -277,10 +279,10 @@ def test_an_ordago_tapped_leaves_only_quiero_and_undo_takes_the_answer_back(
     html = page.content.decode()
     assert 'value="end:chica:quiero"' in html and 'value="bet:chica:A:2"' not in html
     page = tap(client, form_fields(page), "end:chica:quiero")
-    assert form_fields(page)["b_chica"] == "o"
+    assert form_fields(page)["b_chica"] == "Bo"
     page = tap(client, form_fields(page), "pop:chica")
     fields = form_fields(page)
-    assert (fields["f_chica"], fields["b_chica"], fields["e_chica"]) == ("B", "o", "")
+    assert (fields["f_chica"], fields["b_chica"], fields["e_chica"]) == ("B", "Bo", "")
 
 
 def test_a_refused_tap_says_why_and_changes_nothing(client: Client) -> None:
@@ -288,7 +290,7 @@ def test_a_refused_tap_says_why_and_changes_nothing(client: Client) -> None:
     fields = form_fields(page)
     again = tap(client, fields, "bet:grande:A:ordago")
     assert "Grande: ahora contesta el otro bando." in text_of(again)
-    assert form_fields(again)["b_grande"] == "2"
+    assert form_fields(again)["b_grande"] == "A2"
     assert "Grande: un envite es un número" in text_of(
         tap(client, fields, "bet:grande:B:amt", a_grande="150"))
 
@@ -299,7 +301,7 @@ def test_htmx_tap_sends_the_lances_back_and_a_typed_change_only_the_buttons(
     tapped = client.post(URL, {**CARDS, "act": "bet:pares:B:2"}, headers=HX).content.decode()
     assert tapped.lstrip().startswith('<section id="result"')
     assert '<section id="calc-lances" class="calc-lances" hx-swap-oob="true">' in tapped
-    assert 'name="b_pares" value="2"' in tapped
+    assert 'name="b_pares" value="B2"' in tapped
     typed = client.post(URL, {**CARDS, "f_pares": "B", "b_pares": "2 5"}, headers=HX)
     html = typed.content.decode()
     assert 'id="calc-lances"' not in html and 'name="b_pares"' not in html
