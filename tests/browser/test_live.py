@@ -420,21 +420,27 @@ def test_bets_entered_without_signal_are_replayed_by_the_server_and_counted_once
     assert Hand.objects.count() == 1
 
 
+def one_phone_offline_in_the_entry(phone: Page, signal: Signal) -> tuple[Table, Page]:
+    """One phone at a new table, its pages kept for offline use, the signal cut, the
+    hand entry opened (from the phone's copy)."""
+    table = make_table()
+    phone.goto(edit_path(table))
+    signal.name(phone, "A")
+    wait_for_service_worker(phone)
+    wait_for_kept_pages(phone, [edit_path(table) + "mano"])
+    signal.off(phone, "A")
+    with phone.expect_navigation():
+        phone.locator('[data-action="enter-hand"]').click()
+    return table, phone
+
+
 def test_a_tap_the_server_cannot_take_sends_the_hand_back_filled_in(
     phone: Page, signal: Signal
 ) -> None:
     """Issue 8.3: nothing entered is dropped. Offline, an envido querido tapped in
     "juego o punto" where only Ana y Carla have juego: on sync the engine refuses it,
     and the hand comes back to the phone with its cards and the reason."""
-    table = make_table()
-    a = phone
-    a.goto(edit_path(table))
-    signal.name(a, "A")
-    wait_for_service_worker(a)
-    wait_for_kept_pages(a, [edit_path(table) + "mano"])
-    signal.off(a, "A")
-    with a.expect_navigation():
-        a.locator('[data-action="enter-hand"]').click()
+    table, a = one_phone_offline_in_the_entry(phone, signal)
     settle(a)
     tap_cards_offline(a, JUEGO_DEAL)
     a.locator('[data-offline-tap="bet:fourth:B:2"]').click()
@@ -464,15 +470,7 @@ def test_a_tap_the_server_cannot_take_sends_the_hand_back_filled_in(
 def test_a_hand_refused_after_the_signal_came_back_is_kept_until_opened_again(
     phone: Page, signal: Signal
 ) -> None:
-    table = make_table()
-    a = phone
-    a.goto(edit_path(table))
-    signal.name(a, "A")
-    wait_for_service_worker(a)
-    wait_for_kept_pages(a, [edit_path(table) + "mano"])
-    signal.off(a, "A")
-    with a.expect_navigation():
-        a.locator('[data-action="enter-hand"]').click()
+    table, a = one_phone_offline_in_the_entry(phone, signal)
     # Saved without signal before anything was entered: the server will want the rest.
     with a.expect_navigation():
         a.locator('[data-action="save"]').click()
