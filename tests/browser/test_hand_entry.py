@@ -296,7 +296,9 @@ def test_team_buttons_show_two_14_letter_names_whole(
         lines = page.locator('[data-lance="grande"] .btn-side').evaluate_all(
             """(els, name) => els.map(e => {
                 const range = document.createRange();
-                const node = [...e.childNodes].find(n => n.textContent.includes(name));
+                const box = e.querySelector('.names') || e;
+                const node = [...box.childNodes].find(
+                    n => n.nodeType === 3 && n.textContent.includes(name));
                 if (!node) return 0;
                 const at = node.textContent.indexOf(name);
                 range.setStart(node, at); range.setEnd(node, at + name.length);
