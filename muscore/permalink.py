@@ -21,6 +21,8 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
+from muscore.text import json_problem
+
 #: A hand record is a few hundred bytes; anything far larger is not one.
 MAX_CODE = 4000
 MAX_JSON = 20_000
@@ -56,6 +58,9 @@ def decode(code: str) -> dict[str, Any]:
         raise PermalinkError("damaged") from None
     if not isinstance(record, dict):
         raise PermalinkError("not a record")
+    if json_problem(record):
+        # A lone surrogate or a control character: no page can show it back.
+        raise PermalinkError("damaged")
     return record
 
 

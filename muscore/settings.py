@@ -125,7 +125,15 @@ DATABASES = {
 if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
     # Two phones saving at once: a writer waits for the lock (muscore.tables.services takes it
     # first thing in each write) instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("timeout", 20)
+    sqlite_options = DATABASES["default"].setdefault("OPTIONS", {})
+    sqlite_options.setdefault("timeout", 20)
+    # Every transaction takes the write lock when it begins, so a writer that read first
+    # never fails at once with "database is locked" (it waits, as above); WAL: reads go on
+    # during a write instead of waiting for it; synchronous=NORMAL, safe with WAL (a killed
+    # process loses nothing): a commit does not wait for the disk, so a write holds the
+    # lock for its own work only (issue 10).
+    sqlite_options.setdefault("transaction_mode", "IMMEDIATE")
+    sqlite_options.setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
     # Tests on a file, not in memory: the live server's threads then get a connection each, as
     # gunicorn's workers do, instead of sharing one (which breaks the concurrency tests).
     # One file per test process, so two test runs in one checkout never share a database.

@@ -17,3 +17,6 @@ urlpatterns = [
     # The language switch (django's set_language, POST /i18n/setlang/).
     path("i18n/", include("django.conf.urls.i18n")),
 ]
+
+# A body too large to read gets the API's JSON error or the page's form with its message.
+handler400 = "muscore.tables.bad_request.bad_request"

@@ -11,9 +11,12 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.csrf import csrf_exempt
@@ -21,6 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 from muscore import ratelimits
 from muscore import rules as rules_engine
 from muscore.tables import services
+from muscore import text as unicode_text
 from muscore.tables.models import Change, Table
 
 log = logging.getLogger(__name__)
@@ -58,6 +62,8 @@ def api_view(*methods: str) -> Callable[[View], View]:
                 return view(request, *args, **kwargs)
             except BadRequest as exc:
                 return error(str(exc), 400)
+            except RequestDataTooBig:
+                return too_big()
             except (services.TableNotFound, services.HandNotFound) as exc:
                 return error(str(exc), 404)
             except services.HandConflict as exc:
@@ -76,6 +82,11 @@ def api_view(*methods: str) -> Callable[[View], View]:
     return decorate
 
 
+def too_big() -> JsonResponse:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return error(f"the body is larger than {limit} bytes, the most this API reads", 413)
+
+
 class PermissionDenied(Exception):
     """A write without the table's edit key: 403, nothing changes."""
 
@@ -91,6 +102,13 @@ def read_json(request: HttpRequest) -> dict[str, Any]:
         raise BadRequest(f"the body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
+    found = unicode_text.json_problem(data)
+    if found == unicode_text.SURROGATE:
+        raise BadRequest(
+            "the body holds text that is not valid Unicode (a lone surrogate such as \\ud800)"
+        )
+    if found:
+        raise BadRequest("the body holds a control character (such as \\u0000) in a string")
     return data
 
 
@@ -140,6 +158,21 @@ def etag_matches(header: str, etag: str) -> bool:
 def state_response(state: Mapping[str, Any], status: int = 200) -> JsonResponse:
     response = JsonResponse(state, status=status)
     response["ETag"] = etag_for(state["revision"])
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+REVISION = re.compile(r'"revision": (\d+)')
+
+
+def state_text_response(text: str, status: int = 200) -> HttpResponse:
+    """A state the services answered as JSON text, sent as it is (a long table's state is
+    large: parsing it only to serialise it again would cost more than the write)."""
+    # The top-level "revision" is the last one: nested values never hold that key, and a
+    # name's quotes are escaped.
+    found = REVISION.findall(text[-200:]) or REVISION.findall(text)
+    response = HttpResponse(text, status=status, content_type="application/json")
+    response["ETag"] = etag_for(int(found[-1]))
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -207,7 +240,7 @@ def detail(request: HttpRequest, table_id: str) -> HttpResponse:
         response["ETag"] = etag
         response["Cache-Control"] = "no-cache"
         return response
-    return state_response(services.table_state(services.get_table(table_id)))
+    return state_text_response(services.table_state_json(services.get_table(table_id)))
 
 
 @api_view("POST")
@@ -220,7 +253,7 @@ def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
     client_id = data.pop("client_id", None)
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
         raise BadRequest("number must be a whole number")
-    state = services.add_hand(
+    state = services.add_hand_json(
         table,
         data,
         number=number,
@@ -228,7 +261,7 @@ def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
         idempotency_key=request.headers.get("Idempotency-Key"),
         via=VIA,
     )
-    return state_response(state, 201)
+    return state_text_response(state, 201)
 
 
 @api_view("POST")
@@ -261,13 +294,13 @@ def undo_last(request: HttpRequest, table_id: str) -> HttpResponse:
     table = authorized_table(request, table_id)
     header = request.headers.get("If-Match")
     base = revision_from_etag(header) if header is not None else None
-    state = services.undo_last(
+    state = services.undo_last_json(
         table,
         base_revision=base,
         idempotency_key=request.headers.get("Idempotency-Key"),
         via=VIA,
     )
-    return state_response(state)
+    return state_text_response(state)
 
 
 @api_view("GET", "PUT")
@@ -283,7 +316,7 @@ def replace_hand(request: HttpRequest, table_id: str, number: int) -> HttpRespon
     table = authorized_table(request, table_id)
     data = read_json(request)
     base = pop_base_revision(request, data)
-    state = services.replace_hand(
+    state = services.replace_hand_json(
         table,
         number,
         data,
@@ -291,7 +324,7 @@ def replace_hand(request: HttpRequest, table_id: str, number: int) -> HttpRespon
         idempotency_key=request.headers.get("Idempotency-Key"),
         via=VIA,
     )
-    return state_response(state)
+    return state_text_response(state)
 
 
 @api_view("GET")

@@ -6,7 +6,9 @@ If-None-Match, it reads the table's revision (and, under an edit link, its key)
 with one primary-key query (plain SQL) and, when the phone's copy is current, answers 304
 right here: no session, CSRF, locale, template or replay. Anything else, an
 unknown table or a wrong key included, falls through to the views, which give
-the full answer (or the 404).
+the full answer (or the 404). The 304 goes through the middleware that add the
+security headers (SecurityMiddleware, X-Frame-Options, the Content-Security-Policy),
+so it carries the same ones as a 200.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from django.conf import settings
 from django.db import connection, models
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import translation
+from django.utils.module_loading import import_string
 
 from muscore.tables import live
 from muscore.tables.models import Table
@@ -51,6 +54,28 @@ def _row(sql: str, table_id: str) -> tuple[Any, ...] | None:
         return row
 
 
+# The middleware after this one whose only work on a response is to add headers.
+HEADER_MIDDLEWARE = (
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "muscore.middleware.ContentSecurityPolicyMiddleware",
+)
+
+
+def _with_headers() -> Callable[[HttpRequest], HttpResponse]:
+    """The HEADER_MIDDLEWARE in settings.MIDDLEWARE, chained in their order around a
+    view that answers the request's prepared 304."""
+
+    def answer(request: HttpRequest) -> HttpResponse:
+        response: HttpResponse = request._muscore_not_modified  # type: ignore[attr-defined]
+        return response
+
+    handler: Callable[[HttpRequest], HttpResponse] = answer
+    for path in reversed([p for p in settings.MIDDLEWARE if p in HEADER_MIDDLEWARE]):
+        handler = import_string(path)(handler)
+    return handler
+
+
 def api_etag(revision: int) -> str:
     # The API's own tag (muscore.api.tables.etag_for): JSON has no language or partial.
     return f'"r{revision}"'
@@ -63,6 +88,7 @@ class NotModifiedMiddleware:
         self.https_only = settings.SECURE_SSL_REDIRECT
         self.board_sql = _sql("revision", "edit_key")
         self.api_sql = _sql("revision")
+        self.with_headers = _with_headers()
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         header = request.META.get("HTTP_IF_NONE_MATCH")
@@ -73,7 +99,8 @@ class NotModifiedMiddleware:
         ):
             response = self.not_modified(request, header)
             if response is not None:
-                return response
+                request._muscore_not_modified = response  # type: ignore[attr-defined]
+                return self.with_headers(request)
         return self.get_response(request)
 
     def not_modified(self, request: HttpRequest, header: str) -> HttpResponse | None:

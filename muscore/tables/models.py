@@ -23,13 +23,22 @@ def new_edit_key() -> str:
     return secrets.token_urlsafe(16)
 
 
+def new_epoch() -> str:
+    # Changed by a restore: a cached state of the table before it can never be served again.
+    return secrets.token_urlsafe(6)
+
+
 class Table(models.Model):
     """One table's game: players by seat, the options, the first mano.
 
     Table knows nothing about pages, links or leagues: anything that wants a
     table (the board pages, the API, a future league match) points at it by id,
     so a league match can reference a Table later without changing this model.
-    `revision` is bumped on every change and serves as the ETag of the state.
+    `revision` is bumped on every change and serves as the ETag of the state; a
+    restore bumps it too. `epoch` changes at every restore and is part of the state
+    cache's key. `replayed_revision` is the revision the stored vacas
+    (`VacaCheckpoint`) were replayed at: when it differs from `revision` (a table
+    from before checkpoints, or loaded by hand) they are replayed again from the records.
     """
 
     id = models.CharField(primary_key=True, max_length=32, default=new_table_id, editable=False)
@@ -38,6 +47,8 @@ class Table(models.Model):
     rules = models.JSONField()
     first_mano = models.PositiveSmallIntegerField(default=0)
     revision = models.PositiveIntegerField(default=1)
+    epoch = models.CharField(max_length=16, default=new_epoch, editable=False)
+    replayed_revision = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -125,7 +136,8 @@ class IdempotentWrite(models.Model):
     key = models.CharField(max_length=200)
     fingerprint = models.CharField(max_length=64)
     status = models.PositiveSmallIntegerField()
-    body = models.JSONField()
+    # The answer's JSON text, byte for byte: PostgreSQL's jsonb would reorder its keys.
+    body = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -135,3 +147,33 @@ class IdempotentWrite(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} on {self.table_id}"
+
+
+class VacaCheckpoint(models.Model):
+    """One vaca of a table as replayed: where it starts and what its replay gave.
+
+    Derived from the hand records (which stay the truth) and rewritten in the same
+    transaction as every change, so a write replays only from the start of the vaca
+    of the hand it touches and a read replays nothing. A vaca starts at 0-0 with its
+    own first mano, so (first_hand, mano) is all a replay from it needs. A table has
+    its finished vacas (winner set) and then exactly one current vaca (winner null,
+    possibly without hands yet), indexed 0, 1, 2... `result` is the vaca's replay
+    output labelled with first_hand and mano, as JSON text: a read sends it as it is.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="vacas")
+    index = models.PositiveIntegerField()
+    first_hand = models.PositiveIntegerField()
+    mano = models.PositiveSmallIntegerField()
+    hand_count = models.PositiveIntegerField()
+    winner = models.CharField(max_length=1, null=True, blank=True)
+    result = models.TextField()
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="vaca_index_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"vaca {self.index} of {self.table_id}"

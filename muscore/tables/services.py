@@ -5,8 +5,8 @@ on these functions and nothing else. The stable API:
 
 - `create_table(*, players=None, rules=None, mano=None) -> Table`
 - `get_table(table_id) -> Table` (raises `TableNotFound`)
-- `table_state(table) -> TableState`: {"id", "players", "rules", "current", "finished",
-  "revision"}, typed in muscore/tables/state.py like everything below that returns a state
+- `table_state(table) -> dict`: {"id", "players", "rules", "current", "finished", "revision"}
+  (`table_state_json(table) -> str`: the same as JSON text, for the API)
 - `preview_hand(table, record) -> dict`: the score() result of `record` as the next hand
 - `add_hand(table, record, *, number=None, client_id=None, idempotency_key=None, via) -> dict`
 - `undo_last(table, *, base_revision=None, idempotency_key=None, via) -> dict`
@@ -17,6 +17,8 @@ on these functions and nothing else. The stable API:
   idempotency_key=None, via) -> dict`: bring back the hand undone last
 - `replace_hand(table, number, record, *, base_revision=None, idempotency_key=None, via) -> dict`
   (the state plus "changed": the table-wide numbers of the hands whose result changed)
+- `add_hand_json`, `undo_last_json`, `replace_hand_json`: the same writes answering the
+  state's JSON text, for a caller that sends it on (the API) or does not read it (a page)
 - `hand_entry(table, number) -> dict`: one stored hand with its replayed result
 - `table_changes(table) -> list[Change]`: the audit, oldest first
 - `export_table(table) -> dict` / `import_table(data, *, via) -> Table`
@@ -26,8 +28,12 @@ phones writing at once are served one after the other; a write that fails
 leaves nothing behind. `via` is a `Change.Via` value ("edit_link" or "api").
 
 The stored truth is the hand records: the scores, juegos, vacas and manos are
-the replay of those records through `muscore.rules.replay`, cached by
-(table id, revision) so an unchanged board is never replayed twice.
+the replay of those records through `muscore.rules.replay_evening`. Each vaca's replay is
+stored (`VacaCheckpoint`, as JSON text) in the same transaction as the change, so a
+write replays only from the start of the vaca of the hand it touches, and a read
+(even the first on a fresh worker) replays nothing. A table holds at most MAX_HANDS
+hands. Small states are also kept in Django's cache, keyed by (table, revision,
+epoch): a restore changes the epoch, so no worker serves a state from before it.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ import copy
 import hashlib
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 from django.core.cache import cache
@@ -46,10 +52,11 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override
 
 from muscore import rules as rules_engine
+from muscore import text as unicode_text
 from muscore.rule_messages import rule_message
-from muscore.tables.models import Change, Hand, IdempotentWrite, Table
+from muscore.tables.models import Change, Hand, IdempotentWrite, Table, VacaCheckpoint
 from muscore.tables.signals import table_changed
-from muscore.tables.state import EditedState, ReplayedHand, StoredHand, TableState, Vaca
+from muscore.tables.state import EditedState, ReplayedHand, StoredHand, TableState
 
 NAME_MAX = 40
 # Lengths that fit the columns (Hand.client_id 100; IdempotentWrite.key 200 with a prefix).
@@ -57,7 +64,16 @@ CLIENT_ID_MAX = 100
 KEY_MAX = 150
 # Keys a hand record on a table must not carry: the table knows them.
 TABLE_OWNED_KEYS = ("score", "mano", "rules")
-STATE_CACHE_SECONDS = 3600
+# The most hands a table holds (an import above it is refused): a very long night is
+# about 300; the limit keeps one table's state (about 0.8 kB a hand) to about 1.5 MB.
+MAX_HANDS = 2000
+# The state cache (Django's "default" cache) keeps a state's JSON text for a while, and
+# only a text up to this size: a longer table is read from its stored vacas, which
+# costs one query and no replay. The cache's own limits bound the total.
+STATE_CACHE_SECONDS = 600
+STATE_CACHE_MAX_CHARS = 64 * 1024
+# Idempotent answers kept per table (the latest): a retry comes within minutes.
+IDEMPOTENT_ANSWERS_KEPT = 20
 
 
 class _InLanguage:
@@ -158,6 +174,10 @@ def _check_name(seat: int, name: Any, default: str) -> str:
         return default
     if not isinstance(name, str):
         raise TableError(_("el nombre del asiento %(seat)s debe ser un texto"), seat=seat + 1)
+    if unicode_text.problem(name) == unicode_text.SURROGATE:
+        raise TableError(
+            _("el nombre del asiento %(seat)s no es texto Unicode válido"), seat=seat + 1
+        )
     text = name.strip()
     if not text:
         return default
@@ -168,9 +188,18 @@ def _check_name(seat: int, name: Any, default: str) -> str:
             length=len(text),
             max=NAME_MAX,
         )
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+    if unicode_text.problem(text):
         raise TableError(
             _("el nombre del asiento %(seat)s lleva un carácter de control"), seat=seat + 1
+        )
+    if unicode_text.is_invisible(text):
+        raise TableError(
+            _("el nombre del asiento %(seat)s solo tiene caracteres invisibles"), seat=seat + 1
+        )
+    if unicode_text.has_bidi_control(text):
+        raise TableError(
+            _("el nombre del asiento %(seat)s lleva un carácter que cambia el sentido del texto"),
+            seat=seat + 1,
         )
     return text
 
@@ -237,7 +266,19 @@ def check_record(record: Any) -> dict[str, Any]:
         raise TableError(_("una mano solo puede llevar valores JSON")) from None
     if not isinstance(clean, dict):
         raise TableError(_("una mano debe ser un objeto JSON"))
+    _check_json_text(clean, _("una mano"))
     return clean
+
+
+def _check_json_text(data: Any, what: Any) -> None:
+    """TableError when a string of `data` is not text both databases and a page can hold."""
+    found = unicode_text.json_problem(data)
+    if found == unicode_text.SURROGATE:
+        raise TableError(
+            _("%(what)s lleva texto que no es Unicode válido (un surrogate suelto)"), what=what
+        )
+    if found:
+        raise TableError(_("%(what)s lleva un carácter de control"), what=what)
 
 
 # --- replay -----------------------------------------------------------------------------------
@@ -268,21 +309,6 @@ class UnreadableHand(rules_engine.RuleError):
             return _fill(_("esta mano no se puede leer (%(detail)s)"), self.params)
 
 
-def _replay(
-    table_rules: dict[str, Any], mano: int, records: list[dict[str, Any]]
-) -> dict[str, Any]:
-    if not records:
-        return _empty_vaca(mano)
-    vaca = {"rules": table_rules, "mano": mano, "hands": records}
-    try:
-        return rules_engine.replay(vaca)
-    except rules_engine.RuleError:
-        raise
-    except (TypeError, KeyError, AttributeError, IndexError) as exc:
-        # An input the engine did not expect is still the record's fault, never a crash.
-        raise UnreadableHand(f"{type(exc).__name__}: {exc}"[:200]) from exc
-
-
 def _score(record: dict[str, Any]) -> dict[str, Any]:
     try:
         return rules_engine.score(record)
@@ -292,7 +318,7 @@ def _score(record: dict[str, Any]) -> dict[str, Any]:
         raise UnreadableHand(f"{type(exc).__name__}: {exc}"[:200]) from exc
 
 
-def _next_context(vaca: Mapping[str, Any]) -> tuple[int, dict[str, int]]:
+def _next_context(vaca: dict[str, Any]) -> tuple[int, dict[str, int]]:
     """The mano and the score before the hand that would follow `vaca`'s hands."""
     hands = vaca["hands"]
     if not hands or hands[-1]["winner"] is not None:
@@ -307,92 +333,198 @@ class _BadHand(Exception):
         self.error = error
 
 
+def replay_vacas(
+    table_rules: dict[str, Any],
+    mano: int,
+    records: list[dict[str, Any]],
+    first_hand: int = 1,
+) -> list[dict[str, Any]]:
+    """The vacas of `records`, played from a vaca's start: `mano` is its first mano and
+    `first_hand` the table-wide number of records[0].
+
+    muscore.rules.replay_evening splits them into vacas and resumes from that
+    checkpoint: each vaca is muscore.rules.replay's output plus "first_hand" and
+    "mano"; a vaca ends at the hand that wins it and the next starts at 0-0 with the
+    won vaca's next_mano; the last vaca returned is the current one (no winner, maybe
+    no hands). Raises _BadHand with the table-wide number of the first hand that breaks
+    the rules.
+    """
+    start = rules_engine.Checkpoint(first_hand - 1, mano)
+    try:
+        evening = rules_engine.replay_evening(table_rules, records, start)
+    except rules_engine.VacaError as error:
+        number = error.number if error.number is not None else first_hand
+        raise _BadHand(number, error.cause or error) from None
+    except rules_engine.RuleError as error:
+        raise _BadHand(first_hand, error) from None
+    except (TypeError, KeyError, AttributeError, IndexError) as exc:
+        # An input the engine did not expect is still a record's fault, never a crash:
+        # the last one, the hand being added or the first that no replay has taken yet.
+        bad = UnreadableHand(f"{type(exc).__name__}: {exc}"[:200])
+        raise _BadHand(first_hand + max(len(records) - 1, 0), bad) from exc
+    return [*evening["finished"], evening["current"]]
+
+
 def replay_table(
     table_rules: dict[str, Any], first_mano: int, records: list[dict[str, Any]]
-) -> Replayed:
-    """(current vaca, finished vacas) of a table's records, hands numbered from 1.
-
-    A vaca ends at the hand that wins it; the next hand starts a new vaca whose
-    first mano is the won vaca's next_mano. Raises _BadHand with the table-wide
-    number of the first hand that breaks the rules.
-    """
-    finished: list[Vaca] = []
-    start, mano = 0, first_mano
-    while True:
-        rest = records[start:]
-        try:
-            whole = _replay(table_rules, mano, rest)
-        except rules_engine.RuleError:
-            whole = None
-        if whole is not None:
-            if whole["winner"] is None:
-                return _label(whole, start, mano), finished
-            finished.append(_label(whole, start, mano))
-            next_mano = whole["next_mano"]
-            return _label(_empty_vaca(next_mano), len(records), next_mano), finished
-        # Something in `rest` fails: either a hand after this vaca was won, or a bad hand.
-        # A prefix that replays stays valid when shortened, so bisect the longest one.
-        good, bad = 0, len(rest)
-        results: dict[int, dict[str, Any]] = {0: _empty_vaca(mano)}
-        while bad - good > 1:
-            middle = (good + bad) // 2
-            try:
-                results[middle] = _replay(table_rules, mano, rest[:middle])
-                good = middle
-            except rules_engine.RuleError:
-                bad = middle
-        prefix = results[good]
-        if good and prefix["winner"] is not None:
-            finished.append(_label(prefix, start, mano))
-            start, mano = start + good, prefix["next_mano"]
-            continue
-        number = start + good + 1
-        hand_mano, score = _next_context(prefix)
-        try:
-            _score({**rest[good], "rules": table_rules, "mano": hand_mano, "score": score})
-        except rules_engine.RuleError as exc:
-            raise _BadHand(number, exc) from None
-        # score() accepts the hand alone: report the replay's own complaint.
-        try:
-            _replay(table_rules, mano, rest[: good + 1])
-        except rules_engine.RuleError as exc:
-            raise _BadHand(number, exc) from None
-        raise AssertionError("replay_table: a failing replay that replays")  # pragma: no cover
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(current vaca, finished vacas) of a whole table's records, hands numbered from 1."""
+    vacas = replay_vacas(table_rules, first_mano, records)
+    return vacas[-1], vacas[:-1]
 
 
-def _label(vaca: dict[str, Any], start: int, mano: int) -> Vaca:
-    # The engine's replay() output, which the state's Vaca describes, plus the labels.
-    return cast(Vaca, {**vaca, "first_hand": start + 1, "mano": mano})
+def _label(vaca: dict[str, Any], start: int, mano: int) -> dict[str, Any]:
+    return {**vaca, "first_hand": start + 1, "mano": mano}
 
 
-def _records(table: Table) -> list[dict[str, Any]]:
-    return list(table.hands.order_by("number").values_list("record", flat=True))
+def _records(table: Table, first: int = 1) -> list[dict[str, Any]]:
+    """The table's records from hand number `first` on, in order."""
+    hands = Hand.objects.filter(table_id=table.pk)
+    if first > 1:
+        hands = hands.filter(number__gte=first)
+    return list(hands.order_by("number").values_list("record", flat=True))
 
 
-Replayed = tuple[Vaca, list[Vaca]]
+# --- the stored vacas (VacaCheckpoint) and the state read from them ---------------------------
 
 
-def _build_state(
-    table: Table, records: list[dict[str, Any]], replayed: Replayed | None = None
-) -> TableState:
+def _dumps(value: Any) -> str:
+    # The separators JsonResponse uses: the text stored is the text the API answers.
+    return json.dumps(value)
+
+
+def _rows(table: Table, index: int, vacas: list[dict[str, Any]]) -> list[VacaCheckpoint]:
+    return [
+        VacaCheckpoint(
+            table_id=table.pk,
+            index=index + i,
+            first_hand=vaca["first_hand"],
+            mano=vaca["mano"],
+            hand_count=len(vaca["hands"]),
+            winner=vaca["winner"],
+            result=_dumps(vaca),
+        )
+        for i, vaca in enumerate(vacas)
+    ]
+
+
+def _store_vacas(
+    table: Table, index: int, vacas: list[dict[str, Any]], *, alone: bool = False
+) -> None:
+    """Replace the table's stored vacas from `index` on by `vacas` (inside the write lock);
+    with `alone`, only the one at `index`."""
+    rows = VacaCheckpoint.objects.filter(table_id=table.pk, index__gte=index)
+    if alone:
+        rows = rows.filter(index=index)
+    rows.delete()
+    VacaCheckpoint.objects.bulk_create(_rows(table, index, vacas))
+
+
+def _state_text(table: Table, texts: list[str]) -> str:
+    """The state's JSON text from the stored vacas' texts, none of them parsed again.
+
+    The same text as json.dumps of {"id", "players", "rules", "current", "finished",
+    "revision"}: what JsonResponse would send."""
+    head = _dumps({"id": table.id, "players": list(table.players), "rules": dict(table.rules)})
+    finished = ", ".join(texts[:-1])
+    return (
+        f'{head[:-1]}, "current": {texts[-1]}, "finished": [{finished}], '
+        f'"revision": {int(table.revision)}}}'
+    )
+
+
+def _texts(table: Table) -> list[str]:
+    return list(
+        VacaCheckpoint.objects.filter(table_id=table.pk)
+        .order_by("index")
+        .values_list("result", flat=True)
+    )
+
+
+def _replay_all(table: Table) -> list[dict[str, Any]]:
     try:
-        current, finished = replayed or replay_table(table.rules, table.first_mano, records)
+        return replay_vacas(table.rules, table.first_mano, _records(table))
     except _BadHand as bad:
         raise LaterHandInvalid(
             _("mano %(n)s: %(why)s"), bad.number, n=bad.number, why=_InLanguage(bad.error)
         ) from None
-    return {
-        "id": table.id,
-        "players": list(table.players),
-        "rules": dict(table.rules),
-        "current": current,
-        "finished": finished,
-        "revision": table.revision,
+
+
+def _ensure_replayed(table: Table) -> None:
+    """Inside the write lock: replay the whole table once if its stored vacas are not
+    those of its revision (a table from before them, or loaded with loaddata)."""
+    if table.replayed_revision == table.revision and table.vacas.exists():
+        return
+    _store_vacas(table, 0, _replay_all(table))
+    table.replayed_revision = table.revision
+    table.save(update_fields=["replayed_revision"])
+
+
+def rebuild_checkpoints(table: Table) -> None:
+    """Replay the table's records from scratch and store its vacas again (restore uses it).
+
+    Raises LaterHandInvalid naming the first stored hand that breaks the rules."""
+    with transaction.atomic():
+        fresh = _lock(table.pk, replayed=False)
+        _store_vacas(fresh, 0, _replay_all(fresh))
+        fresh.replayed_revision = fresh.revision
+        fresh.save(update_fields=["replayed_revision"])
+
+
+def replay_stored(table: Table) -> TableState:
+    """The state replayed from the stored records, never from the stored vacas or the cache.
+
+    Raises LaterHandInvalid naming the first stored hand that breaks the rules."""
+    fresh = Table.objects.get(pk=table.pk)
+    vacas = _replay_all(fresh)
+    state = {
+        "id": fresh.id,
+        "players": list(fresh.players),
+        "rules": dict(fresh.rules),
+        "current": vacas[-1],
+        "finished": vacas[:-1],
+        "revision": fresh.revision,
     }
+    return cast(TableState, state)
 
 
-def _cache_key(table_id: str, revision: int) -> str:
-    return f"muscore:table-state:{table_id}:{revision}"
+def _cache_key(table: Table) -> str:
+    # The epoch changes at a restore: a state cached before it is never read again.
+    return f"muscore:table-state:{table.pk}:{table.revision}:{table.epoch}"
+
+
+def _cache_put(table: Table, text: str) -> None:
+    # Bounded per entry: a long table's state is read from its stored vacas instead.
+    if len(text) <= STATE_CACHE_MAX_CHARS:
+        cache.set(_cache_key(table), text, STATE_CACHE_SECONDS)
+
+
+def table_state_json(table: Table) -> str:
+    """table_state() as its JSON text, read from the cache or the stored vacas: no replay,
+    no parsing (the API sends it as it is)."""
+    for _attempt in range(5):
+        fresh = Table.objects.filter(pk=table.pk).first()
+        if fresh is None:
+            raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
+        if fresh.replayed_revision != fresh.revision:
+            break
+        text = cache.get(_cache_key(fresh))
+        if isinstance(text, str):
+            return text
+        texts = _texts(fresh)
+        if not texts:
+            break
+        if table_revision(fresh.pk) != fresh.revision:
+            continue  # a write landed between the reads: read again
+        text = _state_text(fresh, texts)
+        _cache_put(fresh, text)
+        return text
+    # Vacas to replay first, or a storm of writes: read inside the lock, always consistent.
+    with transaction.atomic():
+        fresh = _lock(table.pk)
+        text = _state_text(fresh, _texts(fresh))
+    _cache_put(fresh, text)
+    return text
 
 
 def table_state(table: Table) -> TableState:
@@ -402,33 +534,7 @@ def table_state(table: Table) -> TableState:
     number of its first hand) and "mano" (its first mano). The hand at index i
     of a vaca is table-wide hand number first_hand + i.
     """
-    for _attempt in range(5):
-        revision = Table.objects.filter(pk=table.pk).values_list("revision", flat=True).first()
-        if revision is None:
-            raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
-        key = _cache_key(table.pk, revision)
-        state: TableState | None = cache.get(key)
-        if state is not None:
-            return state
-        fresh = Table.objects.get(pk=table.pk)
-        records = _records(fresh)
-        if fresh.revision != revision:
-            continue  # a write landed between the reads: read again
-        state = _build_state(fresh, records)
-        cache.set(key, state, STATE_CACHE_SECONDS)
-        return state
-    # Under a storm of writes, a state computed inside the lock is always consistent.
-    with transaction.atomic():
-        fresh = _lock(table.pk)
-        return _build_state(fresh, _records(fresh))
-
-
-def replay_stored(table: Table) -> TableState:
-    """The state replayed from the stored records, never from the cache (backups use it).
-
-    Raises LaterHandInvalid naming the first stored hand that breaks the rules."""
-    fresh = Table.objects.get(pk=table.pk)
-    return _build_state(fresh, _records(fresh))
+    return cast(TableState, json.loads(table_state_json(table)))
 
 
 def table_revision(table_id: str) -> int | None:
@@ -438,7 +544,7 @@ def table_revision(table_id: str) -> int | None:
 
 def iter_hands(state: TableState) -> list[tuple[int, ReplayedHand]]:
     """(table-wide number, replayed hand) for every hand of every vaca, in order."""
-    out = []
+    out: list[tuple[int, ReplayedHand]] = []
     for vaca in [*state["finished"], state["current"]]:
         for i, hand in enumerate(vaca["hands"]):
             out.append((vaca["first_hand"] + i, hand))
@@ -457,16 +563,41 @@ def get_table(table_id: Any) -> Table:
         raise TableNotFound(_("no hay ninguna mesa con ese enlace")) from None
 
 
+def _vaca_of(table: Table, number: int | None) -> dict[str, Any]:
+    """The stored vaca holding hand `number` (None: the current vaca), parsed."""
+    for _attempt in range(5):
+        fresh = Table.objects.filter(pk=table.pk).first()
+        if fresh is None:
+            raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
+        if fresh.replayed_revision != fresh.revision:
+            break
+        rows = VacaCheckpoint.objects.filter(table_id=fresh.pk)
+        if number is not None:
+            rows = rows.filter(first_hand__lte=number)
+        text = rows.order_by("-index").values_list("result", flat=True).first()
+        if text is None:
+            break
+        if table_revision(fresh.pk) != fresh.revision:
+            continue
+        vaca: dict[str, Any] = json.loads(text)
+        return vaca
+    with transaction.atomic():
+        _lock(table.pk)
+        return _vaca_of(table, number)
+
+
 def hand_entry(table: Table, number: int) -> StoredHand:
     """One stored hand: {"number", "record", "mano", "juego", "score", "winner", "result"}."""
     try:
         record = table.hands.get(number=number).record
     except Hand.DoesNotExist:
         raise HandNotFound(_("la mano %(n)s no existe"), n=number) from None
-    for n, replayed in iter_hands(table_state(table)):
-        if n == number:
-            return {"number": number, "record": record, **replayed}
-    return {"number": number, "record": record}  # pragma: no cover - replay covers every hand
+    vaca = _vaca_of(table, number)
+    i = number - vaca["first_hand"]
+    if 0 <= i < len(vaca["hands"]):
+        return cast(StoredHand, {"number": number, "record": record, **vaca["hands"][i]})
+    # pragma: no cover - replay covers every hand
+    return cast(StoredHand, {"number": number, "record": record})
 
 
 def table_changes(table: Table) -> list[Change]:
@@ -476,24 +607,33 @@ def table_changes(table: Table) -> list[Change]:
 def preview_hand(table: Table, record: Any) -> dict[str, Any]:
     """The score() result `record` would give as the table's next hand; nothing is saved."""
     clean = check_record(record)
-    state = table_state(table)
-    mano, score = _next_context(state["current"])
-    return _score({**clean, "rules": state["rules"], "mano": mano, "score": score})
+    mano, score = _next_context(_vaca_of(table, None))
+    return _score({**clean, "rules": dict(table.rules), "mano": mano, "score": score})
 
 
 # --- writes -----------------------------------------------------------------------------------
+#
+# A write function: check its input, then in one transaction `_lock` the table (which
+# also makes sure its stored vacas are current), compute what to store with
+# `_append` / `_rewrite_from`, change the Hand rows, and finish with `_commit`, which
+# bumps the revision, writes the audit row, stores the vacas and the idempotent answer
+# and returns the new state's JSON text. See add_hand_json for the pattern.
 
 
-def _lock(table_id: str) -> Table:
+def _lock(table_id: str, *, replayed: bool = True) -> Table:
     """Take the table's write lock inside the current transaction, then read it fresh.
 
     The no-op UPDATE comes first on purpose: on PostgreSQL it takes the row lock;
     on SQLite it takes the database write lock before any read, so a second
     writer waits (busy timeout) instead of failing to upgrade a read lock.
+    With `replayed` (the default) the table's stored vacas are made current.
     """
     if not Table.objects.filter(pk=table_id).update(revision=F("revision")):
         raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
-    return Table.objects.select_for_update().get(pk=table_id)
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if replayed:
+        _ensure_replayed(table)
+    return table
 
 
 def _fingerprint(action: str, number: int | None, record: Any) -> str:
@@ -501,7 +641,7 @@ def _fingerprint(action: str, number: int | None, record: Any) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def _replayed_answer(table: Table, keys: list[str], fingerprint: str) -> TableState | None:
+def _replayed_answer(table: Table, keys: list[str], fingerprint: str) -> str | None:
     for key in keys:
         stored = IdempotentWrite.objects.filter(table=table, key=key).first()
         if stored is None:
@@ -510,13 +650,92 @@ def _replayed_answer(table: Table, keys: list[str], fingerprint: str) -> TableSt
             raise IdempotencyMismatch(
                 _("esta Idempotency-Key (o client id) ya se usó para otra petición distinta")
             )
-        # The state (or edited state) stored by the first answer to this key.
-        body: TableState = copy.deepcopy(stored.body)
-        return body
+        return stored.body
     return None
 
 
-def _commit(
+class Rewrite:
+    """What a change does to the stored vacas: from `index` on, they become `vacas`
+    (only the vaca at `index` when `alone`: the later ones stay as they are).
+
+    `old` are the vacas they replace (to tell which hands' results changed)."""
+
+    def __init__(
+        self,
+        index: int,
+        vacas: list[dict[str, Any]],
+        old: list[dict[str, Any]],
+        *,
+        alone: bool = False,
+    ) -> None:
+        self.index = index
+        self.vacas = vacas
+        self.old = old
+        self.alone = alone
+
+    def changed(self) -> list[int]:
+        """Table-wide numbers of the hands whose mano, juego, score or winner differ."""
+
+        def summary(vacas: list[dict[str, Any]]) -> dict[int, Any]:
+            return {
+                vaca["first_hand"] + i: (h["mano"], h["juego"], h["score"], h["winner"])
+                for vaca in vacas
+                for i, h in enumerate(vaca["hands"])
+            }
+
+        before, after = summary(self.old), summary(self.vacas)
+        return sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
+
+
+def _stored_vacas(table: Table, index: int, last: int | None = None) -> list[dict[str, Any]]:
+    rows = VacaCheckpoint.objects.filter(table_id=table.pk, index__gte=index)
+    if last is not None:
+        rows = rows.filter(index__lte=last)
+    return [json.loads(text) for text in rows.order_by("index").values_list("result", flat=True)]
+
+
+def _current_row(table: Table) -> VacaCheckpoint:
+    row = VacaCheckpoint.objects.filter(table_id=table.pk).order_by("-index").first()
+    assert row is not None, "_lock made the stored vacas current"
+    return row
+
+
+def _replay_from(table: Table, row: VacaCheckpoint, records: list[dict[str, Any]]) -> Rewrite:
+    """The vacas of `records` replayed from the start of `row`'s vaca, replacing it and
+    every later one."""
+    vacas = replay_vacas(table.rules, row.mano, records, row.first_hand)
+    return Rewrite(row.index, vacas, _stored_vacas(table, row.index))
+
+
+def _append(table: Table, record: dict[str, Any]) -> Rewrite:
+    """`record` as the table's next hand: only the current vaca is replayed.
+
+    Raises the engine's RuleError about the new hand (nothing is stored)."""
+    row = _current_row(table)
+    records = [*_records(table, row.first_hand), record]
+    new = row.first_hand + len(records) - 1
+    try:
+        return _replay_from(table, row, records)
+    except _BadHand as bad:
+        if bad.number == new:
+            raise bad.error from None
+        raise LaterHandInvalid(
+            _("mano %(n)s: %(why)s"), bad.number, n=bad.number, why=_InLanguage(bad.error)
+        ) from None
+
+
+def _check_limit(count: int) -> None:
+    if count >= MAX_HANDS:
+        raise TableError(
+            _(
+                "la mesa ya tiene %(max)s manos, el máximo de una mesa: exporta esta y "
+                "empieza una mesa nueva para seguir"
+            ),
+            max=MAX_HANDS,
+        )
+
+
+def _commit_json(
     table: Table,
     *,
     action: str,
@@ -524,17 +743,19 @@ def _commit(
     before: Any,
     after: Any,
     via: str,
-    records: list[dict[str, Any]],
+    rewrite: Rewrite,
     keys: list[str],
     fingerprint: str,
     status: int,
     idempotency_key: str | None,
-    replayed: Replayed | None = None,
-) -> TableState:
+    extra: Mapping[str, Any] | None = None,
+) -> str:
+    """Store a change made inside the write lock; the new state's JSON text (plus `extra`)."""
     if via not in Change.Via.values:
         raise TableError(_("forma desconocida de cambiar una mesa: %(via)s"), via=repr(via))
     table.revision += 1
-    table.save(update_fields=["revision", "updated_at"])
+    table.replayed_revision = table.revision
+    table.save(update_fields=["revision", "replayed_revision", "updated_at"])
     Change.objects.create(
         table=table,
         action=action,
@@ -545,14 +766,31 @@ def _commit(
         idempotency_key=idempotency_key,
         revision=table.revision,
     )
-    state = _build_state(table, records, replayed)
-    for key in keys:
-        IdempotentWrite.objects.create(
-            table=table, key=key, fingerprint=fingerprint, status=status, body=state
+    _store_vacas(table, rewrite.index, rewrite.vacas, alone=rewrite.alone)
+    state = _state_text(table, _texts(table))
+    _cache_put(table, state)
+    answer = state
+    if extra:
+        answer = state[:-1] + ", " + _dumps(dict(extra))[1:]
+    if keys:
+        IdempotentWrite.objects.bulk_create(
+            IdempotentWrite(
+                table=table, key=key, fingerprint=fingerprint, status=status, body=answer
+            )
+            for key in keys
         )
-    cache.set(_cache_key(table.pk, table.revision), state, STATE_CACHE_SECONDS)
-    table_changed.send(sender=Table, table=table, state=state)  # e.g. a league match's result
-    return copy.deepcopy(state)
+        # A retry comes within minutes: only the latest answers are kept, so a long table
+        # does not keep a copy of its state per hand.
+        stale = (
+            IdempotentWrite.objects.filter(table=table)
+            .order_by("-id")
+            .values_list("id", flat=True)[IDEMPOTENT_ANSWERS_KEPT : IDEMPOTENT_ANSWERS_KEPT + 1]
+        )
+        if stale:
+            IdempotentWrite.objects.filter(table=table, id__lte=stale[0]).delete()
+    # Parsed only if a listener looks inside (a league match's table, the leagues app).
+    table_changed.send(sender=Table, table=table, state=LazyState(state))
+    return answer
 
 
 def _check_base(table: Table, base_revision: Any) -> None:
@@ -581,6 +819,33 @@ def _idempotency_keys(client_id: str | None, idempotency_key: str | None) -> lis
     return keys
 
 
+class LazyState(Mapping[str, Any]):
+    """A state (table_state's shape) from its JSON text, parsed at the first look inside."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._parsed: dict[str, Any] | None = None
+
+    def _data(self) -> dict[str, Any]:
+        if self._parsed is None:
+            self._parsed = json.loads(self.text)
+        assert self._parsed is not None
+        return self._parsed
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+
+def _loads(text: str) -> TableState:
+    return cast(TableState, json.loads(text))
+
+
 def add_hand(
     table: Table,
     record: Any,
@@ -599,7 +864,32 @@ def add_hand(
       given beyond the next number: TableError.
     - the same `client_id` or `idempotency_key` again: the first answer, nothing stored.
     - a record that breaks the rules: RuleError (from muscore.rules), nothing stored.
+    - a table already holding MAX_HANDS hands: TableError.
     """
+    return _loads(
+        add_hand_json(
+            table,
+            record,
+            number=number,
+            client_id=client_id,
+            idempotency_key=idempotency_key,
+            base_revision=base_revision,
+            via=via,
+        )
+    )
+
+
+def add_hand_json(
+    table: Table,
+    record: Any,
+    *,
+    number: Any = None,
+    client_id: Any = None,
+    idempotency_key: Any = None,
+    base_revision: Any = None,
+    via: str,
+) -> str:
+    """add_hand(), answering the state's JSON text (not parsed: the API sends it)."""
     clean = check_record(record)
     client_id = _check_key("client id", client_id, CLIENT_ID_MAX)
     idempotency_key = _check_key("Idempotency-Key", idempotency_key)
@@ -614,7 +904,11 @@ def add_hand(
             if answer is not None:
                 return answer
             _check_base(table, base_revision)
-            count = table.hands.count()
+            current = _current_row(table)
+            count = current.first_hand + current.hand_count - 1
+            if client_id is not None and _same_hand_again(table, client_id, clean):
+                # Its stored answer is gone (only the latest are kept): the hand is stored.
+                return _state_text(table, _texts(table))
             if number is not None and number <= count:
                 raise HandConflict(
                     _("otro móvil ya guardó la mano %(n)s: aquí está"),
@@ -631,19 +925,18 @@ def add_hand(
                     count=count,
                     next=count + 1,
                 )
-            records = [*_records(table), clean]
-            replayed = _check_new_hand(table, records)
+            _check_limit(count)
+            rewrite = _append(table, clean)
             new = count + 1
             Hand.objects.create(table=table, number=new, record=clean, client_id=client_id)
-            return _commit(
+            return _commit_json(
                 table,
                 action=Change.Action.ADD,
                 number=new,
                 before=None,
                 after=clean,
                 via=via,
-                records=records,
-                replayed=replayed,
+                rewrite=rewrite,
                 keys=keys,
                 fingerprint=fingerprint,
                 status=201,
@@ -658,16 +951,9 @@ def add_hand(
         raise TableError(_("la mesa cambió en ese mismo momento: envía la mano otra vez")) from None
 
 
-def _check_new_hand(table: Table, records: list[dict[str, Any]]) -> Replayed:
-    """The replay with the new last record, or the engine's own RuleError about it."""
-    try:
-        return replay_table(table.rules, table.first_mano, records)
-    except _BadHand as bad:
-        if bad.number == len(records):
-            raise bad.error from None
-        raise LaterHandInvalid(
-            _("mano %(n)s: %(why)s"), bad.number, n=bad.number, why=_InLanguage(bad.error)
-        ) from None
+def _same_hand_again(table: Table, client_id: str, record: dict[str, Any]) -> bool:
+    stored = Hand.objects.filter(table=table, client_id=client_id).values_list("record", flat=True)
+    return any(_fingerprint("", None, r) == _fingerprint("", None, record) for r in stored)
 
 
 def undo_last(
@@ -678,6 +964,19 @@ def undo_last(
     via: str,
 ) -> TableState:
     """Remove the last hand (its record stays in the audit) and return the new state."""
+    return _loads(
+        undo_last_json(table, base_revision=base_revision, idempotency_key=idempotency_key, via=via)
+    )
+
+
+def undo_last_json(
+    table: Table,
+    *,
+    base_revision: Any = None,
+    idempotency_key: Any = None,
+    via: str,
+) -> str:
+    """undo_last(), answering the state's JSON text."""
     idempotency_key = _check_key("Idempotency-Key", idempotency_key)
     keys = _idempotency_keys(None, idempotency_key)
     fingerprint = _fingerprint("undo", base_revision, None)
@@ -691,15 +990,20 @@ def undo_last(
         if last is None:
             raise TableError(_("no hay ninguna mano que deshacer"))
         before, number = last.record, last.number
+        row = _current_row(table)
+        if row.hand_count == 0:
+            # The last hand won the vaca before: that vaca is played again without it.
+            row = VacaCheckpoint.objects.get(table_id=table.pk, index=row.index - 1)
+        records = _records(table, row.first_hand)[:-1]
         last.delete()
-        return _commit(
+        return _commit_json(
             table,
             action=Change.Action.UNDO,
             number=number,
             before=before,
             after=None,
             via=via,
-            records=_records(table),
+            rewrite=_replay_from(table, row, records),
             keys=keys,
             fingerprint=fingerprint,
             status=200,
@@ -793,28 +1097,29 @@ def redo_last(
         table = _lock(table.pk)
         answer = _replayed_answer(table, keys, fingerprint)
         if answer is not None:
-            return answer
+            return _loads(answer)
         _check_base(table, base_revision)
         candidate = redo_candidate(table)
         if candidate is None:
             raise TableError(_("no hay ninguna mano deshecha que rehacer"))
         number, record = candidate["number"], candidate["record"]
-        records = [*_records(table), record]
-        replayed = _check_new_hand(table, records)
+        _check_limit(number - 1)
+        rewrite = _append(table, record)
         Hand.objects.create(table=table, number=number, record=record)
-        return _commit(
-            table,
-            action=Change.Action.REDO,
-            number=number,
-            before=None,
-            after=record,
-            via=via,
-            records=records,
-            replayed=replayed,
-            keys=keys,
-            fingerprint=fingerprint,
-            status=200,
-            idempotency_key=idempotency_key,
+        return _loads(
+            _commit_json(
+                table,
+                action=Change.Action.REDO,
+                number=number,
+                before=None,
+                after=record,
+                via=via,
+                rewrite=rewrite,
+                keys=keys,
+                fingerprint=fingerprint,
+                status=200,
+                idempotency_key=idempotency_key,
+            )
         )
 
 
@@ -827,13 +1132,59 @@ def replace_hand(
     idempotency_key: Any = None,
     via: str,
 ) -> EditedState:
-    """Replace hand `number`, replay everything after it, return the state plus "changed".
+    """Replace hand `number`, replay from the start of its vaca, return the state plus "changed".
 
     "changed" lists the table-wide numbers of the hands whose mano, juego, score or
     winner differ from before the edit (the edited hand itself when its own result
     changed). A stale `base_revision` raises StaleEdit; a later hand that would
     break the rules raises LaterHandInvalid; nothing is saved in either case.
     """
+    return cast(
+        EditedState,
+        _loads(
+            replace_hand_json(
+                table,
+                number,
+                record,
+                base_revision=base_revision,
+                idempotency_key=idempotency_key,
+                via=via,
+            )
+        ),
+    )
+
+
+def _rewrite_from(table: Table, number: int, record: dict[str, Any]) -> Rewrite:
+    """Hand `number` replaced by `record`: its vaca is replayed, and the later ones only
+    if that vaca now ends at another hand (each vaca starts at 0-0 with its own mano)."""
+    row = (
+        VacaCheckpoint.objects.filter(table_id=table.pk, first_hand__lte=number)
+        .order_by("-index")
+        .first()
+    )
+    assert row is not None, "hand 1 is in vaca 0"
+    end = row.first_hand + row.hand_count - 1 if row.winner is not None else None
+    records = _records(table, row.first_hand)
+    records[number - row.first_hand] = record
+    if end is not None:
+        alone = replay_vacas(table.rules, row.mano, records[: row.hand_count], row.first_hand)
+        if len(alone) == 2 and alone[0]["winner"] is not None and not alone[1]["hands"]:
+            # Still won at its last hand: the vacas after it stay as they are.
+            old = _stored_vacas(table, row.index, row.index)
+            return Rewrite(row.index, alone[:1], old, alone=True)
+    return _replay_from(table, row, records)
+
+
+def replace_hand_json(
+    table: Table,
+    number: Any,
+    record: Any,
+    *,
+    base_revision: Any = None,
+    idempotency_key: Any = None,
+    via: str,
+) -> str:
+    """replace_hand(), answering the state's JSON text (with "changed")."""
     clean = check_record(record)
     idempotency_key = _check_key("Idempotency-Key", idempotency_key)
     if not _is_int(number) or number < 1:
@@ -844,18 +1195,14 @@ def replace_hand(
         table = _lock(table.pk)
         answer = _replayed_answer(table, keys, fingerprint)
         if answer is not None:
-            return cast(EditedState, answer)  # what this key's first answer stored
+            return answer
         _check_base(table, base_revision)
         try:
             hand = table.hands.get(number=number)
         except Hand.DoesNotExist:
             raise HandNotFound(_("la mano %(n)s no existe"), n=number) from None
-        old_records = _records(table)
-        old_state = _build_state(table, old_records)
-        records = list(old_records)
-        records[number - 1] = clean
         try:
-            replayed = replay_table(table.rules, table.first_mano, records)
+            rewrite = _rewrite_from(table, number, clean)
         except _BadHand as bad:
             if bad.number == number:
                 raise bad.error from None
@@ -868,34 +1215,20 @@ def replace_hand(
         before = hand.record
         hand.record = clean
         hand.save(update_fields=["record", "updated_at"])
-        state = _commit(
+        return _commit_json(
             table,
             action=Change.Action.EDIT,
             number=number,
             before=before,
             after=clean,
             via=via,
-            records=records,
-            replayed=replayed,
-            keys=[],
+            rewrite=rewrite,
+            keys=keys,
             fingerprint=fingerprint,
             status=200,
             idempotency_key=idempotency_key,
+            extra={"changed": rewrite.changed()},
         )
-        edited = EditedState(**state, changed=_changed(old_state, state))
-        for key in keys:
-            IdempotentWrite.objects.create(
-                table=table, key=key, fingerprint=fingerprint, status=200, body=edited
-            )
-        return edited
-
-
-def _changed(old: TableState, new: TableState) -> list[int]:
-    def summary(state: TableState) -> dict[int, Any]:
-        return {n: (h["mano"], h["juego"], h["score"], h["winner"]) for n, h in iter_hands(state)}
-
-    before, after = summary(old), summary(new)
-    return sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
 
 
 # --- create, export, import -------------------------------------------------------------------
@@ -906,6 +1239,7 @@ def create_table(*, players: Any = None, rules: Any = None, mano: Any = None) ->
     rules: any options of rules.md (defaults filled in; with 6 names and no
     "players" option the table is for 6); mano: a seat, None for seat 0, or
     "random" for the cut."""
+    _check_json_text(rules, _("las reglas"))
     raw_rules = {} if rules is None else dict(rules) if isinstance(rules, Mapping) else rules
     if (
         isinstance(raw_rules, dict)
@@ -918,7 +1252,12 @@ def create_table(*, players: Any = None, rules: Any = None, mano: Any = None) ->
     count = table_rules["players"]
     names = normalize_players(players, count)
     first_mano = normalize_mano(mano, count)
-    return Table.objects.create(players=names, rules=table_rules, first_mano=first_mano)
+    with transaction.atomic():
+        table = Table.objects.create(
+            players=names, rules=table_rules, first_mano=first_mano, replayed_revision=1
+        )
+        _store_vacas(table, 0, [_label(_empty_vaca(first_mano), 0, first_mano)])
+    return table
 
 
 EXPORT_FORMAT = "muscore-table"
@@ -938,9 +1277,12 @@ def export_table(table: Table) -> dict[str, Any]:
 
 
 def import_table(data: Any, *, via: str) -> Table:
-    """A new table identical to the exported one (new id and edit key), or TableError/RuleError."""
+    """A new table identical to the exported one (new id and edit key), or TableError/RuleError.
+
+    At most MAX_HANDS hands."""
     if not isinstance(data, Mapping):
         raise TableError(_("una mesa exportada debe ser un objeto JSON"))
+    _check_json_text(data, _("la mesa exportada"))
     unknown = sorted(set(data) - EXPORT_KEYS)
     if unknown:
         raise TableError(_("campo desconocido %(key)s en la mesa exportada"), key=repr(unknown[0]))
@@ -949,7 +1291,18 @@ def import_table(data: Any, *, via: str) -> Table:
     hands = data.get("hands", [])
     if not isinstance(hands, list):
         raise TableError(_("hands debe ser una lista de manos"))
+    if len(hands) > MAX_HANDS:
+        raise TableError(
+            _(
+                "esta mesa tiene %(count)s manos y una mesa puede tener como mucho %(max)s: "
+                "no se ha importado nada"
+            ),
+            count=len(hands),
+            max=MAX_HANDS,
+        )
     records = [check_record(record) for record in hands]
+    if via not in Change.Via.values:
+        raise TableError(_("forma desconocida de cambiar una mesa: %(via)s"), via=repr(via))
     with transaction.atomic():
         table = create_table(
             players=data.get("players"), rules=data.get("rules"), mano=data.get("mano")
@@ -957,7 +1310,7 @@ def import_table(data: Any, *, via: str) -> Table:
         if data.get("mano") == "random":
             raise TableError(_("en una mesa exportada la mano es un número de asiento"))
         try:
-            replay_table(table.rules, table.first_mano, records)
+            vacas = replay_vacas(table.rules, table.first_mano, records)
         except _BadHand as bad:
             raise TableError(
                 _("mano %(n)s: %(why)s"), n=bad.number, why=_InLanguage(bad.error)
@@ -965,10 +1318,10 @@ def import_table(data: Any, *, via: str) -> Table:
         Hand.objects.bulk_create(
             Hand(table=table, number=n, record=record) for n, record in enumerate(records, 1)
         )
-        if via not in Change.Via.values:
-            raise TableError(_("forma desconocida de cambiar una mesa: %(via)s"), via=repr(via))
+        _store_vacas(table, 0, vacas)
         table.revision += 1
-        table.save(update_fields=["revision", "updated_at"])
+        table.replayed_revision = table.revision
+        table.save(update_fields=["revision", "replayed_revision", "updated_at"])
         Change.objects.create(
             table=table,
             action=Change.Action.IMPORT,

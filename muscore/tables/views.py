@@ -563,7 +563,7 @@ def _save(
         if number is None:
             # The same client id again (a double tap, a retry after the signal dropped)
             # gets the first answer: the board, with one hand stored.
-            services.add_hand(
+            services.add_hand_json(
                 table, record, number=entry.number, client_id=entry.client_id, via=VIA
             )
             return _redirect(request, board_url)

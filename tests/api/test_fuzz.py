@@ -29,6 +29,15 @@ json_scalars = (
     | st.integers(min_value=-(2**70), max_value=2**70)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=30)
+    # Lone surrogates (json.dumps writes "\\ud800"), control and invisible characters: text
+    # no page or PostgreSQL column can hold must be a 400 too (issue 10).
+    | st.text(
+        st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF, exclude_categories=())
+        | st.characters(max_codepoint=0x1F)
+        | st.sampled_from("\u200b\u202e\u2066\u3164a"),
+        min_size=1,
+        max_size=4,
+    )
 )
 json_values = st.recursive(
     json_scalars,
@@ -86,6 +95,8 @@ bodies = (
     | st.binary(max_size=40)
     | st.text(max_size=40)
     | st.just(json.dumps({"hands": SEED_CARDS, "number": 1}))
+    # Over DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB): the API's error object, 413.
+    | st.just(json.dumps({"players": ["x" * 2_700_000]}))
 )
 
 

@@ -31,7 +31,15 @@ class Command(BaseCommand):
         fd, temp = tempfile.mkstemp(prefix=".backup-", suffix=".json", dir=target.parent)
         os.close(fd)
         try:
-            call_command("dumpdata", "tables", format="json", output=temp, verbosity=0)
+            # The stored vacas are derived from the hands: restore replays them again.
+            call_command(
+                "dumpdata",
+                "tables",
+                exclude=["tables.VacaCheckpoint"],
+                format="json",
+                output=temp,
+                verbosity=0,
+            )
             os.replace(temp, target)
         finally:
             if os.path.exists(temp):

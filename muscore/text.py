@@ -1,0 +1,76 @@
+"""What text muscore accepts: what both databases can store and every page can show.
+
+Text reaches muscore as JSON (the API, an import, a permalink), where an escape such
+as "\\ud800" gives a lone surrogate that no UTF-8 page or PostgreSQL column can hold,
+and "\\u0000" a NUL that PostgreSQL's json refuses. Forms and URLs are decoded by
+Django with replacement characters, so they never carry a surrogate, but may carry
+control characters. Each entry point checks its text here and answers a clear 400.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+# Characters that draw nothing: format characters (zero-width space and joiners, the
+# bidirectional marks), every kind of space, and letters that render blank.
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Bidirectional embeddings, overrides and isolates: inside a name they reverse how the
+# rest of a line of the board reads.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# JSON nested deeper than this is not a hand record or an exported table.
+MAX_DEPTH = 50
+
+SURROGATE = "surrogate"
+CONTROL = "control"
+
+
+def problem(text: str) -> str | None:
+    """None when `text` can be stored and shown; SURROGATE or CONTROL otherwise.
+
+    A lone surrogate (U+D800..U+DFFF) is not Unicode text; a control character
+    (category Cc: NUL, tab, newline, escape, DEL, C1...) has no place in a name,
+    a card or a key.
+    """
+    for ch in text:
+        if "\ud800" <= ch <= "\udfff":
+            return SURROGATE
+    for ch in text:
+        if unicodedata.category(ch) == "Cc":
+            return CONTROL
+    return None
+
+
+def is_invisible(text: str) -> bool:
+    """True when nothing of `text` would show: only spaces, zero-width and format
+    characters (a right-to-left override...) or letters that draw blank."""
+    return all(
+        ch in BLANK_LETTERS or unicodedata.category(ch) in ("Cf", "Zs", "Zl", "Zp", "Cc")
+        for ch in text
+    )
+
+
+def has_bidi_control(text: str) -> bool:
+    return any(ch in BIDI_CONTROLS for ch in text)
+
+
+def json_problem(value: Any, depth: int = 0) -> str | None:
+    """The first problem() of any string (keys too) inside parsed JSON, or None."""
+    if isinstance(value, str):
+        return problem(value)
+    if depth > MAX_DEPTH:
+        return None  # the reader of this JSON refuses the depth itself
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            found = (problem(key) if isinstance(key, str) else None) or json_problem(
+                item, depth + 1
+            )
+            if found:
+                return found
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found = json_problem(item, depth + 1)
+            if found:
+                return found
+    return None
