@@ -23,8 +23,8 @@ from django.views.decorators.csrf import csrf_exempt
 
 from muscore import ratelimits
 from muscore import rules as rules_engine
-from muscore.tables import services
 from muscore import text as unicode_text
+from muscore.tables import services
 from muscore.tables.models import Change, Table
 
 log = logging.getLogger(__name__)

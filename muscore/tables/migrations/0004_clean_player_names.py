@@ -5,14 +5,16 @@ default name (A1, B1...)."""
 
 import secrets
 import unicodedata
+from typing import Any
 
 from django.db import migrations
+from django.db.migrations.state import StateApps
 
 BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def clean_name(seat, name):
+def clean_name(seat: int, name: Any) -> str:
     default = f"{'AB'[seat % 2]}{seat // 2 + 1}"
     if not isinstance(name, str):
         return default
@@ -29,7 +31,7 @@ def clean_name(seat, name):
     return kept
 
 
-def clean_players(apps, schema_editor):
+def clean_players(apps: StateApps, schema_editor: Any) -> None:
     Table = apps.get_model("tables", "Table")
     for table in Table.objects.only("id", "players").iterator():
         players = table.players if isinstance(table.players, list) else []
