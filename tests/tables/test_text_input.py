@@ -16,8 +16,7 @@ import pytest
 from django.apps import apps
 from django.test import Client, override_settings
 
-from muscore import rules
-from muscore.disputes import permalink
+from muscore import permalink, rules
 from muscore.tables import services
 from muscore.tables.models import Change, Table
 from tests.tables.factory import make_hands, make_record, make_table
