@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 from django.apps import apps
 from django.test import Client, override_settings
+from django.utils import translation
 
 from muscore import permalink, rules
+from muscore.rule_messages import rule_message
 from muscore.tables import services
 from muscore.tables.models import Change, Table
 from tests.tables.factory import make_hands, make_record, make_table
@@ -308,7 +310,8 @@ def test_the_304_of_a_poll_carries_the_security_headers_of_a_200(client):
 def test_the_spanish_message_of_a_rule_option_is_all_spanish():
     with pytest.raises(rules.RuleError) as caught:
         rules.Rules.from_json({"target": 5})
-    spanish = caught.value.message("es")
+    with translation.override("es"):
+        spanish = rule_message(caught.value)
     assert "un número entero del 10 al 100" in spanish
     assert "whole number" not in spanish
 
