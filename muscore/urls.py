@@ -4,6 +4,8 @@ from django.contrib import admin
 from django.urls import include, path
 
 from muscore.api import openapi
+from muscore.clubs import urls as clubs_urls
+from muscore.leagues import urls as leagues_urls
 
 urlpatterns = [
     path("", include("muscore.tables.urls")),
@@ -11,8 +13,9 @@ urlpatterns = [
     path("api/", openapi.docs, name="api_docs"),
     # The calculator, the hand lector and the rules pages (muscore/disputes).
     path("", include("muscore.disputes.urls")),
-    # Clubs, their organisers' accounts, players and pairs (muscore/clubs).
-    path("", include("muscore.clubs.urls")),
+    # Clubs, their organisers' accounts, players and pairs (muscore/clubs), and the club
+    # page with its competitions (muscore/leagues): one namespace, "clubs".
+    path("", include((clubs_urls.urlpatterns + leagues_urls.urlpatterns, "clubs"))),
     path("admin/", admin.site.urls),
     # The language switch (django's set_language, POST /i18n/setlang/).
     path("i18n/", include("django.conf.urls.i18n")),

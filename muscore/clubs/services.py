@@ -28,8 +28,6 @@ from muscore.clubs.models import (
     PairMember,
     Player,
 )
-from muscore.clubs.permissions import require_organiser
-from muscore.leagues.models import Match, Round
 
 
 class ClubError(ValueError):
@@ -167,7 +165,12 @@ def save_pair(
     else:
         before = _pair_record(pair)
         same = [n.lower() for n in before["players"]] == [n.lower() for n in players]
-        played = Match.objects.filter(Q(first__pair=pair) | Q(second__pair=pair)).exclude(source="")
+        # Asked through the club's competitions (a related manager): clubs sits below
+        # leagues and does not import it. One filter() call: one match, played, by this pair.
+        played = club.competitions.filter(
+            Q(matches__first__pair=pair) | Q(matches__second__pair=pair),
+            matches__source__gt="",
+        )
         if not same and played.exists():
             raise ClubError(
                 _(
@@ -189,10 +192,3 @@ def save_pair(
     _audit(club, by, "pair", before, _pair_record(pair))
     return pair
 
-
-@transaction.atomic
-def schedule_round(competition: Any, number: int, starts_at: Any, *, by: Any) -> int:
-    """When round `number` of a competition is played (every group's round of that number);
-    None clears it. Returns how many rounds changed. Only the club's organisers."""
-    require_organiser(by, competition.club)
-    return Round.objects.filter(competition=competition, number=number).update(starts_at=starts_at)

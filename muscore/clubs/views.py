@@ -17,11 +17,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from muscore import ratelimits
-from muscore.clubs import league_pages, services
+from muscore.clubs import services
 from muscore.clubs.forms import ClubForm, InviteForm, NewAccountForm, PairForm, PlayerForm
 from muscore.clubs.models import Club, Membership, Pair, Player
 from muscore.clubs.permissions import is_organiser, require_organiser
-from muscore.leagues.models import Competition, Match
 
 
 def _status(*forms: Any) -> int:
@@ -123,35 +122,6 @@ def new_club(request: HttpRequest) -> HttpResponse:
 def club_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     """What every page of a club knows: the club and whether the reader organises it."""
     return {"club": club, "organiser": is_organiser(request.user, club)}
-
-
-@require_GET
-def club(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_object_or_404(Club, slug=slug)
-    context = club_context(request, club)
-    context["players"] = club.players.all()
-    context["pairs"] = club.pairs.prefetch_related("members__player")
-    context.update(league_summary(club))
-    return render(request, "clubs/club.html", context)
-
-
-def league_summary(club: Club) -> dict[str, Any]:
-    """The club's competitions and latest matches (muscore.leagues), for its page."""
-    competitions = [
-        {"name": c.name, "url": league_pages.competition_url(c), "note": league_pages.status(c)}
-        for c in Competition.objects.filter(club=club).select_related("club")
-    ]
-    latest = (
-        Match.objects.filter(competition__club=club)
-        .exclude(source="")
-        .select_related("competition__club", "first__pair", "second__pair", "round")
-        .order_by("-result_at", "-id")[:10]
-    )
-    return {
-        "competitions": competitions,
-        "latest_matches": [league_pages.match_row(m) for m in latest],
-        "new_competition_url": reverse("clubs:new_competition", args=[club.slug]),
-    }
 
 
 @require_http_methods(["GET", "POST"])

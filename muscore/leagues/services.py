@@ -1,6 +1,6 @@
 """A competition's business logic: create it, draw it, play and correct its matches.
 
-The league pages (muscore.clubs views) and the API sit on these functions:
+The league pages (muscore.leagues.views) and the API sit on these functions:
 
 - `create_competition(club, *, by, name, pairs, format="liguilla", legs=1, groups=2,
   rules=None, points=None, draw=None, draw_method="typed") -> Competition`
@@ -29,6 +29,7 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
@@ -972,3 +973,13 @@ def _import_vaca(match: Match, vaca: Mapping[str, Any], rules: Rules) -> Table:
          "players": [n[:tables.NAME_MAX] for n in seats], "hands": list(vaca["hands"])},
         via="api",
     )
+
+
+@transaction.atomic
+def schedule_round(
+    competition: Competition, number: int, starts_at: datetime | None, *, by: Any
+) -> int:
+    """When round `number` of a competition is played (every group's round of that number);
+    None clears it. Returns how many rounds changed. Only the club's organisers."""
+    require_organiser(by, competition.club)
+    return Round.objects.filter(competition=competition, number=number).update(starts_at=starts_at)

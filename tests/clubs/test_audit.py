@@ -66,3 +66,26 @@ def test_a_pair_that_has_played_keeps_its_players_but_may_be_renamed() -> None:
     assert renamed.status_code == 302
     pair.refresh_from_db()
     assert pair.name == "Txapeldunak" and pair.player_names() == players
+
+
+def test_only_a_played_match_on_either_side_keeps_a_pairs_players() -> None:
+    # The check asks the club's competitions (clubs does not import leagues): a pair that
+    # sat second is held as one that sat first; an entered but unplayed pair is not.
+    club = make_club()
+    competition = make_league(club, 4, results=1)
+    played = competition.matches.exclude(source="").get()
+    assert played.first is not None and played.second is not None
+    waiting = {played.first.pair_id, played.second.pair_id}
+    client = logged_in(club.memberships.get().user)
+
+    def swap_second_player(pair: Pair) -> int:
+        first = pair.player_names()[0]
+        url = f"/club/{club.slug}/parejas/{pair.pk}/editar"
+        data = {"player1": first, "player2": "Nueva", "name": pair.name}
+        return client.post(url, data).status_code
+
+    assert swap_second_player(played.second.pair) == 400
+    unplayed = Pair.objects.filter(club=club).exclude(pk__in=waiting).first()
+    assert unplayed is not None and unplayed.entries.exists()
+    assert swap_second_player(unplayed) == 302
+    assert unplayed.player_names()[1] == "Nueva"

@@ -1,4 +1,5 @@
-"""The league pages of a club: thin function views over muscore.leagues.services.
+"""The league pages of a club, and the club page itself (it lists the club's competitions
+and latest matches): thin function views over muscore.leagues.services.
 
 Anyone may look at a competition; every write (a POST) is refused with 403 before any
 form is read unless the user organises the club, and the services check it again.
@@ -17,9 +18,12 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from muscore.clubs import league_pages as pages
-from muscore.clubs import services as club_services
-from muscore.clubs.league_forms import (
+from muscore.clubs.models import Club, Player
+from muscore.clubs.permissions import is_organiser, require_organiser
+from muscore.clubs.views import club_context
+from muscore.leagues import pages
+from muscore.leagues import services as leagues
+from muscore.leagues.forms import (
     CompetitionForm,
     DrawForm,
     NoShowForm,
@@ -27,11 +31,44 @@ from muscore.clubs.league_forms import (
     ScheduleForm,
     SubstituteForm,
 )
-from muscore.clubs.models import Club, Player
-from muscore.clubs.permissions import is_organiser, require_organiser
-from muscore.leagues import services as leagues
 from muscore.leagues.models import Competition, Entry, Match
 from muscore.tables import share
+
+# --- the club page (its players and pairs, and its competitions) ----------------------------------
+
+
+@require_GET
+def club(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club's page: its players, pairs, competitions and latest matches. It lives here,
+    not in muscore.clubs, because clubs sits below leagues (it must not import it)."""
+    club = get_object_or_404(Club, slug=slug)
+    context = club_context(request, club)
+    context["players"] = club.players.all()
+    context["pairs"] = club.pairs.prefetch_related("members__player")
+    context.update(league_summary(club))
+    return render(request, "clubs/club.html", context)
+
+
+def league_summary(club: Club) -> dict[str, Any]:
+    """The club's competitions and latest matches, for its page."""
+    competitions = [
+        {"name": c.name, "url": pages.competition_url(c), "note": pages.status(c)}
+        for c in Competition.objects.filter(club=club).select_related("club")
+    ]
+    latest = (
+        Match.objects.filter(competition__club=club)
+        .exclude(source="")
+        .select_related("competition__club", "first__pair", "second__pair", "round")
+        .order_by("-result_at", "-id")[:10]
+    )
+    return {
+        "competitions": competitions,
+        "latest_matches": [pages.match_row(m) for m in latest],
+        "new_competition_url": reverse("clubs:new_competition", args=[club.slug]),
+    }
+
+
+# --- the competitions -----------------------------------------------------------------------------
 
 
 def _competition(slug: str, competition_id: int) -> Competition:
@@ -203,7 +240,7 @@ def schedule(request: HttpRequest, slug: str, competition_id: int, number: int) 
     competition = _organised(request, slug, competition_id)
     form = ScheduleForm(request.POST)
     if form.is_valid():
-        if club_services.schedule_round(
+        if leagues.schedule_round(
             competition, number, form.cleaned_data["starts_at"], by=request.user
         ):
             messages.success(request, _("Hora de la jornada guardada."))

@@ -1,0 +1,65 @@
+"""The club page and its competitions' pages (muscore.leagues.views). muscore/urls.py puts
+these beside muscore/clubs/urls.py under the namespace "clubs": their names did not change
+when they moved here from clubs (clubs must not import leagues)."""
+
+from django.urls import path
+
+from muscore.leagues import views as league
+
+urlpatterns = [
+    path("club/<slug:slug>/", league.club, name="club"),
+    path("club/<slug:slug>/ligas/nueva", league.new_competition, name="new_competition"),
+    path("club/<slug:slug>/liga/<int:competition_id>/", league.competition, name="competition"),
+    path("club/<slug:slug>/liga/<int:competition_id>/sorteo", league.draw, name="draw"),
+    path("club/<slug:slug>/liga/<int:competition_id>/jornadas", league.rounds, name="rounds"),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/jornada/<int:number>/",
+        league.round_page,
+        name="round",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/jornada/<int:number>/hora",
+        league.schedule,
+        name="schedule",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/pareja/<int:index>/",
+        league.entry,
+        name="entry",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/partida/<int:number>/",
+        league.match,
+        name="match",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/partida/<int:number>/jugar",
+        league.play,
+        name="play",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/partida/<int:number>/resultado",
+        league.result,
+        name="result",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/partida/<int:number>/no-presentado",
+        league.no_show,
+        name="no_show",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/partida/<int:number>/suplente",
+        league.substitute,
+        name="substitute",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/partida/<int:number>/titulares",
+        league.own_players,
+        name="own_players",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/partida/<int:number>/anular",
+        league.clear,
+        name="clear",
+    ),
+]
