@@ -25,7 +25,6 @@ from muscore.tables.forms import (
     EntryError,
     bet_words,
     bets_of,
-    needed_winners,
     tap_draft,
     winner_message,
 )
@@ -438,7 +437,7 @@ def settle(
                 problems = draft.with_winner(lance, side).problems()
                 if problems:
                     return Settled(current, None, winner_message(problems[0], names), asked)
-        for lance in needed_winners(draft):
+        for lance in draft.winners_needed():
             asked.append(lance.value)
             chosen = given.get(lance.value)
             if chosen:

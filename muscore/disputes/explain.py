@@ -42,52 +42,6 @@ def _bets(record: Mapping[str, Any], lance: str) -> list[Mapping[str, Any]]:
     return list((lances.get(lance) or {}).get("bets") or [])
 
 
-def best_hand(record: Mapping[str, Any], lance: str, side: str) -> dict[str, Any] | None:
-    """The seat of `side` that wins `lance` on the shown cards, with its cards; None if unseen.
-
-    Presentation only: the engine decided the lance; this names the hand that did it,
-    ordered as the engine orders (the mano first, so the first of equals wins).
-    """
-    rules = engine.Rules.from_json(record.get("rules"))
-    hands = record.get("hands") or {}
-    if len(hands) < rules.players:
-        return None
-    declared = record.get("declared") or {}
-    evals = {}
-    for seat in range(rules.players):
-        cards = engine.parse_cards(hands[str(seat)])
-        evals[seat] = (cards, engine.evaluate(cards, rules))
-    order = rules.seats_from(int(record.get("mano", 0)))
-
-    def key(seat: int) -> Any:
-        ev = evals[seat][1]
-        if lance == "grande":
-            return ev.grande
-        if lance == "chica":
-            return ev.chica
-        if lance == "pares":
-            return ev.pares.key if ev.pares else None
-        if lance == "juego":
-            return ev.juego_key() if ev.juego else None
-        return ev.total
-
-    def plays(seat: int) -> bool:
-        if lance in ("pares", "juego"):
-            said = (declared.get(str(seat)) or {}).get(lance)
-            return key(seat) is not None and said is not False
-        return True
-
-    seats = [s for s in order if plays(s)]
-    if not seats:
-        return None
-    best = max(seats, key=key)
-    if board.side_of(best) != side:
-        return None  # a lie or a rejected bet gave the lance away: no "best hand" to show
-    cards, ev = evals[best]
-    shown = reversed(cards) if lance == "chica" else cards  # chica reads from the lowest card
-    return {"seat": best, "cards": " ".join(engine.CARD_TEXT[c] for c in shown), "ev": ev}
-
-
 def _rule(
     step: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]
 ) -> dict[str, str]:
@@ -155,22 +109,25 @@ def _winner_words(step: Mapping[str, Any], record: Mapping[str, Any], names: Seq
     """'Gana Bruno con R R 5 4.' when the cards decided the lance."""
     if step.get("why") not in ("paso", "quiero"):
         return ""
-    try:
-        best = best_hand(record, step["lance"], step["side"])
-    except (engine.RuleError, KeyError, TypeError):
-        return ""
-    if best is None:
-        return ""
-    name = names[best["seat"]]
-    ev = best["ev"]
     lance = step["lance"]
+    try:
+        draft = engine.HandDraft.from_record(record)
+        seat = draft.lance_winner_seat(lance)
+        if seat is None or board.side_of(seat) != step["side"]:
+            return ""  # not the cards: a lie or a rejected bet gave the lance away
+        cards = engine.parse_cards(str(record["hands"][str(seat)]))
+    except (engine.RuleError, KeyError, TypeError, ValueError):
+        return ""
+    ev = engine.evaluate(cards, draft.rules)
+    shown = reversed(cards) if lance == "chica" else cards  # chica reads from the lowest card
     extra = ""
     if lance == "pares" and ev.pares:
         extra = f" ({board.jugada_word(ev.pares.kind)})"
     elif lance in ("juego", "punto"):
         extra = f" ({ev.total}{', 31 real' if ev.real31 else ''})"
     return _("Gana %(name)s con %(cards)s%(extra)s.") % {
-        "name": name, "cards": best["cards"], "extra": extra}
+        "name": names[seat], "cards": " ".join(engine.CARD_TEXT[c] for c in shown),
+        "extra": extra}
 
 
 def explain(

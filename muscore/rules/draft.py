@@ -45,7 +45,7 @@ from muscore.rules.betting import Betting
 from muscore.rules.cards import CARD_TEXT, DEFAULT_RULES, Lance, Rules, Side, parse_cards, show
 from muscore.rules.counting import Pending, count
 from muscore.rules.errors import BettingError, RecordError, RuleError
-from muscore.rules.reading import JUEGO_TOTALS, PARES_KINDS, Reading, read_table
+from muscore.rules.reading import JUEGO_TOTALS, PARES_KINDS, Reading, best_seat, read_table
 from muscore.rules.scoring import RECORD_KEYS, parse_mano, parse_score, read_bets, score
 
 #: The lances in the order they are bet and counted; the fourth is juego or punto.
@@ -442,26 +442,35 @@ class HandDraft:
 
     def _over_before(self, lance: Lance) -> bool:
         """The juego was won (a deje, an accepted órdago) in a lance before this one."""
+        ended = self._ended_in
+        return ended is not None and ORDER.index(ended) < ORDER.index(lance)
+
+    @cached_property
+    def _ended_in(self) -> Lance | None:
+        """The lance whose betting won the juego before the recuento (an accepted órdago,
+        or a deje that reached the target), the earliest if several; None otherwise."""
         reading = self._reading
-        for earlier in ORDER[: ORDER.index(lance)]:
-            bets = self.bets.get(earlier)
-            if not bets or self.ends.get(earlier) != "quiero" or bets[-1]["n"] != "ordago":
+        found: list[Lance] = []
+        for lance in ORDER:
+            bets = self.bets.get(lance)
+            if not bets or self.ends.get(lance) != "quiero" or bets[-1]["n"] != "ordago":
                 continue
             # An accepted órdago ends the juego whoever wins it, unless both sides lied.
-            if earlier in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO) or (
-                reading.lie_known(earlier.value) and reading.liar_side(earlier.value) != -1
+            if lance in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO) or (
+                reading.lie_known(lance.value) and reading.liar_side(lance.value) != -1
             ):
-                return True
+                found.append(lance)
+                break
         preview = self.preview()
         ended = preview.result is not None and preview.result["ended_by"] in ("deje", "ordago")
         steps = preview.steps
         last = steps[-1] if steps else None
         target = self.rules.target
         if last is not None and last["why"] == "deje" and max(last["score"].values()) >= target:
-            return ORDER.index(Lance(last["lance"])) < ORDER.index(lance)
-        if ended and preview.result is not None and preview.result.get("ordago"):
-            return ORDER.index(Lance(preview.result["ordago"]["lance"])) < ORDER.index(lance)
-        return False
+            found.append(Lance(last["lance"]))
+        elif ended and preview.result is not None and preview.result.get("ordago"):
+            found.append(Lance(preview.result["ordago"]["lance"]))
+        return min(found, key=ORDER.index) if found else None
 
     def _possible_taps(self, lance: Lance) -> tuple[Tap, ...]:
         """The taps not known to be illegal (``n`` of an envido left as any)."""
@@ -547,15 +556,30 @@ class HandDraft:
                 out[state_lance] = side
         return out
 
+    def lance_winner_seat(self, lance: Lance | str) -> int | None:
+        """The seat whose cards win the lance, once every seat showed its cards: the best
+        hand among the seats that play it (not a seat that said "no" to pares or juego,
+        nor in punto one that denied its juego), equal hands to the seat nearest the
+        mano. None while a seat's cards are missing, when the lance is not played, or
+        when a lie gives it (the cards do not decide it then). Its side is
+        :meth:`settled`'s."""
+        name = _lance(lance)
+        if self.played(name) is False:
+            return None
+        return best_seat(self._reading, name.value)
+
     def winners_needed(self) -> tuple[Lance, ...]:
         """The lances whose winner the table must still give: played (or maybe played),
-        not settled by cards, jugadas or a lie, no winner entered, and counted."""
+        not settled by cards, jugadas or a lie, no winner entered, and counted. Once the
+        betting won the juego (an accepted órdago, a deje reaching the target) nothing is
+        counted but that lance: the lances before and after it need no winner."""
         reading = self._reading
+        ended = self._ended_in
         out = []
         for lance in ORDER:
             if lance in self.winners or self.played(lance) is False:
                 continue
-            if self.ends.get(lance) == "no_quiero" or self._over_before(lance):
+            if self.ends.get(lance) == "no_quiero" or ended not in (None, lance):
                 continue  # a rejected bet is paid without a winner; an unplayed lance neither
             name = lance.value
             if lance in (Lance.PARES, Lance.JUEGO):

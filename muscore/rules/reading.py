@@ -513,6 +513,37 @@ def showdown(reading: Reading) -> dict[str, Side]:
     return out
 
 
+#: Where each lance's key sits in :attr:`Evaluation.keys`.
+_KEY_INDEX: dict[str, int] = {GRANDE: 0, CHICA: 1, PUNTO: 2, PARES: 3, JUEGO: 4}
+
+
+def best_seat(reading: Reading, lance: str) -> int | None:
+    """The seat whose shown cards win ``lance``, or None when the cards do not decide it.
+
+    Needs every seat's cards. Only the seats that play the lance compete (pares and
+    juego: the seats holding them, not one that said "no"; punto: not a seat that
+    denied its juego), and a strictly better hand takes it over going round from the
+    mano, so the seat nearest the mano wins a tie, as in :func:`showdown`. None when
+    nobody plays the lance or a lie gives it (the liar's side loses it whatever the
+    cards).
+    """
+    if len(reading.shown) < reading.n or reading.liar_side(lance) is not None:
+        return None
+    index = _KEY_INDEX[lance]
+    best, best_key = None, -(1 << 30)
+    for seat in reading.order:
+        if lance == PARES and reading.pares[seat] is None:
+            continue
+        if lance == JUEGO and reading.juego[seat] is None:
+            continue
+        if lance == PUNTO and seat in reading.denied_juego:
+            continue
+        key = reading.evals[seat].keys[index]  # type: ignore[union-attr]
+        if key > best_key:
+            best, best_key = seat, key
+    return best
+
+
 def read_winners(data: object, reading: Reading) -> dict[str, Side]:
     """The winners a table gave for lances its missing cards leave open, checked.
 

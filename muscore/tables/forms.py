@@ -322,24 +322,6 @@ def tap_draft(draft: HandDraft, parts: Sequence[str], amount: str, name: str) ->
         raise EntryError(rule_message(error)) from None
 
 
-def needed_winners(closed: HandDraft) -> tuple[Lance, ...]:
-    """The lances whose winner the table must give, asked of the engine: each one the
-    draft names that the hand cannot be completed without (an accepted órdago decides
-    by its own lance alone, so the lances before it need none)."""
-    naive = closed.winners_needed()
-    if len(naive) < 2:
-        return naive
-    out = []
-    for lance in naive:
-        trial = closed
-        for other in naive:
-            if other is not lance:
-                trial = trial.with_winner(other, Side.A)
-        if not trial.is_complete():
-            out.append(lance)
-    return tuple(out)
-
-
 class HandEntry:
     """The state of one hand being entered, read from a POST (or a stored record).
 
@@ -613,7 +595,7 @@ class HandEntry:
                 self.conflicts.extend(winner_message(p, self.players) for p in trial.problems()
                                       if isinstance(p, rules_engine.RecordError))
         self.errors.extend(self.conflicts)
-        needed = set(needed_winners(draft.closed()))
+        needed = set(draft.closed().winners_needed())
         for lance in needed:
             side = self.winners.get(lance.value)
             if side is not None:

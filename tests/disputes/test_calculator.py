@@ -96,6 +96,17 @@ def test_lies_are_said_with_what_they_cost(client: Client) -> None:
            "pierde lo apostado (4 piedras para Ana y Carla)." in text
 
 
+def test_the_hand_that_won_each_lance_on_the_cards_is_named(client: Client) -> None:
+    names = {"n0": "Ana", "n1": "Bruno", "n2": "Carla", "n3": "Diego"}
+    html = client.post(URL, {**CARDS, **names}).content.decode()
+    # Juego is B's alone (35 and 34): "solo", no hand to name.
+    assert re.findall(r'<p class="step-winner">(.*?)</p>', html) == [
+        "Gana Ana con R R 5 4.", "Gana Carla con 1 1 6 7.", "Gana Diego con S S 7 7 (duples)."]
+    # Diego says he has no pares: he does not play them, Ana's reyes win.
+    html = client.post(URL, {**CARDS, **names, "dp3": "no"}).content.decode()
+    assert "Gana Ana con R R 5 4 (par)." in html
+
+
 def test_a_false_no_says_the_player_did_not_play(client: Client) -> None:
     data = {**CARDS, "n0": "Ana", "dp0": "no"}
     text = text_of(client.post(URL, data))

@@ -118,6 +118,64 @@ def test_no_taps_after_the_juego_was_won_by_a_deje() -> None:
     assert draft.winners_needed() == ()
 
 
+def test_an_accepted_ordago_in_chica_needs_no_winner_for_the_lances_before_it() -> None:
+    """Issue 8: the draft still asked the winner of grande after an órdago accepted in
+    chica, though the órdago decides the hand by chica alone."""
+    draft = (HandDraft().with_cards(0, "R R 5 4").with_jugada(1, "par", 35)
+             .with_jugada(2, "par", "no").with_jugada(3, "duples", 34))
+    assert draft.winners_needed() == (Lance.GRANDE, Lance.CHICA)
+    draft = draft.tap(Lance.CHICA, Tap.ordago(Side.A)).tap(Lance.CHICA, Tap.quiero(Side.B))
+    assert draft.winners_needed() == (Lance.CHICA,)
+    assert not draft.lance(Lance.GRANDE).needs_winner and draft.lance(Lance.CHICA).needs_winner
+    assert draft.closed().winners_needed() == (Lance.CHICA,)
+    done = draft.with_winner(Lance.CHICA, Side.B)
+    assert done.winners_needed() == () and done.is_complete()
+    assert done.closed().result()["ended_by"] == "ordago"
+    assert done.closed().result()["winner"] == "B"
+
+
+def test_a_deje_reaching_the_target_needs_no_winner_for_the_lances_before_it() -> None:
+    draft = (HandDraft(score=(39, 0)).with_cards(0, "R R 5 4").with_jugada(1, "par", 35)
+             .with_jugada(2, "par", "no").with_jugada(3, "duples", 34))
+    draft = draft.tap(Lance.CHICA, Tap.envido(Side.A)).tap(Lance.CHICA, Tap.no_quiero(Side.B))
+    assert draft.winners_needed() == ()
+    assert draft.closed().result()["ended_by"] == "deje"
+
+
+def test_the_seat_whose_cards_win_each_lance() -> None:
+    draft = full()  # 0: R R 5 4, 1: R C C 5 (35), 2: 1 1 6 7, 3: S S 7 7 (duples, 34)
+    assert [draft.lance_winner_seat(lance) for lance in ORDER] == [0, 2, 3, 1, None]
+    for lance in (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO):
+        seat = draft.lance_winner_seat(lance)
+        assert seat is not None and Side("AB"[seat % 2]) is draft.settled(lance)
+    assert draft.with_cards(3, None).lance_winner_seat(Lance.GRANDE) is None
+
+
+def test_equal_hands_go_to_the_seat_nearest_the_mano() -> None:
+    hands = {0: "C C 5 4", 1: "C C 5 4", 2: "1 1 6 7", 3: "S S 7 6"}
+    for mano, seat in ((0, 0), (1, 1), (2, 0), (3, 0)):
+        draft = HandDraft(mano=mano)
+        for key, text in hands.items():
+            draft = draft.with_cards(key, text)
+        assert draft.lance_winner_seat(Lance.GRANDE) == seat, mano
+
+
+def test_liars_and_deniers_win_nothing_by_their_cards() -> None:
+    lied = full().with_cards(1, "R C 6 5").with_cards(3, "S C 7 4").with_declared(
+        1, Lance.PARES, True)
+    assert lied.settled(Lance.PARES) is Side.A  # B lied: the cards do not decide pares
+    assert lied.lance_winner_seat(Lance.PARES) is None
+    said_no = full().with_declared(3, Lance.PARES, False)  # S S 7 7 does not play pares
+    assert said_no.lance_winner_seat(Lance.PARES) == 0  # R R beats 1 1
+    assert said_no.settled(Lance.PARES) is Side.A
+    denied = (HandDraft().with_cards(0, "R R C 1").with_cards(1, "7 6 5 4")
+              .with_cards(2, "7 6 5 1").with_cards(3, "6 6 5 4")
+              .with_declared(0, Lance.JUEGO, False))  # 31 denied: no juego, no punto
+    assert denied.fourth() is Lance.PUNTO
+    assert denied.lance_winner_seat(Lance.PUNTO) == 1
+    assert denied.lance_winner_seat(Lance.JUEGO) is None
+
+
 def test_jugadas_settle_pares_and_juego_and_say_which_winners_are_needed() -> None:
     draft = (HandDraft().with_cards(0, "R R 5 4").with_jugada(1, "par", 35)
              .with_jugada(2, "par", "no").with_jugada(3, "duples", 34))
