@@ -76,6 +76,37 @@ def permalink_url(record: Mapping[str, Any], names: list[str] | None = None) -> 
     return f"{reverse('disputes:calculator')}?{urlencode(query)}#result"
 
 
+def score_after(hand: Mapping[str, Any]) -> dict[str, int]:
+    """The score the next hand starts from: 0-0 after a hand that won the juego."""
+    return {"A": 0, "B": 0} if hand.get("winner") else dict(hand["score"])
+
+
+def next_context(vaca: Mapping[str, Any]) -> tuple[int, dict[str, int]]:
+    """The mano and the score before the hand that would follow `vaca`'s hands."""
+    hands = vaca["hands"]
+    return int(vaca["next_mano"]), score_after(hands[-1]) if hands else {"A": 0, "B": 0}
+
+
+def hand_contexts(state: Mapping[str, Any]) -> dict[int, tuple[int, dict[str, int]]]:
+    """{table-wide hand number: (its mano, the score before it)} for every stored hand of
+    the table state, and for the next hand to be entered (the highest number).
+
+    The one place the pages read "the score before hand n" from the replayed state:
+    the history's calculator links, the hand being corrected, the audit in words.
+    """
+    out: dict[int, tuple[int, dict[str, int]]] = {}
+    last = 0
+    for vaca in [*state["finished"], state["current"]]:
+        before = {"A": 0, "B": 0}
+        for i, hand in enumerate(vaca["hands"]):
+            number = int(vaca["first_hand"]) + i
+            out[number] = (int(hand["mano"]), dict(before))
+            before = score_after(hand)
+            last = max(last, number)
+    out[last + 1] = next_context(state["current"])
+    return out
+
+
 def table_hand_records(
     state: Mapping[str, Any], records: Mapping[int, Mapping[str, Any]]
 ) -> dict[int, dict[str, Any]]:
@@ -85,17 +116,10 @@ def table_hand_records(
     the stored records by table-wide hand number.
     """
     out: dict[int, dict[str, Any]] = {}
-    for vaca in [*state["finished"], state["current"]]:
-        before = {"A": 0, "B": 0}
-        for i, hand in enumerate(vaca["hands"]):
-            number = vaca["first_hand"] + i
-            stored = records.get(number)
-            if stored is not None:
-                out[number] = {
-                    **stored, "rules": dict(state["rules"]), "mano": hand["mano"],
-                    "score": dict(before),
-                }
-            before = {"A": 0, "B": 0} if hand.get("winner") else dict(hand["score"])
+    for number, (mano, score) in hand_contexts(state).items():
+        stored = records.get(number)
+        if stored is not None:
+            out[number] = {**stored, "rules": dict(state["rules"]), "mano": mano, "score": score}
     return out
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from muscore import rules as rules_engine
+from muscore.permalink import hand_contexts
 from muscore.tables import board
 from muscore.tables.models import Change
 
@@ -44,19 +45,7 @@ def corrected_numbers(changes: Iterable[Change]) -> set[int]:
 
 def contexts(state: Mapping[str, Any]) -> Context:
     """For each table-wide hand number, (mano, score before it), plus the next hand's."""
-    out: Context = {}
-    total = 0
-    for vaca in [*state["finished"], state["current"]]:
-        score = {"A": 0, "B": 0}
-        for i, hand in enumerate(vaca["hands"]):
-            number = int(vaca["first_hand"]) + i
-            out[number] = (int(hand["mano"]), dict(score))
-            score = {"A": 0, "B": 0} if hand.get("winner") else dict(hand["score"])
-            total = max(total, number)
-    current = state["current"]
-    juego = board.current_juego(current)
-    out[total + 1] = (int(current.get("next_mano", current.get("mano", 0))), dict(juego["score"]))
-    return out
+    return hand_contexts(state)
 
 
 def describe_changes(changes: Sequence[Change], state: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -53,6 +53,7 @@ from django.utils.translation import override
 
 from muscore import rules as rules_engine
 from muscore import text as unicode_text
+from muscore.permalink import next_context
 from muscore.rule_messages import rule_message
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table, VacaCheckpoint
 from muscore.tables.signals import table_changed
@@ -316,14 +317,6 @@ def _score(record: dict[str, Any]) -> dict[str, Any]:
         raise
     except (TypeError, KeyError, AttributeError, IndexError) as exc:
         raise UnreadableHand(f"{type(exc).__name__}: {exc}"[:200]) from exc
-
-
-def _next_context(vaca: dict[str, Any]) -> tuple[int, dict[str, int]]:
-    """The mano and the score before the hand that would follow `vaca`'s hands."""
-    hands = vaca["hands"]
-    if not hands or hands[-1]["winner"] is not None:
-        return vaca["next_mano"], {"A": 0, "B": 0}
-    return vaca["next_mano"], dict(hands[-1]["score"])
 
 
 class _BadHand(Exception):
@@ -607,7 +600,7 @@ def table_changes(table: Table) -> list[Change]:
 def preview_hand(table: Table, record: Any) -> dict[str, Any]:
     """The score() result `record` would give as the table's next hand; nothing is saved."""
     clean = check_record(record)
-    mano, score = _next_context(_vaca_of(table, None))
+    mano, score = next_context(_vaca_of(table, None))
     return _score({**clean, "rules": dict(table.rules), "mano": mano, "score": score})
 
 

@@ -24,7 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from muscore import ratelimits
 from muscore import rules as rules_engine
 from muscore.htmx import HtmxHttpRequest
-from muscore.permalink import table_hand_links, table_hand_records
+from muscore.permalink import next_context, table_hand_links, table_hand_records
 from muscore.tables import audit, board, live, offline, services, share
 from muscore.tables.forms import (
     CARD_VALUES,
@@ -422,8 +422,7 @@ def _board_error(request: HttpRequest, table: Table, message: str) -> HttpRespon
 def _entry_for(table: Table, state: TableState, number: int | None) -> dict[str, Any]:
     """The mano, the score before and the record of the hand being entered or corrected."""
     if number is None:
-        mano = int(state["current"]["next_mano"])
-        score = board.current_juego(state["current"])["score"]
+        mano, score = next_context(state["current"])
         count = len(services.iter_hands(state))
         return {"mano": mano, "score": score, "number": count + 1, "record": None}
     hand = dict(services.iter_hands(state)).get(number)
