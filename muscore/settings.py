@@ -151,7 +151,9 @@ CACHE_SCHEMES = ("redis://", "rediss://", "unix://")
 if CACHE_URL.startswith(CACHE_SCHEMES):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, failing open: a Redis that is down costs speed, never a
+            # page (muscore/cache.py).
+            "BACKEND": "muscore.cache.ResilientRedisCache",
             "LOCATION": CACHE_URL,
             # Several sites on one Redis keep apart by prefix.
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "muscore"),
@@ -194,6 +196,9 @@ def envrates(name: str, default: str) -> list[str]:
 
 RATELIMIT_ENABLE = envbool("MUSCORE_RATELIMIT", "true")
 RATELIMIT_USE_CACHE = "default"
+# A cache that does not answer turns the limits off (logged by muscore.cache) rather than
+# refusing every request: a club's evening matters more than an abuse limit.
+RATELIMIT_FAIL_OPEN = True
 RATELIMIT_IP_META_KEY = "muscore.ratelimits.client_address"
 MUSCORE_RATE_LIMITS = {
     # New tables: from the home page, /nueva and POST /api/v1/tables.
@@ -212,8 +217,9 @@ if str(CACHES["default"]["BACKEND"]).endswith("LocMemCache"):
     # (W001 says the same: it is not on the library's list of shared caches.)
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 else:
-    # Django's own RedisCache is not on django-ratelimit's list (only django-redis is), but
-    # it counts with Redis's INCR: shared and atomic, which is all the library needs.
+    # Django's own RedisCache (muscore.cache's is a subclass) is not on django-ratelimit's
+    # list (only django-redis is), but it counts with Redis's INCR: shared and atomic, which
+    # is all the library needs.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

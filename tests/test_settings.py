@@ -129,7 +129,7 @@ def test_the_cache_is_bounded_local_memory_unless_cache_url_names_a_redis() -> N
     redis = manage("shell", "--no-imports", "-c", CACHE_PROBE, CACHE_URL="redis://10.1.2.3:6380/2")
     assert redis.returncode == 0, redis.stderr
     assert redis.stdout.split() == [
-        "django.core.cache.backends.redis.RedisCache", "redis://10.1.2.3:6380/2", "None"
+        "muscore.cache.ResilientRedisCache", "redis://10.1.2.3:6380/2", "None"
     ]  # fmt: skip
 
 
