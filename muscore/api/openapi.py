@@ -49,6 +49,13 @@ IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"t
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"},
                  "description": _("El ETag que tienes: 304 sin cuerpo mientras nada cambie.")}
+FINISHED = {"name": "finished", "in": "query", "required": False,
+            "schema": {"type": "string", "enum": ["summary", "full"], "default": "summary"},
+            "description": _("«summary» (por defecto): cada vaca terminada resumida, sin sus "
+                             "manos (juegos, winner, score, next_mano, first_hand, mano y "
+                             "hand_count), así que leer una mesa larga cuesta lo mismo que una "
+                             "corta. «full»: cada vaca con todas sus manos, como responden las "
+                             "escrituras.")}
 ETAG_HEADER = {"ETag": {"description": _("La revisión de la mesa como ETag: «r<revisión>»."),
                         "schema": {"type": "string"}}}
 
@@ -317,6 +324,32 @@ SCHEMAS: dict[str, Any] = {
             "revision": {"type": "integer"},
         },
     },
+    "VacaSummary": {
+        "type": "object", "additionalProperties": False,
+        "required": ["juegos", "winner", "score", "next_mano", "first_hand", "mano",
+                     "hand_count"],
+        "description": "A finished vaca without its hands: GET /tables/{table_id} answers these "
+                       "by default (finished=full gives each VacaResult).",
+        "properties": {"juegos": SCORE, "winner": SIDE_OR_NULL, "score": SCORE,
+                       "next_mano": {"type": "integer"}, "first_hand": {"type": "integer"},
+                       "mano": {"type": "integer"}, "hand_count": {"type": "integer"}},
+    },
+    "TableSummary": {
+        "type": "object", "required": ["id", "players", "rules", "current", "finished",
+                                       "revision"],
+        "description": "A table as GET /tables/{table_id} answers it by default: as TableState, "
+                       "but each vaca already won is a VacaSummary (no hands).",
+        "properties": {
+            "id": {"type": "string"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "rules": _ref("Rules"),
+            "current": {"allOf": [_ref("VacaResult")], "type": "object",
+                        "properties": {"first_hand": {"type": "integer"},
+                                       "mano": {"type": "integer"}}},
+            "finished": {"type": "array", "items": _ref("VacaSummary")},
+            "revision": {"type": "integer"},
+        },
+    },
     "TableCreated": {
         "allOf": [_ref("TableState")], "type": "object",
         "required": ["edit_key", "view_url", "edit_url"],
@@ -398,10 +431,13 @@ PATHS: dict[str, Any] = {
     "/api/v1/tables/{table_id}": {"get": {
         "operationId": "getTable", "tags": ["tables"],
         "summary": _("El estado de una mesa"),
-        "parameters": [TABLE_ID, IF_NONE_MATCH],
-        "responses": {"200": _json(_ref("TableState"), _("La mesa."), headers=ETAG_HEADER),
+        "parameters": [TABLE_ID, FINISHED, IF_NONE_MATCH],
+        "responses": {"200": _json({"anyOf": [_ref("TableSummary"), _ref("TableState")]},
+                                   _("La mesa: TableSummary por defecto, TableState con "
+                                     "finished=full."), headers=ETAG_HEADER),
                       "304": {"description": _("Sin cambios desde el ETag de If-None-Match."),
                               "headers": ETAG_HEADER},
+                      "400": _error(_("finished no es «summary» ni «full».")),
                       "404": NOT_FOUND, "405": METHOD},
     }},
     "/api/v1/tables/{table_id}/export": {"get": {

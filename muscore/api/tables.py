@@ -228,8 +228,20 @@ def create(request: HttpRequest) -> HttpResponse:
     return created_response(request, table)
 
 
+# GET /tables/<id>?finished=...: "summary" (the default) gives each finished vaca without
+# its hands, so a phone's read costs the same on a full table as on a short one; "full"
+# gives every hand of every vaca (the shape every write answers).
+FINISHED_SHAPES = ("summary", "full")
+
+
 @api_view("GET")
 def detail(request: HttpRequest, table_id: str) -> HttpResponse:
+    shape = request.GET.get("finished", "summary")
+    if shape not in FINISHED_SHAPES:
+        raise BadRequest(
+            'finished must be "summary" (the default: each finished vaca without its hands) '
+            'or "full" (every hand of every vaca)'
+        )
     # The cheap path of an unchanged poll: one indexed query, no replay, no render.
     revision = services.table_revision(table_id)
     if revision is None:
@@ -240,7 +252,10 @@ def detail(request: HttpRequest, table_id: str) -> HttpResponse:
         response["ETag"] = etag
         response["Cache-Control"] = "no-cache"
         return response
-    return state_text_response(services.table_state_json(services.get_table(table_id)))
+    table = services.get_table(table_id)
+    if shape == "full":
+        return state_text_response(services.table_state_json(table))
+    return state_text_response(services.summary_state_json(table))
 
 
 @api_view("POST")

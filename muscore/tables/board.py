@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from muscore import rules as rules_engine
-from muscore.tables.state import Score, SideName, TableState, Vaca
+from muscore.tables.state import BoardState, Score, SideName, TableState, Vaca
 
 SIDES: tuple[SideName, SideName] = ("A", "B")
 # The game's words stay Spanish in English (issue 3, point 6) and are the Basque
@@ -369,8 +369,10 @@ def juegos_results(vaca: Vaca, players: Sequence[str]) -> list[dict[str, Any]]:
     return out
 
 
-def board(state: TableState) -> dict[str, Any]:
-    """Everything the scoreboard draws, from the table state."""
+def board(state: BoardState) -> dict[str, Any]:
+    """Everything the scoreboard draws, from the board's state (services.board_state, or
+    services.summarize of a whole state): the finished vacas' summaries are enough, and
+    the last finished vaca's hands are there when the board shows its end."""
     players: list[str] = list(state["players"])
     rules: Mapping[str, Any] = state["rules"]
     n = len(players)
@@ -409,17 +411,17 @@ def board(state: TableState) -> dict[str, Any]:
             "winner": last.get("winner"),
             "piedras": is_piedras(last),
         }
-    else:
-        for finished in reversed(state.get("finished") or []):
-            if finished.get("hands"):
-                fh = finished["hands"][-1]
-                last_hand = {
-                    "number": int(finished.get("first_hand", 1)) + len(finished["hands"]) - 1,
-                    "lines": recuento_lines(fh.get("result") or {}, players),
-                    "winner": fh.get("winner"),
-                    "piedras": is_piedras(fh),
-                }
-                break
+    elif (ended := state.get("last_finished")) and ended.get("hands"):
+        # The last hand played ended the last vaca: the board still shows its recuento.
+        fh = ended["hands"][-1]
+        last_hand = {
+            "number": int(ended.get("first_hand", 1)) + len(ended["hands"]) - 1,
+            "lines": recuento_lines(fh.get("result") or {}, players),
+            "winner": fh.get("winner"),
+            "piedras": is_piedras(fh),
+        }
+    finished_count = len(state.get("finished") or [])
+    ended_vaca = state.get("last_finished")
     return {
         "players": players,
         "rules": rules,
@@ -445,7 +447,11 @@ def board(state: TableState) -> dict[str, Any]:
             for v in state.get("finished") or []
         ],
         "tally": vacas_tally(state),
-        "vaca_end": vaca_end(state, len(state.get("finished") or [])) if not hands else None,
+        "vaca_end": (
+            shown_vaca_end(ended_vaca, finished_count, players, rules)
+            if not hands and ended_vaca
+            else None
+        ),
         "options": table_options(rules),
     }
 
@@ -456,7 +462,7 @@ def with_legend(shown: dict[str, Any], players: Sequence[str]) -> dict[str, Any]
     return shown
 
 
-def vacas_tally(state: TableState) -> dict[str, Any] | None:
+def vacas_tally(state: BoardState | TableState) -> dict[str, Any] | None:
     """The vacas won by each pair at this table tonight, None before the first is won."""
     finished = [v for v in state.get("finished") or [] if v.get("winner")]
     if not finished:
@@ -483,12 +489,19 @@ def vaca_end(state: TableState, number: int) -> dict[str, Any] | None:
     finished = list(state.get("finished") or [])
     if not 1 <= number <= len(finished):
         return None
-    vaca = finished[number - 1]
+    return shown_vaca_end(finished[number - 1], number, state["players"], state["rules"])
+
+
+def shown_vaca_end(
+    vaca: Vaca, number: int, players: Sequence[str], rules: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The end of `vaca`, the table's vaca `number`, as its screen shows it (see vaca_end);
+    None when it has no winner."""
     winner = vaca["winner"]
     if winner is None:
         return None
-    players = list(state["players"])
-    target = int(state["rules"].get("target", 40))
+    players = list(players)
+    target = int(rules.get("target", 40))
     hands = list(vaca.get("hands") or [])
     breaks = [i + 1 for i, hand in enumerate(hands) if hand.get("winner")]
     first = int(vaca.get("first_hand", 1))

@@ -159,6 +159,9 @@ class VacaCheckpoint(models.Model):
     its finished vacas (winner set) and then exactly one current vaca (winner null,
     possibly without hands yet), indexed 0, 1, 2... `result` is the vaca's replay
     output labelled with first_hand and mano, as JSON text: a read sends it as it is.
+    `summary` is the same vaca without its hands (juegos, winner, score, next_mano,
+    first_hand, mano, hand_count), as JSON text: the board and the API's default read take
+    it for every finished vaca, so their cost does not grow with the table's hands.
     """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="vacas")
@@ -168,6 +171,9 @@ class VacaCheckpoint(models.Model):
     hand_count = models.PositiveIntegerField()
     winner = models.CharField(max_length=1, null=True, blank=True)
     result = models.TextField()
+    # Empty only on a row stored before the column (migration 0005 fills those; a read
+    # that meets one takes the summary from `result`).
+    summary = models.TextField(default="", blank=True)
 
     class Meta:
         ordering = ["table", "index"]

@@ -7,6 +7,9 @@ on these functions and nothing else. The stable API:
 - `get_table(table_id) -> Table` (raises `TableNotFound`)
 - `table_state(table) -> dict`: {"id", "players", "rules", "current", "finished", "revision"}
   (`table_state_json(table) -> str`: the same as JSON text, for the API)
+- `board_state(table) -> BoardState`: what the board draws, without the finished vacas'
+  hands (`summary_state_json(table) -> str`: the API's default read, as JSON text);
+  `summarize(state)` gives it from a whole state
 - `preview_hand(table, record) -> dict`: the score() result of `record` as the next hand
 - `add_hand(table, record, *, number=None, client_id=None, idempotency_key=None, via) -> dict`
 - `undo_last(table, *, base_revision=None, idempotency_key=None, via) -> dict`
@@ -42,7 +45,7 @@ import copy
 import hashlib
 import json
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
 from django.core.cache import cache
@@ -57,7 +60,14 @@ from muscore.permalink import next_context
 from muscore.rule_messages import rule_message
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table, VacaCheckpoint
 from muscore.tables.signals import table_changed
-from muscore.tables.state import EditedState, ReplayedHand, StoredHand, TableState
+from muscore.tables.state import (
+    BoardState,
+    EditedState,
+    ReplayedHand,
+    StoredHand,
+    TableState,
+    VacaSummary,
+)
 
 NAME_MAX = 40
 # Lengths that fit the columns (Hand.client_id 100; IdempotentWrite.key 200 with a prefix).
@@ -386,6 +396,34 @@ def _dumps(value: Any) -> str:
     return json.dumps(value)
 
 
+SUMMARY_KEYS = ("juegos", "winner", "score", "next_mano", "first_hand", "mano")
+
+
+def summary_of(vaca: Mapping[str, Any]) -> VacaSummary:
+    """A vaca without its hands: its SUMMARY_KEYS and "hand_count" (stored beside each vaca:
+    `VacaCheckpoint.summary`)."""
+    summary = {key: vaca[key] for key in SUMMARY_KEYS}
+    summary["hand_count"] = len(vaca["hands"])
+    return cast(VacaSummary, summary)
+
+
+def summarize(state: TableState) -> BoardState:
+    """A whole state as the board reads it (`board_state`): the finished vacas summed up,
+    the last one kept whole only when the board shows its end (the current vaca has no
+    hands yet)."""
+    finished = state["finished"]
+    last = finished[-1] if finished and not state["current"]["hands"] else None
+    return {
+        "id": state["id"],
+        "players": state["players"],
+        "rules": state["rules"],
+        "current": state["current"],
+        "finished": [summary_of(vaca) for vaca in finished],
+        "last_finished": last,
+        "revision": state["revision"],
+    }
+
+
 def _rows(table: Table, index: int, vacas: list[dict[str, Any]]) -> list[VacaCheckpoint]:
     return [
         VacaCheckpoint(
@@ -396,6 +434,7 @@ def _rows(table: Table, index: int, vacas: list[dict[str, Any]]) -> list[VacaChe
             hand_count=len(vaca["hands"]),
             winner=vaca["winner"],
             result=_dumps(vaca),
+            summary=_dumps(summary_of(vaca)),
         )
         for i, vaca in enumerate(vacas)
     ]
@@ -481,43 +520,114 @@ def replay_stored(table: Table) -> TableState:
     return cast(TableState, state)
 
 
-def _cache_key(table: Table) -> str:
+# What a read gives, each cached under its own key: the whole state ("state", the API's
+# ?finished=full and the pages that list every hand), the API's default read ("summary":
+# the finished vacas without their hands) and the board's ("board": the same, plus the
+# last finished vaca whole when the board shows its end).
+READ_KINDS = ("state", "summary", "board")
+
+
+def _cache_key(table: Table, kind: str = "state") -> str:
     # The epoch changes at a restore: a state cached before it is never read again.
-    return f"muscore:table-state:{table.pk}:{table.revision}:{table.epoch}"
+    name = "table-state" if kind == "state" else f"table-{kind}"
+    return f"muscore:{name}:{table.pk}:{table.revision}:{table.epoch}"
 
 
-def _cache_put(table: Table, text: str) -> None:
+def _cache_put(table: Table, text: str, kind: str = "state") -> None:
     # Bounded per entry: a long table's state is read from its stored vacas instead.
     if len(text) <= STATE_CACHE_MAX_CHARS:
-        cache.set(_cache_key(table), text, STATE_CACHE_SECONDS)
+        cache.set(_cache_key(table, kind), text, STATE_CACHE_SECONDS)
 
 
-def table_state_json(table: Table) -> str:
-    """table_state() as its JSON text, read from the cache or the stored vacas: no replay,
-    no parsing (the API sends it as it is)."""
+def _summary_text(table: Table, *, board: bool) -> str | None:
+    """The state's JSON text with each finished vaca's summary instead of the vaca (and,
+    for the board, "last_finished"), from the stored vacas: two queries whatever the
+    table's length. The hands of a finished vaca are read only when the board shows
+    its end (the current vaca has no hands yet). None when nothing is stored."""
+    rows = list(
+        VacaCheckpoint.objects.filter(table_id=table.pk)
+        .order_by("index")
+        .values_list("index", "hand_count", "summary")
+    )
+    if not rows:
+        return None
+    current = rows[-1][0]
+    shows_end = rows[-1][1] == 0 and len(rows) > 1
+    last = rows[-2][0] if shows_end and board else None
+    # A row stored before the summary column (and not yet filled) gives it from its vaca.
+    wanted = {current, *(index for index, _count, text in rows[:-1] if not text)}
+    if last is not None:
+        wanted.add(last)
+    texts = dict(
+        VacaCheckpoint.objects.filter(table_id=table.pk, index__in=wanted).values_list(
+            "index", "result"
+        )
+    )
+    summaries = ", ".join(
+        text or _dumps(summary_of(json.loads(texts[index]))) for index, _count, text in rows[:-1]
+    )
+    head = _dumps({"id": table.id, "players": list(table.players), "rules": dict(table.rules)})
+    extra = ""
+    if board:
+        extra = f', "last_finished": {texts[last] if last is not None else "null"}'
+    return (
+        f'{head[:-1]}, "current": {texts[current]}, "finished": [{summaries}]{extra}, '
+        f'"revision": {int(table.revision)}}}'
+    )
+
+
+def _read(table: Table, kind: str) -> str:
+    """The JSON text of a read (`kind` of READ_KINDS), from the cache or the stored vacas:
+    no replay, and the revision checked again after reading so that a write landing in
+    between is never half seen."""
+    build: dict[str, Callable[[Table], str | None]] = {
+        "state": lambda t: _state_text(t, texts) if (texts := _texts(t)) else None,
+        "summary": lambda t: _summary_text(t, board=False),
+        "board": lambda t: _summary_text(t, board=True),
+    }
     for _attempt in range(5):
         fresh = Table.objects.filter(pk=table.pk).first()
         if fresh is None:
             raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
         if fresh.replayed_revision != fresh.revision:
             break
-        text = cache.get(_cache_key(fresh))
+        text = cache.get(_cache_key(fresh, kind))
         if isinstance(text, str):
             return text
-        texts = _texts(fresh)
-        if not texts:
+        text = build[kind](fresh)
+        if text is None:
             break
         if table_revision(fresh.pk) != fresh.revision:
             continue  # a write landed between the reads: read again
-        text = _state_text(fresh, texts)
-        _cache_put(fresh, text)
+        _cache_put(fresh, text, kind)
         return text
     # Vacas to replay first, or a storm of writes: read inside the lock, always consistent.
     with transaction.atomic():
         fresh = _lock(table.pk)
-        text = _state_text(fresh, _texts(fresh))
-    _cache_put(fresh, text)
+        text = build[kind](fresh)
+    assert text is not None, "_lock stored the vacas"
+    _cache_put(fresh, text, kind)
     return text
+
+
+def table_state_json(table: Table) -> str:
+    """table_state() as its JSON text, read from the cache or the stored vacas: no replay,
+    no parsing (the API sends it as it is)."""
+    return _read(table, "state")
+
+
+def summary_state_json(table: Table) -> str:
+    """The API's default read as JSON text: table_state() with each finished vaca's
+    summary (VacaSummary: no hands) in "finished". Its cost does not grow with the hands
+    of the finished vacas."""
+    return _read(table, "summary")
+
+
+def board_state(table: Table) -> BoardState:
+    """What the board draws (BoardState): the current vaca, the finished vacas' summaries,
+    and the last finished vaca whole only when the board shows its end. Never replays,
+    and never reads the hands of the other finished vacas."""
+    return cast(BoardState, json.loads(_read(table, "board")))
 
 
 def table_state(table: Table) -> TableState:

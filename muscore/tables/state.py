@@ -67,6 +67,34 @@ class TableState(TypedDict):
     revision: int
 
 
+class VacaSummary(TypedDict):
+    """A vaca without its hands: what the board and the API's default read say of a
+    finished vaca (stored beside its replay, `VacaCheckpoint.summary`)."""
+
+    juegos: Score
+    winner: SideName | None
+    score: Score
+    next_mano: int
+    first_hand: int
+    mano: int
+    hand_count: int
+
+
+class BoardState(TypedDict):
+    """What the board draws, read without the finished vacas' hands: the current vaca in
+    full, each finished vaca's summary, and the last finished vaca in full when the
+    board shows its end (the current vaca has no hands yet), else None. The API's default
+    GET is the same without "last_finished"."""
+
+    id: str
+    players: list[str]
+    rules: dict[str, Any]
+    current: Vaca
+    finished: list[VacaSummary]
+    last_finished: Vaca | None
+    revision: int
+
+
 class EditedState(TableState):
     """The state after a correction, plus the table-wide numbers of the hands it changed."""
 

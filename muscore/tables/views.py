@@ -174,7 +174,8 @@ def import_table(request: HttpRequest) -> HttpResponse:
 
 
 def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[str, Any]:
-    state = services.table_state(table)
+    # Only what the board draws: a full table's finished vacas are read as summaries.
+    state = services.board_state(table)
     context: dict[str, Any] = {
         "table": table,
         "state": state,
@@ -263,7 +264,7 @@ def _history(request: HttpRequest, table: Table, editable: bool) -> HttpResponse
         hand["corrected"] = hand["number"] in corrected
     context = {
         "table": table,
-        "b": board.board(state),
+        "b": board.board(services.summarize(state)),
         "hands": hands,
         "vacas": board.history_groups(hands, state),
         # The audit: every add, edit, undo and redo in words, so nothing vanishes unseen.
@@ -283,7 +284,7 @@ def _vaca_end(request: HttpRequest, table: Table, number: int, editable: bool) -
     context = {
         "table": table,
         "state": state,
-        "b": board.board(state),
+        "b": board.board(services.summarize(state)),
         "v": shown,
         "editable": editable,
         "links": _links(table, editable),
@@ -623,8 +624,7 @@ def edit_manifest(request: HttpRequest, table_id: str, key: str) -> HttpResponse
 
 
 def _table_name(table: Table) -> str:
-    state = services.table_state(table)
-    sides = board.board(state)["sides"]
+    sides = board.board(services.board_state(table))["sides"]
     return f"{sides[0]['names']} – {sides[1]['names']}"
 
 

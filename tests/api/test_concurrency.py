@@ -70,7 +70,7 @@ def new_table(live_server, **body: Any) -> tuple[str, dict[str, str]]:
 
 
 def assert_state_is_the_replay_of_the_stored_hands(url: str) -> dict[str, Any]:
-    status, state = http("GET", url)
+    status, state = http("GET", f"{url}?finished=full")
     assert status == 200
     table = Table.objects.get(pk=state["id"])
     records = list(

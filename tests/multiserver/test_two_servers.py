@@ -65,7 +65,7 @@ def stored_hands(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def state_on(server: Server, table_id: str) -> dict[str, Any]:
-    status, _, state = call(server, "GET", f"/api/v1/tables/{table_id}")
+    status, _, state = call(server, "GET", f"/api/v1/tables/{table_id}?finished=full")
     assert status == 200
     return state
 

@@ -1,0 +1,180 @@
+"""A cold read of the board or of the API's default state reads what it shows: the current
+vaca and the finished vacas' summaries, never the hands of the finished vacas (issue 10:
+a cold read on the table at the limit costs at most twice the one on a 10-hand table).
+
+The hands of a finished vaca are its stored replay (`VacaCheckpoint.result`); these tests
+spoil that text on every finished vaca the read must not need: a read that loaded one
+would fail, whatever the machine's speed."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from muscore.tables import board, services
+from muscore.tables.models import Table, VacaCheckpoint
+from muscore.tables.state import BoardState, VacaSummary
+from tests.tables.factory import make_record
+from tests.tables.test_checkpoints import ORDAGO_A, long_table
+from tests.tables.test_state_types import assert_shape
+
+pytestmark = pytest.mark.django_db
+
+NOT_JSON = "spoilt: a read that loads the hands of this finished vaca fails"
+
+
+def spoil_finished_vacas(table: Table, *, keep_last: bool = False) -> int:
+    """Spoil the stored replay of every finished vaca (but the last with `keep_last`);
+    how many rows were spoilt."""
+    rows = VacaCheckpoint.objects.filter(table=table, winner__isnull=False)
+    if keep_last:
+        last = rows.order_by("-index").values_list("index", flat=True).first()
+        rows = rows.exclude(index=last)
+    return rows.update(result=NOT_JSON)
+
+
+def ending_a_vaca(table: Table) -> None:
+    """Órdagos until the last hand has won a vaca: the board then shows that vaca's end."""
+    for _ in range(10):
+        state = services.add_hand(table, ORDAGO_A, via="api")
+        if not state["current"]["hands"]:
+            return
+    raise AssertionError("ten órdagos should win a vaca")
+
+
+def whole_board(table: Table) -> dict[str, Any]:
+    """The board drawn from a fresh replay of every hand (the reference)."""
+    return board.board(services.summarize(services.replay_stored(table)))
+
+
+def test_the_board_s_cold_read_never_loads_a_finished_vaca_s_hands(client):
+    table = long_table(150)
+    state = services.add_hand(table, make_record(), via="api")
+    assert len(state["finished"]) >= 10 and state["current"]["hands"]
+    expected = whole_board(table)
+    assert spoil_finished_vacas(table) == len(state["finished"])
+    cache.clear()
+    response = client.get(f"/t/{table.id}/")
+    assert response.status_code == 200
+    # The tally of vacas won by each pair is right, from the summaries alone.
+    won = {side: sum(v["winner"] == side for v in state["finished"]) for side in "AB"}
+    content = response.content.decode()
+    for side in "AB":
+        assert f'data-vacas-won="{side}">{won[side]}<' in content
+    cache.clear()
+    shown = board.board(services.board_state(table))
+    for key in ("finished", "tally", "sides", "last_hand", "vaca_end", "juegos_results"):
+        assert shown[key] == expected[key], key
+
+
+def test_the_board_of_a_long_table_shows_the_end_of_the_vaca_just_won(client):
+    table = long_table(150)
+    ending_a_vaca(table)
+    expected = whole_board(table)
+    assert expected["vaca_end"] is not None
+    # Only the vaca the board shows the end of is read whole.
+    spoil_finished_vacas(table, keep_last=True)
+    cache.clear()
+    state = services.board_state(table)
+    assert state["last_finished"] is not None and state["last_finished"]["hands"]
+    shown = board.board(state)
+    for key in ("finished", "tally", "last_hand", "vaca_end"):
+        assert shown[key] == expected[key], key
+    # Each finished vaca keeps its juegos and winner, and the end shows that vaca's juegos.
+    full = services.replay_stored(table)["finished"]
+    assert [(v["juegos"], v["winner"]) for v in state["finished"]] == [
+        (v["juegos"], v["winner"]) for v in full
+    ]
+    assert shown["vaca_end"]["juegos_won"] == full[-1]["juegos"]
+    assert shown["vaca_end"]["number"] == len(full)
+    cache.clear()
+    response = client.get(f"/t/{table.id}/")
+    assert response.status_code == 200
+    assert "data-tally" in response.content.decode()
+
+
+def cold_board_queries(client: Any, table: Table) -> list[str]:
+    cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/t/{table.id}/").status_code == 200
+    return [q["sql"] for q in queries.captured_queries]
+
+
+def test_a_cold_board_costs_as_many_queries_on_a_long_table_as_on_a_short_one(client):
+    short, long = long_table(3, seed=3), long_table(300)
+    assert len(services.table_state(long)["finished"]) >= 20
+    on_short, on_long = cold_board_queries(client, short), cold_board_queries(client, long)
+    assert len(on_long) == len(on_short)
+    # The stored replays it reads: the current vaca's only.
+    reads = [sql for sql in on_long if '"result"' in sql and "vacacheckpoint" in sql]
+    assert len(reads) == 1 and " IN (" in reads[0]
+
+
+def test_the_api_s_default_read_gives_the_finished_vacas_summed_up(client):
+    table = long_table(120)
+    full = services.replay_stored(table)
+    spoil_finished_vacas(table)
+    cache.clear()
+    response = client.get(f"/api/v1/tables/{table.id}")
+    assert response.status_code == 200
+    assert response["ETag"] == f'"r{full["revision"]}"'
+    body = response.json()
+    assert body["current"] == full["current"]
+    assert body["finished"] == [services.summary_of(v) for v in full["finished"]]
+    for summary in body["finished"]:
+        assert_shape(summary, VacaSummary)
+    assert {k: body[k] for k in ("id", "players", "rules", "revision")} == {
+        k: full[k] for k in ("id", "players", "rules", "revision")
+    }
+    # An unchanged poll is still a 304, whichever shape it asked for.
+    for url in (f"/api/v1/tables/{table.id}", f"/api/v1/tables/{table.id}?finished=full"):
+        again = client.get(url, headers={"If-None-Match": response["ETag"]})
+        assert again.status_code == 304
+
+
+def test_the_api_gives_every_hand_when_asked_and_refuses_another_shape(client):
+    table = long_table(40)
+    cache.clear()
+    response = client.get(f"/api/v1/tables/{table.id}?finished=full")
+    assert response.status_code == 200
+    assert response.json() == services.replay_stored(table)
+    wrong = client.get(f"/api/v1/tables/{table.id}?finished=everything")
+    assert wrong.status_code == 400
+    assert "finished must be" in wrong.json()["error"]
+
+
+def test_a_write_keeps_the_board_s_summaries_equal_to_a_fresh_replay():
+    table = long_table(60)
+    services.replace_hand(table, 2, ORDAGO_A, via="api")
+    services.add_hand(table, make_record(), via="api")
+    services.undo_last(table, via="api")
+    cache.clear()
+    state = services.board_state(table)
+    assert_shape(state, BoardState)
+    assert state == services.summarize(services.replay_stored(table))
+
+
+def test_rows_stored_before_the_summaries_are_filled_by_the_migration_or_read_from_the_vaca():
+    table = long_table(80)
+    ending_a_vaca(table)
+    expected = services.summarize(services.replay_stored(table))
+    VacaCheckpoint.objects.filter(table=table).update(summary="")
+    cache.clear()
+    # Read before the migration has run: each summary is taken from its stored vaca.
+    assert services.board_state(table) == expected
+    assert json.loads(services.summary_state_json(table))["finished"] == expected["finished"]
+    migration = importlib.import_module("muscore.tables.migrations.0005_vaca_summary")
+    migration.fill_summaries(apps, None)
+    rows = VacaCheckpoint.objects.filter(table=table).order_by("index")
+    state = services.replay_stored(table)
+    vacas = [*state["finished"], state["current"]]
+    assert [json.loads(row.summary) for row in rows] == [services.summary_of(v) for v in vacas]
+    cache.clear()
+    assert services.board_state(table) == expected
