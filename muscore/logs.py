@@ -25,6 +25,9 @@ EDIT_KEY_IN_PATH = re.compile(r"(/t/[^/\s?#\"']+/k/)[^/\s?#\"']+")
 # An organiser's invitation or new-password link (muscore.clubs): whoever holds its token
 # sets the password, so it is a secret as much as an edit key.
 PASSWORD_TOKEN_IN_PATH = re.compile(r"(/cuentas/clave/[^/\s?#\"']+/)[^/\s?#\"']+")
+# A pair's link to a league match (muscore.leagues.confirmations): it enters and confirms
+# the match's result.
+PAIR_KEY_IN_PATH = re.compile(r"(/partida/\d+/resultado/)[^/\s?#\"']+")
 MASK = "***"
 
 # A request id sent by the proxy (nginx's $request_id, a load balancer's trace id) is
@@ -37,8 +40,9 @@ request_id: ContextVar[str] = ContextVar("muscore_request_id", default="-")
 
 def mask_keys(text: str) -> str:
     """`text` with the edit key of every table link (and the token of every new-password
-    link) in it replaced by ***."""
+    link, the key of every pair's link to a match) in it replaced by ***."""
     text = EDIT_KEY_IN_PATH.sub(rf"\g<1>{MASK}", text)
+    text = PAIR_KEY_IN_PATH.sub(rf"\g<1>{MASK}", text)
     return PASSWORD_TOKEN_IN_PATH.sub(rf"\g<1>{MASK}", text)
 
 

@@ -79,6 +79,10 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
     }
 
 
+#: What a calculator link without a hand may set: the table options and the names.
+START_FIELDS = ("reyes", "target", "juegos", "real31", *(f"n{seat}" for seat in range(6)))
+
+
 @require_http_methods(["GET", "POST"])
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
     status = 200
@@ -109,7 +113,10 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
                 status = 400
     else:
         players = 6 if request.GET.get("players") == "6" else 4
-        calc = calc_mod.Calculation.from_data({"players": str(players)})
+        # A new hand; a league's disputed paper result opens it with the competition's
+        # table options and the players' names (muscore.leagues.views_confirm).
+        start = {key: request.GET[key] for key in START_FIELDS if key in request.GET}
+        calc = calc_mod.Calculation.from_data({**start, "players": str(players)})
     context = _context(calc)
     context["errors"] = errors
     context["settled"] = settled

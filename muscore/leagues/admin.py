@@ -1,10 +1,21 @@
-"""The Django admin for competitions, their entries, groups, rounds, matches and audit."""
+"""The Django admin for competitions, their entries, groups, rounds, matches and audit,
+and the pairs' results (claims, their log, the pairs' links)."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from muscore.leagues.models import Competition, Correction, Entry, Group, Match, Round
+from muscore.leagues.models import (
+    ClaimEvent,
+    Competition,
+    Correction,
+    Entry,
+    Group,
+    Match,
+    ResultClaim,
+    Round,
+    SideKey,
+)
 
 
 class EntryInline(admin.TabularInline[Entry, Competition]):
@@ -53,3 +64,33 @@ class CorrectionAdmin(admin.ModelAdmin[Correction]):
     list_display = ["competition", "match", "action", "by", "at"]
     raw_id_fields = ["competition", "match", "by"]
     readonly_fields = ["before", "after", "at"]
+
+
+class ClaimEventInline(admin.TabularInline[ClaimEvent, ResultClaim]):
+    model = ClaimEvent
+    extra = 0
+    raw_id_fields = ["by"]
+
+
+@admin.register(ResultClaim)
+class ResultClaimAdmin(admin.ModelAdmin[ResultClaim]):
+    list_display = ["competition", "match", "side", "juegos_first", "juegos_second", "status",
+                    "claimed_at", "decided_at"]
+    list_filter = ["status"]
+    raw_id_fields = ["competition", "match", "first", "second", "decided_by"]
+    inlines = [ClaimEventInline]
+
+
+@admin.register(SideKey)
+class SideKeyAdmin(admin.ModelAdmin[SideKey]):
+    list_display = ["match", "side", "entry", "created_at"]
+    raw_id_fields = ["match", "entry"]
+    # The key is a pair's secret: the admin shows that it exists, not what it is.
+    exclude = ["key"]
+
+
+@admin.register(ClaimEvent)
+class ClaimEventAdmin(admin.ModelAdmin[ClaimEvent]):
+    list_display = ["claim", "action", "side", "by", "at"]
+    list_filter = ["action"]
+    raw_id_fields = ["claim", "by"]

@@ -282,14 +282,19 @@ def audit_rows(match: Match) -> list[dict[str, Any]]:
         "clear": _("resultado anulado"),
         "players": _("jugadores cambiados"),
         "import": _("importado"),
+        "confirmed": _("resultado de una pareja, confirmado por la otra"),
+        "accepted": _("resultado de una pareja, aceptado por la organización"),
+        "auto_accept": _("resultado de una pareja, aceptado a las 24 horas"),
     }
+    # Who wrote a result without an organiser's account: the table, or the pairs' links.
+    nobody = {"confirmed": _("las parejas"), "auto_accept": _("las parejas")}
     rows = []
     corrections = Correction.objects.filter(match=match).select_related("by").order_by("-at", "-id")
     for c in corrections:
         rows.append(
             {
                 "at": c.at,
-                "by": c.by.get_username() if c.by else _("la mesa"),
+                "by": c.by.get_username() if c.by else nobody.get(c.action, _("la mesa")),
                 "action": actions.get(c.action, c.action),
                 "before": figures_text(c.before),
                 "after": figures_text(c.after),

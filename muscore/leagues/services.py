@@ -329,7 +329,11 @@ def recount_lines(competition: Competition) -> None:
     Entry.objects.bulk_update(entries, list(LINE_FIELDS), batch_size=500)
 
 
-def _store(match: Match, result: Result | None, source: str) -> None:
+def _store(
+    match: Match, result: Result | None, source: str, at: datetime | None = None
+) -> None:
+    """Write (or clear, with None) a match's figures and its pairs' standings lines.
+    `at` is the result's time when it is not now (a claim accepted after 24 hours)."""
     _line_change(match, -1)
     if result is None:
         match.source = ""
@@ -339,7 +343,7 @@ def _store(match: Match, result: Result | None, source: str) -> None:
         match.winner = None
         match.result_at = None
     else:
-        store_figures(match, result, source, timezone.now())
+        store_figures(match, result, source, at or timezone.now())
     match.save()
     _line_change(match, 1)
 

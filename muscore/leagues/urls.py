@@ -5,6 +5,7 @@ when they moved here from clubs (clubs must not import leagues)."""
 from django.urls import path
 
 from muscore.leagues import views as league
+from muscore.leagues import views_confirm as confirm
 
 urlpatterns = [
     path("club/<slug:slug>/", league.club, name="club"),
@@ -61,5 +62,27 @@ urlpatterns = [
         "club/<slug:slug>/liga/<int:competition_id>/partida/<int:number>/anular",
         league.clear,
         name="clear",
+    ),
+    # Results both pairs agree on (muscore.leagues.confirmations).
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/partida/<int:number>/resultado/<str:key>/",
+        confirm.pair_page,
+        name="confirm_pair",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/partida/<int:number>/resultado/<str:key>/"
+        "<slug:action>",
+        confirm.pair_action,
+        name="confirm_pair_action",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/partida/<int:number>/parejas/<slug:action>",
+        confirm.decide,
+        name="confirm_decide",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/jornada/<int:number>/enlaces",
+        confirm.round_links,
+        name="confirm_round",
     ),
 ]

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from muscore.clubs.models import Club, Player
 from muscore.clubs.permissions import is_organiser, require_organiser
 from muscore.clubs.views import club_context
-from muscore.leagues import pages
+from muscore.leagues import confirmations, pages, views_confirm
 from muscore.leagues import services as leagues
 from muscore.leagues.forms import (
     CompetitionForm,
@@ -72,9 +72,12 @@ def league_summary(club: Club) -> dict[str, Any]:
 
 
 def _competition(slug: str, competition_id: int) -> Competition:
-    return get_object_or_404(
+    competition = get_object_or_404(
         Competition.objects.select_related("club"), pk=competition_id, club__slug=slug
     )
+    # A pair's result that waited 24 hours undisputed counts before anything is read.
+    confirmations.accept_due(competition=competition)
+    return competition
 
 
 def _organised(request: HttpRequest, slug: str, competition_id: int) -> Competition:
@@ -308,6 +311,7 @@ def _match_page(
         context["known_players"] = match.competition.club.players.values_list("name", flat=True)
         context["juegos"] = juegos
     context["errors"] = (forms or {}).get("errors", [])
+    context.update(views_confirm.match_context(request, match, context["organiser"]))
     context["audit"] = pages.audit_rows(match)
     return render(request, "clubs/league/match.html", context, status=status)
 
