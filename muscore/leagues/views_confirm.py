@@ -167,8 +167,8 @@ def _pair_page(
         # Before agreeing, the pair may check a hand's recuento.
         context["calculator_links"] = calculator_links(match)
     response = render(request, "clubs/confirm_pair.html", context, status=status)
-    # The page's address is the pair's secret: no other site learns it.
-    response["Referrer-Policy"] = "no-referrer"
+    # The page's address is the pair's secret: no shared cache keeps it (and the site's
+    # Referrer-Policy, same-origin, tells no other site).
     response["Cache-Control"] = "private, no-store"
     return response
 

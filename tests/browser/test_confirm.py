@@ -1,0 +1,80 @@
+"""A result both pairs agree on, on three phones: the organiser hands each pair its link
+(from the match page), pair A enters the result from its link and it waits (not in the
+standings), pair B confirms it from its own phone, and the standings count it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from muscore.leagues.models import Match, ResultClaim
+from tests.browser.test_leagues import standings_row
+from tests.clubs.factory import PASSWORD, make_club, make_league
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_pending_result_confirmed_from_the_other_pairs_phone(
+    phone: Page, new_phone: Callable[..., Page], assert_page_ok: Callable[..., None]
+) -> None:
+    club = make_club()
+    competition = make_league(club, 4, results=0)
+    match = Match.objects.select_related("first__pair", "second__pair").get(
+        competition=competition, number=1
+    )
+    assert match.first is not None and match.second is not None
+    first, second = match.first.pair.name, match.second.pair.name
+    league_url = f"/club/{club.slug}/liga/{competition.pk}/"
+
+    # The organiser opens the match page and reads out each pair's link.
+    organiser = phone
+    organiser.goto("/cuentas/entrar")
+    organiser.get_by_label("Nombre de usuario").fill("maite")
+    organiser.get_by_label("Contraseña").fill(PASSWORD)
+    organiser.get_by_role("button", name="Entrar").click()
+    organiser.goto(league_url + "partida/1/")
+    organiser.locator("#enlaces-parejas summary").click()
+    expect(organiser.locator("#enlaces-parejas svg.qr")).to_have_count(2)
+    links = [organiser.locator(f'[data-pair-link="{side}"]').inner_text().strip()
+             for side in (0, 1)]
+    assert all("/resultado/" in link for link in links) and links[0] != links[1]
+    assert_page_ok(organiser, league_url + "partida/1/", screenshot="confirm-organiser-links")
+
+    # Pair A enters 3-1 from its own phone.
+    pair_a = new_phone()
+    pair_a.goto(links[0])
+    expect(pair_a.locator(".you-are")).to_contain_text(first)
+    pair_a.get_by_label(f"Juegos de {first}").fill("3")
+    pair_a.get_by_label(f"Juegos de {second}").fill("1")
+    pair_a.get_by_role("button", name="Anotar el resultado").click()
+    expect(pair_a.get_by_role("status")).to_contain_text("falta que la otra pareja")
+    expect(pair_a.locator("#resultado-parejas")).to_have_attribute("data-claim", "pending")
+    expect(pair_a.get_by_role("button", name="Confirmar el resultado")).to_have_count(0)
+    assert_page_ok(pair_a, links[0], screenshot="confirm-pair-pending")
+
+    # Pending: the standings do not count it yet.
+    organiser.goto(league_url)
+    assert standings_row(organiser, first)[2] == "0"
+    assert standings_row(organiser, second)[2] == "0"
+
+    # Pair B, on another phone, sees it and confirms.
+    pair_b = new_phone()
+    pair_b.goto(links[1])
+    expect(pair_b.locator("#resultado-parejas h2")).to_contain_text("3–1")
+    assert_page_ok(pair_b, links[1], screenshot="confirm-pair-to-confirm")
+    pair_b.get_by_role("button", name="Confirmar el resultado").click()
+    expect(pair_b.get_by_role("status")).to_contain_text("ya cuenta en la clasificación")
+    expect(pair_b.locator("#resultado-parejas")).to_have_attribute("data-claim", "settled")
+
+    # The standings count it now, with no other step.
+    organiser.goto(league_url)
+    assert standings_row(organiser, first)[2:7] == ["1", "1", "0", "0", "2"]
+    assert standings_row(organiser, second)[2:7] == ["1", "0", "1", "0", "0"]
+    match.refresh_from_db()
+    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 3, 1)
+    assert ResultClaim.objects.get().status == "confirmed"
+    # Pair A's link now only shows the result.
+    pair_a.reload()
+    expect(pair_a.locator("#resultado-parejas")).to_have_attribute("data-claim", "settled")
