@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -80,7 +80,7 @@ def keys_for(matches: Iterable[Match]) -> dict[int, dict[int, str]]:
         return {}
     found: dict[int, dict[int, str]] = {pk: {} for pk in wanted}
     stale: list[int] = []
-    rows = SideKey.objects.filter(match_id__in=list(wanted)).values_list(
+    rows = SideKey.objects.filter(match_id__in=list(wanted)).order_by().values_list(
         "pk", "match_id", "side", "entry_id", "key"
     )
     for pk, match_id, side, entry_id, key in rows:
@@ -99,9 +99,11 @@ def keys_for(matches: Iterable[Match]) -> dict[int, dict[int, str]]:
             SideKey.objects.filter(pk__in=stale).delete()
             # Two organisers' pages at once: the second insert is ignored, both read back.
             SideKey.objects.bulk_create(missing, ignore_conflicts=True)
-        for match_id, side, key in SideKey.objects.filter(
-            match_id__in=[k.match_id for k in missing]
-        ).values_list("match_id", "side", "key"):
+        for match_id, side, key in (
+            SideKey.objects.filter(match_id__in=[k.match_id for k in missing])
+            .order_by()
+            .values_list("match_id", "side", "key")
+        ):
             found[match_id][side] = key
     return found
 
@@ -113,8 +115,8 @@ def side_of(match: Match, key: str | None) -> int | None:
         return None
     entries = (match.first_id, match.second_id)
     side = None
-    for stored_side, entry_id, stored in SideKey.objects.filter(match=match).values_list(
-        "side", "entry_id", "key"
+    for stored_side, entry_id, stored in (
+        SideKey.objects.filter(match=match).order_by().values_list("side", "entry_id", "key")
     ):
         if secrets.compare_digest(key.encode(), stored.encode()) and (
             entries[stored_side] == entry_id
@@ -126,9 +128,15 @@ def side_of(match: Match, key: str | None) -> int | None:
 # ---------------------------------------------------------------------------- the claims
 
 
+def _open(match: Match) -> QuerySet[ResultClaim]:
+    # Ordered by its own id: the model's ordering would join the competition and club
+    # rows, and a FOR UPDATE would lock them too.
+    return ResultClaim.objects.filter(match=match, status__in=OPEN).order_by("id")
+
+
 def open_claim(match: Match) -> ResultClaim | None:
     """The match's pending or disputed claim, if any."""
-    return ResultClaim.objects.filter(match=match, status__in=OPEN).first()
+    return _open(match).first()
 
 
 def _now(now: datetime | None) -> datetime:
@@ -198,10 +206,7 @@ def _locked(match: Match, now: datetime) -> tuple[Match, ResultClaim | None]:
     """The match locked for a write, after settling what is due, and its open claim."""
     locked = services._locked(match)
     _settle(locked, now)
-    claim = (
-        ResultClaim.objects.select_for_update().filter(match=locked, status__in=OPEN).first()
-    )
-    return locked, claim
+    return locked, _open(locked).select_for_update().first()
 
 
 @transaction.atomic
@@ -318,7 +323,8 @@ def accept(
     now = _now(now)
     note = _note(note)
     match, current = _locked(match, now)
-    _settled(match)
+    if match.source:
+        raise ClaimError(_("Esta partida ya tiene resultado."))
     if current is None:
         raise ClaimError(_("No hay ningún resultado pendiente en esta partida."))
     _decide(current, ResultClaim.Status.ACCEPTED, now, by=by, note=note)
@@ -381,9 +387,7 @@ def _store(match: Match, claim: ResultClaim, *, by: Any, action: str, at: dateti
 def _settle(match: Match, now: datetime) -> bool:
     """On a locked match: its open claim closed if the match got a result another way or
     its pairs changed, or accepted if it has waited 24 hours undisputed. True if changed."""
-    current = (
-        ResultClaim.objects.select_for_update().filter(match=match, status__in=OPEN).first()
-    )
+    current = _open(match).select_for_update().first()
     if current is None:
         return False
     if match.source or (current.first_id, current.second_id) != (
@@ -424,7 +428,7 @@ def accept_due(
     if match is not None:
         due = due.filter(match=match)
     changed = 0
-    for match_id in list(due.values_list("match_id", flat=True).distinct()):
+    for match_id in list(due.order_by().values_list("match_id", flat=True).distinct()):
         try:
             with transaction.atomic():
                 changed += _settle(services._locked(Match(pk=match_id)), now)
@@ -488,7 +492,9 @@ def claims_of(match: Match, names: tuple[str, str]) -> list[ClaimView]:
     }
     claims = list(
         ResultClaim.objects.filter(match=match)
-        .prefetch_related("events__by")
+        .prefetch_related(
+            Prefetch("events", ClaimEvent.objects.select_related("by").order_by("at", "id"))
+        )
         .order_by("-claimed_at", "-id")
     )
     out = []
