@@ -34,6 +34,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
 from muscore.leagues import services
 from muscore.leagues.errors import LeagueError
@@ -414,15 +415,18 @@ def _due(now: datetime) -> Q:
 
 def accept_due(
     *,
+    club: Club | None = None,
     competition: Competition | None = None,
     match: Match | None = None,
     now: datetime | None = None,
 ) -> int:
-    """Settle every claim that is due (of one competition or match, or all): accepted as
+    """Settle every claim that is due (of a club, a competition or a match, or all): accepted as
     of 24 hours after it was entered unless disputed, closed if the match got its result
     another way. One query when nothing is due; returns how many claims changed."""
     now = _now(now)
     due = ResultClaim.objects.filter(_due(now))
+    if club is not None:
+        due = due.filter(competition__club=club)
     if competition is not None:
         due = due.filter(competition=competition)
     if match is not None:

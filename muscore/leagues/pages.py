@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from muscore.leagues import services as leagues
-from muscore.leagues.models import Competition, Correction, Entry, Match, Round
+from muscore.leagues.models import Competition, Correction, Entry, Match, ResultClaim, Round
 from muscore.leagues.standings import Row
 
 STAGE_NAMES = {
@@ -221,9 +221,24 @@ def rounds_of(competition: Competition, number: int | None = None) -> list[Round
         )
         for r in rounds
     }
+    # A pair's result waiting for the other pair (or the organiser): shown, never counted.
+    claims = ResultClaim.objects.filter(
+        competition=competition,
+        status__in=[ResultClaim.Status.PENDING, ResultClaim.Status.DISPUTED],
+    )
+    if number is not None:
+        claims = claims.filter(match__round__number=number)
+    claimed = {
+        match_id: f"{first}–{second}"
+        for match_id, first, second in claims.order_by().values_list(
+            "match_id", "juegos_first", "juegos_second"
+        )
+    }
     for match in matches:
         view = views[match.round_id]
-        view.matches.append(match_row(match))
+        row = match_row(match)
+        row["claimed"] = "" if match.source else claimed.get(match.pk, "")
+        view.matches.append(row)
         view.left += 0 if match.source else 1
     return list(views.values())
 

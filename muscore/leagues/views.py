@@ -42,6 +42,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     """A club's page: its players, pairs, competitions and latest matches. It lives here,
     not in muscore.clubs, because clubs sits below leagues (it must not import it)."""
     club = get_object_or_404(Club, slug=slug)
+    confirmations.accept_due(club=club)  # its latest matches include the pairs' results
     context = club_context(request, club)
     context["players"] = club.players.all()
     context["pairs"] = club.pairs.prefetch_related("members__player")

@@ -45,9 +45,12 @@ def test_a_pair_claims_and_the_other_confirms_through_their_links() -> None:
     assert "Falta que" in a.get(links[0]).content.decode()
     match.refresh_from_db()
     assert match.source == "" and ResultClaim.objects.get().status == "pending"
-    # Pending: nobody has played in the standings yet.
-    board = Client().get(f"/club/{competition.club.slug}/liga/{competition.pk}/")
-    assert board.status_code == 200
+    # Pending: shown on the round and the next matches, counted nowhere.
+    base = f"/club/{competition.club.slug}/liga/{competition.pk}/"
+    for url in (base, base + "jornada/1/", base + "jornadas"):
+        html = Client().get(url).content.decode()
+        assert "3–1 por confirmar" in html, url
+    assert competition.entries.filter(played__gt=0).count() == 0
     public = Client().get(f"/club/{competition.club.slug}/liga/{competition.pk}/partida/1/")
     assert "Resultado pendiente: 3–1" in public.content.decode()
 
@@ -60,6 +63,8 @@ def test_a_pair_claims_and_the_other_confirms_through_their_links() -> None:
     assert b.post(links[1] + "confirmar").status_code == 302
     match.refresh_from_db()
     assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 3, 1)
+    assert competition.entries.filter(played=1).count() == 2
+    assert "por confirmar" not in Client().get(base + "jornada/1/").content.decode()
     settled = b.get(links[1]).content.decode()
     assert 'data-claim="settled"' in settled and "ya no cambia nada" in settled
     # A used link: its writes are refused.
@@ -154,6 +159,14 @@ def test_a_claim_left_24_hours_counts_when_the_league_is_read() -> None:
     match.refresh_from_db()
     assert match.source == "manual" and match.winner == 1
     assert match.result_at == datetime(2025, 1, 2, tzinfo=UTC)
+
+
+def test_the_club_page_counts_a_claim_left_24_hours() -> None:
+    competition, match, _links, _organiser = setup()
+    confirmations.claim(match, side=0, juegos=[3, 2], now=datetime(2025, 1, 1, tzinfo=UTC))
+    assert Client().get(f"/club/{competition.club.slug}/").status_code == 200
+    match.refresh_from_db()
+    assert match.source == "manual"
 
 
 def test_pair_writes_are_rate_limited(limits: dict[str, list[str]]) -> None:  # noqa: F811
