@@ -459,6 +459,7 @@ class ClaimView:
     state: str
     due: datetime
     events: list[dict[str, Any]]
+    dispute_note: str = ""
 
 
 def claim_text(claim: ResultClaim) -> str:
@@ -528,6 +529,9 @@ def claims_of(match: Match, names: tuple[str, str]) -> list[ClaimView]:
                 state=states.get(claim.status, claim.status),  # type: ignore[call-overload]
                 due=claim.claimed_at + WINDOW,
                 events=events,
+                dispute_note=next(
+                    (e.note for e in reversed(claim.events.all()) if e.action == "dispute"), ""
+                ),
             )
         )
     return out

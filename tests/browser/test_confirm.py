@@ -129,7 +129,7 @@ def test_a_disputed_result_opens_the_calculator_and_the_organiser_decides(
     # The organiser reads the dispute on the match page and accepts the result with a note.
     organiser = new_phone()
     log_in(organiser)
-    organiser.goto(base + "partida/1/")
+    assert_page_ok(organiser, base + "partida/1/", screenshot="confirm-organiser-dispute")
     expect(organiser.locator("#resultado-parejas")).to_contain_text(f"discutido por {first}")
     expect(organiser.locator("#registro-parejas")).to_contain_text("la última mano era nuestra")
     organiser.get_by_label("Nota (opcional)").fill("Revisado en la calculadora: 0-3")

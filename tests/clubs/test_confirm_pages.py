@@ -213,3 +213,23 @@ def test_the_logs_never_show_a_pairs_key() -> None:
     assert logs.mask_keys("/club/bar/liga/3/partida/12/resultado") == (
         "/club/bar/liga/3/partida/12/resultado"
     )
+
+
+def test_a_dispute_on_a_match_played_on_a_table_links_each_hand() -> None:
+    from muscore.leagues import services as leagues
+    from muscore.tables import services as tables
+    from tests.tables.factory import make_record
+
+    competition, match, links, organiser = setup()
+    table = leagues.open_table(match, by=competition.club.memberships.get().user)
+    for _ in range(2):
+        tables.add_hand(table, make_record(), via="edit_link")
+    Client().post(links[0] + "anotar", {"juegos_first": "3", "juegos_second": "0"})
+    Client().post(links[1] + "discutir", {"note": "La mesa no se acabó"})
+    html = organiser.get(
+        f"/club/{competition.club.slug}/liga/{competition.pk}/partida/1/"
+    ).content.decode()
+    section = html.split('id="resultado-parejas"', 1)[1].split("</section>", 1)[0]
+    assert section.count('href="/calculadora/?h=') == 2 and "Mano 2" in section
+    pair_page = Client().get(links[0]).content.decode()
+    assert pair_page.count('href="/calculadora/?h=') == 2
