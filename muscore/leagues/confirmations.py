@@ -23,13 +23,14 @@ Every function takes `now` so tests (and the 24 hours) run on a fixed clock.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -47,6 +48,8 @@ from muscore.leagues.models import (
     SideKey,
 )
 from muscore.text import has_bidi_control, problem
+
+logger = logging.getLogger(__name__)
 
 WINDOW = timedelta(hours=24)
 NOTE_MAX = 500
@@ -439,6 +442,10 @@ def accept_due(
         except services.CompetitionError:
             # Figures the league no longer takes (its options changed): left open for
             # an organiser, and a read of the page never fails for it.
+            continue
+        except DatabaseError:
+            # A lock that timed out, a database busy: the next read or cron run tries again.
+            logger.exception("league match %s: a due claim was not settled", match_id)
             continue
     if changed and competition is not None:
         competition.refresh_from_db(fields=["revision", "status"])

@@ -261,3 +261,19 @@ def test_the_command_accepts_what_is_due(monkeypatch: Any) -> None:
     call_command("accept_pending_results", stdout=out)  # the real clock: long past T0 + 24 h
     assert "1 result" in out.getvalue()
     assert fresh(match).result_at == T0 + timedelta(hours=24)
+
+
+def test_a_database_failure_while_settling_never_fails_the_read(monkeypatch: Any) -> None:
+    from django.db import OperationalError
+
+    competition, _user = liguilla(4)
+    match = first_match(competition)
+    confirmations.claim(match, side=0, juegos=[3, 1], now=T0)
+
+    def busy(*args: Any, **kwargs: Any) -> bool:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(confirmations, "_settle", busy)
+    assert confirmations.accept_due(competition=competition, now=T0 + timedelta(days=2)) == 0
+    monkeypatch.undo()
+    assert confirmations.accept_due(competition=competition, now=T0 + timedelta(days=2)) == 1
