@@ -1,6 +1,7 @@
 """Real gunicorn processes on one SQLite file (issue 10): a restore is seen by the next read
 of every worker, and a writer on a table at the limit never makes another table's writes
-fail or wait.
+fail or wait (none slower than a second, or on a loaded machine than 20 times the same
+writes timed without the writer in the same run).
 
 Each server is `gunicorn -c python:muscore.gunicorn_conf muscore.wsgi` with the
 production settings (tests/multiserver/servers.py), its cache the default local memory
@@ -10,6 +11,7 @@ of its own process, as on a box without Redis.
 from __future__ import annotations
 
 import json
+import statistics
 import threading
 import time
 from collections.abc import Iterator
@@ -93,6 +95,13 @@ def test_a_restore_on_a_live_server_is_seen_by_the_next_read_of_every_worker(
         assert board[0] == 200 and board[1]["ETag"] != board_etag
 
 
+# A write on the small table, on a quiet machine, takes some tens of ms: a second is over
+# 20 of them. On a loaded machine every request is slower alike, so the limit is the larger
+# of 1 s and 20 times the median of the same writes timed without the writer in this run.
+QUIET_LIMIT = 1.0
+LIMIT_IN_MEDIANS = 20
+
+
 def test_a_writer_on_a_full_table_never_fails_or_stalls_another_table_s_writes(
     sqlite_env: dict[str, str], tmp_path: Path
 ) -> None:
@@ -114,32 +123,52 @@ def test_a_writer_on_a_full_table_never_fails_or_stalls_another_table_s_writes(
                 big_statuses.append(http("DELETE", f"{url}/last", headers=headers)[0])
                 big_statuses.append(http("POST", url, make_record(), headers)[0])
 
+        def small_writes(count: int) -> tuple[list[int], list[float]]:
+            # Only the status is read: a failed write must show as its status, whatever its body.
+            statuses, timings = [], []
+            url = f"{server.url}/api/v1/tables/{small['id']}/hands"
+            headers = {"X-Table-Key": small["edit_key"]}
+            for i in range(count):
+                record = ORDAGO_A if i % 5 == 4 else make_record()
+                start = time.monotonic()
+                status = http("POST", url, record, headers)[0]
+                timings.append(time.monotonic() - start)
+                statuses.append(status)
+            return statuses, timings
+
         # A first write on each table, untimed: the workers' first request loads the app.
         for table in (small, big):
             headers = {"X-Table-Key": table["edit_key"]}
             assert api(server, "POST", f"/tables/{table['id']}/hands", make_record(), **headers)[
                 0
             ] in (201, 400)
+        # The same writes without the writer, before and after: how fast this machine is now.
+        alone_before = small_writes(15)
         writer = threading.Thread(target=hammer)
         writer.start()
         try:
-            timings = []
-            statuses = []
-            for i in range(30):
-                record = ORDAGO_A if i % 5 == 4 else make_record()
-                start = time.monotonic()
-                status = api(server, "POST", f"/tables/{small['id']}/hands", record,
-                             **{"X-Table-Key": small["edit_key"]})[0]  # fmt: skip
-                timings.append(time.monotonic() - start)
-                statuses.append(status)
+            statuses, timings = small_writes(30)
         finally:
             stop.set()
             writer.join(timeout=60)
-        assert statuses == [201] * 30
+        alone_after = small_writes(15)
+        assert alone_before[0] + statuses + alone_after[0] == [201] * 60, (
+            alone_before[0],
+            statuses,
+            alone_after[0],
+        )
         assert big_statuses and set(big_statuses) <= {200, 201}, sorted(set(big_statuses))
+        assert len(big_statuses) >= 4, "the writer should have written all along"
+        median = max(statistics.median(alone_before[1]), statistics.median(alone_after[1]))
+        limit = max(QUIET_LIMIT, LIMIT_IN_MEDIANS * median)
         slow = [line for line in server.stdout().splitlines() if small["id"] in line]
         shown = " ".join(f"{t:.2f}" for t in timings)
-        assert max(timings) < 1.0, (f"slowest write: {max(timings):.2f} s", shown, slow[-40:])
+        assert max(timings) < limit, (
+            f"slowest write: {max(timings):.2f} s, limit {limit:.2f} s "
+            f"(median alone {median:.3f} s)",
+            shown,
+            slow[-40:],
+        )
     assert " 500 " not in server.stdout()
 
 
