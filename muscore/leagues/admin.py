@@ -12,6 +12,9 @@ from muscore.leagues.models import (
     Entry,
     Group,
     Match,
+    PlayerRating,
+    RatingMatch,
+    RatingPoint,
     ResultClaim,
     Round,
     SideKey,
@@ -94,3 +97,23 @@ class ClaimEventAdmin(admin.ModelAdmin[ClaimEvent]):
     list_display = ["claim", "action", "side", "by", "at"]
     list_filter = ["action"]
     raw_id_fields = ["claim", "by"]
+
+
+# Player ratings (muscore.leagues.rating_store): computed from the results, so they are
+# shown, not edited; `manage.py rate_players` recomputes them.
+@admin.register(RatingMatch)
+class RatingMatchAdmin(admin.ModelAdmin[RatingMatch]):
+    list_display = ["match", "club", "arrived_at"]
+    raw_id_fields = ["club", "match"]
+
+
+@admin.register(RatingPoint)
+class RatingPointAdmin(admin.ModelAdmin[RatingPoint]):
+    list_display = ["player", "match", "won", "nivel", "matches", "arrived_at"]
+    raw_id_fields = ["club", "player", "match"]
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(admin.ModelAdmin[PlayerRating]):
+    list_display = ["player", "club", "nivel", "mu", "sigma", "matches"]
+    raw_id_fields = ["club", "player"]

@@ -9,14 +9,14 @@ everything after it and the same history always gives the same ratings.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from muscore.leagues.document import League
 
 if TYPE_CHECKING:
-    from openskill.models import ThurstoneMostellerFull, ThurstoneMostellerFullRating
+    from openskill.models import ThurstoneMostellerFull
 
 
 def model() -> ThurstoneMostellerFull:
@@ -61,25 +61,51 @@ def rate(matches: Iterable[RatedMatch]) -> list[PlayerRating]:
 
     Players level on nivel keep alphabetical order, so the list is deterministic.
     """
-    tm = model()
-    current: dict[str, ThurstoneMostellerFullRating] = {}
     out: dict[str, PlayerRating] = {}
-    for match in matches:
-        teams = [[current[name] if name in current else tm.rating(name=name) for name in side]
-                 for side in (match.first, match.second)]
-        ranks: list[float] = [0.0, 1.0] if match.winner == 0 else [1.0, 0.0]
-        rated = tm.rate(teams, ranks=ranks)
-        for side in rated:
-            for rating in side:
-                assert rating.name is not None
-                current[rating.name] = rating
-                entry = out.get(rating.name)
-                if entry is None:
-                    entry = out[rating.name] = PlayerRating(rating.name, rating.mu, rating.sigma)
-                entry.mu, entry.sigma = rating.mu, rating.sigma
-                entry.matches += 1
-                entry.history.append(entry.nivel)
+    for after in replay(((m.first, m.second, m.winner) for m in matches), {}):
+        for name, mu, sigma, matches_rated in after:
+            entry = out.get(name)
+            if entry is None:
+                entry = out[name] = PlayerRating(name, mu, sigma)
+            entry.mu, entry.sigma, entry.matches = mu, sigma, matches_rated
+            entry.history.append(entry.nivel)
     return sorted(out.values(), key=lambda r: (-r.nivel, r.player))
+
+
+Key = TypeVar("Key", bound=Hashable)
+# A player's state between matches: mu, sigma and how many matches rated so far.
+State = tuple[float, float, int]
+
+
+def replay(
+    matches: Iterable[tuple[Sequence[Key], Sequence[Key], int]],
+    start: Mapping[Key, State],
+) -> Iterator[list[tuple[Key, float, float, int]]]:
+    """Rate ``matches`` (first side, second side, winner 0 or 1) in order, starting from
+    each player's state in ``start`` (a player missing there is new: the model's default
+    rating), and yield, after each match, its players' new ``(key, mu, sigma, matches)``.
+
+    The stored ratings (muscore.leagues.rating_store) resume from the states kept after
+    an earlier match with this same function, so resuming and computing from the first
+    match give the same floats: openskill's rating is only its mu and sigma.
+    """
+    tm = model()
+    current: dict[Key, State] = dict(start)
+    for first, second, winner in matches:
+        teams = [
+            [tm.rating(mu=current[p][0], sigma=current[p][1]) if p in current else tm.rating()
+             for p in side]
+            for side in (first, second)
+        ]
+        ranks: list[float] = [0.0, 1.0] if winner == 0 else [1.0, 0.0]
+        rated = tm.rate(teams, ranks=ranks)
+        after = []
+        for side, team in zip((first, second), rated, strict=True):
+            for player, rating in zip(side, team, strict=True):
+                played = current[player][2] + 1 if player in current else 1
+                current[player] = (rating.mu, rating.sigma, played)
+                after.append((player, rating.mu, rating.sigma, played))
+        yield after
 
 
 def rated_matches(league: League) -> list[RatedMatch]:

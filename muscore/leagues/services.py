@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club, Pair, PairMember, Player
 from muscore.clubs.permissions import require_organiser
+from muscore.leagues import rating_store
 from muscore.leagues.document import (
     Points,
     Result,
@@ -346,6 +347,7 @@ def _store(
         store_figures(match, result, source, at or timezone.now())
     match.save()
     _line_change(match, 1)
+    rating_store.match_changed(match)  # re-rates the club's players from this match on
 
 
 def match_result(match: Match) -> Result | None:
@@ -487,6 +489,7 @@ def set_players(match: Match, *, by: Any, side: int, players: Sequence[str] | No
         if not Player.objects.filter(club=club, name__iexact=name).exists():
             Player.objects.create(club=club, name=name)
     _audit(match, by, "players", before)
+    rating_store.match_changed(match)  # who sat changed: a played match is rated again
     _bump(match.competition)
     return match
 

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
@@ -75,6 +76,8 @@ class Command(BaseCommand):
             f"{Hand.objects.filter(table__league_match__competition=competition).count()} hands"
             f", in {time.perf_counter() - started:.1f} s"
         )
+        # The players' ratings, as the results would have kept them (muscore.leagues).
+        call_command("rate_players", club=competition.club.slug, stdout=self.stdout)
 
     def build(self, rng: random.Random, count: int, legs: int, share: float,
               templates: int) -> Competition:

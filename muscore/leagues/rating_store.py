@@ -1,0 +1,222 @@
+"""The club players' ratings, stored and kept in step with the results (league.md, "Ratings").
+
+One history per club: every match of every competition of the club with a result, in the
+club's rating order, rated with `muscore.leagues.ratings.replay` (openskill's
+ThurstoneMostellerFull, default parameters). Each player who sat gets a `RatingPoint`
+after the match (mu, sigma, nivel, matches so far); `PlayerRating` keeps the last one.
+Substitutes are rated for the matches they sat in (`Match.players_first/second`), the
+pair's own players otherwise; no-shows rate nobody.
+
+**The order.** A club's matches are rated by the time their result *first* arrived
+(`RatingMatch.arrived_at`, set once and kept through corrections and clears), then by the
+match's id. Why: a club plays several competitions at once (the winter league, a one-day
+ceros tournament on a Friday), and a player's rating should move in the order the games
+were played, across competitions, which neither "competition then match number" nor a
+round's date (often not set) gives. Keeping the *first* arrival means a corrected result
+stays where it was played instead of jumping to the end; the id breaks ties (results
+stored in one bulk write, an import: the match numbers' order).
+
+**Recomputing.** When a result arrives, changes or is cleared, or who sat changes,
+`match_changed` (called by muscore.leagues.services in the write's transaction) re-rates
+from that match on: the points at or after its place are deleted, each player's state
+just before it is read back (mu, sigma, matches), and the rest of the history is replayed
+from there. A new result is the last in the order, so it re-rates one match; a correction
+of an old match re-rates everything after it. The floats resumed are the floats stored,
+so the result is exactly that of computing the whole history afresh (`rate_club`, the
+`rate_players` command), which the tests check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import OuterRef, Q, Subquery
+from django.utils import timezone
+
+from muscore.clubs.models import Club, PairMember, Player
+from muscore.leagues.models import Correction, Match, PlayerRating, RatingMatch, RatingPoint
+from muscore.leagues.ratings import State, replay
+
+BATCH = 2000
+Place = tuple[datetime, int]
+
+
+def match_changed(match: Match) -> None:
+    """Re-rate the match's club from this match on (its result, or who sat, changed).
+
+    Call inside the transaction of the write: the ratings change with the result or not
+    at all. A match that never had a result has no place and changes nothing.
+    """
+    club_id = Club.objects.filter(competitions__pk=match.competition_id).values_list(
+        "pk", flat=True).get()
+    # One re-rating of a club at a time (PostgreSQL): two results of two competitions
+    # arriving together would otherwise replay the same tail over each other.
+    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+    place = RatingMatch.objects.filter(match_id=match.pk).values_list("arrived_at", flat=True)
+    arrived = place.first()
+    if arrived is None:
+        if not match.source:
+            return
+        arrived = match.result_at or timezone.now()
+        RatingMatch.objects.create(club_id=club_id, match_id=match.pk, arrived_at=arrived)
+    rerate(club_id, (arrived, match.pk))
+
+
+def _from(place: Place, prefix: str = "") -> Q:
+    """At or after `place` in the rating order."""
+    at, match_id = place
+    return Q(**{f"{prefix}arrived_at__gt": at}) | Q(
+        **{f"{prefix}arrived_at": at, f"{prefix}match_id__gte": match_id})
+
+
+@dataclass
+class _Sat:
+    """Who sat in the matches to rate: each pair's own players, the club's names."""
+
+    own: dict[int, list[int]]
+    by_name: dict[str, int]
+    club_id: int
+
+    @classmethod
+    def of(cls, club_id: int) -> _Sat:
+        own: dict[int, list[int]] = {}
+        for pair_id, player_id in PairMember.objects.filter(pair__club_id=club_id).order_by(
+                "pair_id", "position").values_list("pair_id", "player_id"):
+            own.setdefault(pair_id, []).append(player_id)
+        names = Player.objects.filter(club_id=club_id).values_list("name", "pk")
+        return cls(own, {name.lower(): pk for name, pk in names}, club_id)
+
+    def side(self, pair_id: int | None, names: Sequence[str] | None) -> list[int]:
+        if not names:
+            return list(self.own.get(pair_id, [])) if pair_id is not None else []
+        return [self._player(name) for name in names]
+
+    def _player(self, name: str) -> int:
+        found = self.by_name.get(name.lower())
+        if found is None:
+            # As set_players does: a name the club does not know becomes one of its
+            # players (an imported league's substitute), so that it is rated too.
+            found = Player.objects.create(club_id=self.club_id, name=name).pk
+            self.by_name[name.lower()] = found
+        return found
+
+
+def rerate(club_id: int, since: Place | None) -> int:
+    """Replay the club's ratings from `since` (None: from the first match). Returns how
+    many matches were rated. Runs in the caller's transaction, or its own."""
+    with transaction.atomic():
+        return _rerate(club_id, since)
+
+
+def _rerate(club_id: int, since: Place | None) -> int:
+    points = RatingPoint.objects.filter(club_id=club_id)
+    tail = points.filter(_from(since)) if since is not None else points
+    touched = set(tail.values_list("player_id", flat=True).distinct())
+    tail.delete()
+    places = RatingMatch.objects.filter(club_id=club_id)
+    if since is not None:
+        places = places.filter(_from(since))
+    rows = places.exclude(match__source="").exclude(match__source=Match.Source.NO_SHOW).filter(
+        match__winner__isnull=False).order_by("arrived_at", "match_id").values_list(
+        "match_id", "arrived_at", "match__winner", "match__first__pair_id",
+        "match__second__pair_id", "match__players_first", "match__players_second")
+    sat = _Sat.of(club_id)
+    matches: list[tuple[int, datetime, int, list[int], list[int]]] = []
+    for match_id, at, winner, first_pair, second_pair, first_names, second_names in rows:
+        first, second = sat.side(first_pair, first_names), sat.side(second_pair, second_names)
+        if first and second and winner is not None:
+            matches.append((match_id, at, winner, first, second))
+    playing = {p for m in matches for side in (m[3], m[4]) for p in side}
+    start = _states_before(club_id, since, touched, playing)
+    new: list[RatingPoint] = []
+    final: dict[int, State] = {p: start[p] for p in touched if p in start}
+    rated = replay(((m[3], m[4], m[2]) for m in matches), start)
+    for (match_id, at, winner, first, _second), after in zip(matches, rated, strict=True):
+        for player, mu, sigma, count in after:
+            side = 0 if player in first else 1
+            new.append(RatingPoint(
+                club_id=club_id, player_id=player, match_id=match_id, arrived_at=at,
+                side=side, won=side == winner, mu=mu, sigma=sigma, nivel=mu - 3 * sigma,
+                matches=count))
+            final[player] = (mu, sigma, count)
+        if len(new) >= BATCH:
+            RatingPoint.objects.bulk_create(new)
+            new = []
+    RatingPoint.objects.bulk_create(new)
+    stale = PlayerRating.objects.filter(club_id=club_id)
+    if since is not None:
+        stale = stale.filter(pk__in=touched | playing)
+    stale.delete()
+    PlayerRating.objects.bulk_create(
+        (PlayerRating(player_id=p, club_id=club_id, mu=mu, sigma=sigma, nivel=mu - 3 * sigma,
+                      matches=count) for p, (mu, sigma, count) in final.items()),
+        batch_size=BATCH)
+    return len(matches)
+
+
+def _states_before(
+    club_id: int, since: Place | None, touched: set[int], playing: set[int]
+) -> dict[int, State]:
+    """Each player's (mu, sigma, matches) just before `since`: the stored last rating of a
+    player none of whose points were replaced, the last point before `since` otherwise."""
+    if since is None:
+        return {}
+    states: dict[int, State] = {
+        pk: (mu, sigma, n) for pk, mu, sigma, n in PlayerRating.objects.filter(
+            pk__in=playing - touched).values_list("pk", "mu", "sigma", "matches")}
+    if touched:
+        last = RatingPoint.objects.filter(player_id=OuterRef("pk")).exclude(
+            _from(since)).order_by("-arrived_at", "-match_id")
+        rows = Player.objects.filter(pk__in=touched).annotate(
+            last_mu=Subquery(last.values("mu")[:1]),
+            last_sigma=Subquery(last.values("sigma")[:1]),
+            last_n=Subquery(last.values("matches")[:1]),
+        ).values_list("pk", "last_mu", "last_sigma", "last_n")
+        for pk, mu, sigma, n in rows:
+            if mu is not None:
+                states[pk] = (mu, sigma, n)
+    return states
+
+
+def place_matches(club_id: int) -> int:
+    """Give every match of the club with a result and no place yet its place: when its
+    result first arrived, as the audit (Correction) remembers it, else its result's time.
+    Returns how many were placed."""
+    first_audit = Correction.objects.filter(match_id=OuterRef("pk")).exclude(
+        after__source="").order_by("at", "id").values("at")[:1]
+    missing = Match.objects.filter(competition__club_id=club_id, rating_place__isnull=True
+                                   ).exclude(source="").annotate(first_arrival=Subquery(first_audit))
+    now = timezone.now()
+    made = []
+    for pk, result_at, first in missing.values_list("pk", "result_at", "first_arrival"):
+        times = [t for t in (result_at, first) if t is not None]
+        made.append(RatingMatch(club_id=club_id, match_id=pk,
+                                arrived_at=min(times) if times else now))
+    RatingMatch.objects.bulk_create(made, batch_size=BATCH)
+    return len(made)
+
+
+def rate_club(club: Club | int) -> int:
+    """Recompute a club's ratings from its whole history (the backfill). Returns how many
+    matches were rated."""
+    club_id = club if isinstance(club, int) else club.pk
+    with transaction.atomic():
+        place_matches(club_id)
+        return _rerate(club_id, None)
+
+
+# ------------------------------------------------------------------------------- reading
+
+
+def history(player: Player) -> list[float]:
+    """The player's nivel after each rated match, in order."""
+    return list(RatingPoint.objects.filter(player=player).order_by(
+        "arrived_at", "match_id").values_list("nivel", flat=True))
+
+
+def current(players: Iterable[int]) -> dict[int, PlayerRating]:
+    """The last rating of each of these players who has one."""
+    return {r.pk: r for r in PlayerRating.objects.filter(pk__in=list(players))}

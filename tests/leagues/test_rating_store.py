@@ -1,0 +1,200 @@
+"""The stored ratings: equal to openskill's own computation, kept in step with every result,
+and the same after a correction as computed afresh (muscore.leagues.rating_store)."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.core.management import CommandError, call_command
+
+from muscore.clubs.models import Club, Player
+from muscore.leagues import rating_store
+from muscore.leagues import services as leagues
+from muscore.leagues.models import Competition, Match, PlayerRating, RatingMatch, RatingPoint
+from muscore.leagues.ratings import RatedMatch, rate
+from tests.clubs.factory import make_user
+
+from .factory import club_with_pairs, liguilla
+from .test_cli import cli
+from .test_ratings import reference
+
+pytestmark = pytest.mark.django_db
+
+
+def match(competition: Competition, number: int) -> Match:
+    return Match.objects.get(competition=competition, number=number)
+
+
+def stored(club: Club) -> dict[str, tuple[float, float, int]]:
+    """Each rated player's stored (mu, sigma, matches), by name."""
+    return {r.player.name: (r.mu, r.sigma, r.matches)
+            for r in PlayerRating.objects.filter(club=club).select_related("player")}
+
+
+def points(club: Club) -> list[tuple[Any, ...]]:
+    return list(RatingPoint.objects.filter(club=club).order_by("arrived_at", "match_id",
+                                                               "player_id").values_list(
+        "player_id", "match_id", "arrived_at", "side", "won", "mu", "sigma", "nivel", "matches"))
+
+
+def snapshot(club: Club) -> tuple[Any, ...]:
+    return stored(club), points(club)
+
+
+def from_history(club: Club) -> list[RatedMatch]:
+    """The club's rated matches as the pure module takes them: who sat, by name, in the
+    club's rating order."""
+    out = []
+    for m in Match.objects.filter(competition__club=club, rating_place__isnull=False).exclude(
+            source__in=["", "no_show"]).select_related("first__pair", "second__pair").order_by(
+            "rating_place__arrived_at", "pk"):
+        first, second = leagues.match_players(m)
+        assert m.winner is not None
+        out.append(RatedMatch(first, second, m.winner))
+    return out
+
+
+def played_league() -> tuple[Competition, Any]:
+    """Four pairs, one leg, played in match-number order: a substitute who sits for two
+    pairs, a no-show, a match neither pair turned up to, and one match not played."""
+    competition, user = liguilla(4)
+    club = competition.club
+    leagues.record_result(match(competition, 1), by=user, juegos=[3, 1])
+    leagues.record_no_show(match(competition, 2), by=user, who=1)
+    m3 = match(competition, 3)
+    leagues.substitute(m3, by=user, side=0, replaced=leagues.match_players(
+        Match.objects.select_related("first__pair", "second__pair").get(pk=m3.pk))[0][0],
+        substitute="Iñaki")
+    leagues.record_result(m3, by=user, juegos=[1, 3])
+    m4 = Match.objects.select_related("first__pair", "second__pair").get(pk=match(
+        competition, 4).pk)
+    leagues.substitute(m4, by=user, side=1, replaced=leagues.match_players(m4)[1][1],
+                       substitute="Iñaki")
+    leagues.record_result(m4, by=user, juegos=[3, 2])
+    leagues.record_no_show(match(competition, 5), by=user, who="both")
+    assert club.players.filter(name="Iñaki").exists()
+    return competition, user
+
+
+def test_stored_ratings_equal_openskill_with_substitutes_and_no_shows() -> None:
+    competition, _user = played_league()
+    club = competition.club
+    got = stored(club)
+    # openskill called directly on the league document (tests/leagues/test_ratings.py).
+    doc = leagues.league_document(competition)
+    expected = reference(doc)
+    assert set(got) == set(expected)
+    for name, (mu, sigma, n) in expected.items():
+        assert got[name] == (mu, sigma, n), name  # the very same floats
+    assert got["Iñaki"][2] == 2  # rated for what he played, for two pairs
+    # and the pure module on the club's history, with each player's nivel after each match
+    for rating in rate(from_history(club)):
+        player = Player.objects.get(club=club, name=rating.player)
+        assert got[rating.player] == (rating.mu, rating.sigma, rating.matches)
+        assert list(RatingPoint.objects.filter(player=player).order_by(
+            "arrived_at", "match_id").values_list("nivel", flat=True)) == rating.history
+
+
+def test_a_correction_re_rates_what_follows_and_equals_computing_afresh() -> None:
+    competition, user = played_league()
+    club = competition.club
+    leagues.record_result(match(competition, 6), by=user, juegos=[0, 3])
+    first_place = RatingMatch.objects.get(match=match(competition, 1)).arrived_at
+    kept = set(RatingPoint.objects.filter(match=match(competition, 1)).values_list(
+        "pk", flat=True))
+    before = snapshot(club)
+    # Correct match 3 (winner flips): match 1's points stay as they were, the rest move.
+    leagues.record_result(match(competition, 3), by=user, juegos=[3, 0])
+    after = snapshot(club)
+    assert after != before
+    assert kept <= set(RatingPoint.objects.values_list("pk", flat=True))
+    assert RatingMatch.objects.get(match=match(competition, 1)).arrived_at == first_place
+    # A first result corrected keeps its place: match 1 is still rated first.
+    leagues.record_result(match(competition, 1), by=user, juegos=[2, 3])
+    assert RatingMatch.objects.get(match=match(competition, 1)).arrived_at == first_place
+    leagues.clear_result(match(competition, 4), by=user)
+    incremental = snapshot(club)
+    assert [p[1] for p in points(club)][:4] == [match(competition, 1).pk] * 4
+    # Afresh, from nothing at all:
+    RatingPoint.objects.all().delete()
+    PlayerRating.objects.all().delete()
+    rating_store.rate_club(club)
+    assert snapshot(club) == incremental
+    # and equal to the pure computation of the corrected history.
+    expected = {r.player: (r.mu, r.sigma, r.matches) for r in rate(from_history(club))}
+    assert stored(club) == expected
+
+
+def test_substitutes_changed_after_the_result_are_rated_again() -> None:
+    competition, user = liguilla(4)
+    club = competition.club
+    m1 = match(competition, 1)
+    leagues.record_result(m1, by=user, juegos=[3, 0])
+    own = stored(club)
+    m1 = Match.objects.select_related("first__pair", "second__pair").get(pk=m1.pk)
+    replaced = leagues.match_players(m1)[0][0]
+    leagues.substitute(m1, by=user, side=0, replaced=replaced, substitute="Xabi")
+    now = stored(club)
+    assert replaced not in now and "Xabi" in now
+    assert now["Xabi"] == own[replaced]  # the same match, the same result
+    leagues.set_players(m1, by=user, side=0, players=None)
+    assert stored(club) == own
+
+
+def test_every_competition_of_the_club_is_one_history() -> None:
+    club, user, pairs = club_with_pairs(4)
+    one = leagues.create_competition(club, by=user, name="Liga", pairs=pairs, draw=[0, 1, 2, 3])
+    two = leagues.create_competition(club, by=user, name="Copa", pairs=pairs, draw=[3, 2, 1, 0])
+    leagues.record_result(match(one, 1), by=user, juegos=[3, 0])
+    leagues.record_result(match(two, 1), by=user, juegos=[0, 3])
+    leagues.record_result(match(one, 2), by=user, juegos=[3, 2])
+    incremental = snapshot(club)
+    assert [m for _p, m, *_r in points(club)][::4] == [
+        match(one, 1).pk, match(two, 1).pk, match(one, 2).pk]
+    rating_store.rate_club(club)
+    assert snapshot(club) == incremental
+    assert stored(club) == {r.player: (r.mu, r.sigma, r.matches) for r in rate(
+        from_history(club))}
+
+
+def test_a_result_refused_rates_nobody() -> None:
+    competition, _user = liguilla(4)
+    with pytest.raises(PermissionDenied):
+        leagues.record_result(match(competition, 1), by=make_user("intruso"), juegos=[3, 0])
+    with pytest.raises(leagues.CompetitionError):
+        leagues.record_result(match(competition, 1), by=_user, juegos=[3, 3])
+    assert not RatingPoint.objects.exists() and not PlayerRating.objects.exists()
+    assert not RatingMatch.objects.exists()
+
+
+def test_the_rate_players_command() -> None:
+    competition, _user = played_league()
+    club = competition.club
+    kept = snapshot(club)
+    RatingPoint.objects.all().delete()
+    PlayerRating.objects.all().delete()
+    RatingMatch.objects.all().delete()  # placed again from the audit
+    out = StringIO()
+    call_command("rate_players", club=club.slug, stdout=out)
+    assert f"{club.slug}: 3 matches rated" in out.getvalue()
+    assert snapshot(club) == kept
+    call_command("rate_players", stdout=StringIO())
+    assert snapshot(club) == kept
+    with pytest.raises(CommandError, match="no club"):
+        call_command("rate_players", club="no-such-club")
+
+
+def test_the_command_line_equals_openskill_called_directly() -> None:
+    competition, _user = played_league()
+    doc = leagues.league_document(competition)
+    status, lines = cli("ratings", stdin=json.dumps(doc))
+    assert status == 0 and len(lines) == 1
+    out = json.loads(lines[0])["ratings"]
+    expected = reference(doc)
+    assert {row["player"]: (row["mu"], row["sigma"], row["matches"]) for row in out} == expected
+    # and the stored ones, for the same league
+    assert stored(competition.club) == expected
