@@ -46,7 +46,7 @@ from muscore.rules.errors import (
     ScoreError,
     VacaError,
 )
-from muscore.rules.results import HandResult, LanceResult, Step, VacaResult
+from muscore.rules.results import HandResult, LanceResult, Ordago, Step, VacaResult
 from muscore.rules.scoring import score
 from muscore.rules.vaca import (
     Checkpoint,
@@ -70,8 +70,8 @@ def replay_vaca(vaca: Mapping[str, Any]) -> VacaResult:
 __all__ = [
     "CARD_NAMES", "CARD_PLURALS", "CARD_TEXT", "INDICES",
     "BettingError", "CardError", "Checkpoint", "Evaluation", "Hand", "HandDraft", "HandResult",
-    "Holding", "Lance", "LanceResult", "LanceState", "Pares", "Preview", "Real31", "RecordError",
-    "RuleError", "Rules", "ScoreError", "Side", "Step", "Tap", "TapKind", "VacaError",
-    "VacaResult", "checkpoints", "evaluate", "parse_cards", "replay", "replay_evening",
+    "Holding", "Lance", "LanceResult", "LanceState", "Ordago", "Pares", "Preview", "Real31",
+    "RecordError", "RuleError", "Rules", "ScoreError", "Side", "Step", "Tap", "TapKind",
+    "VacaError", "VacaResult", "checkpoints", "evaluate", "parse_cards", "replay", "replay_evening",
     "replay_vaca", "score", "score_hand", "score_piedras",
 ]

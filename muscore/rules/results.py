@@ -29,6 +29,14 @@ class LanceResult(NamedTuple):
     points: int
 
 
+class Ordago(NamedTuple):
+    """An accepted órdago that won the juego: the lance it was called in and the side
+    whose cards (or the other side's lie) won that lance."""
+
+    lance: Lance
+    side: Side
+
+
 class Step(NamedTuple):
     """One step of the recuento: a deje during the betting or a lance at the count."""
 
@@ -83,11 +91,41 @@ class HandResult:
         return LanceResult(Lance(lance), _side(got["side"]), got["points"])
 
     @property
+    def is_piedras(self) -> bool:
+        """Piedras tapped by hand (+1, +5, -1), not a dealt hand: no lances, no betting."""
+        return "piedras" in self.data
+
+    @property
+    def ordago(self) -> Ordago | None:
+        """The accepted órdago that ended the juego in this hand, or None (no órdago was
+        accepted, or both sides lied in its lance: then it wins nobody the juego)."""
+        got = self.data.get("ordago")
+        return None if got is None else Ordago(Lance(got["lance"]), Side(got["side"]))
+
+    @property
+    def played(self) -> tuple[Lance, ...]:
+        """The lances whose betting was played, in order (the fourth named juego or punto).
+
+        Every lance, unless the juego was won during the betting (a deje that reached the
+        target, an accepted órdago): then the lances up to that one. Whatever the record
+        holds for a later lance was never played (hand-record.md). None for piedras.
+        """
+        names = tuple(Lance(name) for name in self.data["lances"])
+        if self.ended_by == "ordago":
+            last = Lance(self.data["ordago"]["lance"])
+        elif self.ended_by == "deje":
+            last = Lance(self.data["recuento"][-1]["lance"])  # the deje that reached it
+        else:
+            return names
+        return names[:names.index(last) + 1]
+
+    @property
     def recuento(self) -> tuple[Step, ...]:
-        """The steps in the order they were taken: dejes first, then the count."""
+        """The steps in the order they were taken: dejes first, then the count (piedras
+        tapped by hand have no lance: their step is left out here)."""
         return tuple(
             Step(Lance(s["lance"]), Side(s["side"]), s["points"], s["why"], _score(s["score"]))
-            for s in self.data["recuento"]
+            for s in self.data["recuento"] if s["lance"] is not None
         )
 
     def to_json(self) -> dict[str, Any]:
