@@ -9,6 +9,7 @@ which is the evidence. Business logic lives in `services.py`; the pure computati
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any
 
@@ -158,6 +159,14 @@ class Match(models.Model):
     `slot` names a knockout match ("qf1".."qf4", "sf1", "sf2", "final", "third"); its
     entries stay empty until the matches before it are decided. `players_first` /
     `players_second` list who sat when it was not the pair's own players (substitutes).
+
+    `doc` is the match as the league document (league.md) writes it, compact JSON, kept
+    by `save()` so that the API's document of a 40,000-match league is the stored texts
+    joined rather than 40,000 rows formatted on the first request after each result.
+    "" means the match is left out of the document (a knockout match whose pairs are not
+    known yet); NULL means not worked out yet: the reader works it out from the row. A
+    write that bypasses `save()` (`update()`, `bulk_create`, `bulk_update`) must set it
+    to None or write it (`document_text`; services.refresh_docs does a whole league).
     """
 
     class Source(models.TextChoices):
@@ -195,6 +204,7 @@ class Match(models.Model):
     players_first = models.JSONField(null=True, blank=True)
     players_second = models.JSONField(null=True, blank=True)
     result_at = models.DateTimeField(null=True, blank=True)
+    doc = models.TextField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["competition", "number"]
@@ -211,6 +221,35 @@ class Match(models.Model):
     def played(self) -> bool:
         return bool(self.source)
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, with `doc` worked out afresh from the row being saved."""
+        self.doc = self.document_text()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, "doc"}
+        super().save(*args, **kwargs)
+
+    def document_text(self) -> str:
+        """`doc` for this match: its round's number and its entries' indices are read from
+        the related objects when they are loaded, else in one query each."""
+        if self.first_id is None or self.second_id is None:
+            return ""
+        if Match.round.is_cached(self):
+            round_number = self.round.number
+        else:
+            round_number = Round.objects.values_list("number", flat=True).get(pk=self.round_id)
+        if Match.first.is_cached(self) and Match.second.is_cached(self):
+            assert self.first is not None and self.second is not None
+            first, second = self.first.index, self.second.index
+        else:
+            index = dict(Entry.objects.filter(pk__in=[self.first_id, self.second_id])
+                         .values_list("pk", "index"))
+            first, second = index[self.first_id], index[self.second_id]
+        return document_text(
+            round_number, first, second, self.source, self.juegos_first, self.juegos_second,
+            self.tantos_first, self.tantos_second, self.no_show_first, self.no_show_second,
+            self.players_first, self.players_second)
+
     def figures(self) -> dict[str, Any]:
         """The stored result as the audit keeps it."""
         return {
@@ -220,6 +259,34 @@ class Match(models.Model):
             "no_show": [self.no_show_first, self.no_show_second],
             "players": [self.players_first, self.players_second],
         }
+
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def document_text(
+    round_number: int | None, first: int, second: int, source: str,
+    juegos_first: int | None, juegos_second: int | None,
+    tantos_first: int | None, tantos_second: int | None,
+    no_show_first: bool, no_show_second: bool, players_first: Any, players_second: Any,
+) -> str:
+    """A match as league.md writes it in a league's `matches`, compact JSON, from its
+    stored figures (`first` and `second` are the entries' indices). Round 0 (an imported
+    match with no round) is left out; a table's result is written as its juegos and
+    tantos (the export with the hands is services.league_document(hands=True))."""
+    text = (f'{{"round":{round_number},"pairs":[{first},{second}]' if round_number
+            else f'{{"pairs":[{first},{second}]')
+    if source == Match.Source.NO_SHOW:
+        who = '"both"' if no_show_first and no_show_second else (
+            first if no_show_first else second)
+        text += f',"forfeit":{who}'
+    elif source:
+        text += f',"juegos":[{juegos_first},{juegos_second}]'
+        if tantos_first is not None and tantos_second is not None:
+            text += f',"tantos":[{tantos_first},{tantos_second}]'
+    if players_first or players_second:
+        text += ',"players":' + _dumps([players_first or None, players_second or None])
+    return text + "}"
 
 
 class Correction(models.Model):

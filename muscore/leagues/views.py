@@ -11,7 +11,6 @@ import contextlib
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -447,14 +446,7 @@ def entry(request: HttpRequest, slug: str, competition_id: int, index: int) -> H
     entry = get_object_or_404(
         Entry.objects.select_related("pair"), competition=competition, index=index
     )
-    matches = pages.matches_of(competition).filter(Q(first=entry) | Q(second=entry))
-    rows = []
-    for m in matches:
-        row = pages.match_row(m)
-        row["side"] = 0 if m.first_id == entry.pk else 1
-        row["won"] = m.winner is not None and m.winner == row["side"]
-        row["history"] = reverse("tables:history", args=[m.table_id]) if m.table_id else ""
-        rows.append(row)
+    rows = pages.pair_rows(competition, entry)
     standing = next(
         (
             r

@@ -135,3 +135,51 @@ def test_the_body_written_as_text_is_the_document(client: Client) -> None:
     assert body == services.api_document(competition)
     assert list(body) == list(services.api_document(competition))
     assert client.get(f"/api/v1/leagues/{competition.pk}").json() == body
+
+
+def stored_texts_are_fresh(competition: Competition) -> None:
+    """Every match's kept document text (Match.doc) is what its row gives now."""
+    kept = dict(competition.matches.values_list("pk", "doc"))
+    assert None not in kept.values()
+    services.refresh_docs(competition)
+    assert dict(competition.matches.values_list("pk", "doc")) == kept
+
+
+def test_the_kept_match_texts_follow_every_write(client: Client) -> None:
+    competition, user = liguilla(4, legs=2)
+    played(competition, user)
+    matches = list(competition.matches.all())
+    services.clear_result(matches[1], by=user)
+    services.set_players(matches[3], by=user, side=1, players=None)
+    stored_texts_are_fresh(competition)
+    exported = services.league_document(competition, hands=True)
+    copy = services.import_competition(competition.club, exported, by=user)
+    stored_texts_are_fresh(copy)
+    assert json.loads(services.api_body(copy))["matches"] == \
+        services.league_document(competition)["matches"]
+
+
+def test_the_kept_texts_of_a_knockout(client: Client) -> None:
+    from .factory import club_with_pairs
+
+    club, user, pairs = club_with_pairs(8)
+    competition = services.create_competition(
+        club, by=user, name="Torneo", pairs=pairs, format="groups", groups=2,
+        draw=list(range(8)))
+    assert "sf1" not in services.api_body(competition).decode()
+    for match in competition.matches.filter(slot=""):
+        services.record_result(match, by=user, juegos=[3, 1])
+    stored_texts_are_fresh(competition)
+    body = json.loads(services.api_body(competition))
+    assert body == services.api_document(competition)
+    assert len(body["matches"]) == 12 + 2  # the semifinals are known, the final not yet
+
+
+def test_a_text_not_kept_yet_is_worked_out_from_its_row(client: Client) -> None:
+    competition, user = liguilla(4, legs=2)
+    played(competition, user)
+    whole = services.api_body(competition)
+    competition.matches.filter(number__in=[1, 2, 4, 9]).update(doc=None)
+    assert services.api_body(competition) == whole
+    assert services.refresh_docs(competition, missing_only=True) == 4
+    assert services.api_body(competition) == whole

@@ -151,6 +151,7 @@ class Command(BaseCommand):
                       "tantos_second", "no_show_first", "no_show_second", "winner", "result_at"],
             batch_size=1000)
         services.recount_lines(competition)
+        services.refresh_docs(competition)  # bulk_update skipped save(), which writes them
         Competition.objects.filter(pk=competition.pk).update(
             status=Competition.Status.FINISHED, revision=competition.revision + 1)
         competition.refresh_from_db()
