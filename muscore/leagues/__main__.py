@@ -36,8 +36,8 @@ def run(command: str, text: str, out: TextIO) -> int:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise LeagueError("not_json", detail=f"{error.msg} (line {error.lineno}, column "
-                                                 f"{error.colno})") from error
+            raise LeagueError("not_json", msg=error.msg, line=error.lineno,
+                              column=error.colno) from error
         answer = COMMANDS[command](data)
     except LeagueError as error:
         out.write(dumps({"error": str(error)}) + "\n")

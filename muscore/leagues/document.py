@@ -13,7 +13,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from muscore.leagues.errors import LeagueError, where_match, where_pair
+from muscore.leagues.errors import (
+    LEAGUE,
+    POINTS,
+    THE_MATCH,
+    LeagueError,
+    Where,
+    where_match,
+    where_pair,
+)
 from muscore.rules import RuleError, Rules, replay
 
 MAX_PAIRS = 1000
@@ -91,7 +99,7 @@ def forfeit_result(no_show: tuple[bool, bool], rules: Rules) -> Result:
     return Result((full[0], 0), (full[1], 0), no_show, "forfeit")
 
 
-def vaca_result(vaca: Mapping[str, Any], rules: Rules, where: str = "The match") -> Result:
+def vaca_result(vaca: Mapping[str, Any], rules: Rules, where: Where = THE_MATCH) -> Result:
     """Juegos and tantos of a vaca played under ``rules`` (seats 0, 2(, 4) the first pair).
 
     The winner of each juego counts the target; the loser its score when that juego
@@ -99,13 +107,13 @@ def vaca_result(vaca: Mapping[str, Any], rules: Rules, where: str = "The match")
     is not won.
     """
     if not isinstance(vaca, Mapping):
-        raise LeagueError("not_a", field="vaca", where=where, what="an object", got=_show(vaca))
+        raise LeagueError("not_a", field="vaca", where=where, what="object", got=_show(vaca))
     if "rules" in vaca:
         raise LeagueError("vaca_rules", where=where)
     try:
         replayed = replay({**vaca, "rules": rules.to_json()})
     except RuleError as error:
-        raise LeagueError("vaca_invalid", where=where, detail=str(error), inner=error) from error
+        raise LeagueError("vaca_invalid", where=where, inner=error) from error
     if replayed["winner"] is None:
         raise LeagueError(
             "vaca_unfinished", where=where, a=replayed["juegos"]["A"], b=replayed["juegos"]["B"],
@@ -227,24 +235,24 @@ def _is_int(value: object) -> bool:
     return type(value) is int
 
 
-def _object(value: object, where: str) -> Mapping[str, Any]:
+def _object(value: object, where: Where) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise LeagueError("not_object", where=where)
     return value
 
 
-def _known(data: Mapping[str, Any], keys: frozenset[str], where: str) -> None:
+def _known(data: Mapping[str, Any], keys: frozenset[str], where: Where) -> None:
     for key in data:
         if key not in keys:
             raise LeagueError("unknown_key", key=str(key)[:40], where=where)
 
 
-def read_name(value: object, where: str) -> str:
+def read_name(value: object, where: Where = LEAGUE) -> str:
     """A required, non-blank name of at most NAME_LIMIT characters."""
     if value is None or (isinstance(value, str) and not value.strip()):
         raise LeagueError("name_missing", where=where)
     if not isinstance(value, str):
-        raise LeagueError("not_a", field="name", where=where, what="a string", got=_show(value))
+        raise LeagueError("not_a", field="name", where=where, what="string", got=_show(value))
     if len(value) > NAME_LIMIT:
         raise LeagueError("name_long", where=where, limit=NAME_LIMIT)
     return value
@@ -255,25 +263,25 @@ def read_rules(raw: object) -> Rules:
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        raise LeagueError("not_a", field="rules", where="the league", what="an object",
+        raise LeagueError("not_a", field="rules", where=LEAGUE, what="object",
                           got=_show(raw))
     try:
         return Rules.from_json({**LEAGUE_RULES_DEFAULTS, **raw})
     except RuleError as error:
-        raise LeagueError("rules", detail=str(error), inner=error) from error
+        raise LeagueError("rules", inner=error) from error
 
 
 def read_points(raw: object) -> Points:
     """``points``: every key optional (2, 0, 0)."""
     if raw is None:
         return Points()
-    data = _object(raw, "points")
-    _known(data, frozenset(POINTS_KEYS), "points")
+    data = _object(raw, POINTS)
+    _known(data, frozenset(POINTS_KEYS), POINTS)
     values: dict[str, int] = {}
     for key in POINTS_KEYS:
         if key in data:
             if not _is_int(data[key]):
-                raise LeagueError("not_a", field=key, where="points", what="a whole number",
+                raise LeagueError("not_a", field=key, where=POINTS, what="number",
                                   got=_show(data[key]))
             values[key] = data[key]
     return Points(**values)
@@ -289,7 +297,7 @@ def read_legs(raw: object) -> int:
     return raw
 
 
-def _names(value: list[Any], where: str) -> tuple[str, ...]:
+def _names(value: list[Any], where: Where) -> tuple[str, ...]:
     names = tuple(read_name(name, where) for name in value)
     for name, count in Counter(names).items():
         if count > 1:
@@ -305,7 +313,7 @@ def read_pair(raw: object, index: int, rules: Rules) -> Pair:
     size = rules.players // 2
     players = data.get("players")
     if not isinstance(players, list) or not players:
-        raise LeagueError("not_a", field="players", where=where, what="a list of names",
+        raise LeagueError("not_a", field="players", where=where, what="names",
                           got=_show(players))
     if len(players) != size:
         raise LeagueError("players_count", pair=index, name=name, count=len(players),
@@ -319,37 +327,37 @@ def read_draw(raw: object, count: int) -> tuple[int, ...]:
         return tuple(range(count))
     last = count - 1
     if not isinstance(raw, list):
-        raise LeagueError("draw", last=last, detail=f"got {_show(raw)}")
+        raise LeagueError("draw", last=last, problem="not_list", got=_show(raw))
     for item in raw:
         if not _is_int(item) or not 0 <= item < count:
-            raise LeagueError("draw", last=last, detail=f"{_show(item)} is not a pair index")
+            raise LeagueError("draw", last=last, problem="not_index", got=_show(item))
     seen = Counter(raw)
     for item, times in seen.items():
         if times > 1:
-            raise LeagueError("draw", last=last, detail=f"{item} appears {times} times")
+            raise LeagueError("draw", last=last, problem="twice", item=item, times=times)
     missing = [i for i in range(count) if i not in seen]
     if missing:
-        raise LeagueError("draw", last=last, detail=f"{missing[0]} is missing")
+        raise LeagueError("draw", last=last, problem="missing", item=missing[0])
     return tuple(raw)
 
 
-def _pair_index(value: object, count: int, where: str) -> int:
+def _pair_index(value: object, count: int, where: Where) -> int:
     if not _is_int(value) or not 0 <= value < count:  # type: ignore[operator]
         raise LeagueError("unknown_pair", where=where, got=_show(value), last=count - 1)
     assert isinstance(value, int)
     return value
 
 
-def _two_counts(value: object, name: str, where: str) -> tuple[int, int]:
+def _two_counts(value: object, name: str, where: Where) -> tuple[int, int]:
     if (not isinstance(value, list) or len(value) != 2
             or not all(_is_int(v) and v >= 0 for v in value)):
         raise LeagueError("not_a", field=name, where=where,
-                          what="a list of two whole numbers, 0 or more", got=_show(value))
+                          what="counts", got=_show(value))
     return (value[0], value[1])
 
 
 def read_result(
-    data: Mapping[str, Any], pairs: tuple[int, int], rules: Rules, where: str
+    data: Mapping[str, Any], pairs: tuple[int, int], rules: Rules, where: Where
 ) -> tuple[Result | None, Mapping[str, Any] | None]:
     """A match's result (juegos, vaca or forfeit), and the vaca as given if it was one."""
     given = [key for key in ("juegos", "vaca", "forfeit") if key in data]
@@ -379,7 +387,7 @@ def read_result(
 
 
 def read_sat(
-    raw: object, pairs: tuple[int, int], league_pairs: Sequence[Pair], rules: Rules, where: str
+    raw: object, pairs: tuple[int, int], league_pairs: Sequence[Pair], rules: Rules, where: Where
 ) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None:
     """A match's ``players``: who sat for each side, null for the pair's own."""
     if raw is None:
@@ -412,7 +420,7 @@ def read_match(raw: object, number: int, league_pairs: Sequence[Pair], rules: Ru
     raw_pairs = data.get("pairs")
     if not isinstance(raw_pairs, list) or len(raw_pairs) != 2:
         raise LeagueError("not_a", field="pairs", where=where,
-                          what="a list of two pair indices", got=_show(raw_pairs))
+                          what="pair_indices", got=_show(raw_pairs))
     first = _pair_index(raw_pairs[0], count, where)
     second = _pair_index(raw_pairs[1], count, where)
     if first == second:
@@ -441,15 +449,15 @@ def check_meetings(matches: Sequence[Match], pairs: Sequence[Pair], legs: int) -
 
 def read_league(data: object) -> League:
     """Check a league document (parsed JSON) and read it; raises :class:`LeagueError`."""
-    league = _object(data, "the league")
-    _known(league, LEAGUE_KEYS, "the league")
-    name = read_name(league.get("name"), "the league")
+    league = _object(data, LEAGUE)
+    _known(league, LEAGUE_KEYS, LEAGUE)
+    name = read_name(league.get("name"), LEAGUE)
     rules = read_rules(league.get("rules"))
     points = read_points(league.get("points"))
     legs = read_legs(league.get("legs"))
     raw_pairs = league.get("pairs")
     if not isinstance(raw_pairs, list):
-        raise LeagueError("not_a", field="pairs", where="the league", what="a list",
+        raise LeagueError("not_a", field="pairs", where=LEAGUE, what="list",
                           got=_show(raw_pairs))
     if len(raw_pairs) < 2:
         raise LeagueError("too_few_pairs", count=len(raw_pairs))
@@ -459,7 +467,7 @@ def read_league(data: object) -> League:
     draw = read_draw(league.get("draw"), len(pairs))
     raw_matches = league.get("matches", [])
     if not isinstance(raw_matches, list):
-        raise LeagueError("not_a", field="matches", where="the league", what="a list",
+        raise LeagueError("not_a", field="matches", where=LEAGUE, what="list",
                           got=_show(raw_matches))
     matches = tuple(read_match(raw, i, pairs, rules) for i, raw in enumerate(raw_matches, 1))
     check_meetings(matches, pairs, legs)
@@ -471,6 +479,6 @@ def loads_league(text: str) -> League:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise LeagueError("not_json", detail=f"{error.msg} (line {error.lineno}, column "
-                                             f"{error.colno})") from error
+        raise LeagueError("not_json", msg=error.msg, line=error.lineno,
+                          column=error.colno) from error
     return read_league(data)

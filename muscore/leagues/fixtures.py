@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from muscore.leagues.document import MAX_PAIRS, _show, read_legs
-from muscore.leagues.errors import LeagueError
+from muscore.leagues.errors import FIXTURES, LeagueError
 
 
 @dataclass(frozen=True)
@@ -59,15 +59,15 @@ def fixtures_json(request: object) -> dict[str, Any]:
     """The answer to ``{"pairs": N, "legs": L}`` (or to a league document: its pairs and
     legs) as league.md writes it: ``{"rounds": [{"matches": [...], "bye": [...]}, ...]}``."""
     if not isinstance(request, Mapping):
-        raise LeagueError("not_object", where="the fixtures request")
+        raise LeagueError("not_object", where=FIXTURES)
     pairs = request.get("pairs")
     if isinstance(pairs, list):
         count: object = len(pairs)
     elif type(pairs) is int:
         count = pairs
     else:
-        raise LeagueError("not_a", field="pairs", where="the fixtures request",
-                          what="a whole number of pairs, or the list of pairs", got=_show(pairs))
+        raise LeagueError("not_a", field="pairs", where=FIXTURES, what="pairs",
+                          got=_show(pairs))
     assert isinstance(count, int)
     rounds = fixtures(count, request.get("legs", 1))
     return {"rounds": [r.to_json() for r in rounds]}

@@ -56,6 +56,7 @@ from muscore.leagues.document import (
 )
 from muscore.leagues.errors import LeagueError
 from muscore.leagues.fixtures import fixtures
+from muscore.leagues.messages import league_message
 from muscore.leagues.models import (
     Competition,
     Correction,
@@ -102,13 +103,7 @@ def competition_rules(competition: Competition) -> Rules:
 
 
 def _league_error(error: LeagueError) -> CompetitionError:
-    return CompetitionError(error.message("es" if _lang_is_spanish() else "en"))
-
-
-def _lang_is_spanish() -> bool:
-    from django.utils.translation import get_language
-
-    return (get_language() or "es").startswith("es")
+    return CompetitionError(league_message(error))
 
 
 def _audit(match: Match, by: Any, action: str, before: dict[str, Any]) -> None:
@@ -144,7 +139,7 @@ def create_competition(
     """
     _check_organiser(by, club)
     try:
-        name = read_name(name, "the league")
+        name = read_name(name)
         table_rules = read_rules(rules)
         read_points(points)
         legs = read_legs(legs)

@@ -58,14 +58,7 @@ def test_errors(doc: Any, code: str, words: str) -> None:
     problem = error(doc)
     assert problem.code == code
     assert words in str(problem)
-    # Every message has its Spanish, with nothing left unfilled.
-    spanish = problem.message("es")
-    assert spanish and "{" not in spanish
-
-
-def test_spanish_message() -> None:
-    assert error(league(3, [{"pairs": [1, 1]}])).message("es") == (
-        "Partida 1: la pareja 1 (P1) no puede jugar contra sí misma.")
+    # Every message is worded in each of the app's languages: tests/leagues/test_messages.py.
 
 
 def test_defaults() -> None:
