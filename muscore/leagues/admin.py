@@ -12,6 +12,8 @@ from muscore.leagues.models import (
     Entry,
     Group,
     Match,
+    PairHandStats,
+    PlayerHandStats,
     PlayerRating,
     RatingMatch,
     RatingPoint,
@@ -117,3 +119,17 @@ class RatingPointAdmin(admin.ModelAdmin[RatingPoint]):
 class PlayerRatingAdmin(admin.ModelAdmin[PlayerRating]):
     list_display = ["player", "club", "nivel", "mu", "sigma", "matches"]
     raw_id_fields = ["club", "player"]
+
+
+# What the hands say (muscore.leagues.stats_store): counted from the tables' hands, so
+# shown, not edited; `manage.py count_hand_stats` counts them again.
+@admin.register(PairHandStats)
+class PairHandStatsAdmin(admin.ModelAdmin[PairHandStats]):
+    list_display = ["pair", "match", "side", "hands", "envites", "ordagos", "ordagos_won"]
+    raw_id_fields = ["club", "match", "pair", "entry"]
+
+
+@admin.register(PlayerHandStats)
+class PlayerHandStatsAdmin(admin.ModelAdmin[PlayerHandStats]):
+    list_display = ["player", "match", "side", "hands", "envites", "ordagos", "ordagos_won"]
+    raw_id_fields = ["club", "match", "player"]

@@ -41,7 +41,7 @@ from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club, Pair, PairMember, Player
 from muscore.clubs.permissions import require_organiser
-from muscore.leagues import rating_store
+from muscore.leagues import rating_store, stats_store
 from muscore.leagues.document import (
     Points,
     Result,
@@ -354,6 +354,8 @@ def _store(
     match.save()
     _line_change(match, 1)
     rating_store.match_changed(match)  # re-rates the club's players from this match on
+    if source != Match.Source.TABLE:
+        stats_store.drop(match)  # an organiser's result, or none: the hands no longer count
 
 
 def match_result(match: Match) -> Result | None:
@@ -496,6 +498,8 @@ def set_players(match: Match, *, by: Any, side: int, players: Sequence[str] | No
             Player.objects.create(club=club, name=name)
     _audit(match, by, "players", before)
     rating_store.match_changed(match)  # who sat changed: a played match is rated again
+    if match.source == Match.Source.TABLE:
+        stats_store.count_table_match(match)  # the hands' counts go to who sat
     _bump(match.competition)
     return match
 
@@ -561,6 +565,8 @@ def _sync(match_id: int, table: Table, state: TableState) -> None:
     finished = state.get("finished") or []
     result = replay_result(finished[0], Rules.from_json(table.rules)) if finished else None
     current = match_result(match) if match.source else None
+    if finished or current is not None:  # what the hands say follows the vaca (an edited bet)
+        stats_store.count_match(match, table, finished[0] if finished else None)
     if result == current:
         return
     before = match.figures()
@@ -989,6 +995,8 @@ def import_competition(club: Club, data: Any, *, by: Any) -> Competition:
                 match.table = _import_vaca(match, doc_match.vaca, league.rules)
             match.save()
             _store(match, result, source)
+            if match.table_id is not None:
+                stats_store.count_table_match(match)
             _audit(match, by, "import", {})
         else:
             match.save()

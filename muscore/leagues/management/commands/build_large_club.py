@@ -78,6 +78,8 @@ class Command(BaseCommand):
         )
         # The players' ratings, as the results would have kept them (muscore.leagues).
         call_command("rate_players", club=competition.club.slug, stdout=self.stdout)
+        # What the hands say, as the tables' results would have stored it.
+        call_command("count_hand_stats", club=competition.club.slug, stdout=self.stdout)
 
     def build(self, rng: random.Random, count: int, legs: int, share: float,
               templates: int) -> Competition:
