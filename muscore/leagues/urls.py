@@ -6,6 +6,7 @@ from django.urls import path
 
 from muscore.leagues import views as league
 from muscore.leagues import views_confirm as confirm
+from muscore.leagues import views_players as players
 
 urlpatterns = [
     path("club/<slug:slug>/", league.club, name="club"),
@@ -85,4 +86,8 @@ urlpatterns = [
         confirm.round_links,
         name="confirm_round",
     ),
+    # Players' ratings (muscore.leagues.rating_store).
+    path("club/<slug:slug>/jugador/<int:player_id>/", players.player, name="player"),
+    path("club/<slug:slug>/niveles/", players.ranking, name="ranking"),
+    path("nivel/", players.method, name="rating_method"),
 ]

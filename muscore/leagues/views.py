@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from muscore.clubs.models import Club, Player
 from muscore.clubs.permissions import is_organiser, require_organiser
 from muscore.clubs.views import club_context
-from muscore.leagues import confirmations, pages, views_confirm
+from muscore.leagues import confirmations, pages, views_confirm, views_players
 from muscore.leagues import services as leagues
 from muscore.leagues.forms import (
     CompetitionForm,
@@ -311,6 +311,7 @@ def _match_page(
         context["known_players"] = match.competition.club.players.values_list("name", flat=True)
         context["juegos"] = juegos
     context["errors"] = (forms or {}).get("errors", [])
+    context["prediction"] = views_players.prediction(match)  # each pair's chances, unplayed
     context.update(views_confirm.match_context(request, match, context["organiser"]))
     context["audit"] = pages.audit_rows(match)
     return render(request, "clubs/league/match.html", context, status=status)
@@ -460,6 +461,7 @@ def entry(request: HttpRequest, slug: str, competition_id: int, index: int) -> H
         **_base(request, competition, "standings"),
         "entry": entry,
         "players": entry.pair.player_names(),
+        "player_links": views_players.pair_players(competition.club, entry.pair),
         "rows": rows,
         "standing": standing,
     }
