@@ -7,6 +7,7 @@ from django.urls import path
 from muscore.leagues import views as league
 from muscore.leagues import views_confirm as confirm
 from muscore.leagues import views_players as players
+from muscore.leagues import views_tv as tv
 
 urlpatterns = [
     path("club/<slug:slug>/", league.club, name="club"),
@@ -90,4 +91,16 @@ urlpatterns = [
     path("club/<slug:slug>/jugador/<int:player_id>/", players.player, name="player"),
     path("club/<slug:slug>/niveles/", players.ranking, name="ranking"),
     path("nivel/", players.method, name="rating_method"),
+    # The bar's screen and the group-chat card (muscore.leagues.views_tv).
+    path("club/<slug:slug>/tv/", tv.tv, name="tv"),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/jornada/<int:number>/tarjeta.<str:kind>",
+        tv.round_card,
+        name="round_card",
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/noche/<str:day>/tarjeta.<str:kind>",
+        tv.night_card,
+        name="night_card",
+    ),
 ]

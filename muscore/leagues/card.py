@@ -1,0 +1,317 @@
+"""A club's night for the group chat, and what the bar's screen shows of it.
+
+Which competition is being played (`current_competition`), its current round
+(`current_round`), its latest results; and the card of a round or a night: its
+results, the top of the standings and the night's órdago, as text (`card_text`) and
+as a PNG drawn here with Pillow (`render_png`; the fonts are DejaVu Sans, shipped in
+static/fonts with their licence, since Pillow's bundled font has no accents).
+
+Neither the text nor the image carries a private link: no table's edit or view key,
+no pair's link; at most the competition's public page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import io
+import json
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Max
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from PIL import Image, ImageDraw, ImageFont
+
+from muscore.leagues import pages
+from muscore.leagues.models import Competition, Match
+from muscore.tables.models import Hand
+
+# Changes every card's ETag when the drawing changes.
+CARD_VERSION = "1"
+LANCES = ("grande", "chica", "pares", "juego", "punto")
+
+
+# --- what is being played -------------------------------------------------------------------------
+
+
+def current_competition(club: Any, chosen: int | None = None) -> Competition | None:
+    """The competition `chosen` (by id, None when it is not the club's), else the club's
+    competition being played (the latest), else its latest drawn one."""
+    competitions = Competition.objects.filter(club=club).select_related("club")
+    if chosen is not None:
+        return competitions.filter(pk=chosen).first()
+    playing = competitions.filter(status=Competition.Status.PLAYING).order_by("-created_at", "-id")
+    found = playing.first()
+    if found is None:
+        found = competitions.exclude(status=Competition.Status.DRAFT).order_by(
+            "-created_at", "-id").first()
+    return found
+
+
+def current_round(competition: Competition) -> int | None:
+    """The first round with a match left to play, else the latest round (None: no rounds)."""
+    left = (
+        Match.objects.filter(competition=competition, source="")
+        .exclude(first=None)
+        .order_by("number")
+        .values_list("round__number", flat=True)
+        .first()
+    )
+    if left is not None:
+        return left
+    latest: int | None = competition.rounds.aggregate(n=Max("number"))["n"]
+    return latest
+
+
+def latest_results(competition: Competition, count: int) -> list[Match]:
+    """The competition's last `count` results, newest first."""
+    return list(
+        pages.matches_of(competition).exclude(source="").order_by("-result_at", "-id")[:count]
+    )
+
+
+def ceros_table(competition: Competition) -> list[dict[str, Any]] | None:
+    """A ceros tournament's table (pairs still in, ceros) from muscore.leagues.ceros_services
+    once it is there; None for any other competition."""
+    if competition.format != "ceros":
+        return None
+    try:
+        module = importlib.import_module("muscore.leagues.ceros_services")
+    except ImportError:
+        return None
+    table = getattr(module, "tv_table", None)
+    if table is None:
+        return None
+    rows: list[dict[str, Any]] = table(competition)
+    return rows
+
+
+# --- the night ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Night:
+    """A round or a night of a competition as the card tells it."""
+
+    club: str
+    competition: str
+    title: str
+    filename: str
+    results: list[dict[str, str]] = field(default_factory=list)
+    left: int = 0
+    standings: list[dict[str, Any]] = field(default_factory=list)
+    ordagos: list[str] = field(default_factory=list)
+
+
+def round_night(competition: Competition, number: int) -> Night | None:
+    """Round `number` of a competition (every group's round of that number), or None."""
+    views = pages.rounds_of(competition, number)
+    if not views:
+        return None
+    title = pages.round_title(views[0].round) if len(views) == 1 else _(
+        "Jornada %(n)s") % {"n": number}
+    matches = [row["match"] for view in views for row in view.matches]
+    return _night(competition, title, f"jornada-{number}", matches)
+
+
+def date_night(competition: Competition, date: dt.date) -> Night | None:
+    """The matches of a competition with a result on `date` (the club's local day), or
+    None when there are none."""
+    matches = list(pages.matches_of(competition).exclude(source="").filter(result_at__date=date))
+    if not matches:
+        return None
+    title = _("La noche del %(date)s") % {"date": formats.date_format(date, "j F Y")}
+    return _night(competition, title, f"noche-{date.isoformat()}", matches)
+
+
+def _night(competition: Competition, title: str, filename: str, matches: list[Match]) -> Night:
+    night = Night(competition.club.name, competition.name, title, filename)
+    for i, match in enumerate(matches, 1):
+        row = pages.match_row(match)
+        if not row["known"]:
+            continue
+        if not match.source:
+            night.left += 1
+            continue
+        night.results.append({
+            "table": str(match.table_number or i),
+            "first": row["first"],
+            "second": row["second"],
+            "result": row["result"],
+            # The image's right column: a no-show's sentence does not fit there.
+            "short": _("no presentado") if match.source == Match.Source.NO_SHOW else row["result"],
+            "winner": "" if match.winner is None else (row["first"], row["second"])[match.winner],
+        })
+    for table in pages.standings_tables(competition):
+        night.standings.append({
+            "title": table.title,
+            "rows": [{"position": i, "name": r["row"].name, "points": r["row"].points}
+                     for i, r in enumerate(table.rows[:3], 1)],
+        })
+    night.ordagos = ordagos(matches)
+    return night
+
+
+def ordagos(matches: list[Match]) -> list[str]:
+    """The órdagos accepted in these matches' hands, in words, in the order played.
+
+    Read from the tables' stored hand records (a lance whose last bet is an órdago and
+    whose answer is quiero), without replaying any score. The first pair sits at the
+    even seats (side A), as services.open_table seats them.
+    """
+    by_table = {m.table_id: m for m in matches if m.table_id is not None}
+    if not by_table:
+        return []
+    names = {"grande": _("a la grande"), "chica": _("a la chica"), "pares": _("a pares"),
+             "juego": _("a juego"), "punto": _("al punto")}
+    found = []
+    hands = Hand.objects.filter(table_id__in=list(by_table)).order_by(
+        "created_at", "table_id", "number").values_list("table_id", "record")
+    for table_id, record in hands:
+        lances = record.get("lances") if isinstance(record, dict) else None
+        if not isinstance(lances, dict):
+            continue
+        for lance in LANCES:
+            betting = lances.get(lance)
+            if not isinstance(betting, dict) or betting.get("end") != "quiero":
+                continue
+            bets = betting.get("bets") or []
+            if not bets or not isinstance(bets[-1], dict) or bets[-1].get("n") != "ordago":
+                continue
+            match = by_table[table_id]
+            caller = pages.pair_name(match.first if bets[-1].get("side") == "A" else match.second)
+            found.append(_("Órdago %(lance)s de %(pair)s, aceptado (mesa %(table)s)") % {
+                "lance": names[lance], "pair": caller,
+                "table": match.table_number or match.number})
+            break  # an accepted órdago ends the juego: the lances after it were not played
+    return found
+
+
+# --- the text -------------------------------------------------------------------------------------
+
+
+def _left(n: int) -> str:
+    return ngettext("Queda %(n)s partida por jugar.", "Quedan %(n)s partidas por jugar.", n) % {
+        "n": n}
+
+
+def card_text(night: Night, url: str) -> str:
+    """The card's text for the group chat (results, top of the standings, órdagos, the
+    competition's public page)."""
+    lines = [f"{night.club} · {night.competition}", night.title, ""]
+    if night.results:
+        lines.append(_("Resultados:"))
+        for r in night.results:
+            lines.append(f"{_('Mesa')} {r['table']}: {r['first']} {r['result']} {r['second']}")
+    else:
+        lines.append(_("Aún no hay resultados."))
+    if night.left:
+        lines.append(_left(night.left))
+    for table in night.standings:
+        lines.append("")
+        title = _("Clasificación")
+        lines.append(f"{title} · {table['title']}:" if table["title"] else f"{title}:")
+        for row in table["rows"]:
+            lines.append(f"{row['position']}. {row['name']} ({row['points']} {_('puntos')})")
+    if night.ordagos:
+        lines.append("")
+        lines.append(_("El órdago de la noche: %(ordago)s") % {"ordago": night.ordagos[-1]})
+        if len(night.ordagos) > 1:
+            lines.append(_("Órdagos aceptados: %(n)s") % {"n": len(night.ordagos)})
+    lines += ["", url]
+    return "\n".join(lines)
+
+
+def card_json(night: Night, url: str) -> str:
+    """The card's text and its figures as JSON, for whoever wants to lay it out again."""
+    return json.dumps({**asdict(night), "url": url, "text": card_text(night, url)},
+                      ensure_ascii=False)
+
+
+# --- the image ------------------------------------------------------------------------------------
+
+WIDTH = 1080
+MARGIN = 60
+MAX_RESULTS = 20
+BACKGROUND = (24, 48, 38)  # the site's theme colour (#183026)
+INK = (255, 255, 255)
+SOFT = (190, 214, 200)
+GOLD = (242, 201, 76)
+
+
+@cache
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(Path(settings.BASE_DIR) / "static" / "fonts" / name), size)
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
+    """`text` cut with an ellipsis to fit `width` pixels."""
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _lines(night: Night) -> list[tuple[str, str, int, bool, tuple[int, int, int]]]:
+    """What the card says, line by line: (left text, right text, size, bold, colour)."""
+    out: list[tuple[str, str, int, bool, tuple[int, int, int]]] = [
+        (night.club, "", 34, False, SOFT),
+        (night.competition, "", 52, True, INK),
+        (night.title, "", 40, False, GOLD),
+        ("", "", 20, False, INK),
+    ]
+    shown = night.results[:MAX_RESULTS]
+    for r in shown:
+        out.append((f"{r['table']}. {r['first']} – {r['second']}", r["short"], 32, False, INK))
+    if len(night.results) > len(shown):
+        out.append((_("y %(n)s resultados más") % {"n": len(night.results) - len(shown)},
+                    "", 28, False, SOFT))
+    if not night.results:
+        out.append((_("Aún no hay resultados."), "", 32, False, SOFT))
+    if night.left:
+        out.append((_left(night.left), "", 28, False, SOFT))
+    for table in night.standings:
+        out.append(("", "", 20, False, INK))
+        title = _("Clasificación")
+        out.append((f"{title} · {table['title']}" if table["title"] else title, "", 36, True, GOLD))
+        for row in table["rows"]:
+            out.append((f"{row['position']}. {row['name']}", f"{row['points']} {_('puntos')}",
+                        32, row["position"] == 1, INK))
+    if night.ordagos:
+        out.append(("", "", 20, False, INK))
+        out.append((_("El órdago de la noche"), "", 36, True, GOLD))
+        out.append((night.ordagos[-1], "", 28, False, INK))
+    out.append(("", "", 20, False, INK))
+    out.append(("muscore", "", 26, True, SOFT))
+    return out
+
+
+def render_png(night: Night) -> bytes:
+    """The card as a PNG: the same night always gives the same bytes (no date stored)."""
+    lines = _lines(night)
+    heights = [int(size * 1.5) for _l, _r, size, _b, _c in lines]
+    height = 2 * MARGIN + sum(heights)
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    y = MARGIN
+    inner = WIDTH - 2 * MARGIN
+    for (left, right, size, bold, colour), step in zip(lines, heights, strict=True):
+        font = _font(size, bold)
+        right_width = int(draw.textlength(right, font=font)) + 24 if right else 0
+        if right:
+            draw.text((WIDTH - MARGIN, y), right, font=_font(size, True), fill=GOLD, anchor="ra")
+        if left:
+            draw.text((MARGIN, y), _fit(draw, left, font, inner - right_width), font=font,
+                      fill=colour)
+        y += step
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()

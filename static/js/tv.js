@@ -1,0 +1,81 @@
+// The bar's screen (templates/clubs/tv.html): shows one panel of the live part at a
+// time (the round's tables, the standings, the latest results), turning every few
+// seconds, and keeps its place when a poll brings a new live part. Like the board
+// (muscore.js), an unchanged poll (304, or the same ETag) swaps nothing, and a hidden
+// tab does not poll. No library: htmx polls, this only shows and hides.
+(function () {
+  "use strict";
+  var TURN_MS = 12000;
+  var current = "";
+  var timer = null;
+
+  function root() { return document.querySelector("[data-tv-live]"); }
+
+  function panels() {
+    var live = root();
+    return live ? Array.prototype.slice.call(live.querySelectorAll("[data-panel]")) : [];
+  }
+
+  function show(name) {
+    var all = panels();
+    if (!all.length) return;
+    var found = all.filter(function (p) { return p.getAttribute("data-panel") === name; })[0] || all[0];
+    current = found.getAttribute("data-panel");
+    all.forEach(function (p) { p.classList.toggle("is-shown", p === found); });
+    var dots = root().querySelector("[data-tv-dots]");
+    if (!dots) return;
+    if (dots.children.length !== all.length) {
+      dots.textContent = "";
+      all.forEach(function (p) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.textContent = p.getAttribute("data-title") || p.getAttribute("data-panel");
+        b.setAttribute("data-show", p.getAttribute("data-panel"));
+        dots.appendChild(b);
+      });
+    }
+    Array.prototype.forEach.call(dots.children, function (b) {
+      b.setAttribute("aria-current", b.getAttribute("data-show") === current ? "true" : "false");
+    });
+  }
+
+  function next() {
+    var all = panels();
+    if (!all.length) return;
+    var names = all.map(function (p) { return p.getAttribute("data-panel"); });
+    show(names[(names.indexOf(current) + 1) % names.length]);
+  }
+
+  function restart() {
+    if (timer) window.clearInterval(timer);
+    timer = window.setInterval(next, TURN_MS);
+  }
+
+  document.documentElement.classList.add("js-tv");
+  document.addEventListener("DOMContentLoaded", function () { show(current); restart(); });
+  // A tap on a panel's name (a laptop) shows it and starts the turn again from there.
+  document.addEventListener("click", function (event) {
+    var b = event.target.closest && event.target.closest("[data-show]");
+    if (!b) return;
+    show(b.getAttribute("data-show"));
+    restart();
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "ArrowRight" || event.key === " ") { next(); restart(); }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt.hasAttribute("data-tv-live") && document.hidden) event.preventDefault();
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    if (!elt.hasAttribute("data-tv-live")) return;
+    var xhr = event.detail.xhr;
+    var etag = xhr.getResponseHeader("ETag");
+    if (xhr.status === 304 || (etag && etag === elt.getAttribute("data-etag"))) {
+      event.detail.shouldSwap = false;
+    }
+  });
+  // The new live part keeps the panel that was showing.
+  document.addEventListener("htmx:afterSettle", function () { show(current); });
+  document.addEventListener("htmx:afterSwap", function () { show(current); });
+})();

@@ -1,0 +1,189 @@
+"""The bar's screen (/club/<slug>/tv/) and the group-chat card (muscore.leagues.card):
+which competition and round they show, the screen's 304 of an unchanged poll, the card's
+PNG and text (the right results, no private link, the same bytes for the same night)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+from django.test import Client
+from PIL import Image
+
+from muscore.leagues import card
+from muscore.leagues import services as leagues
+from muscore.leagues.models import Competition, Match
+from muscore.tables import services as tables
+from tests.clubs.factory import make_club, make_league
+from tests.clubs.test_league_pages import ordago_record
+
+pytestmark = pytest.mark.django_db
+
+
+def tv_url(competition: Competition) -> str:
+    return f"/club/{competition.club.slug}/tv/"
+
+
+def card_url(competition: Competition, number: int, kind: str) -> str:
+    return f"/club/{competition.club.slug}/liga/{competition.pk}/jornada/{number}/tarjeta.{kind}"
+
+
+def organiser(competition: Competition) -> object:
+    return competition.club.memberships.get().user  # type: ignore[union-attr]
+
+
+def test_the_screen_shows_the_current_round_standings_and_latest_results() -> None:
+    club = make_club()
+    competition = make_league(club, 6, results=4)  # round 1 (3 matches) done, round 2 begun
+    assert card.current_competition(club) == competition
+    assert card.current_round(competition) == 2
+    response = Client().get(tv_url(competition))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Jornada 2" in page and competition.name in page
+    round2 = Match.objects.filter(competition=competition, round__number=2).select_related(
+        "first__pair", "second__pair").order_by("number")
+    for m in round2:
+        assert m.first is not None and m.second is not None
+        assert m.first.pair.name in page and m.second.pair.name in page
+    assert page.count('class="tv-table is-done"') == 1
+    assert 'data-panel="standings"' in page and 'data-panel="results"' in page
+    assert page.count("data-result=") == 4
+    # No inline script or style: the Content-Security-Policy allows none.
+    assert "<script>" not in page and "style=" not in page
+    assert "script-src 'self'" in response["Content-Security-Policy"]
+
+
+def test_an_unchanged_poll_is_answered_304_with_the_security_headers() -> None:
+    club = make_club()
+    competition = make_league(club, 4, results=1)
+    client = Client()
+    poll = tv_url(competition) + f"?liga={competition.pk}&live=1"
+    first = client.get(poll, HTTP_HX_REQUEST="true")
+    assert first.status_code == 200 and 'id="tv-live"' in first.content.decode()
+    assert "<html" not in first.content.decode()
+    etag = first["ETag"]
+    again = client.get(poll, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    assert again["ETag"] == etag
+    assert "Content-Security-Policy" in again and again["X-Content-Type-Options"] == "nosniff"
+    match = Match.objects.filter(competition=competition, source="").order_by("number").first()
+    assert match is not None
+    leagues.record_result(match, by=organiser(competition), juegos=[3, 2])
+    changed = client.get(poll, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert "3–2" in changed.content.decode()
+
+
+def test_the_screen_picks_the_competition_being_played_or_the_one_asked_for() -> None:
+    club = make_club()
+    older = make_league(club, 4)  # every match played: finished
+    newer = leagues.create_competition(
+        club, by=organiser(older), name="Liga de primavera", pairs=list(club.pairs.all()),
+        draw=[0, 1, 2, 3])
+    older.refresh_from_db()
+    assert older.status == Competition.Status.FINISHED
+    assert card.current_competition(club) == newer
+    assert card.current_competition(club, older.pk) == older
+    assert card.current_round(older) == 3  # nothing left: the latest round
+    page = Client().get(tv_url(older) + f"?liga={older.pk}").content.decode()
+    assert "Jornada 3" in page
+    assert Client().get(tv_url(older) + "?liga=999999").status_code == 404
+    assert Client().get(tv_url(older) + "?liga=abc").status_code == 404
+
+
+def test_a_club_with_no_competition_shows_an_empty_screen() -> None:
+    club = make_club()
+    response = Client().get(f"/club/{club.slug}/tv/")
+    assert response.status_code == 200
+    assert "aún no tiene ninguna competición" in response.content.decode()
+    assert Client().get("/club/no-such-club/tv/").status_code == 404
+
+
+def test_the_card_text_has_the_rounds_results_and_the_standings_top() -> None:
+    club = make_club()
+    competition = make_league(club, 4, results=0)
+    one, two = Match.objects.filter(competition=competition, round__number=1).select_related(
+        "first__pair", "second__pair").order_by("number")
+    leagues.record_result(one, by=organiser(competition), juegos=[3, 1])
+    text = Client().get(card_url(competition, 1, "txt"))
+    assert text.status_code == 200 and text["Content-Type"].startswith("text/plain")
+    body = text.content.decode()
+    assert one.first is not None and one.second is not None
+    assert f"{one.first.pair.name} 3–1 {one.second.pair.name}" in body
+    assert "Queda 1 partida por jugar." in body
+    assert f"1. {one.first.pair.name} (2 puntos)" in body
+    assert f"http://testserver/club/{club.slug}/liga/{competition.pk}/" in body
+    data = json.loads(Client().get(card_url(competition, 1, "json")).content)
+    assert data["results"][0]["result"] == "3–1" and data["left"] == 1
+    assert Client().get(card_url(competition, 9, "txt")).status_code == 404
+    assert Client().get(card_url(competition, 1, "gif")).status_code == 404
+
+
+def test_the_card_png_is_a_png_the_same_for_the_same_night_and_changes_with_a_result() -> None:
+    club = make_club()
+    competition = make_league(club, 4, results=1)
+    client = Client()
+    first = client.get(card_url(competition, 1, "png"))
+    assert first.status_code == 200 and first["Content-Type"] == "image/png"
+    png = first.content
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    image = Image.open(io.BytesIO(png))
+    image.verify()
+    assert Image.open(io.BytesIO(png)).size[0] == card.WIDTH
+    assert client.get(card_url(competition, 1, "png")).content == png  # deterministic
+    assert client.get(card_url(competition, 1, "png"),
+                      HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    match = Match.objects.filter(competition=competition, source="").order_by("number").first()
+    assert match is not None
+    leagues.record_result(match, by=organiser(competition), juegos=[0, 3])
+    after = client.get(card_url(competition, 1, "png"), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after.content != png
+
+
+def test_accents_and_enye_are_drawn_not_boxes() -> None:
+    # DejaVu Sans has them (Pillow's bundled font draws a box for ñ, á...).
+    font = card._font(40)
+    box = font.getmask("\uffff").getbbox()
+    for letter in "ñÑáéíóúü¿–":
+        assert font.getmask(letter).getbbox() != box, letter
+
+
+def test_the_card_tells_the_nights_ordago_and_carries_no_private_link() -> None:
+    club = make_club()
+    competition = make_league(club, 4, results=0)
+    match = Match.objects.filter(competition=competition, round__number=1).select_related(
+        "first__pair").order_by("number").first()
+    assert match is not None and match.first is not None
+    table = leagues.open_table(match, by=organiser(competition))
+    for _ in range(3):
+        tables.add_hand(table, ordago_record(), via="edit_link")
+    match.refresh_from_db()
+    assert match.source == "table"
+    text = Client().get(card_url(competition, 1, "txt")).content.decode()
+    assert f"Órdago a la grande de {match.first.pair.name}, aceptado" in text
+    assert "Órdagos aceptados: 3" in text
+    png = Client().get(card_url(competition, 1, "png")).content
+    for secret in (table.edit_key, table.id):
+        assert secret not in text
+        assert secret.encode() not in png
+    assert "/t/" not in text and "/k/" not in text
+    assert not re.search(r"resultado/[A-Za-z0-9_-]{16,}", text)
+
+
+def test_a_nights_card_takes_the_matches_of_that_date() -> None:
+    club = make_club()
+    competition = make_league(club, 4, results=2)
+    day = Match.objects.exclude(source="").filter(competition=competition).first()
+    assert day is not None and day.result_at is not None
+    from django.utils import timezone
+
+    date = timezone.localdate(day.result_at).isoformat()
+    base = f"/club/{club.slug}/liga/{competition.pk}/noche/"
+    text = Client().get(base + f"{date}/tarjeta.txt").content.decode()
+    assert text.count("Mesa ") == 2
+    assert Client().get(base + "2001-01-01/tarjeta.txt").status_code == 404
+    assert Client().get(base + "ayer/tarjeta.png").status_code == 404
+    assert Client().get(base + f"{date}/tarjeta.png").content.startswith(b"\x89PNG")
