@@ -54,8 +54,8 @@ FINISHED = {"name": "finished", "in": "query", "required": False,
             "description": _("«summary» (por defecto): cada vaca terminada resumida, sin sus "
                              "manos (juegos, winner, score, next_mano, first_hand, mano y "
                              "hand_count), así que leer una mesa larga cuesta lo mismo que una "
-                             "corta. «full»: cada vaca con todas sus manos, como responden las "
-                             "escrituras.")}
+                             "corta. «full»: cada vaca con todas sus manos. Lo mismo en la "
+                             "respuesta de cada escritura.")}
 ETAG_HEADER = {"ETag": {"description": _("La revisión de la mesa como ETag: «r<revisión>»."),
                         "schema": {"type": "string"}}}
 
@@ -350,8 +350,13 @@ SCHEMAS: dict[str, Any] = {
             "revision": {"type": "integer"},
         },
     },
+    "TableAnswer": {
+        "anyOf": [_ref("TableSummary"), _ref("TableState")],
+        "description": "A table as a GET or a write answers it: TableSummary (the finished "
+                       "vacas without their hands) by default, TableState with finished=full.",
+    },
     "TableCreated": {
-        "allOf": [_ref("TableState")], "type": "object",
+        "allOf": [_ref("TableAnswer")], "type": "object",
         "required": ["edit_key", "view_url", "edit_url"],
         "properties": {"edit_key": {"type": "string"}, "view_url": {"type": "string"},
                        "edit_url": {"type": "string"}},
@@ -413,6 +418,7 @@ PATHS: dict[str, Any] = {
         "summary": _("Crear una mesa"),
         "description": _("Devuelve la mesa con su clave de edición (se ve una sola vez): "
                          "guárdala, toda escritura la necesita en X-Table-Key."),
+        "parameters": [FINISHED],
         "requestBody": _body(_ref("NewTable"), CREATE_REQUEST, required=False),
         "responses": {"201": _json(_ref("TableCreated"), _("La mesa nueva."), CREATE_RESPONSE,
                                    {**ETAG_HEADER, "Location": {"schema": {"type": "string"}}}),
@@ -421,6 +427,7 @@ PATHS: dict[str, Any] = {
     "/api/v1/tables/import": {"post": {
         "operationId": "importTable", "tags": ["tables"],
         "summary": _("Importar una mesa exportada como mesa nueva"),
+        "parameters": [FINISHED],
         "requestBody": _body(_ref("Export"), {
             "format": "muscore-table", "version": 1, "rules": {"target": 40}, "mano": 0,
             "players": ["Ana", "Bruno", "Carla", "Diego"], "hands": [{"hands": SEED_HANDS}]}),
@@ -432,7 +439,7 @@ PATHS: dict[str, Any] = {
         "operationId": "getTable", "tags": ["tables"],
         "summary": _("El estado de una mesa"),
         "parameters": [TABLE_ID, FINISHED, IF_NONE_MATCH],
-        "responses": {"200": _json({"anyOf": [_ref("TableSummary"), _ref("TableState")]},
+        "responses": {"200": _json(_ref("TableAnswer"),
                                    _("La mesa: TableSummary por defecto, TableState con "
                                      "finished=full."), headers=ETAG_HEADER),
                       "304": {"description": _("Sin cambios desde el ETag de If-None-Match."),
@@ -454,10 +461,10 @@ PATHS: dict[str, Any] = {
         "description": _("La mano (la mesa pone las reglas, la mano y el tanteo). `number` dice "
                          "qué mano es: si otro móvil la llenó antes, 409 con la `hand` "
                          "guardada. `client_id` o Idempotency-Key hacen seguro un reintento."),
-        "parameters": [TABLE_ID, TABLE_KEY, IDEMPOTENCY_KEY],
+        "parameters": [TABLE_ID, FINISHED, TABLE_KEY, IDEMPOTENCY_KEY],
         "requestBody": _body(_hand_body(number={"type": "integer", "minimum": 1},
                                         client_id={"type": "string"}), ADD_HAND_REQUEST),
-        "responses": {"201": _json(_ref("TableState"), _("La mesa con la mano."),
+        "responses": {"201": _json(_ref("TableAnswer"), _("La mesa con la mano."),
                                    headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
                       "409": _error(_("Esa mano ya estaba llena: `hand` es la guardada.")),
@@ -473,7 +480,7 @@ PATHS: dict[str, Any] = {
                          "juego. `revision` o If-Match rechazan con 409 un toque sobre una mesa "
                          "que ha cambiado; `client_id` o Idempotency-Key hacen seguro un "
                          "reintento. Ver docs/contract.md."),
-        "parameters": [TABLE_ID, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
+        "parameters": [TABLE_ID, FINISHED, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
         "requestBody": _body({
             "type": "object",
             "properties": {
@@ -485,7 +492,7 @@ PATHS: dict[str, Any] = {
             "required": ["side", "n"],
             "additionalProperties": False,
         }, PIEDRAS_REQUEST),
-        "responses": {"201": _json(_ref("TableState"), _("La mesa con las piedras."),
+        "responses": {"201": _json(_ref("TableAnswer"), _("La mesa con las piedras."),
                                    headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
                       "409": _error(_("La mesa cambió desde la revisión dada.")),
@@ -494,8 +501,8 @@ PATHS: dict[str, Any] = {
     "/api/v1/tables/{table_id}/hands/last": {"delete": {
         "operationId": "undoLastHand", "tags": ["hands"],
         "summary": _("Deshacer la última mano"),
-        "parameters": [TABLE_ID, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
-        "responses": {"200": _json(_ref("TableState"), _("La mesa sin su última mano."),
+        "parameters": [TABLE_ID, FINISHED, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
+        "responses": {"200": _json(_ref("TableAnswer"), _("La mesa sin su última mano."),
                                    headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
                       "409": _error(_("La mesa cambió desde la revisión de If-Match: `revision` "
@@ -516,10 +523,10 @@ PATHS: dict[str, Any] = {
             "description": _("Se rehace la mesa entera; un cambio que haría que una mano "
                              "posterior rompiera las reglas se rechaza con 400 y el `number` de "
                              "esa mano."),
-            "parameters": [TABLE_ID, NUMBER, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
+            "parameters": [TABLE_ID, NUMBER, FINISHED, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
             "requestBody": _body(_hand_body(revision={"type": "integer"}),
                                  {"hands": SEED_HANDS}),
-            "responses": {"200": _json(_ref("TableState"), _("La mesa después de la corrección."),
+            "responses": {"200": _json(_ref("TableAnswer"), _("La mesa después de la corrección."),
                                        headers=ETAG_HEADER),
                           "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND,
                           "405": METHOD,

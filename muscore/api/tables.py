@@ -191,8 +191,13 @@ def table_links(request: HttpRequest, table: Table) -> dict[str, str]:
     }
 
 
-def created_response(request: HttpRequest, table: Table) -> JsonResponse:
-    state = services.table_state(table)
+def created_response(
+    request: HttpRequest, table: Table, shape: services.Finished
+) -> JsonResponse:
+    if shape == "full":
+        state: Mapping[str, Any] = services.table_state(table)
+    else:
+        state = json.loads(services.summary_state_json(table))
     body = {"id": table.id, "edit_key": table.edit_key, **table_links(request, table), **state}
     response = state_response(body, 201)
     response["Location"] = request.build_absolute_uri(f"/api/v1/tables/{table.id}")
@@ -218,6 +223,7 @@ def pop_base_revision(request: HttpRequest, data: dict[str, Any]) -> int | None:
 @api_view("POST")
 @ratelimits.limit(ratelimits.CREATE, api=True)
 def create(request: HttpRequest) -> HttpResponse:
+    shape = finished_shape(request)  # before anything is stored
     data = read_json(request) if request.body else {}
     unknown = sorted(set(data) - CREATE_KEYS)
     if unknown:
@@ -225,23 +231,30 @@ def create(request: HttpRequest) -> HttpResponse:
     table = services.create_table(
         players=data.get("players"), rules=data.get("rules"), mano=data.get("mano")
     )
-    return created_response(request, table)
+    return created_response(request, table, shape)
 
 
-# GET /tables/<id>?finished=...: "summary" (the default) gives each finished vaca without
-# its hands, so a phone's read costs the same on a full table as on a short one; "full"
-# gives every hand of every vaca (the shape every write answers).
-FINISHED_SHAPES = ("summary", "full")
+# ?finished=... on a table's GET and on every write: "summary" (the default) gives each
+# finished vaca without its hands, so a read or a write answers as much on a full table as
+# on a short one; "full" gives every hand of every vaca.
+FINISHED_SHAPES: tuple[services.Finished, ...] = ("summary", "full")
+
+
+def finished_shape(request: HttpRequest) -> services.Finished:
+    """The request's ?finished= (default "summary"), or BadRequest."""
+    value = request.GET.get("finished", "summary")
+    for shape in FINISHED_SHAPES:
+        if value == shape:
+            return shape
+    raise BadRequest(
+        'finished must be "summary" (the default: each finished vaca without its hands) '
+        'or "full" (every hand of every vaca)'
+    )
 
 
 @api_view("GET")
 def detail(request: HttpRequest, table_id: str) -> HttpResponse:
-    shape = request.GET.get("finished", "summary")
-    if shape not in FINISHED_SHAPES:
-        raise BadRequest(
-            'finished must be "summary" (the default: each finished vaca without its hands) '
-            'or "full" (every hand of every vaca)'
-        )
+    shape = finished_shape(request)
     # The cheap path of an unchanged poll: one indexed query, no replay, no render.
     revision = services.table_revision(table_id)
     if revision is None:
@@ -275,6 +288,7 @@ def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
         client_id=client_id,
         idempotency_key=request.headers.get("Idempotency-Key"),
         via=VIA,
+        finished=finished_shape(request),
     )
     return state_text_response(state, 201)
 
@@ -290,16 +304,16 @@ def add_piedras(request: HttpRequest, table_id: str) -> HttpResponse:
     if unknown:
         raise BadRequest(f"unknown key {unknown[0]!r}; piedras take side, n and client_id")
     base = pop_base_revision(request, data)
-    state = services.add_piedras(
+    state = services.add_hand_json(
         table,
-        data.get("side"),
-        data.get("n"),
+        services.piedras_record(data.get("side"), data.get("n")),
         client_id=data.get("client_id"),
         idempotency_key=request.headers.get("Idempotency-Key"),
         base_revision=base,
         via=VIA,
+        finished=finished_shape(request),
     )
-    return state_response(state, 201)
+    return state_text_response(state, 201)
 
 
 @api_view("DELETE")
@@ -314,6 +328,7 @@ def undo_last(request: HttpRequest, table_id: str) -> HttpResponse:
         base_revision=base,
         idempotency_key=request.headers.get("Idempotency-Key"),
         via=VIA,
+        finished=finished_shape(request),
     )
     return state_text_response(state)
 
@@ -338,6 +353,7 @@ def replace_hand(request: HttpRequest, table_id: str, number: int) -> HttpRespon
         base_revision=base,
         idempotency_key=request.headers.get("Idempotency-Key"),
         via=VIA,
+        finished=finished_shape(request),
     )
     return state_text_response(state)
 
@@ -353,8 +369,9 @@ def export(request: HttpRequest, table_id: str) -> HttpResponse:
 @api_view("POST")
 @ratelimits.limit(ratelimits.IMPORT, api=True)
 def import_(request: HttpRequest) -> HttpResponse:
+    shape = finished_shape(request)  # before anything is stored
     table = services.import_table(read_json(request), via=VIA)
-    return created_response(request, table)
+    return created_response(request, table, shape)
 
 
 @api_view("GET", "POST", "PUT", "DELETE", "PATCH")

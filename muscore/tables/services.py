@@ -21,7 +21,8 @@ on these functions and nothing else. The stable API:
 - `replace_hand(table, number, record, *, base_revision=None, idempotency_key=None, via) -> dict`
   (the state plus "changed": the table-wide numbers of the hands whose result changed)
 - `add_hand_json`, `undo_last_json`, `replace_hand_json`: the same writes answering the
-  state's JSON text, for a caller that sends it on (the API) or does not read it (a page)
+  state's JSON text, for a caller that sends it on (the API) or does not read it (a page);
+  with `finished="summary"` the finished vacas are summed up, as `summary_state_json`
 - `hand_entry(table, number) -> dict`: one stored hand with its replayed result
 - `table_changes(table) -> list[Change]`: the audit, oldest first
 - `export_table(table) -> dict` / `import_table(data, *, via) -> Table`
@@ -42,11 +43,12 @@ epoch): a restore changes the epoch, so no worker serves a state from before it.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import secrets
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -525,6 +527,10 @@ def replay_stored(table: Table) -> TableState:
 # the finished vacas without their hands) and the board's ("board": the same, plus the
 # last finished vaca whole when the board shows its end).
 READ_KINDS = ("state", "summary", "board")
+# How a write answers: the whole state ("full", the Python API's default) or the API's
+# default read ("summary": no hands of the finished vacas, so a write on a full table
+# answers what one on a short table does).
+Finished = Literal["summary", "full"]
 
 
 def _cache_key(table: Table, kind: str = "state") -> str:
@@ -838,6 +844,15 @@ def _check_limit(count: int) -> None:
         )
 
 
+def _answer_text(table: Table, finished: Finished) -> str:
+    """The state's JSON text a write answers, read inside its lock from the stored vacas."""
+    if finished == "full":
+        return _state_text(table, _texts(table))
+    text = _summary_text(table, board=False)
+    assert text is not None, "the write stored the vacas"
+    return text
+
+
 def _commit_json(
     table: Table,
     *,
@@ -852,8 +867,10 @@ def _commit_json(
     status: int,
     idempotency_key: str | None,
     extra: Mapping[str, Any] | None = None,
+    finished: Finished = "full",
 ) -> str:
-    """Store a change made inside the write lock; the new state's JSON text (plus `extra`)."""
+    """Store a change made inside the write lock; the new state's JSON text (plus `extra`),
+    whole or with the finished vacas summed up (`finished`)."""
     if via not in Change.Via.values:
         raise TableError(_("forma desconocida de cambiar una mesa: %(via)s"), via=repr(via))
     table.revision += 1
@@ -870,8 +887,8 @@ def _commit_json(
         revision=table.revision,
     )
     _store_vacas(table, rewrite.index, rewrite.vacas, alone=rewrite.alone)
-    state = _state_text(table, _texts(table))
-    _cache_put(table, state)
+    state = _answer_text(table, finished)
+    _cache_put(table, state, "state" if finished == "full" else "summary")
     answer = state
     if extra:
         answer = state[:-1] + ", " + _dumps(dict(extra))[1:]
@@ -891,8 +908,11 @@ def _commit_json(
         )
         if stale:
             IdempotentWrite.objects.filter(table=table, id__lte=stale[0]).delete()
-    # Parsed only if a listener looks inside (a league match's table, the leagues app).
-    table_changed.send(sender=Table, table=table, state=LazyState(state))
+    # Parsed (and, after a summed-up answer, read whole) only if a listener looks inside.
+    whole: str | Callable[[], str] = state
+    if finished != "full":
+        whole = functools.partial(_answer_text, table, "full")
+    table_changed.send(sender=Table, table=table, state=LazyState(whole))
     return answer
 
 
@@ -923,15 +943,17 @@ def _idempotency_keys(client_id: str | None, idempotency_key: str | None) -> lis
 
 
 class LazyState(Mapping[str, Any]):
-    """A state (table_state's shape) from its JSON text, parsed at the first look inside."""
+    """A state (table_state's shape) from its JSON text, or from a function reading it,
+    parsed (and read) at the first look inside."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str | Callable[[], str]) -> None:
         self.text = text
         self._parsed: dict[str, Any] | None = None
 
     def _data(self) -> dict[str, Any]:
         if self._parsed is None:
-            self._parsed = json.loads(self.text)
+            text = self.text if isinstance(self.text, str) else self.text()
+            self._parsed = json.loads(text)
         assert self._parsed is not None
         return self._parsed
 
@@ -991,8 +1013,10 @@ def add_hand_json(
     idempotency_key: Any = None,
     base_revision: Any = None,
     via: str,
+    finished: Finished = "full",
 ) -> str:
-    """add_hand(), answering the state's JSON text (not parsed: the API sends it)."""
+    """add_hand(), answering the state's JSON text (not parsed: the API sends it), whole or
+    with the finished vacas summed up (`finished`)."""
     clean = check_record(record)
     client_id = _check_key("client id", client_id, CLIENT_ID_MAX)
     idempotency_key = _check_key("Idempotency-Key", idempotency_key)
@@ -1011,7 +1035,7 @@ def add_hand_json(
             count = current.first_hand + current.hand_count - 1
             if client_id is not None and _same_hand_again(table, client_id, clean):
                 # Its stored answer is gone (only the latest are kept): the hand is stored.
-                return _state_text(table, _texts(table))
+                return _answer_text(table, finished)
             if number is not None and number <= count:
                 raise HandConflict(
                     _("otro móvil ya guardó la mano %(n)s: aquí está"),
@@ -1044,6 +1068,7 @@ def add_hand_json(
                 fingerprint=fingerprint,
                 status=201,
                 idempotency_key=idempotency_key,
+                finished=finished,
             )
     except IntegrityError:
         # Only reachable if two writers slipped past the lock: answer as for a retry.
@@ -1078,8 +1103,9 @@ def undo_last_json(
     base_revision: Any = None,
     idempotency_key: Any = None,
     via: str,
+    finished: Finished = "full",
 ) -> str:
-    """undo_last(), answering the state's JSON text."""
+    """undo_last(), answering the state's JSON text (`finished`: as add_hand_json)."""
     idempotency_key = _check_key("Idempotency-Key", idempotency_key)
     keys = _idempotency_keys(None, idempotency_key)
     fingerprint = _fingerprint("undo", base_revision, None)
@@ -1111,6 +1137,7 @@ def undo_last_json(
             fingerprint=fingerprint,
             status=200,
             idempotency_key=idempotency_key,
+            finished=finished,
         )
 
 
@@ -1286,8 +1313,10 @@ def replace_hand_json(
     base_revision: Any = None,
     idempotency_key: Any = None,
     via: str,
+    finished: Finished = "full",
 ) -> str:
-    """replace_hand(), answering the state's JSON text (with "changed")."""
+    """replace_hand(), answering the state's JSON text (with "changed"; `finished`: as
+    add_hand_json)."""
     clean = check_record(record)
     idempotency_key = _check_key("Idempotency-Key", idempotency_key)
     if not _is_int(number) or number < 1:
@@ -1330,6 +1359,7 @@ def replace_hand_json(
             fingerprint=fingerprint,
             status=200,
             idempotency_key=idempotency_key,
+            finished=finished,
             extra={"changed": rewrite.changed()},
         )
 

@@ -9,6 +9,7 @@ view URL or to an edit URL with a wrong key is a 403 and changes nothing.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -336,8 +337,11 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
         return render(request, "tables/undo.html", context)
     revision = request.POST.get("revision", "")
     try:
-        services.undo_last(
-            table, base_revision=int(revision) if revision.isdigit() else None, via=VIA
+        services.undo_last_json(
+            table,
+            base_revision=int(revision) if revision.isdigit() else None,
+            via=VIA,
+            finished="summary",
         )
     except services.StaleEdit:
         return _board_error(
@@ -395,8 +399,14 @@ def piedras(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     valid = side in ("A", "B") and isinstance(n, int)
     key_of_tap = f"tap:r{base}:{side}{n}" if base is not None and valid else None
     try:
-        services.add_piedras(
-            table, side, n, base_revision=base, idempotency_key=key_of_tap, via=VIA
+        # What add_piedras does, answering the summed-up state: the board is drawn anew.
+        services.add_hand_json(
+            table,
+            services.piedras_record(side, n),
+            base_revision=base,
+            idempotency_key=key_of_tap,
+            via=VIA,
+            finished="summary",
         )
     except services.StaleEdit:
         return _board_error(
@@ -564,11 +574,19 @@ def _save(
             # The same client id again (a double tap, a retry after the signal dropped)
             # gets the first answer: the board, with one hand stored.
             services.add_hand_json(
-                table, record, number=entry.number, client_id=entry.client_id, via=VIA
+                table,
+                record,
+                number=entry.number,
+                client_id=entry.client_id,
+                via=VIA,
+                finished="summary",
             )
             return _redirect(request, board_url)
         revision = int(entry.revision) if entry.revision.isdigit() else None
-        state = services.replace_hand(table, number, record, base_revision=revision, via=VIA)
+        # Only "changed" is read: the answer leaves the finished vacas' hands out.
+        answer = services.replace_hand_json(
+            table, number, record, base_revision=revision, via=VIA, finished="summary"
+        )
     except services.HandConflict as error:
         return SaveProblem(
             _("Otro móvil guardó la mano %(n)s: aquí está. No se ha cambiado nada.")
@@ -588,7 +606,7 @@ def _save(
         return SaveProblem(service_message(error))
     except rules_engine.RuleError as error:
         return SaveProblem(rule_message(error))
-    changed = ",".join(str(n) for n in state.get("changed", []))
+    changed = ",".join(str(n) for n in json.loads(answer).get("changed", []))
     return _redirect(request, f"{board_url}?corregida={number}&cambian={changed}")
 
 

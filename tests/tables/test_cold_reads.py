@@ -178,3 +178,66 @@ def test_rows_stored_before_the_summaries_are_filled_by_the_migration_or_read_fr
     assert [json.loads(row.summary) for row in rows] == [services.summary_of(v) for v in vacas]
     cache.clear()
     assert services.board_state(table) == expected
+
+
+def test_every_api_write_answers_in_the_shape_its_finished_parameter_asks(client):
+    table = long_table(60)
+    headers = {"X-Table-Key": table.edit_key}
+    base = f"/api/v1/tables/{table.id}"
+
+    def send(method: str, path: str, body: Any = None) -> dict[str, Any]:
+        data = json.dumps(body) if body is not None else ""
+        call = getattr(client, method)
+        response = call(path, data, content_type="application/json", headers=headers)
+        assert response.status_code in (200, 201), response.content[:300]
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    def summed_up(answer: dict[str, Any]) -> bool:
+        assert answer["finished"]
+        return all("hand_count" in v and "hands" not in v for v in answer["finished"])
+
+    assert summed_up(send("post", f"{base}/hands", make_record()))
+    assert not summed_up(send("post", f"{base}/hands?finished=full", make_record()))
+    edited = send("put", f"{base}/hands/1", ORDAGO_A)
+    assert summed_up(edited) and "changed" in edited
+    assert not summed_up(send("delete", f"{base}/hands/last?finished=full"))
+    assert summed_up(send("post", f"{base}/piedras", {"side": "B", "n": 1}))
+    assert summed_up(send("delete", f"{base}/hands/last"))
+    # The answer of a write is what the next GET says, in the same shape.
+    assert send("delete", f"{base}/hands/last") == send("get", base)
+    count = table.hands.count()
+    wrong = client.post(
+        f"{base}/hands?finished=all", json.dumps(make_record()),
+        content_type="application/json", headers=headers,
+    )  # fmt: skip
+    assert wrong.status_code == 400 and table.hands.count() == count
+
+
+def test_a_summed_up_write_still_gives_its_listeners_the_whole_state():
+    from muscore.tables.signals import table_changed
+
+    table = long_table(30)
+    seen: list[Any] = []
+
+    def listener(sender: Any, table: Table, state: Any, **kwargs: Any) -> None:
+        seen.append(state["finished"])
+
+    table_changed.connect(listener, weak=False, dispatch_uid="test-cold-reads")
+    try:
+        services.add_hand_json(table, make_record(), via="api", finished="summary")
+    finally:
+        table_changed.disconnect(dispatch_uid="test-cold-reads")
+    assert seen == [services.replay_stored(table)["finished"]]
+    assert seen[0] and all(vaca["hands"] for vaca in seen[0])
+
+
+def test_a_new_table_or_an_import_with_a_wrong_finished_stores_nothing(client):
+    for path, body in (("/api/v1/tables", {}), ("/api/v1/tables/import", {"hands": []})):
+        response = client.post(
+            f"{path}?finished=some", json.dumps(body), content_type="application/json"
+        )
+        assert response.status_code == 400, path
+    assert not Table.objects.exists()
+    created = client.post("/api/v1/tables?finished=full", "{}", content_type="application/json")
+    assert created.status_code == 201 and created.json()["finished"] == []
