@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet, Sum
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 from muscore.clubs.models import Club, Pair, PairMember, Player
 from muscore.leagues.handstats import FIELDS, LANCES, Counts, count_hands
@@ -182,6 +183,8 @@ def count_club(club: Club, *, batch: int = 300) -> int:
 
 
 SUMS = {name: Sum(name) for name in FIELDS}
+LANCE_NAMES = {"grande": _("Grande"), "chica": _("Chica"), "pares": _("Pares"),
+               "juego": _("Juego"), "punto": _("Punto")}
 
 
 def _totals(rows: QuerySet[Any]) -> dict[str, int]:
@@ -199,7 +202,8 @@ def summary(totals: Mapping[str, int]) -> dict[str, Any]:
     return {
         **totals,
         "lances": [
-            {"lance": lance, "won": totals[lance], "piedras": totals[f"piedras_{lance}"],
+            {"lance": lance, "name": LANCE_NAMES[lance], "won": totals[lance],
+             "piedras": totals[f"piedras_{lance}"],
              "share": share(totals[f"piedras_{lance}"], totals["piedras"])}
             for lance in LANCES
         ],

@@ -6,6 +6,7 @@ from django.urls import path
 
 from muscore.leagues import views as league
 from muscore.leagues import views_confirm as confirm
+from muscore.leagues import views_leaders as leaders
 from muscore.leagues import views_players as players
 from muscore.leagues import views_tv as tv
 
@@ -103,4 +104,6 @@ urlpatterns = [
         tv.night_card,
         name="night_card",
     ),
+    # What the hands say: the club's leaders (muscore.leagues.stats_store).
+    path("club/<slug:slug>/lideres/", leaders.leaders, name="leaders"),
 ]

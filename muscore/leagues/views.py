@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from muscore.clubs.models import Club, Player
 from muscore.clubs.permissions import is_organiser, require_organiser
 from muscore.clubs.views import club_context
-from muscore.leagues import confirmations, pages, views_confirm, views_players
+from muscore.leagues import confirmations, pages, stats_store, views_confirm, views_players
 from muscore.leagues import services as leagues
 from muscore.leagues.forms import (
     CompetitionForm,
@@ -464,5 +464,7 @@ def entry(request: HttpRequest, slug: str, competition_id: int, index: int) -> H
         "player_links": views_players.pair_players(competition.club, entry.pair),
         "rows": rows,
         "standing": standing,
+        # What the hands say: this pair's counts in this competition's table matches.
+        **stats_store.pair_context(entry.pair, entry),
     }
     return render(request, "clubs/league/entry.html", context)
