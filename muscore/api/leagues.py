@@ -12,9 +12,10 @@ import json
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 
 from muscore.api.tables import api_view, error, etag_matches
-from muscore.leagues import services
+from muscore.leagues import ceros_services, services
 from muscore.leagues.models import Competition
 
 BODY_CACHE_SECONDS = 3600
@@ -26,17 +27,27 @@ def _etag(pk: int, stamp: float, revision: int) -> str:
     return f'"l{pk}-{int(stamp * 1000) % 100000}-{revision}"'
 
 
-def _find(league_id: int) -> tuple[str, float, int] | None:
+def _find(league_id: int) -> tuple[str, float, int, str] | None:
     if league_id > MAX_ID:
         return None
-    row = Competition.objects.filter(pk=league_id).values_list("created_at", "revision").first()
+    row = Competition.objects.filter(pk=league_id).values_list(
+        "created_at", "revision", "format").first()
     if row is None:
         return None
     stamp = row[0].timestamp()
-    return _etag(league_id, stamp, row[1]), stamp, row[1]
+    return _etag(league_id, stamp, row[1]), stamp, row[1], row[2]
 
 
 NOT_FOUND = "there is no such league"
+# league.md has no form for a ceros tournament (rounds drawn as results come, rematches,
+# pairs out at N ceros): its document would read as a liguilla that breaks its own rules.
+CEROS = ("this competition is a ceros tournament, which the league document (league.md) "
+         "cannot express; its matches and its table are served as CSV")
+
+
+def _ceros_refusal(league_id: int) -> HttpResponse:
+    return error(CEROS, 409, standings_csv=reverse("api:league_standings_csv", args=[league_id]),
+                 matches_csv=reverse("api:league_matches_csv", args=[league_id]))
 
 
 @api_view("GET")
@@ -44,7 +55,9 @@ def detail(request: HttpRequest, league_id: int) -> HttpResponse:
     found = _find(league_id)
     if found is None:
         return error(NOT_FOUND, 404)
-    etag, stamp, revision = found
+    etag, stamp, revision, kind = found
+    if kind == Competition.Format.CEROS:
+        return _ceros_refusal(league_id)
     if etag_matches(request.headers.get("If-None-Match", ""), etag):
         response = HttpResponse(status=304)
     else:
@@ -81,6 +94,8 @@ def export(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
         return error(NOT_FOUND, 404)
+    if competition.format == Competition.Format.CEROS:
+        return _ceros_refusal(league_id)
     body = json.dumps(services.league_document(competition, hands=True), ensure_ascii=False,
                       indent=1)
     return _download(body, "application/json", f"liga-{league_id}.json")
@@ -91,6 +106,9 @@ def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
         return error(NOT_FOUND, 404)
+    if competition.format == Competition.Format.CEROS:
+        return _download(ceros_services.standings_csv(competition), "text/csv; charset=utf-8",
+                         f"clasificacion-{league_id}.csv")
     return _download(services.standings_csv(competition), "text/csv; charset=utf-8",
                      f"clasificacion-{league_id}.csv")
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.contrib import admin
 
 from muscore.leagues.models import (
+    CerosDraft,
+    CerosEvent,
     ClaimEvent,
     Competition,
     Correction,
@@ -133,3 +135,17 @@ class PairHandStatsAdmin(admin.ModelAdmin[PairHandStats]):
 class PlayerHandStatsAdmin(admin.ModelAdmin[PlayerHandStats]):
     list_display = ["player", "match", "side", "hands", "envites", "ordagos", "ordagos_won"]
     raw_id_fields = ["club", "match", "player"]
+
+
+# The ceros tournaments' drafts and the log of their draws (muscore.leagues.ceros_services).
+@admin.register(CerosDraft)
+class CerosDraftAdmin(admin.ModelAdmin[CerosDraft]):
+    list_display = ["competition", "number", "made_at"]
+    raw_id_fields = ["competition", "bye", "made_by"]
+
+
+@admin.register(CerosEvent)
+class CerosEventAdmin(admin.ModelAdmin[CerosEvent]):
+    list_display = ["competition", "number", "action", "at", "by"]
+    list_filter = ["action"]
+    raw_id_fields = ["competition", "by"]

@@ -17,6 +17,7 @@ from muscore.clubs.models import NAME_MAX, Club, Pair, Player
 FORMATS = [
     ("liguilla", gettext_lazy("Liguilla (todos contra todos)")),
     ("groups", gettext_lazy("Grupos y eliminatoria")),
+    ("ceros", gettext_lazy("Torneo a ceros (fuera al perder N partidas)")),
 ]
 
 
@@ -40,6 +41,14 @@ class CompetitionForm(forms.Form):
         choices=[(2, "2"), (4, "4")],
         coerce=int,
         initial=2,
+        widget=forms.RadioSelect,
+    )
+    ceros = forms.TypedChoiceField(
+        label=gettext_lazy("Ceros para quedar fuera (torneo a ceros)"),
+        choices=[(i, str(i)) for i in range(1, 6)],
+        coerce=int,
+        initial=3,
+        required=False,
         widget=forms.RadioSelect,
     )
     pairs = forms.ModelMultipleChoiceField(
@@ -109,6 +118,7 @@ class CompetitionForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         pairs = list(data.get("pairs") or [])
+        data["ceros"] = data.get("ceros") or 3  # only a ceros tournament asks for it
         if "pairs" in data and len(pairs) < 2:
             self.add_error("pairs", _("Hacen falta al menos dos parejas."))
         sizes = {len(p.player_names()) for p in pairs}

@@ -61,6 +61,8 @@ def format_text(competition: Competition) -> str:
     """'Liguilla a ida y vuelta', 'Grupos y eliminatoria (2 grupos)'."""
     if competition.format == Competition.Format.GROUPS:
         return _("Grupos y eliminatoria (%(n)s grupos)") % {"n": competition.group_count}
+    if competition.format == Competition.Format.CEROS:
+        return _("Torneo a %(n)s ceros") % {"n": competition.ceros}
     if competition.legs == 2:
         return _("Liguilla a ida y vuelta")
     return _("Liguilla a una vuelta")
@@ -244,6 +246,8 @@ class RoundView:
 def round_title(round: Round) -> str:
     if round.stage in STAGE_NAMES:
         return str(STAGE_NAMES[round.stage])
+    if round.stage == "ceros":
+        return _("Ronda %(n)s") % {"n": round.number}
     if round.group is not None:
         return _("Jornada %(n)s · grupo %(group)s") % {"n": round.number, "group": round.group.name}
     return _("Jornada %(n)s") % {"n": round.number}

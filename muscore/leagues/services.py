@@ -131,6 +131,7 @@ def create_competition(
     points: Mapping[str, Any] | None = None,
     draw: Sequence[int] | None = None,
     draw_method: str = "typed",
+    ceros: int = 3,
 ) -> Competition:
     """A new competition of `pairs` (their order gives the entry indices).
 
@@ -175,8 +176,12 @@ def create_competition(
                 % {"groups": groups, "n": 2 * groups}
             )
         group_count = groups
+    if format == Competition.Format.CEROS:
+        if ceros not in range(1, 6):
+            raise CompetitionError(_("Los ceros para quedar fuera van de 1 a 5."))
+        draw = None  # a ceros tournament draws each round as it comes (ceros_services)
     competition = Competition.objects.create(
-        club=club, name=name, format=format, legs=legs, group_count=group_count,
+        club=club, name=name, format=format, legs=legs, group_count=group_count, ceros=ceros,
         rules=table_rules.to_json(), **{f"points_{k}": v for k, v in
                                         read_points(points).to_json().items()},
         created_by=by if getattr(by, "is_authenticated", False) else None,
@@ -199,6 +204,8 @@ def record_draw(
     """
     _check_organiser(by, competition.club)
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    if competition.format == Competition.Format.CEROS:
+        raise CompetitionError(_("Un torneo a ceros se sortea ronda a ronda."))
     if competition.draw is not None:
         raise CompetitionError(_("El sorteo ya está hecho."))
     count = competition.entries.count()
@@ -341,6 +348,10 @@ def _store(
 ) -> None:
     """Write (or clear, with None) a match's figures and its pairs' standings lines.
     `at` is the result's time when it is not now (a claim accepted after 24 hours)."""
+    if Competition.objects.filter(pk=match.competition_id, format="ceros").exists():
+        from muscore.leagues import ceros_services  # it builds on this module
+
+        ceros_services.check_change(match, result)
     _line_change(match, -1)
     if result is None:
         match.source = ""
@@ -371,6 +382,12 @@ def match_result(match: Match) -> Result | None:
 
 
 def _after_change(competition: Competition) -> None:
+    if competition.format == Competition.Format.CEROS:
+        from muscore.leagues import ceros_services  # it builds on this module
+
+        ceros_services.after_change(competition)
+        _bump(competition)
+        return
     if competition.format == Competition.Format.GROUPS:
         _fill_knockout(competition)
     left = Match.objects.filter(competition=competition, source="").exists()

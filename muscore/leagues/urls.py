@@ -5,6 +5,7 @@ when they moved here from clubs (clubs must not import leagues)."""
 from django.urls import path
 
 from muscore.leagues import views as league
+from muscore.leagues import views_ceros as ceros
 from muscore.leagues import views_confirm as confirm
 from muscore.leagues import views_leaders as leaders
 from muscore.leagues import views_players as players
@@ -106,4 +107,14 @@ urlpatterns = [
     ),
     # What the hands say: the club's leaders (muscore.leagues.stats_store).
     path("club/<slug:slug>/lideres/", leaders.leaders, name="leaders"),
+    # The one-day tournament "a N ceros" (muscore.leagues.ceros_services).
+    path("club/<slug:slug>/liga/<int:competition_id>/ceros/", ceros.page, name="ceros"),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/ceros/sortear", ceros.draw, name="ceros_draw"
+    ),
+    path(
+        "club/<slug:slug>/liga/<int:competition_id>/ceros/publicar",
+        ceros.publish,
+        name="ceros_publish",
+    ),
 ]

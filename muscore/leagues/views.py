@@ -124,10 +124,13 @@ def new_competition(request: HttpRequest, slug: str) -> HttpResponse:
                 groups=data["groups"],
                 rules=form.rules(),
                 points=form.points(),
+                ceros=data["ceros"],
             )
         except leagues.CompetitionError as error:
             form.add_error(None, str(error))
         else:
+            if competition.format == Competition.Format.CEROS:
+                return redirect(pages.competition_url(competition, "ceros"))
             return redirect(pages.competition_url(competition, "draw"))
     context = {"club": club, "organiser": True, "form": form}
     return render(request, "clubs/league/new.html", context, status=_status(form))
@@ -144,6 +147,8 @@ def draw(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
         competition = _organised(request, slug, competition_id)
     else:
         competition = _competition(slug, competition_id)
+    if competition.format == Competition.Format.CEROS:
+        return redirect(pages.competition_url(competition, "ceros"))
     entries = _entries(competition)
     form = DrawForm(request.POST or None, count=len(entries))
     if request.method == "POST" and form.is_valid():
@@ -169,6 +174,8 @@ def draw(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
 def competition(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
     """The standings (each group's), the knockout, and the next matches to play."""
     competition = _competition(slug, competition_id)
+    if competition.format == Competition.Format.CEROS:
+        return redirect(pages.competition_url(competition, "ceros"))
     context = {
         **_base(request, competition, "standings"),
         "standings": pages.standings_tables(competition),
