@@ -348,7 +348,7 @@ def _store(
 ) -> None:
     """Write (or clear, with None) a match's figures and its pairs' standings lines.
     `at` is the result's time when it is not now (a claim accepted after 24 hours)."""
-    if Competition.objects.filter(pk=match.competition_id, format="ceros").exists():
+    if match.competition.format == Competition.Format.CEROS:
         from muscore.leagues import ceros_services  # it builds on this module
 
         ceros_services.check_change(match, result)
