@@ -246,6 +246,7 @@ class Leader:
     value: int
     matches: int
     detail: int | None = None  # the piedras behind a count (dejes) or a share
+    url: str = ""  # the player's page (the view sets it)
 
 
 def _grouped(model: type[PlayerHandStats] | type[PairHandStats], club: Club,

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from muscore.clubs.models import Club
 from muscore.clubs.views import club_context
 from muscore.leagues import stats_store
+from muscore.leagues.views_players import player_url
 
 #: Each board's title and what it counts, by stat.
 TITLES = {
@@ -50,6 +51,9 @@ def leaders(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's leaders in every stat of the hands, players and pairs."""
     club = get_object_or_404(Club, slug=slug)
     found = stats_store.leaders(club)
+    for board in found["boards"]:
+        for leader in board["players"]:
+            leader.url = player_url(club, leader.pk)
     boards = [{**board, "title": TITLES[board["stat"]][0], "help": TITLES[board["stat"]][1],
                "players_and_pairs": ((_("Jugadores"), board["players"]),
                                      (_("Parejas"), board["pairs"]))}

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET
 
 from muscore.clubs.models import Club, Pair, Player
 from muscore.clubs.views import club_context
-from muscore.leagues import pages, rating_store
+from muscore.leagues import pages, rating_store, stats_store
 from muscore.leagues.models import Entry, Match, PlayerRating, RatingPoint
 from muscore.leagues.ratings import PlayerRating as Rated  # not muscore.leagues.ratings()
 from muscore.leagues.ratings import win_probability
@@ -142,6 +142,8 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         "rank": (PlayerRating.objects.filter(club=club, nivel__gt=rating.nivel).count() + 1
                  if rating is not None else None),
         "rated_players": PlayerRating.objects.filter(club=club).count() if rating else 0,
+        # What the hands say: his side's counts in the table matches he sat in.
+        **stats_store.player_context(person),
     }
     return render(request, "clubs/player.html", context)
 

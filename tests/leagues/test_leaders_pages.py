@@ -114,3 +114,15 @@ def test_the_pair_page_shows_its_hand_stats() -> None:
     html = get(reverse("clubs:entry", args=[competition.club.slug, competition.pk,
                                             match.first.index]))
     assert "Aún sin partidas jugadas en una mesa de muscore." in visible_text(html)
+
+
+def test_the_player_page_shows_his_sides_hand_stats_and_the_leaders_link_it() -> None:
+    competition, user = liguilla(2)
+    match = played(competition, user, 1)[0]
+    player = match.second.pair.members.order_by("position").first().player
+    url = reverse("clubs:player", args=[competition.club.slug, player.pk])
+    html = get(url)
+    stat = re.search(r'data-stat="ordagos">([^<]*)<', html)
+    assert stat is not None and stat.group(1) == "1 echados, 1 queridos, 1 ganados"
+    assert "la mano apunta qué pareja envida, no quién" in html
+    assert f'href="{url}"' in get(leaders_url(competition))
