@@ -29,11 +29,11 @@ from django.utils.translation import ngettext
 from PIL import Image, ImageDraw, ImageFont
 
 from muscore.leagues import pages
-from muscore.leagues.models import Competition, Match
+from muscore.leagues.models import Competition, Match, PairHandStats
 from muscore.tables.models import Hand
 
 # Changes every card's ETag when the drawing changes.
-CARD_VERSION = "1"
+CARD_VERSION = "2"
 LANCES = ("grande", "chica", "pares", "juego", "punto")
 
 
@@ -159,38 +159,69 @@ def _night(competition: Competition, title: str, filename: str, matches: list[Ma
 
 
 def ordagos(matches: list[Match]) -> list[str]:
-    """The órdagos accepted in these matches' hands, in words, in the order played.
+    """The órdagos accepted in these matches' hands, in words, in the order played, with
+    who won each when the stored counts tell it.
 
     Read from the tables' stored hand records (a lance whose last bet is an órdago and
     whose answer is quiero), without replaying any score. The first pair sits at the
-    even seats (side A), as services.open_table seats them.
+    even seats (side A), as services.open_table seats them. Who won comes from what the
+    hands say, stored per match and side (stats_store: PairHandStats): a side whose
+    accepted órdagos were all won (or none) names the winner of each of them. Where
+    those counts exist they cover the match's vaca only: the órdagos read beyond their
+    number (hands of a later vaca at the same table) are left out.
     """
     by_table = {m.table_id: m for m in matches if m.table_id is not None}
     if not by_table:
         return []
     names = {"grande": _("a la grande"), "chica": _("a la chica"), "pares": _("a pares"),
              "juego": _("a juego"), "punto": _("al punto")}
+    counted: dict[tuple[int, int], tuple[int, int]] = {
+        (match_id, side): (accepted, won)
+        for match_id, side, accepted, won in PairHandStats.objects.filter(
+            match_id__in=[m.pk for m in by_table.values()]).values_list(
+            "match_id", "side", "ordagos_accepted", "ordagos_won")
+    }
+    seen: dict[tuple[int, int], int] = {}
     found = []
     hands = Hand.objects.filter(table_id__in=list(by_table)).order_by(
         "created_at", "table_id", "number").values_list("table_id", "record")
     for table_id, record in hands:
-        lances = record.get("lances") if isinstance(record, dict) else None
-        if not isinstance(lances, dict):
-            continue
-        for lance in LANCES:
-            betting = lances.get(lance)
-            if not isinstance(betting, dict) or betting.get("end") != "quiero":
-                continue
-            bets = betting.get("bets") or []
-            if not bets or not isinstance(bets[-1], dict) or bets[-1].get("n") != "ordago":
-                continue
-            match = by_table[table_id]
-            caller = pages.pair_name(match.first if bets[-1].get("side") == "A" else match.second)
-            found.append(_("Órdago %(lance)s de %(pair)s, aceptado (mesa %(table)s)") % {
-                "lance": names[lance], "pair": caller,
-                "table": match.table_number or match.number})
-            break  # an accepted órdago ends the juego: the lances after it were not played
+        match = by_table[table_id]
+        for lance, side in _accepted_ordagos(record):
+            key = (match.pk, side)
+            seen[key] = seen.get(key, 0) + 1
+            accepted, won = counted.get(key, (-1, -1))
+            if 0 <= accepted < seen[key]:
+                continue  # beyond the match's vaca
+            caller, other = (match.first, match.second) if side == 0 else (
+                match.second, match.first)
+            words = {"lance": names[lance], "pair": pages.pair_name(caller),
+                     "other": pages.pair_name(other), "table": match.table_number or match.number}
+            if accepted > 0 and won == accepted:
+                text = _("Órdago %(lance)s de %(pair)s, aceptado y ganado (mesa %(table)s)")
+            elif accepted > 0 and won == 0:
+                text = _("Órdago %(lance)s de %(pair)s, aceptado; lo ganó %(other)s "
+                         "(mesa %(table)s)")
+            else:
+                text = _("Órdago %(lance)s de %(pair)s, aceptado (mesa %(table)s)")
+            found.append(text % words)
     return found
+
+
+def _accepted_ordagos(record: Any) -> list[tuple[str, int]]:
+    """The accepted órdago of a hand record as (lance, side 0 or 1), or nothing. An
+    accepted órdago ends the juego: the lances after it were not played."""
+    lances = record.get("lances") if isinstance(record, dict) else None
+    if not isinstance(lances, dict):
+        return []
+    for lance in LANCES:
+        betting = lances.get(lance)
+        if not isinstance(betting, dict) or betting.get("end") != "quiero":
+            continue
+        bets = betting.get("bets") or []
+        if bets and isinstance(bets[-1], dict) and bets[-1].get("n") == "ordago":
+            return [(lance, 0 if bets[-1].get("side") == "A" else 1)]
+    return []
 
 
 # --- the text -------------------------------------------------------------------------------------

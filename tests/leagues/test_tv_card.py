@@ -18,6 +18,7 @@ from muscore.leagues.models import Competition, Match
 from muscore.tables import services as tables
 from tests.clubs.factory import make_club, make_league
 from tests.clubs.test_league_pages import ordago_record
+from tests.tables.factory import make_record
 
 pytestmark = pytest.mark.django_db
 
@@ -157,13 +158,25 @@ def test_the_card_tells_the_nights_ordago_and_carries_no_private_link() -> None:
     match = Match.objects.filter(competition=competition, round__number=1).select_related(
         "first__pair").order_by("number").first()
     assert match is not None and match.first is not None
+    assert match.second is not None
     table = leagues.open_table(match, by=organiser(competition))
+    # The second pair calls an órdago the first pair's cards win; then three of the first's.
+    lost = make_record(grande={"bets": [{"side": "B", "n": "ordago"}], "end": "quiero"})
+    tables.add_hand(table, lost, via="edit_link")
     for _ in range(3):
         tables.add_hand(table, ordago_record(), via="edit_link")
     match.refresh_from_db()
     assert match.source == "table"
+    night = card.round_night(competition, 1)
+    assert night is not None
+    first, second = match.first.pair.name, match.second.pair.name
+    assert night.ordagos == [
+        f"Órdago a la grande de {second}, aceptado; lo ganó {first} (mesa 1)",
+        f"Órdago a la grande de {first}, aceptado y ganado (mesa 1)",
+        f"Órdago a la grande de {first}, aceptado y ganado (mesa 1)",
+    ]  # the fourth órdago starts a second vaca at the table: not the match's
     text = Client().get(card_url(competition, 1, "txt")).content.decode()
-    assert f"Órdago a la grande de {match.first.pair.name}, aceptado" in text
+    assert f"El órdago de la noche: Órdago a la grande de {first}, aceptado y ganado" in text
     assert "Órdagos aceptados: 3" in text
     png = Client().get(card_url(competition, 1, "png")).content
     for secret in (table.edit_key, table.id):
