@@ -231,6 +231,9 @@ def check_change(match: Match, result: Result | None) -> None:
     after = result.winner if result is not None else None
     if before == after:
         return
+    # The competition's row is the lock publish_round and make_round hold: a round cannot
+    # be published from a draft while the result it was drawn from changes.
+    Competition.objects.select_for_update().filter(pk=match.competition_id).first()
     number = Round.objects.filter(pk=match.round_id).values_list("number", flat=True).get()
     if Round.objects.filter(competition_id=match.competition_id, number__gt=number).exists():
         raise CompetitionError(
