@@ -282,3 +282,13 @@ def standings_csv(competition: Competition) -> str:
     for row in rows_json(competition):
         writer.writerow({k: "" if v is None else v for k, v in row.items()})
     return buffer.getvalue()
+
+
+def tv_table(competition: Competition) -> list[dict[str, Any]]:
+    """The table as the bar's screen shows it (muscore.leagues.card.ceros_table): each
+    pair's name, its ceros drawn as ● taken and ○ left, its wins, whether it is still in."""
+    return [
+        {"name": r.entry.pair.name, "ceros": "●" * r.losses + "○" * r.ceros_left,
+         "won": r.wins, "in": r.alive, "position": r.position}
+        for r in table(competition).rows
+    ]

@@ -174,3 +174,31 @@ def test_the_tournament_pages_speak_only_their_language(code: str) -> None:
         if found:
             wrong[(who, "sortear")] = found
     assert not wrong, wrong
+
+
+def test_every_page_of_a_tournament_answers_for_visitor_and_organiser() -> None:
+    club = club_of_five()
+    organiser = logged_in(club.memberships.get().user)
+    competition = create(organiser, club)
+    base = f"/club/{club.slug}/liga/{competition.pk}/"
+    organiser.post(base + "ceros/sortear")
+    organiser.post(base + "ceros/publicar")
+    first = Match.objects.filter(competition=competition).order_by("number").first()
+    assert first is not None
+    organiser.post(base + f"partida/{first.number}/resultado",
+                   {"juegos_first": 3, "juegos_second": 1})
+    bye = Round.objects.get(competition=competition).bye
+    assert bye is not None
+    urls = [base + "ceros/", base + "jornadas", base + "jornada/1/", base + "pareja/0/",
+            base + f"partida/{first.number}/", base + "jornada/1/tarjeta.png",
+            base + "jornada/1/tarjeta.txt", f"/club/{club.slug}/tv/?liga={competition.pk}",
+            f"/club/{club.slug}/", f"/api/v1/leagues/{competition.pk}/matches.csv"]
+    for client in (Client(), organiser):
+        for url in urls:
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+    assert organiser.get(base + "jornada/1/enlaces").status_code == 200
+    # The bar's screen shows the pairs still in with their ceros.
+    screen = Client().get(f"/club/{club.slug}/tv/?liga={competition.pk}").content.decode()
+    loser = first.second
+    assert loser is not None and loser.pair.name in screen and "●○" in screen
