@@ -13,7 +13,6 @@ no pair's link; at most the competition's public page.
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import io
 import json
 from dataclasses import asdict, dataclass, field
@@ -28,12 +27,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from PIL import Image, ImageDraw, ImageFont
 
-from muscore.leagues import pages
+from muscore.leagues import ceros_services, pages
 from muscore.leagues.models import Competition, Match, PairHandStats
 from muscore.tables.models import Hand
 
 # Changes every card's ETag when the drawing changes.
-CARD_VERSION = "2"
+CARD_VERSION = "3"
 LANCES = ("grande", "chica", "pares", "juego", "punto")
 
 
@@ -77,19 +76,52 @@ def latest_results(competition: Competition, count: int) -> list[Match]:
 
 
 def ceros_table(competition: Competition) -> list[dict[str, Any]] | None:
-    """A ceros tournament's table (pairs still in, ceros) from muscore.leagues.ceros_services
-    once it is there; None for any other competition."""
-    if competition.format != "ceros":
+    """A ceros tournament's table as the screen shows it (muscore.leagues.ceros_services:
+    pairs still in first, by fewest ceros, then those out); None for any other format."""
+    if competition.format != Competition.Format.CEROS:
         return None
-    try:
-        module = importlib.import_module("muscore.leagues.ceros_services")
-    except ImportError:
-        return None
-    table = getattr(module, "tv_table", None)
-    if table is None:
-        return None
-    rows: list[dict[str, Any]] = table(competition)
-    return rows
+    state = ceros_services.table(competition)
+    winner = state.winner.pk if state.winner is not None else None
+    return [
+        {
+            "position": row.position,
+            "name": row.entry.pair.name,
+            "marks": "●" * row.losses + "○" * row.ceros_left,
+            "losses": row.losses,
+            "left": row.ceros_left,
+            "won": row.wins,
+            "alive": row.alive,
+            "out_in_round": row.out_in_round,
+            "winner": row.entry.pk == winner,
+        }
+        for row in state.rows
+    ]
+
+
+def _standings_top(competition: Competition) -> list[dict[str, Any]]:
+    """The top 3 of each standings table (of a ceros tournament: the pairs still in, by
+    fewest ceros), each with its figure in words."""
+    rows = ceros_table(competition)
+    if rows is not None:
+        top = []
+        for i, row in enumerate(rows[:3], 1):
+            if row["winner"]:
+                figure = _("ganadora")
+            elif row["alive"]:
+                figure = ngettext("%(n)s cero", "%(n)s ceros", row["losses"]) % {
+                    "n": row["losses"]}
+            else:
+                figure = _("fuera en la ronda %(n)s") % {"n": row["out_in_round"]}
+            top.append({"position": row["position"] or i, "name": row["name"],
+                        "figure": figure})
+        return [{"title": "", "rows": top}]
+    return [
+        {"title": table.title,
+         "rows": [{"position": i, "name": r["row"].name,
+                   "figure": f"{r['row'].points} {_('puntos')}"}
+                  for i, r in enumerate(table.rows[:3], 1)]}
+        for table in pages.standings_tables(competition)
+    ]
 
 
 # --- the night ------------------------------------------------------------------------------------
@@ -148,12 +180,7 @@ def _night(competition: Competition, title: str, filename: str, matches: list[Ma
             "short": _("no presentado") if match.source == Match.Source.NO_SHOW else row["result"],
             "winner": "" if match.winner is None else (row["first"], row["second"])[match.winner],
         })
-    for table in pages.standings_tables(competition):
-        night.standings.append({
-            "title": table.title,
-            "rows": [{"position": i, "name": r["row"].name, "points": r["row"].points}
-                     for i, r in enumerate(table.rows[:3], 1)],
-        })
+    night.standings = _standings_top(competition)
     night.ordagos = ordagos(matches)
     return night
 
@@ -249,7 +276,7 @@ def card_text(night: Night, url: str) -> str:
         title = _("Clasificación")
         lines.append(f"{title} · {table['title']}:" if table["title"] else f"{title}:")
         for row in table["rows"]:
-            lines.append(f"{row['position']}. {row['name']} ({row['points']} {_('puntos')})")
+            lines.append(f"{row['position']}. {row['name']} ({row['figure']})")
     if night.ordagos:
         lines.append("")
         lines.append(_("El órdago de la noche: %(ordago)s") % {"ordago": night.ordagos[-1]})
@@ -314,7 +341,7 @@ def _lines(night: Night) -> list[tuple[str, str, int, bool, tuple[int, int, int]
         title = _("Clasificación")
         out.append((f"{title} · {table['title']}" if table["title"] else title, "", 36, True, GOLD))
         for row in table["rows"]:
-            out.append((f"{row['position']}. {row['name']}", f"{row['points']} {_('puntos')}",
+            out.append((f"{row['position']}. {row['name']}", row["figure"],
                         32, row["position"] == 1, INK))
     if night.ordagos:
         out.append(("", "", 20, False, INK))

@@ -76,3 +76,18 @@ def test_the_screen_shows_a_result_within_2_seconds_and_asks_nothing_outside(
     assert not outside, outside
     # And on a phone: no sideways scroll, no CSP breach, no outside request.
     assert_page_ok(new_phone(), url, screenshot="tv-phone")
+
+
+def test_a_ceros_tournaments_screen_fits_a_phone_and_a_tv(
+    phone: Page, assert_page_ok: Callable[..., None], screenshots_dir: Path
+) -> None:
+    from tests.leagues.test_ceros_services import play_round, tournament
+
+    competition, user = tournament(5, ceros=2)
+    play_round(competition, user)
+    url = f"/club/{competition.club.slug}/tv/"
+    assert_page_ok(phone, url, screenshot="tv-ceros-phone")
+    phone.set_viewport_size(TV_SIZE)
+    phone.locator('[data-tv-dots] button[data-show="standings"]').click()
+    expect(phone.locator(".tv-ceros tbody tr")).to_have_count(5)
+    phone.screenshot(path=screenshots_dir / "tv-1920-ceros.png")

@@ -200,3 +200,37 @@ def test_a_nights_card_takes_the_matches_of_that_date() -> None:
     assert Client().get(base + "2001-01-01/tarjeta.txt").status_code == 404
     assert Client().get(base + "ayer/tarjeta.png").status_code == 404
     assert Client().get(base + f"{date}/tarjeta.png").content.startswith(b"\x89PNG")
+
+
+def test_a_ceros_tournament_shows_its_tables_and_the_pairs_still_in() -> None:
+    from tests.leagues.test_ceros_services import play_round, tournament
+
+    competition, user = tournament(4, ceros=2)
+    play_round(competition, user, winner=0)  # round 1: the two second pairs get a cero each
+    from muscore.leagues import ceros_services
+
+    ceros_services.make_round(competition, by=user)
+    round2 = ceros_services.publish_round(competition, by=user)
+    competition.refresh_from_db()
+    assert card.current_round(competition) == 2
+    page = Client().get(tv_url(competition)).content.decode()
+    assert page.count("data-table=") == round2.matches.count()
+    assert 'class="tv-standings tv-ceros"' in page and "●○" in page
+    state = ceros_services.table(competition)
+    leader = state.rows[0]
+    text = Client().get(card_url(competition, 1, "txt")).content.decode()
+    assert f"1. {leader.entry.pair.name} (0 ceros)" in text
+    assert "puntos" not in text
+    png = Client().get(card_url(competition, 1, "png"))
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+
+
+def test_the_ceros_page_has_the_rounds_share_button_and_the_screens_link() -> None:
+    from tests.leagues.test_ceros_services import play_round, tournament
+
+    competition, user = tournament(4, ceros=2)
+    play_round(competition, user)
+    page = Client().get(f"/club/{competition.club.slug}/liga/{competition.pk}/ceros/")
+    body = page.content.decode()
+    assert card_url(competition, 1, "png") in body and card_url(competition, 1, "txt") in body
+    assert f"/club/{competition.club.slug}/tv/?liga={competition.pk}" in body
