@@ -166,8 +166,8 @@ def _insert_points(rows: Sequence[tuple[Any, ...]]) -> None:
     """Insert RatingPoint rows given as values in POINT_FIELDS' order.
 
     One executemany of plain tuples: a backfill or an old match's correction writes a
-    row per player per match (156,000 for the large club), and bulk_create spends most
-    of its time building and preparing model instances (16 s there, against ~6 s).
+    row per player per match (156,000 for the benchmark's club), and bulk_create would
+    build and prepare a model instance for each.
     """
     if not rows:
         return
