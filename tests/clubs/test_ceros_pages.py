@@ -202,3 +202,27 @@ def test_every_page_of_a_tournament_answers_for_visitor_and_organiser() -> None:
     screen = Client().get(f"/club/{club.slug}/tv/?liga={competition.pk}").content.decode()
     loser = first.second
     assert loser is not None and loser.pair.name in screen and "●○" in screen
+
+
+def queries_of_the_page(count: int) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from muscore.leagues import services
+    from tests.leagues.factory import club_with_pairs
+
+    club, user, pairs = club_with_pairs(count, make_user(f"org{count}"))
+    competition = services.create_competition(club, by=user, name="T", pairs=pairs,
+                                              format="ceros", ceros=2)
+    while ceros_services.table(competition).winner is None:
+        ceros_services.make_round(competition, by=user)
+        for match in ceros_services.publish_round(competition, by=user).matches.all():
+            services.record_result(match, by=user, juegos=[3, 1])
+    client = logged_in(user)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/club/{club.slug}/liga/{competition.pk}/ceros/").status_code == 200
+    return len(queries)
+
+
+def test_the_tournament_page_reads_as_many_queries_whatever_its_size() -> None:
+    assert queries_of_the_page(4) == queries_of_the_page(12)
