@@ -198,3 +198,50 @@ def test_the_command_line_equals_openskill_called_directly() -> None:
     assert {row["player"]: (row["mu"], row["sigma"], row["matches"]) for row in out} == expected
     # and the stored ones, for the same league
     assert stored(competition.club) == expected
+
+
+def test_a_result_from_the_table_is_rated_and_an_undo_takes_it_back() -> None:
+    from muscore.tables import services as tables
+
+    from .helpers import ORDAGO_A, ORDAGO_B, PLAIN
+
+    competition, user = liguilla(4)
+    club = competition.club
+    leagues.record_result(match(competition, 2), by=user, juegos=[0, 3])
+    table = leagues.open_table(match(competition, 1), by=user)
+    for record in (PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A):
+        tables.add_hand(table, record, via="edit_link")
+    m1 = match(competition, 1)
+    assert m1.source == "table" and m1.winner == 0
+    assert RatingPoint.objects.filter(match=m1).count() == 4
+    # Its result arrived after match 2's: it is rated after it.
+    assert [m for _p, m, *_r in points(club)][::4] == [match(competition, 2).pk, m1.pk]
+    rated = snapshot(club)
+    tables.undo_last(table, via="edit_link")
+    assert not RatingPoint.objects.filter(match=m1).exists()
+    tables.add_hand(table, ORDAGO_A, via="edit_link")
+    assert snapshot(club) == rated  # the same place, the same ratings
+    rating_store.rate_club(club)
+    assert snapshot(club) == rated
+
+
+def test_a_pairs_result_accepted_late_takes_its_place_as_of_then() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from muscore.leagues import confirmations
+
+    competition, user = liguilla(4)
+    club = competition.club
+    t0 = datetime(2025, 11, 27, 21, 30, tzinfo=UTC)
+    confirmations.claim(match(competition, 1), side=0, juegos=[3, 2], now=t0)
+    leagues.record_result(match(competition, 2), by=user, juegos=[3, 1])  # arrives now
+    assert confirmations.accept_due(competition=competition, now=t0 + timedelta(days=2)) == 1
+    m1 = match(competition, 1)
+    assert RatingMatch.objects.get(match=m1).arrived_at == t0 + timedelta(hours=24)
+    # Counted as of 24 hours after the claim: before match 2, which is rated again after it.
+    assert [m for _p, m, *_r in points(club)][::4] == [m1.pk, match(competition, 2).pk]
+    incremental = snapshot(club)
+    rating_store.rate_club(club)
+    assert snapshot(club) == incremental
+    assert stored(club) == {r.player: (r.mu, r.sigma, r.matches) for r in rate(
+        from_history(club))}
