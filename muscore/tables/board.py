@@ -421,6 +421,7 @@ def board(state: BoardState) -> dict[str, Any]:
             "piedras": is_piedras(fh),
         }
     finished_count = len(state.get("finished") or [])
+    names = {side: side_names(players, side) for side in SIDES}
     ended_vaca = state.get("last_finished")
     return {
         "players": players,
@@ -438,10 +439,12 @@ def board(state: BoardState) -> dict[str, Any]:
         "last_hand": last_hand,
         "next_number": first_hand + len(hands),
         "juegos_results": juegos_results(vaca, players),
+        # One entry per finished vaca: a full table has a hundred or more, so each side's
+        # names are worded once.
         "finished": [
             {
                 "winner": v.get("winner"),
-                "names": side_names(players, winner) if (winner := v["winner"]) else "",
+                "names": names[winner] if (winner := v["winner"]) else "",
                 "juegos": v.get("juegos"),
             }
             for v in state.get("finished") or []
