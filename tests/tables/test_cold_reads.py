@@ -241,3 +241,17 @@ def test_a_new_table_or_an_import_with_a_wrong_finished_stores_nothing(client):
     assert not Table.objects.exists()
     created = client.post("/api/v1/tables?finished=full", "{}", content_type="application/json")
     assert created.status_code == 201 and created.json()["finished"] == []
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's own query plan")
+def test_on_sqlite_the_summaries_come_from_an_index_not_past_the_stored_replays():
+    # A column stored after the long `result` text is reached through its overflow pages.
+    table = long_table(60)
+    cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        services.board_state(table)
+    (sql,) = [q["sql"] for q in queries.captured_queries if '"summary"' in q["sql"]]
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
+        plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "COVERING INDEX" in plan, plan
