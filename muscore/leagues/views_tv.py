@@ -90,7 +90,8 @@ def tv(request: HttpRequest, slug: str) -> HttpResponseBase:
 def screen(competition: Competition) -> dict[str, Any]:
     """What the screen shows of a competition: its current round table by table, the top
     of its standings (or, for a ceros tournament, the pairs still in) and its latest
-    results."""
+    results. Only what counts: a pair's result waiting for the other pair's confirmation
+    changes no revision (the screen's tag), so the screen shows it once it counts."""
     number = card.current_round(competition)
     rounds = pages.rounds_of(competition, number) if number is not None else []
     tables = []
@@ -102,7 +103,6 @@ def screen(competition: Competition) -> dict[str, Any]:
                 "first": row["first"],
                 "second": row["second"],
                 "result": row["result"],
-                "claimed": row.get("claimed", ""),
                 "done": bool(m.source),
                 "playing": not m.source and m.table_id is not None,
                 "group": view.round.group.name if view.round.group else "",
