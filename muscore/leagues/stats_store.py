@@ -250,8 +250,11 @@ class Leader:
 
 
 def _grouped(model: type[PlayerHandStats] | type[PairHandStats], club: Club,
-             key: str) -> list[dict[str, Any]]:
-    return list(model.objects.filter(club=club).values(key, f"{key}__name").annotate(
+             key: str, competition_id: int | None) -> list[dict[str, Any]]:
+    rows = model.objects.filter(club=club)
+    if competition_id is not None:
+        rows = rows.filter(match__competition_id=competition_id)
+    return list(rows.values(key, f"{key}__name").annotate(
         matches=Count("id"), **SUMS).order_by())
 
 
@@ -273,10 +276,11 @@ def _board(rows: list[dict[str, Any]], key: str, stat: str, kind: str) -> list[L
     return found[:TOP]
 
 
-def leaders(club: Club) -> dict[str, Any]:
-    """The club's leaders in every board, players and pairs: two grouped queries."""
-    players = _grouped(PlayerHandStats, club, "player")
-    pairs = _grouped(PairHandStats, club, "pair")
+def leaders(club: Club, competition_id: int | None = None) -> dict[str, Any]:
+    """The club's leaders in every board, players and pairs, in all its competitions or
+    in one: two grouped queries."""
+    players = _grouped(PlayerHandStats, club, "player", competition_id)
+    pairs = _grouped(PairHandStats, club, "pair", competition_id)
     boards = [
         {"stat": stat, "kind": kind,
          "players": _board(players, "player", stat, kind),

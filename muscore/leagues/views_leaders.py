@@ -8,7 +8,7 @@ lances) only rank those with MIN_MATCHES matches or more; the page says so.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from muscore.clubs.models import Club
 from muscore.clubs.views import club_context
 from muscore.leagues import stats_store
+from muscore.leagues.models import Competition
 from muscore.leagues.views_players import player_url
 
 #: Each board's title and what it counts, by stat.
@@ -48,9 +49,16 @@ TITLES = {
 
 @require_GET
 def leaders(request: HttpRequest, slug: str) -> HttpResponse:
-    """The club's leaders in every stat of the hands, players and pairs."""
+    """The club's leaders in every stat of the hands, players and pairs (?liga=<id>: in
+    one of its competitions)."""
     club = get_object_or_404(Club, slug=slug)
-    found = stats_store.leaders(club)
+    competitions = list(Competition.objects.filter(club=club).order_by("-created_at", "-pk")
+                        .values_list("pk", "name"))
+    chosen = request.GET.get("liga", "")
+    if chosen and not (chosen.isdigit() and int(chosen) in dict(competitions)):
+        raise Http404("no such competition in this club")
+    competition_id = int(chosen) if chosen else None
+    found = stats_store.leaders(club, competition_id)
     for board in found["boards"]:
         for leader in board["players"]:
             leader.url = player_url(club, leader.pk)
@@ -63,5 +71,9 @@ def leaders(request: HttpRequest, slug: str) -> HttpResponse:
         "boards": boards,
         "matches": found["matches"],
         "min_matches": stats_store.MIN_MATCHES,
+        # A season's leaders: one competition's matches (?liga=<id>), or all of them.
+        "competitions": [{"pk": pk, "name": name, "current": pk == competition_id}
+                         for pk, name in competitions] if len(competitions) > 1 else [],
+        "all_competitions": competition_id is None,
     }
     return render(request, "clubs/leaders.html", context)

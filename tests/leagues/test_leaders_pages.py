@@ -126,3 +126,20 @@ def test_the_player_page_shows_his_sides_hand_stats_and_the_leaders_link_it() ->
     assert stat is not None and stat.group(1) == "1 echados, 1 queridos, 1 ganados"
     assert "la mano apunta qué pareja envida, no quién" in html
     assert f'href="{url}"' in get(leaders_url(competition))
+
+
+def test_a_seasons_leaders_are_one_competitions() -> None:
+    competition, user = liguilla(2)
+    played(competition, user, 1)
+    other = services.create_competition(
+        competition.club, by=user, name="Liga de invierno",
+        pairs=[e.pair for e in competition.entries.order_by("index")], draw=[1, 0])
+    url = leaders_url(competition)
+    html = get(url)
+    assert f'href="?liga={other.pk}"' in html and "Liga de invierno" in html
+    assert "De 1 partida jugada" in visible_text(get(f"{url}?liga={competition.pk}"))
+    text = visible_text(get(f"{url}?liga={other.pk}"))
+    assert "Todavía no hay partidas jugadas en las mesas de muscore" in text
+    assert Client().get(f"{url}?liga=999999").status_code == 404
+    assert Client().get(f"{url}?liga=x").status_code == 404
+    assert queries(f"{url}?liga={competition.pk}") == queries(url)
