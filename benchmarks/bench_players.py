@@ -17,7 +17,8 @@ niveles; cold (every cache cleared first) and warm, best and median of --runs, a
 SQL queries of one cold request. Target: under 300 ms, with the same query count for the
 large club as for the small one. Then, each in a transaction rolled back: a new result
 at the end of the large club's history (re-rates one match: every result's cost) and the
-correction of its first match (re-rates all of them: the worst case).
+correction of its first match (re-rates all of them: the worst case), and a correction
+of its juegos only (the same winner: re-rates nothing).
 Prints a table; asserts nothing.
 """
 
@@ -141,8 +142,17 @@ def main() -> None:
         return RatingMatch.objects.filter(club=club).exclude(match__source__in=[
             "", "no_show"]).count()
 
+    def same_winner_first() -> int:
+        match = Match.objects.get(pk=first.match_id)
+        juegos = [3, 0] if match.winner == 0 else [0, 3]
+        if [match.juegos_first, match.juegos_second] == juegos:
+            juegos = [3, 1] if match.winner == 0 else [1, 3]
+        leagues.record_result(match, by=organiser, juegos=juegos)
+        return 0
+
     print()
     timed_write("record_result on the last match (a new one)", new_result)
+    timed_write("the first match's juegos, same winner", same_winner_first)
     timed_write("record_result correcting the first match", correct_first)
     started = time.perf_counter()
     rated = rating_store.rate_club(club)

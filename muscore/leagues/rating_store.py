@@ -21,9 +21,10 @@ stored in one bulk write, an import: the match numbers' order).
 from that match on: the points at or after its place are deleted, each player's state
 just before it is read back (mu, sigma, matches), and the rest of the history is replayed
 from there. A new result is the last in the order, so it re-rates one match; a correction
-of an old match re-rates everything after it. The floats resumed are the floats stored,
-so the result is exactly that of computing the whole history afresh (`rate_club`, the
-`rate_players` command), which the tests check.
+of an old match re-rates everything after it, unless it rates the same players the same
+way as before (only the juegos or tantos corrected: nothing to do). The floats resumed
+are the floats stored, so the result is exactly that of computing the whole history
+afresh (`rate_club`, the `rate_players` command), which the tests check.
 """
 
 from __future__ import annotations
@@ -35,10 +36,18 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from muscore.clubs.models import Club, PairMember, Player
-from muscore.leagues.models import Correction, Match, PlayerRating, RatingMatch, RatingPoint
+from muscore.leagues.models import (
+    Correction,
+    Entry,
+    Match,
+    PlayerRating,
+    RatingMatch,
+    RatingPoint,
+)
 from muscore.leagues.ratings import State, replay
 
 BATCH = 2000
@@ -63,7 +72,40 @@ def match_changed(match: Match) -> None:
             return
         arrived = match.result_at or timezone.now()
         RatingMatch.objects.create(club_id=club_id, match_id=match.pk, arrived_at=arrived)
+    elif _rates_as_before(club_id, match):
+        # The same players on the same sides and the same winner (a correction of the
+        # juegos or tantos only, a no-show for another): every rating stays as it is.
+        return
     rerate(club_id, (arrived, match.pk))
+
+
+def _rates_as_before(club_id: int, match: Match) -> bool:
+    """Whether the match now rates exactly whom its stored points rated, the same way."""
+    before = set(RatingPoint.objects.filter(match_id=match.pk).values_list(
+        "player_id", "side", "won"))
+    if not match.source or match.source == Match.Source.NO_SHOW or match.winner is None:
+        return not before
+    if match.first_id is None or match.second_id is None:
+        return False
+    pairs = dict(Entry.objects.filter(pk__in=[match.first_id, match.second_id]).values_list(
+        "pk", "pair_id"))
+    own: dict[int, list[int]] = {}
+    for pair_id, player_id in PairMember.objects.filter(pair_id__in=list(pairs.values())
+                                                        ).order_by("position").values_list(
+            "pair_id", "player_id"):
+        own.setdefault(pair_id, []).append(player_id)
+    names = [n.lower() for side in (match.players_first, match.players_second)
+             for n in side or []]
+    known = dict(Player.objects.annotate(lname=Lower("name")).filter(
+        club_id=club_id, lname__in=names).values_list("lname", "pk")) if names else {}
+    now = set()
+    for side, (entry_id, sat) in enumerate(((match.first_id, match.players_first),
+                                            (match.second_id, match.players_second))):
+        if sat and any(n.lower() not in known for n in sat):
+            return False  # a name the club does not know yet: rated (and made) anew
+        players = [known[n.lower()] for n in sat] if sat else own.get(pairs[entry_id], [])
+        now |= {(p, side, side == match.winner) for p in players}
+    return now == before
 
 
 def _from(place: Place, prefix: str = "") -> Q:

@@ -245,3 +245,21 @@ def test_a_pairs_result_accepted_late_takes_its_place_as_of_then() -> None:
     assert snapshot(club) == incremental
     assert stored(club) == {r.player: (r.mu, r.sigma, r.matches) for r in rate(
         from_history(club))}
+
+
+def test_a_correction_that_keeps_the_winner_re_rates_nothing() -> None:
+    competition, user = played_league()
+    club = competition.club
+    leagues.record_result(match(competition, 6), by=user, juegos=[3, 0])
+    rows = set(RatingPoint.objects.values_list("pk", flat=True))
+    before = snapshot(club)
+    leagues.record_result(match(competition, 1), by=user, juegos=[3, 2], tantos=[130, 110])
+    leagues.record_result(match(competition, 3), by=user, juegos=[0, 3])  # a substitute sat
+    leagues.record_no_show(match(competition, 2), by=user, who=0)  # still rates nobody
+    assert set(RatingPoint.objects.values_list("pk", flat=True)) == rows  # not rewritten
+    assert snapshot(club) == before
+    leagues.record_result(match(competition, 1), by=user, juegos=[1, 3])  # the winner flips
+    assert snapshot(club) != before
+    incremental = snapshot(club)
+    rating_store.rate_club(club)
+    assert snapshot(club) == incremental
