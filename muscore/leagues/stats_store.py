@@ -95,9 +95,10 @@ def drop(match: Match) -> None:
 
 def count_match(match: Match, table: Table, vaca: Mapping[str, Any] | None) -> None:
     """Store the counts of `vaca`, the first vaca of the match's table as its state holds
-    it (each hand's result, its first hand's number); None drops them (not won yet)."""
-    drop(match)
+    it (each hand's result, its first hand's number); None drops them (not won yet).
+    Counts that did not change (a hand of a later vaca at the same table) are left alone."""
     if vaca is None or match.first_id is None or match.second_id is None:
+        drop(match)
         return
     start = vaca["first_hand"]
     hands = vaca["hands"]
@@ -105,6 +106,11 @@ def count_match(match: Match, table: Table, vaca: Mapping[str, Any] | None) -> N
         table_id=table.pk, number__gte=start, number__lt=start + len(hands)
     ).order_by("number").values_list("record", flat=True))
     counts = count_hands(zip(records, (HandResult(h["result"]) for h in hands), strict=True))
+    stored = {row.pop("side"): row for row in
+              PairHandStats.objects.filter(match_id=match.pk).values("side", *FIELDS)}
+    if stored == {0: counts["A"].as_dict(), 1: counts["B"].as_dict()}:
+        return
+    drop(match)
     _write(match.competition.club_id, [(match, counts)])
 
 

@@ -113,3 +113,27 @@ def test_handstats_imports_no_django() -> None:
     code = ("import sys, muscore.leagues.handstats; "
             "assert not [k for k in sys.modules if k.startswith('django')]")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=60).returncode == 0
+
+
+def test_a_lie_gives_the_deje_to_the_other_side_whoever_bet() -> None:
+    """Seat 0 said "pares sí" holding none: A's envido refused pays B the deje (rules.md,
+    "Declarations and lies"), and B collects the pares at the count. The envite is A's."""
+    vaca = {"mano": 0, "hands": [{
+        "hands": {"0": "R C 5 4", "1": "R C C 5", "2": "4 5 6 7", "3": "S S 7 7"},
+        "declared": {"0": {"pares": True}},
+        "lances": {"pares": bets(("A", 2), end="no_quiero")}}]}
+    counts = count_vaca(vaca)
+    a, b = counts["A"], counts["B"]
+    assert (a.envites, a.envites_accepted, a.dejes_given, a.dejes_taken) == (1, 0, 1, 0)
+    assert (b.dejes_taken, b.dejes_taken_piedras, b.pares, b.piedras_pares) == (1, 1, 1, 5)
+
+
+def test_six_players_count_by_side() -> None:
+    """Three a side: B's órdago in grande, A quiero, A's R R 5 4 wins the juego."""
+    vaca = {"rules": {"players": 6}, "mano": 0, "hands": [{
+        "hands": {**CARDS, "4": "4 5 6 1", "5": "4 5 1 6"},
+        "lances": {"grande": bets(("B", "ordago"), end="quiero")}}]}
+    counts = count_vaca(vaca)
+    a, b = counts["A"], counts["B"]
+    assert (a.juegos, a.juegos_ordago, a.grande, a.ordagos) == (1, 1, 1, 0)
+    assert (b.ordagos, b.ordagos_accepted, b.ordagos_won, b.juegos) == (1, 1, 0, 0)

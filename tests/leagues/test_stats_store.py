@@ -133,3 +133,11 @@ def test_the_stats_models_have_the_counts_columns() -> None:
     columns = {f.name for f in PairHandStats._meta.get_fields()}
     assert set(FIELDS) <= columns
     assert set(FIELDS) <= {f.name for f in PlayerHandStats._meta.get_fields()}
+
+
+def test_a_later_vaca_at_the_same_table_leaves_the_counts_alone() -> None:
+    match, table, user = played_match()
+    ids = sorted(PairHandStats.objects.filter(match=match).values_list("pk", flat=True))
+    play(table, PLAIN, ORDAGO_B)  # the table plays on after the match's vaca
+    assert sorted(PairHandStats.objects.filter(match=match).values_list("pk", flat=True)) == ids
+    assert stored(match) == expected(VACA)
