@@ -22,7 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Max
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from PIL import Image, ImageDraw, ImageFont
@@ -163,6 +163,14 @@ def date_night(competition: Competition, date: dt.date) -> Night | None:
         return None
     title = _("La noche del %(date)s") % {"date": formats.date_format(date, "j F Y")}
     return _night(competition, title, f"noche-{date.isoformat()}", matches)
+
+
+def latest_night(competition: Competition) -> dt.date | None:
+    """The local date of the competition's latest result (None: no result yet)."""
+    at = (Match.objects.filter(competition=competition).exclude(source="")
+          .exclude(result_at=None).order_by("-result_at").values_list("result_at", flat=True)
+          .first())
+    return timezone.localdate(at) if at is not None else None
 
 
 def _night(competition: Competition, title: str, filename: str, matches: list[Match]) -> Night:

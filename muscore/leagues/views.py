@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from muscore.clubs.models import Club, Player
 from muscore.clubs.permissions import is_organiser, require_organiser
 from muscore.clubs.views import club_context
-from muscore.leagues import confirmations, pages, stats_store, views_confirm, views_players
+from muscore.leagues import card, confirmations, pages, stats_store, views_confirm, views_players
 from muscore.leagues import services as leagues
 from muscore.leagues.forms import (
     CompetitionForm,
@@ -185,6 +185,8 @@ def competition(request: HttpRequest, slug: str, competition_id: int) -> HttpRes
         "exports": _exports(competition),
         "format_text": pages.format_text(competition),
         "rules": leagues.competition_rules(competition),
+        # The share button of the latest night's card (muscore.leagues.card).
+        "latest_night": card.latest_night(competition),
     }
     return render(request, "clubs/league/competition.html", context)
 

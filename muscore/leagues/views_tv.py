@@ -36,6 +36,8 @@ from muscore.tables import live
 
 # How often the screen asks for news: a result shows within two seconds.
 POLL_MS = 1500
+# The night card of the latest date with a result.
+LATEST = "ultima"
 # How many standings rows and latest results fit a TV's screen at reading size.
 STANDINGS_ROWS = 10
 LATEST_RESULTS = 8
@@ -205,11 +207,19 @@ def round_card(
 def night_card(
     request: HttpRequest, slug: str, competition_id: int, day: str, kind: str
 ) -> HttpResponse:
-    """A night's card: the matches of a competition played on one date (yyyy-mm-dd)."""
+    """A night's card: the matches of a competition with a result on one date (yyyy-mm-dd),
+    or on the latest date with a result ("ultima": the share button's, so a ceros
+    tournament's day or last Thursday's liguilla night is one tap)."""
     competition = _competition(slug, competition_id)
-    try:
-        date = dt.date.fromisoformat(day)
-    except ValueError:
-        raise Http404(_("Esa fecha no es válida (aaaa-mm-dd).")) from None
+    if day == LATEST:
+        latest = card.latest_night(competition)
+        if latest is None:
+            raise Http404(_("Aún no hay resultados."))
+        date = latest
+    else:
+        try:
+            date = dt.date.fromisoformat(day)
+        except ValueError:
+            raise Http404(_("Esa fecha no es válida (aaaa-mm-dd).")) from None
     return _card_response(request, competition, card.date_night(competition, date),
                           f"night{date.isoformat()}", kind)

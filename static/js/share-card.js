@@ -5,6 +5,10 @@
 // CSP forbids inline script, so this file finds its buttons by data- attributes.
 (function () {
   "use strict";
+  // A page with two cards (a round's and a night's) includes this file twice: one
+  // listener is enough.
+  if (window.muscoreShareCard) return;
+  window.muscoreShareCard = true;
 
   function say(box, key, text) {
     var status = box.querySelector("[data-share-status]");

@@ -63,3 +63,22 @@ def test_the_share_button_gives_the_rounds_png_and_its_results_text(
     assert f"/club/{club.slug}/liga/{competition.pk}/" in value
     assert "/t/" not in value and "/resultado/" not in value
     expect(phone.locator("[data-share-status]")).to_contain_text("Imagen descargada")
+
+
+def test_the_competition_pages_night_card_downloads_once_per_tap(phone: Page) -> None:
+    club = make_club()
+    competition = make_league(club, 4, results=1)
+    url = f"/club/{club.slug}/liga/{competition.pk}/"
+    phone.goto(url)
+    # The page has two cards (the next round's and the latest night's): one tap, one card.
+    expect(phone.locator("[data-share-card]")).to_have_count(2)
+    downloads: list[str] = []
+    phone.on("download", lambda d: downloads.append(d.suggested_filename))
+    night = phone.locator("#noche [data-share-card]")
+    with phone.expect_download() as download:
+        night.get_by_role("button", name="Compartir la tarjeta").click()
+    assert Path(download.value.path()).read_bytes().startswith(PNG)
+    expect(night.locator("[data-share-text]")).to_be_visible()
+    assert "La noche del" in night.locator("[data-share-text]").input_value()
+    phone.wait_for_timeout(500)
+    assert downloads == ["noche.png"]

@@ -234,3 +234,18 @@ def test_the_ceros_page_has_the_rounds_share_button_and_the_screens_link() -> No
     body = page.content.decode()
     assert card_url(competition, 1, "png") in body and card_url(competition, 1, "txt") in body
     assert f"/club/{competition.club.slug}/tv/?liga={competition.pk}" in body
+
+
+def test_the_latest_nights_card_and_its_button_on_the_competition_page() -> None:
+    club = make_club()
+    competition = make_league(club, 4, results=0)
+    base = f"/club/{club.slug}/liga/{competition.pk}/"
+    assert "noche/ultima/tarjeta" not in Client().get(base).content.decode()
+    assert Client().get(base + "noche/ultima/tarjeta.txt").status_code == 404
+    match = Match.objects.filter(competition=competition).order_by("number").first()
+    assert match is not None
+    leagues.record_result(match, by=organiser(competition), juegos=[3, 0])
+    page = Client().get(base).content.decode()
+    assert base + "noche/ultima/tarjeta.png" in page and "La noche del" in page
+    text = Client().get(base + "noche/ultima/tarjeta.txt").content.decode()
+    assert "La noche del" in text and "3–0" in text
