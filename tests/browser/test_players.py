@@ -47,3 +47,27 @@ def test_a_players_page_on_a_phone_shows_the_nivel_and_the_chart(
     assert_page_ok(phone, f"/club/{club.slug}/liga/{competition.pk}/partida/{unplayed.number}/",
                    screenshot="match-prediction")
     expect(phone.locator("#pronostico")).to_contain_text("Probabilidad de ganar")
+
+
+def test_the_links_on_the_players_pages_are_44_px(phone: Page) -> None:
+    competition, user = liguilla(4)
+    for m in Match.objects.filter(competition=competition).order_by("number")[:3]:
+        leagues.record_result(m, by=user, juegos=[3, 1])
+    club = competition.club
+    rating = PlayerRating.objects.filter(club=club).first()
+    assert rating is not None
+    unplayed = Match.objects.filter(competition=competition, source="").order_by("number").first()
+    assert unplayed is not None
+    small = {}
+    for url, within in ((f"/club/{club.slug}/jugador/{rating.player_id}/", "main"),
+                        (f"/club/{club.slug}/niveles/", "main"),
+                        (f"/club/{club.slug}/liga/{competition.pk}/partida/{unplayed.number}/",
+                         "#pronostico")):
+        phone.goto(url)
+        boxes = phone.locator(f"{within} a").evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect();"
+            " return {t: e.textContent.trim(), h: r.height}; })")
+        low = [b["t"] for b in boxes if b["h"] < 44 and not b["t"].startswith(("Clubs", club.name))]
+        if low:
+            small[url] = low
+    assert not small, small
