@@ -263,3 +263,14 @@ def test_a_correction_that_keeps_the_winner_re_rates_nothing() -> None:
     incremental = snapshot(club)
     rating_store.rate_club(club)
     assert snapshot(club) == incremental
+
+
+def test_build_large_club_ends_with_its_players_rated() -> None:
+    out = StringIO()
+    call_command("build_large_club", pairs=4, legs=1, hands_share=0.5, templates=2, stdout=out)
+    club = Competition.objects.get(name="Liga grande").club
+    rated = Match.objects.filter(competition__club=club, winner__isnull=False).exclude(
+        source="no_show").count()
+    assert f"{club.slug}: {rated} matches rated" in out.getvalue()
+    assert stored(club) == {r.player: (r.mu, r.sigma, r.matches) for r in rate(
+        from_history(club))}
