@@ -41,6 +41,7 @@ LATEST = "ultima"
 # How many standings rows and latest results fit a TV's screen at reading size.
 STANDINGS_ROWS = 10
 LATEST_RESULTS = 8
+TABLES_PER_PANEL = 24
 
 
 def tv_etag(competition: Competition | None, partial: bool) -> str:
@@ -119,6 +120,15 @@ def screen(competition: Competition) -> dict[str, Any]:
         "round_title": pages.round_title(rounds[0].round) if rounds else "",
         "round_number": number,
         "tables": tables,
+        # A TV shows about 24 tables at reading size: a ceros night of 64 pairs turns
+        # through pages of them.
+        "table_pages": [
+            {"name": "tables" if i == 0 else f"tables-{i // TABLES_PER_PANEL + 1}",
+             "tables": tables[i:i + TABLES_PER_PANEL],
+             "first": tables[i]["number"],
+             "last": tables[min(i + TABLES_PER_PANEL, len(tables)) - 1]["number"]}
+            for i in range(0, len(tables), TABLES_PER_PANEL)
+        ],
         "left": sum(1 for t in tables if not t["done"]),
         "byes": [v.bye for v in rounds if v.bye],
         "standings": standings,

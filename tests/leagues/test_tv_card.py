@@ -249,3 +249,22 @@ def test_the_latest_nights_card_and_its_button_on_the_competition_page() -> None
     assert base + "noche/ultima/tarjeta.png" in page and "La noche del" in page
     text = Client().get(base + "noche/ultima/tarjeta.txt").content.decode()
     assert "La noche del" in text and "3–0" in text
+
+
+def test_many_tables_turn_through_pages_of_the_screen() -> None:
+    from muscore.leagues import views_tv
+
+    club = make_club()
+    competition = make_league(club, 16, results=0)  # 8 tables a round
+    shown = views_tv.screen(competition)
+    assert [len(p["tables"]) for p in shown["table_pages"]] == [8]
+    per_panel = views_tv.TABLES_PER_PANEL
+    try:
+        views_tv.TABLES_PER_PANEL = 3
+        pages_ = views_tv.screen(competition)["table_pages"]
+    finally:
+        views_tv.TABLES_PER_PANEL = per_panel
+    assert [p["name"] for p in pages_] == ["tables", "tables-2", "tables-3"]
+    assert [(p["first"], p["last"]) for p in pages_] == [(1, 3), (4, 6), (7, 8)]
+    page = Client().get(tv_url(competition)).content.decode()
+    assert page.count("data-table=") == 8 and 'data-panel="tables"' in page
