@@ -253,6 +253,7 @@ class Leader:
     matches: int
     detail: int | None = None  # the piedras behind a count (dejes) or a share
     url: str = ""  # the player's page (the view sets it)
+    position: int = 1  # level values share their position (1, 1, 3...)
 
 
 def _grouped(model: type[PlayerHandStats] | type[PairHandStats], club: Club,
@@ -279,7 +280,10 @@ def _board(rows: list[dict[str, Any]], key: str, stat: str, kind: str) -> list[L
         if value:
             found.append(Leader(row[f"{key}__name"], row[key], value, row["matches"], detail))
     found.sort(key=lambda leader: (-leader.value, leader.matches, leader.name.lower()))
-    return found[:TOP]
+    top = found[:TOP]
+    for i, leader in enumerate(top):
+        leader.position = top[i - 1].position if i and top[i - 1].value == leader.value else i + 1
+    return top
 
 
 def leaders(club: Club, competition_id: int | None = None) -> dict[str, Any]:

@@ -30,10 +30,12 @@ def test_the_leaders_wall_on_a_phone(phone: Page, assert_page_ok: Callable[..., 
     expect(board.locator(".board-list").first.locator("li")).to_have_count(5)
     expect(page.locator('[data-board="piedras_juego"] .board-list li').first).to_contain_text("%")
     # The wall's leaders are big: the first line of a board reads from a few steps away.
-    size = board.locator(".board-list li").first.evaluate(
+    size = board.locator(".board-list li.first").first.evaluate(
         "el => parseFloat(getComputedStyle(el).fontSize)")
     assert size >= 20
+    expect(page.get_by_role("button", name="Imprimir")).to_be_visible()
     page.emulate_media(media="print")
     expect(page.locator("header.top")).to_be_hidden()
     expect(page.locator(".club-nav")).to_be_hidden()
     expect(board).to_be_visible()
+    expect(page.get_by_role("button", name="Imprimir")).to_be_hidden()

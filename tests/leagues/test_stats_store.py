@@ -125,6 +125,8 @@ def test_the_leaders_need_matches_for_the_shares() -> None:
     assert [leader.value for leader in top["pairs"]] == [3, 1]
     assert top["pairs"][0].name == match.first.pair.name
     assert len(top["players"]) == 4
+    # The first pair's two players share the first place, the others the third.
+    assert [leader.position for leader in top["players"]] == [1, 1, 3, 3]
     assert all(not board["players"] and not board["pairs"]
                for board in got["boards"] if board["kind"] == "share")  # 1 < MIN_MATCHES
 
