@@ -43,6 +43,7 @@ from muscore.clubs.models import Club, Pair, PairMember, Player
 from muscore.clubs.permissions import require_organiser
 from muscore.leagues import rating_store, stats_store
 from muscore.leagues.document import (
+    League,
     Points,
     Result,
     forfeit_result,
@@ -54,6 +55,7 @@ from muscore.leagues.document import (
     read_rules,
     replay_result,
 )
+from muscore.leagues.document import Match as LeagueMatch
 from muscore.leagues.errors import LeagueError
 from muscore.leagues.fixtures import fixtures
 from muscore.leagues.messages import league_message
@@ -960,28 +962,30 @@ def _table_vaca(table_id: str) -> dict[str, Any] | None:
 
 
 @transaction.atomic
-def import_competition(club: Club, data: Any, *, by: Any) -> Competition:
+def import_competition(
+    club: Club, data: Any, *, by: Any, format: str = Competition.Format.LIGUILLA,
+    groups: int = 2,
+) -> Competition:
     """A competition from a league document (the export): its pairs (the club's own when
     the names and players match, else new ones), its matches as they were, a vaca's hands
-    on a new muscore table of its own."""
+    on a new muscore table of its own.
+
+    The contract has no field for a competition's format, so the organiser says it: with
+    `format="groups"` (and `groups`, 2 or 4) the draw places the pairs in groups as it did,
+    the group matches must be the ones that draw gives (in the same order) and the
+    matches after them the knockout's, each between the pairs the results before it
+    send there. Anything else is refused and nothing is written.
+    """
     _check_organiser(by, club)
     try:
         league = read_league(data)
     except LeagueError as error:
         raise _league_error(error) from None
-    pairs: list[Pair] = []
-    for doc_pair in league.pairs:
-        existing = Pair.objects.filter(club=club, name__iexact=doc_pair.name).first()
-        if existing is not None:
-            if existing.player_names() != list(doc_pair.players):
-                raise CompetitionError(
-                    _("La pareja %(pair)s ya existe en el club con otros jugadores.")
-                    % {"pair": doc_pair.name})
-            pairs.append(existing)
-            continue
-        from muscore.clubs.services import save_pair
-
-        pairs.append(save_pair(club, doc_pair.name, list(doc_pair.players)))
+    pairs = _import_pairs(club, league)
+    if format == Competition.Format.GROUPS:
+        return _import_groups(club, league, pairs, by, groups)
+    if format != Competition.Format.LIGUILLA:
+        raise CompetitionError(_("Formato desconocido: %(format)s.") % {"format": format})
     competition = create_competition(
         club, by=by, name=league.name, pairs=pairs, legs=league.legs,
         rules=league.rules.to_json(), points=league.points.to_json(),
@@ -1001,22 +1005,92 @@ def import_competition(club: Club, data: Any, *, by: Any) -> Competition:
         first, second = (entries[i] for i in doc_match.pairs)
         match = Match(competition=competition, round=rounds[doc_match.round or 0], number=n,
                       first=first, second=second)
-        if doc_match.sat:
-            match.players_first = list(doc_match.sat[0]) if doc_match.sat[0] else None
-            match.players_second = list(doc_match.sat[1]) if doc_match.sat[1] else None
-        result = doc_match.result
-        if result is not None:
-            source = {"vaca": Match.Source.TABLE, "juegos": Match.Source.MANUAL,
-                      "forfeit": Match.Source.NO_SHOW}[result.source]
-            if result.source == "vaca" and doc_match.vaca is not None:
-                match.table = _import_vaca(match, doc_match.vaca, league.rules)
-            match.save()
-            _store(match, result, source)
-            if match.table_id is not None:
-                stats_store.count_table_match(match)
-            _audit(match, by, "import", {})
-        else:
-            match.save()
+        _import_result(match, doc_match, league, by)
+    _after_change(competition)
+    return competition
+
+
+def _import_pairs(club: Club, league: League) -> list[Pair]:
+    pairs: list[Pair] = []
+    for doc_pair in league.pairs:
+        existing = Pair.objects.filter(club=club, name__iexact=doc_pair.name).first()
+        if existing is not None:
+            if existing.player_names() != list(doc_pair.players):
+                raise CompetitionError(
+                    _("La pareja %(pair)s ya existe en el club con otros jugadores.")
+                    % {"pair": doc_pair.name})
+            pairs.append(existing)
+            continue
+        from muscore.clubs.services import save_pair
+
+        pairs.append(save_pair(club, doc_pair.name, list(doc_pair.players)))
+    return pairs
+
+
+def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Any) -> None:
+    """Save `match` with the document's substitutes and result (a vaca on its own table)."""
+    if doc_match.sat:
+        match.players_first = list(doc_match.sat[0]) if doc_match.sat[0] else None
+        match.players_second = list(doc_match.sat[1]) if doc_match.sat[1] else None
+    result = doc_match.result
+    if result is None:
+        match.save()
+        return
+    if match.slot:
+        _check_knockout(match, result)
+    source = {"vaca": Match.Source.TABLE, "juegos": Match.Source.MANUAL,
+              "forfeit": Match.Source.NO_SHOW}[result.source]
+    if result.source == "vaca" and doc_match.vaca is not None:
+        match.table = _import_vaca(match, doc_match.vaca, league.rules)
+    match.save()
+    _store(match, result, source)
+    if match.table_id is not None:
+        stats_store.count_table_match(match)
+    _audit(match, by, "import", {})
+
+
+def _import_groups(club: Club, league: League, pairs: list[Pair], by: Any,
+                   groups: int) -> Competition:
+    competition = create_competition(
+        club, by=by, name=league.name, pairs=pairs, format=Competition.Format.GROUPS,
+        groups=groups, legs=league.legs, rules=league.rules.to_json(),
+        points=league.points.to_json(), draw=list(league.draw), draw_method="imported",
+    )
+    competition.refresh_from_db()  # record_draw wrote the draw through its own row
+    planned = list(competition.matches.select_related("round", "first", "second")
+                   .order_by("number"))
+    group_matches = [m for m in planned if not m.slot]
+    doc_matches = list(league.matches)
+
+    def refuse(number: int) -> CompetitionError:
+        return CompetitionError(
+            _("Este documento no es una competición de %(groups)s grupos con su sorteo: la "
+              "partida %(n)s no es la que toca.") % {"groups": groups, "n": number})
+
+    def same(match: Match, doc_match: LeagueMatch) -> bool:
+        return (match.first is not None and match.second is not None
+                and (match.round.number, match.first.index, match.second.index)
+                == (doc_match.round, *doc_match.pairs))
+
+    if len(doc_matches) < len(group_matches):
+        raise refuse(len(doc_matches) + 1)
+    for n, (match, doc_match) in enumerate(zip(group_matches, doc_matches, strict=False), 1):
+        if not same(match, doc_match):
+            raise refuse(n)
+        _import_result(match, doc_match, league, by)
+    _fill_knockout(competition)
+    done: set[int] = set()
+    for n, doc_match in enumerate(doc_matches[len(group_matches):], len(group_matches) + 1):
+        # The knockout's next match whose pairs are known, as the export lists them.
+        knockout = (Match.objects.filter(competition=competition, first__isnull=False,
+                                         second__isnull=False).exclude(slot="")
+                    .exclude(pk__in=done).select_related("round", "first", "second")
+                    .order_by("number").first())
+        if knockout is None or not same(knockout, doc_match):
+            raise refuse(n)
+        done.add(knockout.pk)
+        _import_result(knockout, doc_match, league, by)
+        _fill_knockout(competition)
     _after_change(competition)
     return competition
 

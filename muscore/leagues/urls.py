@@ -7,6 +7,7 @@ from django.urls import path
 from muscore.leagues import views as league
 from muscore.leagues import views_ceros as ceros
 from muscore.leagues import views_confirm as confirm
+from muscore.leagues import views_import
 from muscore.leagues import views_leaders as leaders
 from muscore.leagues import views_players as players
 from muscore.leagues import views_tv as tv
@@ -14,6 +15,8 @@ from muscore.leagues import views_tv as tv
 urlpatterns = [
     path("club/<slug:slug>/", league.club, name="club"),
     path("club/<slug:slug>/ligas/nueva", league.new_competition, name="new_competition"),
+    path("club/<slug:slug>/ligas/importar", views_import.import_competition,
+         name="import_competition"),
     path("club/<slug:slug>/liga/<int:competition_id>/", league.competition, name="competition"),
     path("club/<slug:slug>/liga/<int:competition_id>/sorteo", league.draw, name="draw"),
     path("club/<slug:slug>/liga/<int:competition_id>/jornadas", league.rounds, name="rounds"),

@@ -347,3 +347,64 @@ def test_entry_lines_stay_equal_to_a_recount() -> None:
     assert any(line[1] for line in kept)
     services.recount_lines(competition)
     assert lines() == kept
+
+
+def played_groups(groups: int, draw: list[int]) -> tuple[Competition, Any]:
+    club, user, pairs = club_with_pairs(8)
+    competition = services.create_competition(
+        club, by=user, name="Torneo", pairs=pairs, format="groups", groups=groups, draw=draw)
+    table = None
+    for m in competition.matches.filter(slot="").select_related("first", "second"):
+        if table is None:
+            table = services.open_table(m, by=user)
+            play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A)
+            continue
+        services.record_result(m, by=user, juegos=[3, 0] if m.first.index < m.second.index
+                               else [1, 3])
+    for slot in ("qf1", "qf2", "qf3", "qf4", "sf1", "sf2"):
+        knockout = competition.matches.filter(slot=slot).first()
+        if knockout is not None:
+            if slot == "sf2":
+                services.record_no_show(knockout, by=user, who=1)
+            else:
+                services.record_result(knockout, by=user, juegos=[3, 2])
+    services.record_result(competition.matches.get(slot="third"), by=user, juegos=[0, 3])
+    competition.refresh_from_db()
+    return competition, user
+
+
+@pytest.mark.parametrize(("groups", "draw"), [(2, [3, 1, 0, 2, 7, 5, 6, 4]),
+                                              (4, list(range(8)))])
+def test_a_groups_competition_is_imported_again_as_it_was(groups: int, draw: list[int]) -> None:
+    competition, user = played_groups(groups, draw)
+    exported = services.league_document(competition, hands=True)
+    assert "final" not in [m.get("slot") for m in exported["matches"]]  # the contract's form
+    copy = services.import_competition(competition.club, exported, by=user, format="groups",
+                                       groups=groups)
+    assert copy.format == "groups" and copy.group_count == groups
+    assert services.league_document(copy, hands=True) == exported
+    assert services.api_document(copy) == services.api_document(competition)
+    assert sorted(copy.matches.exclude(slot="").values_list("slot", "source")) == sorted(
+        competition.matches.exclude(slot="").values_list("slot", "source"))
+    copy_final = copy.matches.get(slot="final")
+    assert copy_final.first_id is not None and copy_final.second_id is not None
+
+
+def test_a_document_that_is_not_those_groups_is_refused_whole() -> None:
+    competition, user = played_groups(2, list(range(8)))
+    exported = services.league_document(competition)
+    before = (Competition.objects.count(), Match.objects.count())
+    # Another draw places other pairs in the groups: its first match is not the document's.
+    with pytest.raises(services.CompetitionError, match="no es la que toca"):
+        services.import_competition(competition.club, {**exported, "draw": [1, 0, *range(2, 8)]},
+                                    by=user, format="groups", groups=2)
+    with pytest.raises(services.CompetitionError, match="4 grupos"):
+        services.import_competition(competition.club, exported, by=user, format="groups",
+                                    groups=4)
+    # A semifinal between pairs the group results do not send there.
+    wrong = {**exported, "matches": [*exported["matches"][:12],
+                                     {**exported["matches"][12], "pairs": [5, 6]}]}
+    with pytest.raises(services.CompetitionError):
+        services.import_competition(competition.club, wrong, by=user, format="groups",
+                                    groups=2)
+    assert (Competition.objects.count(), Match.objects.count()) == before
