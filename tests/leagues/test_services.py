@@ -391,6 +391,9 @@ def test_a_groups_competition_is_imported_again_as_it_was(groups: int, draw: lis
 
 
 def test_a_document_that_is_not_those_groups_is_refused_whole() -> None:
+    from django.utils import translation
+
+    translation.activate("es")  # the messages matched below are the Spanish ones
     competition, user = played_groups(2, list(range(8)))
     exported = services.league_document(competition)
     before = (Competition.objects.count(), Match.objects.count())
