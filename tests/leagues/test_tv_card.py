@@ -178,9 +178,16 @@ def test_the_card_tells_the_nights_ordago_and_carries_no_private_link() -> None:
     text = Client().get(card_url(competition, 1, "txt")).content.decode()
     assert f"El órdago de la noche: Órdago a la grande de {first}, aceptado y ganado" in text
     assert "Órdagos aceptados: 3" in text
+    from muscore.leagues import confirmations
+
+    pair_keys = [key for keys in confirmations.keys_for(
+        competition.matches.all()).values() for key in keys.values()]
+    assert pair_keys
     png = Client().get(card_url(competition, 1, "png")).content
-    for secret in (table.edit_key, table.id):
-        assert secret not in text
+    drawn = " ".join(f"{left} {right}" for left, right, *_rest in card._lines(night))
+    screen = Client().get(tv_url(competition)).content.decode()
+    for secret in (table.edit_key, table.id, *pair_keys):
+        assert secret not in text and secret not in drawn and secret not in screen
         assert secret.encode() not in png
     assert "/t/" not in text and "/k/" not in text
     assert not re.search(r"resultado/[A-Za-z0-9_-]{16,}", text)
