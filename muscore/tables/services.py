@@ -646,8 +646,16 @@ def table_state(table: Table) -> TableState:
     return cast(TableState, json.loads(table_state_json(table)))
 
 
+def _possible_id(table_id: Any) -> bool:
+    # A NUL or a lone surrogate in a URL never names a table, and PostgreSQL refuses to
+    # even compare it (a 500): such a link is a table that does not exist.
+    return isinstance(table_id, str) and len(table_id) <= 64 and not unicode_text.problem(table_id)
+
+
 def table_revision(table_id: str) -> int | None:
     """The table's revision in one indexed query (the ETag check), None when unknown."""
+    if not _possible_id(table_id):
+        return None
     return Table.objects.filter(pk=table_id).values_list("revision", flat=True).first()
 
 
@@ -664,7 +672,7 @@ def iter_hands(state: TableState) -> list[tuple[int, ReplayedHand]]:
 
 
 def get_table(table_id: Any) -> Table:
-    if not isinstance(table_id, str) or len(table_id) > 64:
+    if not _possible_id(table_id):
         raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
     try:
         return Table.objects.get(pk=table_id)

@@ -255,3 +255,14 @@ def test_on_sqlite_the_summaries_come_from_an_index_not_past_the_stored_replays(
         cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
         plan = " ".join(str(row[-1]) for row in cursor.fetchall())
     assert "COVERING INDEX" in plan, plan
+
+
+def test_a_link_with_a_nul_or_a_surrogate_is_a_table_that_does_not_exist(client):
+    # PostgreSQL refuses to compare such text: it must never reach the database (no 500).
+    for bad in ("%00", "a%00b", "%ED%A0%80"):
+        assert client.get(f"/api/v1/tables/{bad}").status_code == 404, bad
+        assert client.get(f"/api/v1/tables/{bad}?finished=full").status_code == 404, bad
+        assert client.get(f"/t/{bad}/").status_code == 404, bad
+    with pytest.raises(services.TableNotFound):
+        services.get_table("x\x00")
+    assert services.table_revision("x\x00") is None
