@@ -266,3 +266,18 @@ def test_a_link_with_a_nul_or_a_surrogate_is_a_table_that_does_not_exist(client)
     with pytest.raises(services.TableNotFound):
         services.get_table("x\x00")
     assert services.table_revision("x\x00") is None
+
+
+def test_the_board_s_and_the_api_s_summed_up_reads_replay_nothing(monkeypatch, client):
+    table = long_table(60)
+    expected = services.summarize(services.replay_stored(table))
+    cache.clear()
+
+    def no_replay(*args: Any) -> dict[str, Any]:
+        raise AssertionError("a read replayed a vaca")
+
+    monkeypatch.setattr(services.rules_engine, "replay", no_replay)
+    monkeypatch.setattr(services.rules_engine, "replay_evening", no_replay)
+    assert services.board_state(table) == expected
+    assert json.loads(services.summary_state_json(table))["finished"] == expected["finished"]
+    assert client.get(f"/t/{table.id}/").status_code == 200
