@@ -32,7 +32,7 @@ from muscore.leagues.models import Competition, Match, PairHandStats
 from muscore.tables.models import Hand
 
 # Changes every card's ETag when the drawing changes.
-CARD_VERSION = "3"
+CARD_VERSION = "4"
 LANCES = ("grande", "chica", "pares", "juego", "punto")
 
 
@@ -101,6 +101,10 @@ def ceros_table(competition: Competition) -> list[dict[str, Any]] | None:
     ]
 
 
+def _points(n: int) -> str:
+    return ngettext("%(n)s punto", "%(n)s puntos", n) % {"n": n}
+
+
 def _standings_top(competition: Competition) -> list[dict[str, Any]]:
     """The top 3 of each standings table (of a ceros tournament: the pairs still in, by
     fewest ceros), each with its figure in words."""
@@ -121,7 +125,7 @@ def _standings_top(competition: Competition) -> list[dict[str, Any]]:
     return [
         {"title": table.title,
          "rows": [{"position": i, "name": r["row"].name,
-                   "figure": f"{r['row'].points} {_('puntos')}"}
+                   "figure": _points(r["row"].points)}
                   for i, r in enumerate(table.rows[:3], 1)]}
         for table in pages.standings_tables(competition)
     ]
@@ -277,7 +281,8 @@ def card_text(night: Night, url: str) -> str:
     if night.results:
         lines.append(_("Resultados:"))
         for r in night.results:
-            lines.append(f"{_('Mesa')} {r['table']}: {r['first']} {r['result']} {r['second']}")
+            where = _("Mesa %(n)s") % {"n": r["table"]}
+            lines.append(f"{where}: {r['first']} {r['result']} {r['second']}")
     else:
         lines.append(_("Aún no hay resultados."))
     if night.left:
