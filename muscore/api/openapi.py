@@ -138,6 +138,25 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+def _table_schema(finished: str, description: str) -> dict[str, Any]:
+    """A table's answer; TableState and TableSummary differ only in how a won vaca is told."""
+    return {
+        "type": "object", "required": ["id", "players", "rules", "current", "finished",
+                                       "revision"],
+        "description": description,
+        "properties": {
+            "id": {"type": "string"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "rules": _ref("Rules"),
+            "current": {"allOf": [_ref("VacaResult")], "type": "object",
+                        "properties": {"first_hand": {"type": "integer"},
+                                       "mano": {"type": "integer"}}},
+            "finished": {"type": "array", "items": _ref(finished)},
+            "revision": {"type": "integer"},
+        },
+    }
+
+
 def _json(schema: dict[str, Any], description: str | Promise, example: Any = None,
           headers: dict[str, Any] | None = None) -> dict[str, Any]:
     content: dict[str, Any] = {"schema": schema}
@@ -308,22 +327,10 @@ SCHEMAS: dict[str, Any] = {
             "next_mano": {"type": "integer"},
         },
     },
-    "TableState": {
-        "type": "object", "required": ["id", "players", "rules", "current", "finished",
-                                       "revision"],
-        "description": "A table: its names, options, the vaca being played (the replay of its "
-                       "hands, with first_hand and mano) and the vacas already won.",
-        "properties": {
-            "id": {"type": "string"},
-            "players": {"type": "array", "items": {"type": "string"}},
-            "rules": _ref("Rules"),
-            "current": {"allOf": [_ref("VacaResult")], "type": "object",
-                        "properties": {"first_hand": {"type": "integer"},
-                                       "mano": {"type": "integer"}}},
-            "finished": {"type": "array", "items": _ref("VacaResult")},
-            "revision": {"type": "integer"},
-        },
-    },
+    "TableState": _table_schema(
+        "VacaResult",
+        "A table: its names, options, the vaca being played (the replay of its hands, with "
+        "first_hand and mano) and the vacas already won."),
     "VacaSummary": {
         "type": "object", "additionalProperties": False,
         "required": ["juegos", "winner", "score", "next_mano", "first_hand", "mano",
@@ -334,22 +341,10 @@ SCHEMAS: dict[str, Any] = {
                        "next_mano": {"type": "integer"}, "first_hand": {"type": "integer"},
                        "mano": {"type": "integer"}, "hand_count": {"type": "integer"}},
     },
-    "TableSummary": {
-        "type": "object", "required": ["id", "players", "rules", "current", "finished",
-                                       "revision"],
-        "description": "A table as GET /tables/{table_id} answers it by default: as TableState, "
-                       "but each vaca already won is a VacaSummary (no hands).",
-        "properties": {
-            "id": {"type": "string"},
-            "players": {"type": "array", "items": {"type": "string"}},
-            "rules": _ref("Rules"),
-            "current": {"allOf": [_ref("VacaResult")], "type": "object",
-                        "properties": {"first_hand": {"type": "integer"},
-                                       "mano": {"type": "integer"}}},
-            "finished": {"type": "array", "items": _ref("VacaSummary")},
-            "revision": {"type": "integer"},
-        },
-    },
+    "TableSummary": _table_schema(
+        "VacaSummary",
+        "A table as GET /tables/{table_id} answers it by default: as TableState, but each vaca "
+        "already won is a VacaSummary (no hands)."),
     "TableAnswer": {
         "anyOf": [_ref("TableSummary"), _ref("TableState")],
         "description": "A table as a GET or a write answers it: TableSummary (the finished "

@@ -13,26 +13,21 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from muscore.clubs.models import Club
 from muscore.leagues import stats_store
+from muscore.leagues.management.commands._clubs import add_club_argument, clubs
 
 
 class Command(BaseCommand):
     help = "Count the hands of every club's table matches again (or one club's)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--club", help="the club's slug (default: every club)")
+        add_club_argument(parser)
 
     def handle(self, *args: Any, club: str | None = None, **options: Any) -> None:
-        clubs = Club.objects.order_by("pk")
-        if club is not None:
-            clubs = clubs.filter(slug=club)
-            if not clubs.exists():
-                raise CommandError(f"no club with the slug {club!r}")
-        for one in clubs:
+        for one in clubs(club):
             started = time.perf_counter()
             with transaction.atomic():
                 counted = stats_store.count_club(one)

@@ -13,25 +13,20 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
-from muscore.clubs.models import Club
 from muscore.leagues import rating_store
+from muscore.leagues.management.commands._clubs import add_club_argument, clubs
 
 
 class Command(BaseCommand):
     help = "Recompute the players' ratings from every club's results (or one club's)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--club", help="the club's slug (default: every club)")
+        add_club_argument(parser)
 
     def handle(self, *args: Any, club: str | None = None, **options: Any) -> None:
-        clubs = Club.objects.order_by("pk")
-        if club is not None:
-            clubs = clubs.filter(slug=club)
-            if not clubs.exists():
-                raise CommandError(f"no club with the slug {club!r}")
-        for one in clubs:
+        for one in clubs(club):
             started = time.perf_counter()
             rated = rating_store.rate_club(one)
             self.stdout.write(f"{one.slug}: {rated} matches rated in "
