@@ -3,6 +3,7 @@
     python -m muscore.leagues standings [FILE]   # a league -> {"standings": [...]}
     python -m muscore.leagues fixtures [FILE]    # {"pairs": N, "legs": L} -> {"rounds": [...]}
     python -m muscore.leagues ratings [FILE]     # a league -> {"ratings": [...]}
+    python -m muscore.leagues quotas [FILE]      # venues and seats -> {"quotas": [...]}
 
 Reads one JSON document from FILE or standard input and writes one compact JSON
 line. Exit 0, or 2 with ``{"error": ...}`` when the document breaks the contract.
@@ -16,6 +17,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from muscore.leagues.compute.quotas import QuotaError, quotas_json
 from muscore.leagues.document import read_league
 from muscore.leagues.errors import LeagueError
 from muscore.leagues.fixtures import fixtures_json
@@ -26,6 +28,7 @@ COMMANDS: dict[str, Callable[[Any], dict[str, Any]]] = {
     "standings": lambda data: standings_json(read_league(data)),
     "fixtures": fixtures_json,
     "ratings": lambda data: ratings_json(read_league(data)),
+    "quotas": quotas_json,  # championship.md
 }
 
 
@@ -39,7 +42,7 @@ def run(command: str, text: str, out: TextIO) -> int:
             raise LeagueError("not_json", msg=error.msg, line=error.lineno,
                               column=error.colno) from error
         answer = COMMANDS[command](data)
-    except LeagueError as error:
+    except (LeagueError, QuotaError) as error:
         out.write(dumps({"error": str(error)}) + "\n")
         return 2
     out.write(dumps(answer) + "\n")
@@ -49,7 +52,8 @@ def run(command: str, text: str, out: TextIO) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m muscore.leagues",
-        description="Standings, fixtures and player ratings of a Mus league (league.md).",
+        description="Standings, fixtures and player ratings of a Mus league (league.md), "
+                    "a championship's quotas (championship.md).",
     )
     parser.add_argument("command", choices=sorted(COMMANDS))
     parser.add_argument("file", nargs="?", help="a JSON document; standard input if absent")

@@ -1,0 +1,195 @@
+"""A championship phase's group draw, and who goes on from heats and groups.
+
+The draw is public and seeded: anyone holding the list of pairs (in the order given)
+and the seed gets the same groups, so the app records both. It puts the pairs in groups
+of ``size`` (4; sizes never more than one apart), the seeded pairs one per group (the
+best seeds first: heat winners before runners-up), and as few pairs of one venue
+together as the counts allow, then as few of one region. No Django import here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+
+class DrawError(ValueError):
+    """A draw that cannot be made (too few pairs, a pair listed twice, a bad size)."""
+
+
+@dataclass(frozen=True)
+class DrawPair:
+    """A pair going into a draw: its ``key`` (any hashable id), venue, region and seed.
+
+    ``seed`` ranks the seeded pairs (1 is the best; ``None`` for an unseeded pair).
+    """
+
+    key: Hashable
+    sede: str
+    region: str | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class Draw:
+    """The groups (lists of pair keys, the seeded pair first) and the seed that made them."""
+
+    seed: str
+    groups: tuple[tuple[Hashable, ...], ...]
+
+
+def group_count(pairs: int, size: int = 4) -> int:
+    """How many groups ``pairs`` pairs make in groups of ``size`` (sizes one apart at most)."""
+    return max(1, -(-pairs // size))
+
+
+def pairs_together(groups: Sequence[Sequence[DrawPair]], attribute: str) -> int:
+    """How many pairs of pairs share a venue (``"sede"``) or a region in the same group."""
+    count = 0
+    for group in groups:
+        values = Counter(getattr(pair, attribute) for pair in group)
+        values.pop(None, None)
+        count += sum(n * (n - 1) // 2 for n in values.values())
+    return count
+
+
+def fewest_together(pairs: Sequence[DrawPair], groups: int, attribute: str) -> int:
+    """The fewest pairs of pairs of one venue (or region) ``groups`` groups can hold:
+    each venue's pairs spread as evenly as they go."""
+    total = 0
+    for n in Counter(getattr(pair, attribute) for pair in pairs
+                     if getattr(pair, attribute) is not None).values():
+        whole, rest = divmod(n, groups)
+        total += rest * (whole + 1) * whole // 2 + (groups - rest) * whole * (whole - 1) // 2
+    return total
+
+
+def draw_groups(pairs: Sequence[DrawPair], seed: str, size: int = 4) -> Draw:
+    """Draw ``pairs`` into groups; the same pairs in the same order and seed, the same draw.
+
+    The best seeded pairs (as many as groups) head one group each; then each venue's
+    pairs, the largest venue first, go one by one to the group with fewest of that venue,
+    then of its region, then fewest pairs (ties by the seeded random order); swaps then
+    remove any same-venue (then same-region) pair the counts allow to avoid.
+    """
+    if size < 2:
+        raise DrawError(f"A group needs at least 2 pairs, not {size}.")
+    if len(pairs) < 2:
+        raise DrawError(f"A draw needs at least 2 pairs, not {len(pairs)}.")
+    keys = Counter(pair.key for pair in pairs)
+    twice = [key for key, n in keys.items() if n > 1]
+    if twice:
+        raise DrawError(f"Pair {twice[0]!r} is listed {keys[twice[0]]} times.")
+    rng = random.Random(f"muscore-draw:{seed}")
+    count = group_count(len(pairs), size)
+    largest, big_groups = -(-len(pairs) // count), len(pairs) % count or count
+    groups: list[list[DrawPair]] = [[] for _ in range(count)]
+    seeded = sorted((p for p in pairs if p.seed is not None),
+                    key=lambda p: p.seed if p.seed is not None else 0)[:count]
+    heads = list(range(count))
+    rng.shuffle(heads)
+    for group, pair in zip(heads, seeded, strict=False):
+        groups[group].append(pair)
+    head_keys = {pair.key for pair in seeded}
+    rest = [pair for pair in pairs if pair.key not in head_keys]
+    by_sede: dict[str, list[DrawPair]] = {}
+    for pair in rest:
+        by_sede.setdefault(pair.sede, []).append(pair)
+    venue_total = Counter(pair.sede for pair in pairs)
+    venues = list(by_sede)
+    rng.shuffle(venues)
+    venues.sort(key=lambda sede: -venue_total[sede])
+    tiebreak = list(range(count))
+    for sede in venues:
+        members = by_sede[sede]
+        rng.shuffle(members)
+        for pair in members:
+            full = sum(1 for g in groups if len(g) == largest)
+            room = [i for i in range(count)
+                    if len(groups[i]) < largest - 1
+                    or (len(groups[i]) == largest - 1 and full < big_groups)]
+            rng.shuffle(tiebreak)
+            order = {g: n for n, g in enumerate(tiebreak)}
+            best = min(room, key=lambda i: (
+                sum(1 for p in groups[i] if p.sede == pair.sede),
+                sum(1 for p in groups[i] if pair.region is not None and p.region == pair.region),
+                len(groups[i]), order[i]))
+            groups[best].append(pair)
+    _improve(groups, head_keys)
+    return Draw(seed=seed, groups=tuple(tuple(p.key for p in g) for g in groups))
+
+
+def _cost(group: list[DrawPair], pair: DrawPair, without: DrawPair) -> tuple[int, int]:
+    # What ``pair`` adds to ``group`` (with ``without`` taken out): same venue, same region.
+    sede = region = 0
+    for other in group:
+        if other is without:
+            continue
+        sede += other.sede == pair.sede
+        region += pair.region is not None and other.region == pair.region
+    return sede, region
+
+
+def _improve(groups: list[list[DrawPair]], fixed: set[Hashable]) -> None:
+    """Swap unseeded pairs between groups while a swap puts fewer of one venue (then
+    region) together. Greedy placing nearly always reaches the venues' bound, so only a
+    pair that meets its venue or region in its group is tried, and seldom."""
+    improved = True
+    passes = 0
+    while improved and passes < 20:
+        improved, passes = False, passes + 1
+        for a, first in enumerate(groups):
+            for i in range(len(first)):
+                x = first[i]
+                if x.key in fixed or _cost(first, x, x) == (0, 0):
+                    continue
+                for b, second in enumerate(groups):
+                    if b == a:
+                        continue
+                    j = _better_swap(first, x, second, fixed)
+                    if j is not None:
+                        first[i], second[j] = second[j], x
+                        improved = True
+                        break
+
+
+def _better_swap(first: list[DrawPair], x: DrawPair, second: list[DrawPair],
+                 fixed: set[Hashable]) -> int | None:
+    # The place in ``second`` of a pair whose swap with ``x`` lowers (venue, region) pairs.
+    for j, y in enumerate(second):
+        if y.key in fixed or (x.sede == y.sede and x.region == y.region):
+            continue
+        before = _add(_cost(first, x, x), _cost(second, y, y))
+        after = _add(_cost(first, y, x), _cost(second, x, y))
+        if after < before:
+            return j
+    return None
+
+
+def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return a[0] + b[0], a[1] + b[1]
+
+
+def qualifiers(order: Sequence[Hashable], seats: int,
+               withdrawn: set[Hashable] | frozenset[Hashable] = frozenset(),
+               ) -> tuple[list[Hashable], list[Hashable]]:
+    """A heat's qualified pairs and its reserves, from its final ``order``.
+
+    The top ``seats`` pairs that have not withdrawn go on (a withdrawn pair's place goes to
+    the next pair in the order); the pairs after them are the reserves, in order.
+    """
+    present = [key for key in order if key not in withdrawn]
+    return present[:seats], present[seats:]
+
+
+def group_winners(orders: Sequence[Sequence[Hashable]], best: int) -> list[tuple[Hashable, int]]:
+    """The pairs going on from a phase's groups: each group's best ``best`` in their final
+    order, with their seed for the next draw (every group winner before any runner-up)."""
+    going: list[tuple[Hashable, int]] = []
+    for place in range(best):
+        for order in orders:
+            if place < len(order):
+                going.append((order[place], len(going) + 1))
+    return going
