@@ -49,6 +49,19 @@
       event.detail.isError = false;
     }
   });
+  // Under DEBUG (./scripts/run), django-htmx's debug script writes any 400 answer over the
+  // whole document, from a listener on document. The answers this page shows itself (a
+  // refused or conflicting save, a tap over the rate limit) stop at <html>, one step
+  // before it, so a refused save keeps the page there as in production (issue 19.3).
+  document.documentElement.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    var target = event.detail.target;
+    if (!xhr) return;
+    if (((xhr.status === 400 || xhr.status === 409) && target && target.id === "live") ||
+        xhr.status === 429) {
+      event.stopPropagation();
+    }
+  });
   // Too many requests (muscore/ratelimits.py): the server retargets its page to <body>,
   // so a tap over the limit says why instead of doing nothing.
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -755,6 +768,13 @@
       });
     }
   }
+
+  // Back to a hand already saved (or queued, or thrown away) that the browser kept whole in
+  // its back-forward cache: that page still shows the old taps, one tap from storing them
+  // again as the next hand (issue 19.1). Ask the server for the page as it is now.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && entryForm && leaving) window.location.reload();
+  });
 
   window.addEventListener("beforeunload", function (event) {
     if (!entryForm || leaving || !hasEntries()) return;

@@ -1,0 +1,139 @@
+"""Issue 19, the web part: what a slip at the table, a laptop's keyboard and the web's
+conventions expect of the hand entry and the pages (items 1, 2, 3, 8, 9, 10)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from muscore.tables import services
+from muscore.tables.models import Hand, Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ["Ana", "Bruno", "Carla", "Diego"]
+
+
+def settle(page: Page) -> None:
+    page.wait_for_load_state()
+    expect(page.locator("body[data-busy]")).to_have_count(0)
+
+
+def tap_seg(page: Page, name: str, value: str) -> None:
+    page.locator("label.seg", has=page.locator(f'input[name="{name}"][value="{value}"]')).click()
+    settle(page)
+
+
+def entry_path(table: Table) -> str:
+    return f"/t/{table.id}/k/{table.edit_key}/mano"
+
+
+def enter_passed_hand(page: Page) -> None:
+    tap_seg(page, "p0", "par")
+    tap_seg(page, "p1", "par")
+    tap_seg(page, "j3", "33")
+    tap_seg(page, "w_grande", "A")
+    tap_seg(page, "w_chica", "B")
+    tap_seg(page, "w_pares", "A")
+
+
+def save(page: Page) -> None:
+    settle(page)
+    with page.expect_navigation():
+        page.locator('[data-action="save"]').click()
+    settle(page)
+
+
+def test_back_after_saving_shows_the_next_hand_empty(phone: Page) -> None:
+    """Item 1: save a hand, press Back: the form is the next hand's, empty (the browser
+    does not put the last hand's taps back), and a save without taps stores nothing."""
+    page = phone
+    table = services.create_table(players=NAMES)
+    page.goto(f"/t/{table.id}/k/{table.edit_key}/")
+    page.goto(entry_path(table))
+    settle(page)
+    enter_passed_hand(page)
+    save(page)
+    assert Hand.objects.filter(table=table).count() == 1
+    page.go_back()
+    settle(page)
+    expect(page.locator("h1")).to_contain_text("2")
+    checked = page.locator("#entry input:checked").evaluate_all(
+        "els => els.map(e => e.name + '=' + e.value)")
+    fresh = page.context.new_page()
+    fresh.goto(entry_path(table))
+    settle(fresh)
+    assert checked == fresh.locator("#entry input:checked").evaluate_all(
+        "els => els.map(e => e.name + '=' + e.value)")
+    fresh.close()
+    hidden = page.locator('#entry input[type="hidden"][data-restored]')
+    expect(hidden).to_have_count(0)
+    assert page.locator('#entry input[name="number"]').input_value() == "2"
+    expect(page.locator("[data-draft-note]")).to_be_hidden()
+    page.locator('[data-action="save"]').click()
+    settle(page)
+    expect(page.locator("[data-save-errors]")).to_be_visible()
+    assert Hand.objects.filter(table=table).count() == 1
+
+
+# The WCAG contrast ratio of an element's text against the first opaque background behind
+# it, computed in the page from the styles the browser applied.
+CONTRAST = """el => {
+    const rgb = c => c.match(/[\\d.]+/g).map(Number);
+    const lum = c => {
+        const [r, g, b] = rgb(c).slice(0, 3).map(v => {
+            v /= 255;
+            return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    let back = el, bg = null;
+    while (back) {
+        const c = getComputedStyle(back).backgroundColor;
+        const parts = rgb(c);
+        if (parts.length < 4 || parts[3] > 0.5) { bg = c; break; }
+        back = back.parentElement;
+    }
+    const fg = getComputedStyle(el).color;
+    const [hi, lo] = [lum(fg), lum(bg || 'rgb(255,255,255)')].sort((a, b) => b - a);
+    return (hi + 0.05) / (lo + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_picked_winners_names_can_be_read(new_phone: Any, scheme: str) -> None:
+    """Item 2: the names in the picked "¿Quién gana?" button are readable (contrast
+    of at least 4.5:1, computed in the page), picked or not, light or dark."""
+    page = new_phone(color_scheme=scheme)
+    table = services.create_table(players=NAMES)
+    page.goto(entry_path(table))
+    settle(page)
+    tap_seg(page, "w_grande", "A")
+    picked = page.locator("label.seg", has=page.locator('input[name="w_grande"][value="A"]'))
+    other = page.locator("label.seg", has=page.locator('input[name="w_grande"][value="B"]'))
+    for label in (picked, other):
+        names = label.locator("span.names")
+        expect(names).to_contain_text("Ana" if label is picked else "Bruno")
+        ratio = names.evaluate(CONTRAST)
+        assert ratio >= 4.5, f"{scheme}: contrast {ratio:.2f}"
+
+
+def test_under_debug_a_refused_save_keeps_the_page(phone: Page, settings: Any) -> None:
+    """Item 3: with DEBUG on (./scripts/run), django-htmx's debug script is on the page;
+    a save without every winner still keeps the page whole and says what is missing."""
+    settings.DEBUG = True
+    page = phone
+    table = services.create_table(players=NAMES)
+    page.goto(entry_path(table))
+    settle(page)
+    expect(page.locator('script[src*="django-htmx"]')).to_have_count(1)
+    tap_seg(page, "w_grande", "A")
+    page.locator('[data-action="save"]').click()
+    settle(page)
+    expect(page.locator("[data-save-errors]")).to_be_visible()
+    expect(page.locator("form#entry")).to_have_count(1)
+    expect(page.locator("[data-card-picker]")).to_have_count(1)
+    assert page.locator('input[name="w_grande"][value="A"]').is_checked()
+    assert Hand.objects.filter(table=table).count() == 0
