@@ -66,6 +66,9 @@ MESSAGES: dict[str, str] = {
     "bet_n": gettext_noop(
         "%(lance)s, apuesta %(i)s: una apuesta es un número entero de piedras, 1 o más, u "
         "órdago; no %(got)s."),
+    "first_bet": gettext_noop(
+        "%(lance)s: la primera apuesta de un lance es un envido de 2 piedras o más, no de "
+        "%(got)s; solo una subida puede ser de 1."),
     "bet_own": gettext_noop(
         "%(lance)s: el bando %(side)s no puede subir su propia apuesta (apuesta %(i)s); los "
         "envites se alternan entre los bandos."),

@@ -37,6 +37,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "punto_not_juego": {"seat": 1},
     "bet_side": {"lance": "grande", "i": 1, "got": '"C"'},
     "bet_n": {"lance": "chica", "i": 2, "got": "0"},
+    "first_bet": {"lance": "grande", "got": 1},
     "bet_own": {"lance": "grande", "side": "A", "i": 2},
     "after_ordago": {"lance": "juego"},
     "no_answer": {"lance": "pares"},

@@ -245,7 +245,7 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "additionalProperties": False,
         "description": "The table's options (rules.md, Options); every key optional.",
         "properties": {
-            "players": {"type": "integer", "enum": [4, 6], "default": 4},
+            "players": {"type": "integer", "enum": [2, 4, 6], "default": 4},
             "reyes": {"type": "integer", "enum": [8, 4], "default": 8},
             "target": {"type": "integer", "minimum": 10, "maximum": 100, "default": 40},
             "juegos": {"type": "integer", "minimum": 1, "maximum": 5, "default": 2},

@@ -1,9 +1,10 @@
 """The betting of a lance: the bets in order, the stake, the deje, the answer.
 
 The second of the three phases of scoring. rules.md, "Betting in a lance": envido
-(2, or any stated number), raises that alternate between the sides, órdago, and
-against a bet quiero or no quiero. A rejected bet pays its **deje** at once: 1 when it
-was the first bet of the lance, else the total that stood before the rejected raise.
+(2, or any stated number of 2 or more), raises (of 1 or more) that alternate between
+the sides, órdago, and against a bet quiero or no quiero. A rejected bet pays its
+**deje** at once: 1 when it was the first bet of the lance, else the total that stood
+before the rejected raise.
 """
 
 from __future__ import annotations
@@ -72,6 +73,10 @@ class Betting:
                 ordago = True
                 before = total
             elif type(n) is int and n >= 1:
+                if i == 1 and n < 2:
+                    # rules.md: the first bet is the envido, 2 or a stated number of more; a
+                    # bet of 1 would pay no more accepted than its deje rejected.
+                    raise BettingError("first_bet", lance=lance, got=n)
                 before = total
                 total += n
             else:

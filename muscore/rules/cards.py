@@ -106,7 +106,7 @@ class Rules:
     real31: Real31 | str = Real31.NO  #: always a Real31 once made; "rey" is read as Real31.REY
 
     def __post_init__(self) -> None:
-        _check_rule("players", self.players, (4, 6))
+        _check_rule("players", self.players, (2, 4, 6))
         _check_rule("reyes", self.reyes, (8, 4))
         _check_rule("target", self.target, range(10, 101))
         _check_rule("juegos", self.juegos, range(1, 6))
@@ -191,7 +191,7 @@ def _check_rule(field: str, value: object, allowed: tuple[int, ...] | range) -> 
 
 _RULES_CACHE: dict[object, Rules] = {}
 SEATS_FROM = {
-    n: [tuple((mano + i) % n for i in range(n)) for mano in range(n)] for n in (4, 6)
+    n: [tuple((mano + i) % n for i in range(n)) for mano in range(n)] for n in (2, 4, 6)
 }
 DEFAULT_RULES = Rules()
 

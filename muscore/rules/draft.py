@@ -318,6 +318,9 @@ class HandDraft:
         ):
             raise BettingError("tap_illegal", lance=name.value, tap=tap.kind.value,
                                side=None if tap.side is None else tap.side.value)
+        if tap.kind is TapKind.ENVIDO and tap.n is not None and tap.n < 2 \
+                and not self.bets.get(name):
+            raise BettingError("first_bet", lance=name.value, got=tap.n)
         passed = set(self.passed)
         for earlier in ORDER[: ORDER.index(name)]:
             if self.bets.get(earlier) and earlier not in self.ends:

@@ -49,6 +49,8 @@ MESSAGES: dict[str, str] = {
     "bet_side": "{lance}, bet {i}: the side must be \"A\" or \"B\", not {got}.",
     "bet_n": "{lance}, bet {i}: a bet is a whole number of piedras, 1 or more, or \"ordago\"; "
              "not {got}.",
+    "first_bet": "{lance}: the first bet of a lance is an envido of 2 or more piedras, not {got}; "
+                 "only a raise can add 1.",
     "bet_own": "{lance}: side {side} cannot raise its own bet (bet {i}); raises alternate "
                "between the sides.",
     "after_ordago": "{lance}: nothing can be bet after an órdago; only quiero or no quiero.",

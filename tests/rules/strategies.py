@@ -39,7 +39,7 @@ def bets(draw: Any, allow_ordago: bool = True) -> dict[str, Any]:
 def records(draw: Any, players: int | None = None, reyes: int | None = None,
             bets_allowed: bool = True) -> dict[str, Any]:
     """A valid hand record with every seat's cards shown."""
-    n = players or draw(st.sampled_from([4, 4, 4, 6]))
+    n = players or draw(st.sampled_from([2, 4, 4, 4, 6]))
     rules = Rules(
         players=n,
         reyes=reyes or draw(st.sampled_from([8, 4])),

@@ -84,7 +84,7 @@ def test_the_edit_key_has_at_least_128_bits_and_ids_differ():
         ({"players": "Ana"}, "list of names"),
         ({"rules": {"target": 5}}, "target"),
         ({"rules": {"target": True}}, "target"),
-        ({"rules": {"players": 5}}, "'players' cannot be 5: it must be 4 or 6"),
+        ({"rules": {"players": 5}}, "'players' cannot be 5: it must be 2, 4 or 6"),
         ({"rules": {"reyes": "8"}}, "reyes"),
         ({"rules": {"juegos": 0}}, "juegos"),
         ({"rules": {"real31": "yes"}}, "real31"),
