@@ -5,12 +5,14 @@ the league is worked out here; the figures come from muscore.leagues.services.""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils.functional import Promise
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -83,14 +85,36 @@ def entry_url(competition: Competition, index: int) -> str:
 # --- standings ----------------------------------------------------------------------------------
 
 
-def tie_break(row: Row, above: Row) -> str:
-    """Why `row` is below `above` when they are level on points, in a reader's words."""
+def tie_break(row: Row, above: Row, names: Mapping[int, str] | None = None) -> str:
+    """Why `row` is below `above` when they are level on points, in a reader's words.
+
+    Head to head says among whom it was decided (league.md, criterion 2): all the pairs
+    level on points, or the smaller group still level after that mini-league; `names`
+    gives the pairs' names by index.
+    """
     criterion = row.decided_by
-    if criterion == "head_to_head":
+    decider = row.head_to_head_decider(above) if criterion == "head_to_head" else None
+    if decider is not None:
+        level, among = decider
+        named = get_text_list([(names or {}).get(pair, str(pair)) for pair in among], _("y"))
+        figures = {"other": above.name, "among": named,
+                   "mine": row.head_to_head_rounds[level],
+                   "theirs": above.head_to_head_rounds[level]}
+        if level == 0 and len(among) == 2:
+            return _(
+                "Empatados a puntos con %(other)s: decide el enfrentamiento directo "
+                "(%(mine)s puntos contra %(theirs)s)."
+            ) % figures
+        if level == 0:
+            return _(
+                "Empatados a puntos con %(other)s: decide el enfrentamiento directo entre "
+                "%(among)s (%(mine)s puntos contra %(theirs)s)."
+            ) % figures
         return _(
-            "Empatados a puntos con %(other)s: decide el enfrentamiento directo "
+            "Empatados con %(other)s también en el enfrentamiento directo de todos los "
+            "empatados a puntos: decide el directo entre %(among)s, aplicado de nuevo "
             "(%(mine)s puntos contra %(theirs)s)."
-        ) % {"other": above.name, "mine": row.head_to_head, "theirs": above.head_to_head}
+        ) % figures
     if criterion == "juego_difference":
         return _(
             "Empatados a puntos y en el directo con %(other)s: decide la diferencia de "
@@ -124,9 +148,11 @@ def standings_tables(competition: Competition) -> list[StandingsTable]:
     tables = []
     for group in leagues.standings(competition):
         rows: list[dict[str, Any]] = []
+        names = {row.pair: row.name for row in group.rows}
         for i, row in enumerate(group.rows):
             above = group.rows[i - 1] if i else None
-            note = tie_break(row, above) if above is not None and above.points == row.points else ""
+            note = (tie_break(row, above, names)
+                    if above is not None and above.points == row.points else "")
             rows.append({"row": row, "url": entry_url(competition, row.pair), "tie": note})
         title = _("Grupo %(name)s") % {"name": group.group.name} if group.group else ""
         tables.append(StandingsTable(title, rows, 2 if group.group else 0))

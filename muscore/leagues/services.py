@@ -68,7 +68,7 @@ from muscore.leagues.models import (
     Round,
     document_text,
 )
-from muscore.leagues.standings import Row, match_points, order_rows
+from muscore.leagues.standings import Row, apply_head_to_head, match_points, order_rows
 from muscore.rules import Rules
 from muscore.tables import services as tables
 from muscore.tables.models import Table
@@ -754,6 +754,7 @@ def _compute(competition: Competition, groups: list[Group]) -> list[GroupStandin
         # The database compares the two entries' kept points (a join on each match) rather
         # than testing every match against a list of level groups: on 39,800 matches that
         # is 17 ms instead of 70. Group matches are always within one group.
+        played: list[tuple[int, int, tuple[int, int]]] = []
         for first, second, winner, nf, ns in (
             Match.objects.filter(competition=competition, slot="",
                                  first__points=F("second__points"))
@@ -765,8 +766,11 @@ def _compute(competition: Competition, groups: list[Group]) -> list[GroupStandin
             gained = match_points(Result((0, 0), None, (nf, ns), "juegos"), points) if (
                 nf or ns) else ((points.win, points.loss) if winner == 0
                                else (points.loss, points.win))
-            rows[first].head_to_head += gained[0]
-            rows[second].head_to_head += gained[1]
+            played.append((first, second, gained))
+        # Each table (a liguilla, or one group) its own mini-leagues, re-applied among a
+        # smaller group still level (league.md, criterion 2), as the document path does.
+        for _group, members in tables:
+            apply_head_to_head({pk: rows[pk] for pk in members}, played)
     return [GroupStandings(group, order_rows([rows[pk] for pk in members]))
             for group, members in tables]
 

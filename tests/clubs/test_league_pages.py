@@ -66,6 +66,26 @@ def test_the_standings_name_the_tie_break_between_level_pairs() -> None:
     assert all("decide el sorteo" in n for n in notes)
 
 
+def test_the_note_says_among_whom_head_to_head_was_decided() -> None:
+    """Three pairs level on points; their mini-league leaves two level, and head to head
+    applied again between those two decides (league.md, criterion 2)."""
+    import html as html_lib
+
+    from muscore.leagues import services as leagues
+    from tests.leagues.factory import club_with_pairs
+    from tests.leagues.helpers import league, won
+
+    club, user, _pairs = club_with_pairs(0)
+    doc = league(5, [won(0, 1, 3, 2), won(1, 2, 3, 0), won(2, 3, 3, 0)])
+    competition = leagues.import_competition(club, doc, by=user)
+    page = Client().get(f"/club/{club.slug}/liga/{competition.pk}/").content.decode()
+    notes = [html_lib.unescape(n) for n in re.findall(r'<p role="note">([^<]+)</p>', page)]
+    assert "decide el directo entre P0 y P1, aplicado de nuevo (0 puntos contra 2)" in notes[0]
+    assert "decide el enfrentamiento directo entre P0, P1 y P2 (0 puntos contra 2)" in notes[1]
+    names = re.findall(r'>(P\d)<', page)
+    assert names[:3] == ["P0", "P1", "P2"]
+
+
 def test_an_organiser_creates_a_liguilla_and_draws_it_by_the_button() -> None:
     club = make_club()
     for one, two in [("Ana", "Bea"), ("Carlos", "Dani"), ("Eva", "Fermín"), ("Gorka", "Hugo")]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from muscore.leagues import read_league, standings, standings_json
 
 from .helpers import VACA_A_3_1, league, won
@@ -42,21 +44,86 @@ def test_three_way_cycle_goes_to_juego_difference_then_juegos_for() -> None:
     ]
 
 
-def test_head_to_head_is_computed_once_for_all_the_level_pairs() -> None:
+def test_head_to_head_is_applied_again_among_the_smaller_groups_still_level() -> None:
     # A, B, C, D (P0..P3) all on 4 points. Their mini-league gives A and D 4, B and C 2.
-    # D beat A and B beat C, but head to head is not repeated for the smaller groups:
-    # A above D and C above B on juego difference.
+    # D beat A and B beat C: head to head again among {A, D}, then among {B, C}, puts D
+    # above A and B above C (league.md criterion 2), whatever the juego difference says.
     doc = league(6, [
         won(0, 1, 3, 0), won(0, 2, 3, 0), won(3, 0, 3, 2), won(1, 2, 3, 2),
         won(3, 1, 3, 2), won(2, 3, 3, 0), won(1, 4, 3, 2), won(2, 5, 3, 0),
     ])
     rows = standings(read_league(doc))
-    assert [(r.name, r.points, r.head_to_head, r.juego_difference, r.decided_by)
+    assert [(r.name, r.points, r.head_to_head_rounds, r.juego_difference, r.decided_by)
             for r in rows] == [
-        ("P0", 4, 4, 5, None), ("P3", 4, 4, -1, "juego_difference"),
-        ("P2", 4, 2, 2, "head_to_head"), ("P1", 4, 2, -2, "juego_difference"),
-        ("P4", 0, 0, -1, "points"), ("P5", 0, 0, -3, "juego_difference"),
+        ("P3", 4, (4, 2), -1, None), ("P0", 4, (4, 0), 5, "head_to_head"),
+        ("P1", 4, (2, 2), -2, "head_to_head"), ("P2", 4, (2, 0), 2, "head_to_head"),
+        ("P4", 0, (0,), -1, "points"), ("P5", 0, (0,), -3, "juego_difference"),
     ]
+    # Among whom each was decided: P0 and P2 in the second mini-league of two, P1 in
+    # the first, of all four.
+    by_name = {r.name: r for r in rows}
+    assert by_name["P0"].head_to_head_decider(by_name["P3"]) == (1, (0, 3))
+    assert by_name["P1"].head_to_head_decider(by_name["P0"]) == (0, (0, 1, 2, 3))
+    assert by_name["P2"].head_to_head_decider(by_name["P1"]) == (1, (1, 2))
+
+
+# Hand-worked cases of criterion 2, each: the matches, then the order with what decided
+# each place. Pairs P0..P4 (P3 and P4 are outsiders that only give points).
+HEAD_TO_HEAD_CASES = [
+    pytest.param(
+        # P0, P1, P2 on 2 points. Mini-league of three: P0 beat P1 (2), P1 beat P2 (2),
+        # P0-P2 not played yet: P0 2, P1 2, P2 0. Again among P0 and P1: P0 beat P1.
+        # (P1's juego difference, +2 against +1, would have put it first.)
+        [won(0, 1, 3, 2), won(1, 2, 3, 0), won(2, 3, 3, 0)],
+        [("P0", None), ("P1", "head_to_head"), ("P2", "head_to_head"), ("P4", "points"),
+         ("P3", "juego_difference")],
+        id="three-level-mini-league-leaves-two-the-one-that-beat-the-other-first",
+    ),
+    pytest.param(
+        # A cycle among three: each 2 in the mini-league, none separated, so head to head
+        # is not re-applied (it would give the same) and juego difference decides.
+        [won(0, 1, 3, 0), won(1, 2, 3, 1), won(2, 0, 3, 2)],
+        [("P0", None), ("P2", "juego_difference"), ("P1", "juegos_for"), ("P3", "points"),
+         ("P4", "draw")],
+        id="a-cycle-goes-to-juego-difference",
+    ),
+    pytest.param(
+        # P0, P1, P2 on 2 points; P0 beat P2, P1 beat an outsider, P2 beat an outsider.
+        # Mini-league: P0 2, P1 0, P2 0. Among P1 and P2 (they have not met): 0 each, so
+        # juego difference (P2 +1, P1 +3) decides between them.
+        [won(0, 2, 3, 1), won(1, 3, 3, 0), won(2, 4, 3, 1)],
+        [("P0", None), ("P1", "head_to_head"), ("P2", "juego_difference"),
+         ("P4", "points"), ("P3", "juego_difference")],
+        id="two-left-level-who-never-met-go-to-juego-difference",
+    ),
+    pytest.param(
+        # Two legs: P0 and P1 level on 4 points, one win each against the other: their
+        # mini-league is 2-2 and juego difference decides.
+        [won(0, 1, 3, 0), won(1, 0, 3, 2), won(0, 3, 3, 0), won(1, 4, 3, 0)],
+        [("P0", None), ("P1", "juego_difference"), ("P2", "points"),
+         ("P3", "juego_difference"), ("P4", "draw")],
+        id="ida-y-vuelta-split-goes-to-juego-difference",
+    ),
+]
+
+
+@pytest.mark.parametrize(("matches", "expected"), HEAD_TO_HEAD_CASES)
+def test_head_to_head_cases(matches: list[dict[str, Any]],
+                            expected: list[tuple[str, str | None]]) -> None:
+    assert order(league(5, matches, legs=2)) == expected
+
+
+def test_the_command_line_follows_head_to_head_again(tmp_path: Any) -> None:
+    """``python -m muscore.leagues standings`` gives the re-applied order."""
+    import json
+    import subprocess
+    import sys
+
+    doc = league(5, [won(0, 1, 3, 2), won(1, 2, 3, 0), won(2, 3, 3, 0)])
+    out = subprocess.run([sys.executable, "-m", "muscore.leagues", "standings"],
+                         input=json.dumps(doc), capture_output=True, text=True, check=True)
+    assert [row["name"] for row in json.loads(out.stdout)["standings"]] == [
+        "P0", "P1", "P2", "P4", "P3"]
 
 
 def test_juegos_for_after_equal_juego_difference() -> None:
