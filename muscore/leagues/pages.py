@@ -5,7 +5,7 @@ the league is worked out here; the figures come from muscore.leagues.services.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from muscore.leagues import services as leagues
 from muscore.leagues.models import Competition, Correction, Entry, Match, ResultClaim, Round
@@ -46,6 +46,26 @@ SLOT_FEEDS: dict[str, dict[int, tuple[str | Promise, str | Promise]]] = {
     "final": {0: (gettext_lazy("Ganador S1"), gettext_lazy("Ganador S2"))},
     "third": {0: (gettext_lazy("Perdedor S1"), gettext_lazy("Perdedor S2"))},
 }
+
+
+def disputes_by_competition(competitions: Iterable[Competition]) -> dict[int, int]:
+    """How many results each competition has disputed (a pair said the other's claim was
+    wrong), in one query: the club page flags them so the organiser need not open every
+    match to find one (issue 17.5)."""
+    return dict(
+        ResultClaim.objects.filter(competition__in=list(competitions),
+                                   status=ResultClaim.Status.DISPUTED)
+        .order_by().values("competition_id").annotate(n=Count("id"))
+        .values_list("competition_id", "n")
+    )
+
+
+def disputes_text(count: int) -> str:
+    """'1 resultado en disputa', '3 resultados en disputa' (empty for none)."""
+    if not count:
+        return ""
+    return ngettext("%(n)s resultado en disputa", "%(n)s resultados en disputa", count) % {
+        "n": count}
 
 
 def status(competition: Competition) -> str:
@@ -308,15 +328,16 @@ def rounds_of(competition: Competition, number: int | None = None) -> list[Round
     if number is not None:
         claims = claims.filter(match__round__number=number)
     claimed = {
-        match_id: f"{first}–{second}"
-        for match_id, first, second in claims.order_by().values_list(
-            "match_id", "juegos_first", "juegos_second"
+        match_id: (f"{first}–{second}", status == ResultClaim.Status.DISPUTED)
+        for match_id, first, second, status in claims.order_by().values_list(
+            "match_id", "juegos_first", "juegos_second", "status"
         )
     }
     for match in matches:
         view = views[match.round_id]
         row = match_row(match)
-        row["claimed"] = "" if match.source else claimed.get(match.pk, "")
+        row["claimed"], row["disputed"] = ("", False) if match.source else claimed.get(
+            match.pk, ("", False))
         view.matches.append(row)
         view.left += 0 if match.source else 1
     return list(views.values())

@@ -51,9 +51,12 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
 
 def league_summary(club: Club) -> dict[str, Any]:
     """The club's competitions and latest matches, for its page."""
+    listed = list(Competition.objects.filter(club=club).select_related("club"))
+    disputes = pages.disputes_by_competition(listed)
     competitions = [
-        {"name": c.name, "url": pages.competition_url(c), "note": pages.status(c)}
-        for c in Competition.objects.filter(club=club).select_related("club")
+        {"name": c.name, "url": pages.competition_url(c), "note": pages.status(c),
+         "disputes": pages.disputes_text(disputes.get(c.pk, 0))}
+        for c in listed
     ]
     latest = (
         Match.objects.filter(competition__club=club)

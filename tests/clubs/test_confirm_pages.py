@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from muscore.leagues import confirmations
@@ -233,3 +234,27 @@ def test_a_dispute_on_a_match_played_on_a_table_links_each_hand() -> None:
     assert section.count('href="/calculadora/?h=') == 2 and "Mano 2" in section
     pair_page = Client().get(links[0]).content.decode()
     assert pair_page.count('href="/calculadora/?h=') == 2
+
+
+def test_a_disputed_claim_is_flagged_in_red_with_words_wherever_a_claim_shows() -> None:
+    """Issue 17.5: a dispute no longer looks like any pending claim ('3–1 por confirmar')
+    on the round list, the competition and the club pages."""
+    competition, _match, links, _organiser = setup()
+    a, b = Client(), Client()
+    a.post(links[0] + "anotar", {"juegos_first": "3", "juegos_second": "1"})
+    base = f"/club/{competition.club.slug}/liga/{competition.pk}/"
+    club_page = f"/club/{competition.club.slug}/"
+    pages = (base, base + "jornada/1/", base + "jornadas")
+    for url in pages:
+        html = Client().get(url).content.decode()
+        assert "3–1 por confirmar" in html and "data-disputed" not in html, url
+    assert "en disputa" not in Client().get(club_page).content.decode()
+    assert b.post(links[1] + "discutir", {"note": "Fue 3-2"}).status_code == 302
+    for url in pages:
+        html = Client().get(url).content.decode()
+        assert '<span class="disputed" data-disputed>3–1 en disputa</span>' in html, url
+        assert "por confirmar" not in html, url
+    club_html = Client().get(club_page).content.decode()
+    assert '<span class="disputed" data-disputed>1 resultado en disputa</span>' in club_html
+    css = (settings.BASE_DIR / "static" / "css" / "muscore.css").read_text()
+    assert ".disputed { color: var(--error)" in css
