@@ -90,8 +90,8 @@ class Calculation:
                 return default
             return int(raw)
 
-        players = number("players", 4, 4, 6, _("Jugadores"))
-        calc.players = players if players in (4, 6) else 4
+        players = number("players", 4, 2, 6, _("Jugadores"))
+        calc.players = players if players in (2, 4, 6) else 4
         n = calc.players
         calc.rules = {
             "players": n,
@@ -437,11 +437,11 @@ def settle(
                 problems = draft.with_winner(lance, side).problems()
                 if problems:
                     return Settled(current, None, winner_message(problems[0], names), asked)
-        for lance in draft.winners_needed():
+        draft, needed = draft.asking_winners(given)
+        for lance in needed:
             asked.append(lance.value)
             chosen = given.get(lance.value)
             if chosen:
-                draft = draft.with_winner(lance, chosen)
                 current["winners"] = {**(current.get("winners") or {}), lance.value: chosen}
         return Settled(current, draft.result(), None, asked)
     except engine.RuleError as error:

@@ -72,6 +72,7 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
         "juego_choices": JUEGO_CHOICES,
         "targets": calc_mod.TARGETS,
         "six": n == 6,
+        "players": n,
         "real31_choices": [
             ("no", _("No")), ("rey", _("Rey (7 7 7 R)")),
             ("figura", _("Figura (7 7 7 S/C/R)")), ("sota", _("Sota (7 7 7 S)")),
@@ -112,7 +113,7 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
             if settled.error:
                 status = 400
     else:
-        players = 6 if request.GET.get("players") == "6" else 4
+        players = {"2": 2, "6": 6}.get(request.GET.get("players", ""), 4)
         # A new hand; a league's disputed paper result opens it with the competition's
         # table options and the players' names (muscore.leagues.views_confirm).
         start = {key: request.GET[key] for key in START_FIELDS if key in request.GET}

@@ -475,6 +475,20 @@ class HandDraft:
             found.append(Lance(preview.result["ordago"]["lance"]))
         return min(found, key=ORDER.index) if found else None
 
+    @cached_property
+    def _counted_to(self) -> Lance | None:
+        """The lance whose count took a side to the target, once the certain steps show it
+        (every bet answered and the winners up to it known); None otherwise. At 37, an
+        accepted envite of 4 in grande won by that side ends the juego there: the lances
+        after it never count, so nobody need say who won them (issue 19, item 4)."""
+        steps = self.preview().steps
+        if not steps:
+            return None
+        last = steps[-1]
+        if last["why"] == "deje" or max(last["score"].values()) < self.rules.target:
+            return None
+        return Lance(last["lance"])
+
     def _possible_taps(self, lance: Lance) -> tuple[Tap, ...]:
         """The taps not known to be illegal (``n`` of an envido left as any)."""
         if self.bettable(lance) is False or self._over_before(lance):
@@ -575,15 +589,19 @@ class HandDraft:
         """The lances whose winner the table must still give: played (or maybe played),
         not settled by cards, jugadas or a lie, no winner entered, and counted. Once the
         betting won the juego (an accepted órdago, a deje reaching the target) nothing is
-        counted but that lance: the lances before and after it need no winner."""
+        counted but that lance: the lances before and after it need no winner; once the
+        count reached the target in a lance, the lances after it need none either."""
         reading = self._reading
         ended = self._ended_in
+        counted = self._counted_to
         out = []
         for lance in ORDER:
             if lance in self.winners or self.played(lance) is False:
                 continue
             if self.ends.get(lance) == "no_quiero" or ended not in (None, lance):
                 continue  # a rejected bet is paid without a winner; an unplayed lance neither
+            if counted is not None and ORDER.index(lance) > ORDER.index(counted):
+                continue  # the count reached the target before this lance: it never counts
             name = lance.value
             if lance in (Lance.PARES, Lance.JUEGO):
                 if not (reading.sides[name] or reading.maybe[name]):
@@ -598,6 +616,28 @@ class HandDraft:
             if reading.settled(name) is None:
                 out.append(lance)
         return tuple(out)
+
+    def asking_winners(
+        self, given: Mapping[str, str | None]
+    ) -> tuple[HandDraft, tuple[Lance, ...]]:
+        """The lances whose winner the table is asked, given the winners it said
+        (``{"grande": "A", ...}``), and the draft with those winners entered. A lance is
+        asked when it needs a winner with every other given winner in: once grande's
+        winner ends the juego at the count, chica's is not asked, and a winner given for
+        a lance that is not asked is left out of the draft (it could not count)."""
+        named = {Lance(k): v for k, v in given.items() if v and k in _LANCE_NAMES}
+        needed = self.winners_needed()
+        full = self
+        for lance in needed:
+            if lance in named:
+                full = full.with_winner(lance, named[lance])
+        asked = tuple(lance for lance in needed
+                      if lance in full.with_winner(lance, None).winners_needed())
+        draft = self
+        for lance in asked:
+            if lance in named:
+                draft = draft.with_winner(lance, named[lance])
+        return draft, asked
 
     def problems(self) -> tuple[RuleError, ...]:
         """What is entered that cannot stand: a winner contradicting the cards, jugadas or
@@ -682,6 +722,9 @@ class HandDraft:
             if self.bets.get(lance) and lance not in self.ends:
                 raise BettingError("no_answer", lance=lance.value)
         return score(self._record)
+
+
+_LANCE_NAMES = frozenset(lance.value for lance in Lance)
 
 
 def _object(data: Mapping[str, Any], key: str, field: str | None = None) -> Mapping[str, Any]:

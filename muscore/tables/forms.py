@@ -595,8 +595,11 @@ class HandEntry:
                 self.conflicts.extend(winner_message(p, self.players) for p in trial.problems()
                                       if isinstance(p, rules_engine.RecordError))
         self.errors.extend(self.conflicts)
-        needed = set(draft.closed().winners_needed())
-        for lance in needed:
+        # A lance is asked only when it can count with the other winners given (issue 19,
+        # item 4: a count that ends at grande asks nothing after it).
+        asked = draft.closed().asking_winners(self.winners)[1]
+        needed = set(asked)
+        for lance in asked:
             side = self.winners.get(lance.value)
             if side is not None:
                 draft = draft.with_winner(lance, side)

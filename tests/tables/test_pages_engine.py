@@ -1,0 +1,48 @@
+"""The hand entry pages for the engine's rule changes (issue 19: item 4, two players)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from muscore.tables import services
+from muscore.tables.models import Hand
+from tests.tables.test_pages import hand_url, make_table, post_hand, score_of, text_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_count_that_ends_at_grande_asks_no_later_winner(client: Client) -> None:
+    table = make_table()
+    services.add_hand(
+        table,
+        {"hands": {"0": "R R R R", "1": "4 4 5 5", "2": "C C C 7", "3": "5 6 7 1"},
+         "lances": {"grande": {"bets": [{"side": "A", "n": 28}], "end": "quiero"}}},
+        via="api",
+    )
+    assert score_of(table)["A"] == 37
+    # At 37 an accepted envite of 4 won by A in grande ends the juego at the count:
+    # chica and punto cannot count, so the page asks for neither.
+    bets = {"b_grande": "A4", "e_grande": "quiero", "w_grande": "A"}
+    page = client.post(hand_url(table), {"act": "check", **bets}).content.decode()
+    assert 'name="w_chica"' not in page and 'name="w_punto"' not in page
+    saved = post_hand(client, table, bets)
+    assert saved.status_code == 302
+    assert Hand.objects.count() == 2
+    hand = services.table_state(table)["current"]["hands"][-1]
+    assert hand["winner"] == "A" and hand["result"]["ended_by"] == "recuento"
+
+
+def test_before_grande_is_won_the_later_lances_are_still_asked(client: Client) -> None:
+    table = make_table()
+    services.add_hand(
+        table,
+        {"hands": {"0": "R R R R", "1": "4 4 5 5", "2": "C C C 7", "3": "5 6 7 1"},
+         "lances": {"grande": {"bets": [{"side": "A", "n": 28}], "end": "quiero"}}},
+        via="api",
+    )
+    bets = {"b_grande": "A4", "e_grande": "quiero", "w_grande": "B"}
+    refused = post_hand(client, table, bets)
+    assert refused.status_code == 400
+    assert "Chica: falta quién gana" in text_of(refused)
+    assert Hand.objects.count() == 1
