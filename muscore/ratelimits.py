@@ -1,10 +1,13 @@
-"""Abuse limits per client: table creation, imports and writes (issue #10 point 5), and an
-organiser's password tries (login and new-password links).
+"""Abuse limits per client: table creation, imports and writes (issue #10 point 5), an
+organiser's password tries (login, the admin's login and new-password links), and the
+creation of accounts, clubs, invitations and password links (issue #21 points 4 and 7).
 
 Counted by django-ratelimit in the Django cache (settings.CACHES, so shared by every
 worker and server when CACHE_URL names a Redis), per client address: REMOTE_ADDR, or
 behind a trusted proxy (MUSCORE_BEHIND_PROXY) the address that proxy appended to
-X-Forwarded-For. Each group has one or more rates (settings.MUSCORE_RATE_LIMITS, from
+X-Forwarded-For, and where the request names an account (the username typed at a login,
+the organiser logged in) per account too: many addresses guessing one account's password
+are held back as one. Each group has one or more rates (settings.MUSCORE_RATE_LIMITS, from
 the environment); a request over any of them is answered 429 with Retry-After, before
 the view runs, so nothing of it is saved: the API's error object for the API, a page a
 phone can read for the pages.
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import ipaddress
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -28,7 +31,8 @@ CREATE = "create"
 IMPORT = "import"
 WRITE = "write"
 LOGIN = "login"
-GROUPS = (CREATE, IMPORT, WRITE, LOGIN)
+ACCOUNT = "account"
+GROUPS = (CREATE, IMPORT, WRITE, LOGIN, ACCOUNT)
 
 
 def client_address(request: HttpRequest) -> str:
@@ -49,16 +53,37 @@ def client_address(request: HttpRequest) -> str:
     return remote
 
 
-def retry_after(request: HttpRequest, group: str) -> int | None:
-    """Count this request in `group`; the seconds to wait if it is over a limit, else None."""
+def account_keys(request: HttpRequest, field: str | None = "username") -> list[str]:
+    """The accounts a request speaks for: the one logged in, and the username typed in
+    the form's `field` (a login names the account it tries), case-insensitively, as
+    usernames are told apart (muscore.clubs.forms)."""
+    keys: list[str] = []
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        keys.append(f"user:{user.pk}")
+    if field and request.method == "POST":
+        typed = request.POST.get(field, "")
+        if isinstance(typed, str) and typed.strip():
+            # Bounded: the cache key of a megabyte-long "username" is no key.
+            keys.append("name:" + typed.strip().casefold()[:150])
+    return keys
+
+
+def retry_after(request: HttpRequest, group: str, accounts: Iterable[str] = ()) -> int | None:
+    """Count this request in `group`, per address and per each of `accounts`; the seconds
+    to wait if any of them is over a limit, else None."""
     if not settings.RATELIMIT_ENABLE:
         return None
-    for rate in settings.MUSCORE_RATE_LIMITS[group]:
-        usage = get_usage(request, group=f"muscore.{group}", key="ip", rate=rate, increment=True)
-        if usage is not None and usage["should_limit"]:
-            # time_left is 0 in the window's last second; the next window starts a second later.
-            return max(1, int(usage["time_left"]) + 1)
-    return None
+    keys: list[str | Callable[[str, HttpRequest], str]] = ["ip"]
+    keys += [functools.partial(lambda value, _group, _request: value, a) for a in accounts]
+    wait: int | None = None
+    for key in keys:
+        for rate in settings.MUSCORE_RATE_LIMITS[group]:
+            usage = get_usage(request, group=f"muscore.{group}", key=key, rate=rate, increment=True)
+            if usage is not None and usage["should_limit"]:
+                # time_left is 0 in the window's last second; the next one starts a second later.
+                wait = max(wait or 0, int(usage["time_left"]) + 1)
+    return wait
 
 
 def too_many_requests(request: HttpRequest, seconds: int, api: bool) -> HttpResponse:
@@ -83,8 +108,19 @@ def too_many_requests(request: HttpRequest, seconds: int, api: bool) -> HttpResp
     return response
 
 
-def limit(group: str, *, api: bool, methods: tuple[str, ...] = ("POST",)) -> Callable[[View], View]:
-    """Refuse requests of `methods` over the `group`'s rates with a 429 before the view runs."""
+def limit(
+    group: str,
+    *,
+    api: bool,
+    methods: tuple[str, ...] = ("POST",),
+    account_field: str | None = None,
+    per_account: bool = False,
+) -> Callable[[View], View]:
+    """Refuse requests of `methods` over the `group`'s rates with a 429 before the view runs.
+
+    Counted per address; with `per_account` also per the account logged in and, with
+    `account_field`, per the username typed in that field of the form.
+    """
     if group not in GROUPS:
         raise ValueError(f"unknown rate-limit group {group!r}")
 
@@ -92,7 +128,8 @@ def limit(group: str, *, api: bool, methods: tuple[str, ...] = ("POST",)) -> Cal
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method in methods:
-                seconds = retry_after(request, group)
+                accounts = account_keys(request, account_field) if per_account else []
+                seconds = retry_after(request, group, accounts)
                 if seconds is not None:
                     return too_many_requests(request, seconds, api)
             return view(request, *args, **kwargs)

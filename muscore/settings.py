@@ -207,8 +207,12 @@ MUSCORE_RATE_LIMITS = {
     "import": envrates("MUSCORE_RATE_IMPORT", "10/m,60/h"),
     # Every write to a table (each tap of the hand entry is one): 10 a second for a club.
     "write": envrates("MUSCORE_RATE_WRITE", "600/m,10000/h"),
-    # Organisers' password tries (muscore.clubs: login, new-password links): no guessing.
+    # Organisers' password tries (muscore.clubs: login, new-password links, /admin/login/),
+    # per address and per account tried: no guessing.
     "login": envrates("MUSCORE_RATE_LOGIN", "10/m,60/h"),
+    # New accounts and clubs, invitations and new-password links, per address and per
+    # organiser: a club is made once, not sixty times in twenty seconds.
+    "account": envrates("MUSCORE_RATE_ACCOUNT", "5/m,20/h"),
 }
 if str(CACHES["default"]["BACKEND"]).endswith("LocMemCache"):
     # django-ratelimit refuses a cache that is not shared. Local memory counts atomically
@@ -230,6 +234,14 @@ LOGIN_URL = "clubs:login"
 LOGIN_REDIRECT_URL = "clubs:index"
 LOGOUT_REDIRECT_URL = "clubs:index"
 PASSWORD_RESET_TIMEOUT = envint("PASSWORD_RESET_TIMEOUT", str(3 * 24 * 3600))
+# Every password form (a new club's account, a new-password link, the admin) asks these:
+# an organiser's account changes a federation's results, "a" is no password for it.
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
 
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", "Español"), ("en", "English"), ("eu", "Euskara")]

@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from muscore import ratelimits
 from muscore.api import openapi
 from muscore.clubs import urls as clubs_urls
 from muscore.leagues import urls as leagues_urls
@@ -16,6 +17,14 @@ urlpatterns = [
     # Clubs, their organisers' accounts, players and pairs (muscore/clubs), and the club
     # page with its competitions (muscore/leagues): one namespace, "clubs".
     path("", include((clubs_urls.urlpatterns + leagues_urls.urlpatterns, "clubs"))),
+    # The admin's login counts password tries like the organisers' (per address and per
+    # account tried); its own pattern below still names it (admin:login).
+    path(
+        "admin/login/",
+        ratelimits.limit(ratelimits.LOGIN, api=False, per_account=True, account_field="username")(
+            admin.site.login
+        ),
+    ),
     path("admin/", admin.site.urls),
     # The language switch (django's set_language, POST /i18n/setlang/).
     path("i18n/", include("django.conf.urls.i18n")),

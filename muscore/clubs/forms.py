@@ -49,12 +49,9 @@ class NewAccountForm(forms.Form):
     )
 
     def clean_username(self) -> str:
-        username = clean_username(self.cleaned_data["username"])
-        if get_user_model().objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError(
-                _("Ese nombre de usuario ya existe: elige otro, o entra con él.")
-            )
-        return username
+        # Whether the name is taken is not asked here: a form answered on every field
+        # would tell anyone which usernames exist (services.create_account_and_club asks).
+        return clean_username(self.cleaned_data["username"])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -35,6 +35,9 @@ class Membership(models.Model):
     `created_account` says this invitation made the user's account: with no email, its
     inviter is the one who can give them a link to set a new password (never for an
     account that existed before, which someone else may own).
+    `accepted` is false while an invitation of an existing account waits for that
+    account's answer: an account belongs to whoever it is, and nobody makes it organise a
+    club it has not agreed to (a pending membership gives no right; muscore.clubs.permissions).
     """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
@@ -49,6 +52,7 @@ class Membership(models.Model):
         related_name="invited_memberships",
     )
     created_account = models.BooleanField(default=False)
+    accepted = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -16,10 +16,11 @@ from muscore.clubs.models import Club, Membership
 
 
 def is_organiser(user: Any, club: Club) -> bool:
-    """True when `user` (a Django user, maybe anonymous) organises `club`."""
+    """True when `user` (a Django user, maybe anonymous) organises `club`: an invitation
+    the user has not accepted yet is not enough."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
-    return Membership.objects.filter(club=club, user=user).exists()
+    return Membership.objects.filter(club=club, user=user, accepted=True).exists()
 
 
 def require_organiser(user: Any, club: Club) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.tokens import default_token_generator
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
@@ -68,20 +69,44 @@ def rename_club(club: Club, name: str, *, by: Any) -> Club:
     return club
 
 
-@transaction.atomic
 def create_account_and_club(name: str, *, username: str, password: str) -> tuple[Any, Club]:
-    """Whoever starts a club without an account gets one, as its first organiser."""
-    user = get_user_model().objects.create_user(username=username, password=password)
-    return user, create_club(name, organiser=user)
+    """Whoever starts a club without an account gets one, as its first organiser.
+
+    The password is hashed before the transaction starts: the hasher takes a good part of
+    a second on purpose, and on SQLite the transaction holds the one write lock of the
+    whole site (every other table's write would wait for it).
+    """
+    model = get_user_model()
+    user = model(username=model.normalize_username(username), password=make_password(password))
+    with transaction.atomic():
+        if model.objects.filter(username__iexact=username).exists():
+            # Asked here, once everything else is valid and the request counted against the
+            # creation limit, with one answer for every refusal: no free probe for usernames.
+            raise ClubError(_("Ese nombre de usuario no se puede usar: elige otro."))
+        user.save()
+        return user, create_club(name, organiser=user)
+
+
+class AccountLinkTokens(PasswordResetTokenGenerator):
+    """Django's password-reset tokens that also die when the account joins or is invited
+    to another club: a link its inviter asked for before cannot be kept and used once the
+    account belongs to someone else's club too (issue #21: X invites, Y adds, X resets)."""
+
+    def _make_hash_value(self, user: Any, timestamp: int) -> str:
+        clubs = Membership.objects.filter(user=user).order_by("pk").values_list("pk", flat=True)
+        return super()._make_hash_value(user, timestamp) + "|" + ",".join(map(str, clubs))
+
+
+account_tokens = AccountLinkTokens()
 
 
 def password_link(user: Any) -> str:
     """The path where `user` sets a new password: valid once, for PASSWORD_RESET_TIMEOUT.
 
-    It is Django's password-reset token: it stops working once the password changes.
+    It stops working once the password changes, and once the account's clubs change.
     """
     uid = urlsafe_base64_encode(force_bytes(user.pk))
-    token = default_token_generator.make_token(user)
+    token = account_tokens.make_token(user)
     return reverse("clubs:set_password", args=[uid, token])
 
 
@@ -90,8 +115,9 @@ def invite(club: Club, username: str, *, by: Any) -> tuple[Membership, str | Non
     """Make `username` an organiser of `club`, invited by `by`.
 
     A new username gets an account without a password and the link to set one
-    (returned); an existing account just joins the club (no link: it has a password,
-    and only whoever made it may ever reset it).
+    (returned). An existing account belongs to whoever it is: it is invited, and
+    organises the club once it accepts (`accept_invitation`); it gets no link (only
+    whoever made it may reset its password, and only while it is in no other club).
     """
     users = get_user_model().objects
     user = users.filter(username__iexact=username).first()
@@ -101,21 +127,44 @@ def invite(club: Club, username: str, *, by: Any) -> tuple[Membership, str | Non
     elif Membership.objects.filter(club=club, user=user).exists():
         raise ClubError(_("%(user)s ya organiza este club.") % {"user": user.get_username()})
     membership = Membership.objects.create(
-        club=club, user=user, invited_by=by, created_account=created
+        club=club, user=user, invited_by=by, created_account=created, accepted=created
     )
     _audit(club, by, "organiser", None, {"user": user.get_username(), "new_account": created})
     return membership, password_link(user) if created else None
 
 
+def pending_invitations(user: Any) -> list[Membership]:
+    """The clubs that invited `user` and wait for an answer."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    rows = Membership.objects.filter(user=user, accepted=False).select_related("club", "invited_by")
+    return list(rows)
+
+
+@transaction.atomic
+def answer_invitation(membership: Membership, *, accept: bool) -> None:
+    """The invited account's own answer: it organises the club, or the invitation goes."""
+    club, user = membership.club, membership.user
+    if accept:
+        membership.accepted = True
+        membership.save(update_fields=["accepted"])
+        _audit(club, user, "organiser", None, {"user": user.get_username(), "accepted": True})
+    else:
+        membership.delete()
+        _audit(club, user, "organiser", {"user": user.get_username()}, None)
+
+
 def can_reset_password(membership: Membership, by: Any) -> bool:
-    """Only the organiser whose invitation made the account resets its password, and never
-    an administrator's (a staff account is reset from the command line)."""
+    """Only the organiser whose invitation made the account resets its password, only while
+    the account belongs to no other club (invited there or organising it: then it may be
+    someone else's), and never an administrator's (reset from the command line)."""
     user = membership.user
     return (
         membership.created_account
         and membership.invited_by_id is not None
         and membership.invited_by_id == getattr(by, "pk", None)
         and not (user.is_staff or user.is_superuser)
+        and not Membership.objects.filter(user=user).exclude(pk=membership.pk).exists()
     )
 
 

@@ -13,6 +13,7 @@ urlpatterns = [
     path("cuentas/salir", views.logout, name="logout"),
     path("cuentas/clave/<str:uidb64>/<str:token>/", views.set_password, name="set_password"),
     path("club/<slug:slug>/editar", views.edit_club, name="edit"),
+    path("club/<slug:slug>/invitacion", views.answer_invitation, name="answer_invitation"),
     path("club/<slug:slug>/organizadores", views.organisers, name="organisers"),
     path(
         "club/<slug:slug>/organizadores/<int:membership_id>/clave",

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.contrib import auth, messages
 from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
-from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -47,7 +46,7 @@ def _organised_club(request: HttpRequest, slug: str) -> Club:
 
 
 @require_http_methods(["GET", "POST"])
-@ratelimits.limit(ratelimits.LOGIN, api=False)
+@ratelimits.limit(ratelimits.LOGIN, api=False, per_account=True, account_field="username")
 def login(request: HttpRequest) -> HttpResponse:
     form = AuthenticationForm(request, data=request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -72,7 +71,7 @@ def set_password(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
         user = users.get(pk=urlsafe_base64_decode(uidb64).decode())
     except (ValueError, TypeError, OverflowError, users.model.DoesNotExist):
         user = None
-    if user is None or not default_token_generator.check_token(user, token):
+    if user is None or not services.account_tokens.check_token(user, token):
         return render(request, "clubs/set_password.html", {"invalid": True}, status=404)
     form = SetPasswordForm(user, request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -91,12 +90,38 @@ def set_password(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
 def index(request: HttpRequest) -> HttpResponse:
     mine: list[Club] = []
     if request.user.is_authenticated:
-        mine = list(Club.objects.filter(memberships__user=request.user))
+        mine = list(Club.objects.filter(memberships__user=request.user, memberships__accepted=True))
     others = Club.objects.exclude(pk__in=[c.pk for c in mine])
-    return render(request, "clubs/index.html", {"mine": mine, "clubs": others})
+    context = {
+        "mine": mine,
+        "clubs": others,
+        "invitations": services.pending_invitations(request.user),
+    }
+    return render(request, "clubs/index.html", context)
+
+
+@require_POST
+@ratelimits.limit(ratelimits.ACCOUNT, api=False, per_account=True)
+def answer_invitation(request: HttpRequest, slug: str) -> HttpResponse:
+    """The invited account accepts (it organises the club from now on) or declines."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('clubs:login')}?next={reverse('clubs:index')}")
+    membership = get_object_or_404(
+        Membership, club__slug=slug, user=request.user, accepted=False
+    )
+    accept = request.POST.get("answer") == "accept"
+    services.answer_invitation(membership, accept=accept)
+    if accept:
+        messages.success(
+            request, _("Ya organizas %(club)s.") % {"club": membership.club.name}
+        )
+        return redirect("clubs:club", slug)
+    messages.success(request, _("Invitación rechazada."))
+    return redirect("clubs:index")
 
 
 @require_http_methods(["GET", "POST"])
+@ratelimits.limit(ratelimits.ACCOUNT, api=False, per_account=True)
 def new_club(request: HttpRequest) -> HttpResponse:
     """A new club. Without an account the same form makes one: its first organiser."""
     anonymous = not request.user.is_authenticated
@@ -106,14 +131,18 @@ def new_club(request: HttpRequest) -> HttpResponse:
         name = form.cleaned_data["name"]
         if account is None:
             club = services.create_club(name, organiser=request.user)
-        else:
+            return redirect("clubs:club", club.slug)
+        try:
             user, club = services.create_account_and_club(
                 name,
                 username=account.cleaned_data["username"],
                 password=account.cleaned_data["password1"],
             )
+        except services.ClubError as error:
+            account.add_error("username", str(error))
+        else:
             auth.login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("clubs:club", club.slug)
+            return redirect("clubs:club", club.slug)
     forms = [f for f in (form, account) if f is not None]
     context = {"form": form, "account": account}
     return render(request, "clubs/new.html", context, status=_status(*forms))
@@ -139,6 +168,7 @@ def edit_club(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@ratelimits.limit(ratelimits.ACCOUNT, api=False, per_account=True)
 def organisers(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's organisers; invite another (a link to set a password, shown once)."""
     club = _organised_club(request, slug)
@@ -152,11 +182,18 @@ def organisers(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             if path:
                 link = request.build_absolute_uri(path)
-            messages.success(
-                request,
-                _("%(user)s ya es organizador del club.")
-                % {"user": membership.user.get_username()},
-            )
+            name = {"user": membership.user.get_username()}
+            if membership.accepted:
+                messages.success(request, _("%(user)s ya es organizador del club.") % name)
+            else:
+                messages.success(
+                    request,
+                    _(
+                        "%(user)s está invitado: será organizador cuando acepte la invitación "
+                        "(la verá en la página de clubs al entrar)."
+                    )
+                    % name,
+                )
             form = InviteForm()
     context = {
         **club_context(request, club),
@@ -206,6 +243,7 @@ def _memberships(club: Club, user: Any) -> list[dict[str, Any]]:
 
 
 @require_POST
+@ratelimits.limit(ratelimits.ACCOUNT, api=False, per_account=True)
 def reset_password(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     """A new password link for an organiser one invited (there is no email to send it)."""
     club = _organised_club(request, slug)
