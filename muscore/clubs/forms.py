@@ -11,14 +11,29 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from muscore import text as unicode_text
 from muscore.clubs.models import NAME_MAX, Club, Pair, Player
 
 USERNAME_MAX = 40
 
 
 def clean_name(value: str) -> str:
-    """Spaces trimmed and collapsed: 'Ana  ' and 'Ana' are one name."""
-    return " ".join(value.split())
+    """Spaces trimmed and collapsed: 'Ana  ' and 'Ana' are one name.
+
+    Checked by `muscore.text` as the tables' names are (a club's names end up on the
+    tables' boards, its cards and exports): a control character (ESC, BEL, DEL...), a
+    direction override or a name of invisible characters only is refused with a message.
+    """
+    name = " ".join(value.split())
+    if unicode_text.problem(name):
+        raise forms.ValidationError(_("El nombre lleva un carácter de control: quítalo."))
+    if name and unicode_text.is_invisible(name):
+        raise forms.ValidationError(_("El nombre solo tiene caracteres invisibles."))
+    if unicode_text.has_bidi_control(name):
+        raise forms.ValidationError(
+            _("El nombre lleva un carácter que cambia el sentido del texto: quítalo.")
+        )
+    return name
 
 
 class ClubForm(forms.Form):
@@ -152,7 +167,10 @@ class PairForm(forms.Form):
         data = super().clean() or {}
         for key in ("player1", "player2", "player3", "name"):
             if key in data:
-                data[key] = clean_name(data[key])
+                try:
+                    data[key] = clean_name(data[key])
+                except forms.ValidationError as error:
+                    self.add_error(key, error)
         for key in ("player1", "player2"):
             if key in data and not data[key]:
                 self.add_error(key, _("Escribe un nombre."))

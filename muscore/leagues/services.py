@@ -551,8 +551,16 @@ def open_table(match: Match, *, by: Any) -> Table:
         pk=match.pk)
     first, second = match_players(match)
     seats = [name for seat in zip(first, second, strict=True) for name in seat]
-    table = tables.create_table(players=[n[:tables.NAME_MAX] for n in seats],
-                                rules=match.competition.rules, mano=0)
+    try:
+        table = tables.create_table(players=[n[:tables.NAME_MAX] for n in seats],
+                                    rules=match.competition.rules, mano=0)
+    except tables.TableError as error:
+        # A name saved before the club's forms checked names as the tables do (a control
+        # character, a direction override): say which, in the page's language, not a 500.
+        raise CompetitionError(
+            _("No se puede abrir la mesa: %(why)s. Corregid ese nombre en el club.")
+            % {"why": error.page_message()}
+        ) from None
     match.table = table
     match.save(update_fields=["table"])
     _bump(match.competition)
