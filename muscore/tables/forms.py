@@ -104,7 +104,10 @@ class SetupForm(forms.Form):
 
     players = forms.TypedChoiceField(
         label=gettext_lazy("Jugadores"),
-        choices=[(4, gettext_lazy("4 (2 contra 2)")), (6, gettext_lazy("6 (3 contra 3)"))],
+        choices=[
+            (4, gettext_lazy("4 (2 contra 2)")), (6, gettext_lazy("6 (3 contra 3)")),
+            (2, gettext_lazy("2 (cada uno para sí)")),
+        ],
         coerce=int,
         initial=4,
         widget=forms.RadioSelect,
@@ -652,6 +655,7 @@ class HandEntry:
         }
         if info["solo"]:
             info["solo_label"] = self.labels[info["solo"]]
+            info["solo_one"] = self.n == 2  # a side of one player: "tiene", "cobra"
         if not_played:
             return info
         if end == "no_quiero":

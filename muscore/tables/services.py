@@ -1377,8 +1377,8 @@ def replace_hand_json(
 
 def create_table(*, players: Any = None, rules: Any = None, mano: Any = None) -> Table:
     """A new table. players: names by seat (None or blank: A1, B1, A2, B2...);
-    rules: any options of rules.md (defaults filled in; with 6 names and no
-    "players" option the table is for 6); mano: a seat, None for seat 0, or
+    rules: any options of rules.md (defaults filled in; with 2 or 6 names and no
+    "players" option the table is for 2 or 6); mano: a seat, None for seat 0, or
     "random" for the cut."""
     _check_json_text(rules, _("las reglas"))
     raw_rules = {} if rules is None else dict(rules) if isinstance(rules, Mapping) else rules
@@ -1386,9 +1386,9 @@ def create_table(*, players: Any = None, rules: Any = None, mano: Any = None) ->
         isinstance(raw_rules, dict)
         and "players" not in raw_rules
         and isinstance(players, list | tuple)
-        and len(players) == 6
+        and len(players) in (2, 6)
     ):
-        raw_rules["players"] = 6
+        raw_rules["players"] = len(players)
     table_rules = normalize_rules(raw_rules)
     count = table_rules["players"]
     names = normalize_players(players, count)

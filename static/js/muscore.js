@@ -194,11 +194,14 @@
     form.addEventListener("input", names);
     names();
     function sync() {
+      // The seats of the table chosen (2, 4 or 6): the other names and manos are hidden.
       var checked = form.querySelector('input[name="players"]:checked');
-      var six = checked && checked.value === "6";
-      form.querySelectorAll(".six-only").forEach(function (row) { row.hidden = !six; });
+      var count = checked ? Number(checked.value) : 4;
+      form.querySelectorAll(".name-row[data-seat]").forEach(function (row) {
+        row.hidden = Number(row.getAttribute("data-seat")) >= count;
+      });
       form.querySelectorAll('input[name="mano"]').forEach(function (radio) {
-        if (radio.value === "4" || radio.value === "5") radio.closest("label").hidden = !six;
+        if (radio.value !== "random") radio.closest("label").hidden = Number(radio.value) >= count;
       });
     }
     form.addEventListener("change", sync);
