@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "muscore.disputes",
     "muscore.clubs",
     "muscore.leagues",
+    "muscore.championships",
 ]
 
 MIDDLEWARE = [

@@ -1,8 +1,9 @@
 """How many pairs each venue (sede) sends on to a championship's next phase.
 
-The contract is ``shared/spec/championship.md``: every venue first gets ``min_per_sede``
-seats (all its pairs if it has fewer), then the seats left are shared in proportion to
-each venue's entered pairs by the largest remainder, in exact integers. No Django import
+The contract is championship.md (docs/championship.md says how muscore reads it): every
+venue first gets ``min_per_sede`` seats (all its pairs if it has fewer), then the seats
+left are shared in proportion to each venue's entered pairs by the largest remainder, in
+exact integers. No Django import
 here, like :mod:`muscore.rules`; the app and ``python -m muscore.leagues quotas`` both
 ask :func:`compute_quotas`.
 """

@@ -1,0 +1,573 @@
+"""A championship's business logic: venues, entries, quotas, heats' qualifiers, phases.
+
+- ``create_championship(club, *, by, name, ...)``, ``add_region``, ``add_sede``
+- ``enter_pair(sede, *, name, players, contact, by=None)``: the public form or the bar's
+  organiser; one person, one pair; a full venue puts the pair on its waiting list
+- ``close_entries(championship, *, by)``: the quotas (the pure
+  :func:`~muscore.leagues.compute.quotas.compute_quotas`) on the pairs entered then
+- ``start_heat(sede, *, by, ...)``: the venue's heat, a competition of its club
+- ``qualified(championship)``: each finished heat's qualified pairs and reserves
+- ``draw_phase(phase, *, by, seed)``: the pure seeded draw into groups, each a liguilla
+- ``withdraw(enrolment, *, by)``: a withdrawn pair's place goes to the next reserve
+
+Results are never written here: a heat's and a group's matches are league matches, played
+through :mod:`muscore.leagues.services` (its pages, tables, links). Every write checks
+its organiser (PermissionDenied, a 403) and runs in one transaction.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from muscore.championships.models import (
+    Championship,
+    Enrolment,
+    Phase,
+    PhaseGroup,
+    Region,
+    Sede,
+)
+from muscore.clubs.models import NAME_MAX, Club, Pair
+from muscore.clubs.permissions import is_organiser, require_organiser
+from muscore.clubs.services import save_pair
+from muscore.leagues import services as leagues
+from muscore.leagues.compute.draw import DrawError, DrawPair, draw_groups, group_winners
+from muscore.leagues.compute.quotas import QuotaError, Quotas, compute_quotas
+from muscore.leagues.compute.quotas import Sede as QuotaSede
+from muscore.leagues.document import read_rules
+from muscore.leagues.errors import LeagueError
+from muscore.leagues.messages import league_message
+from muscore.leagues.models import Competition, Entry
+
+
+class ChampionshipError(ValueError):
+    """A change a championship refuses; str() says why, for a person."""
+
+
+def fold(name: str) -> str:
+    """A person's name as compared for "one person, one pair": no case, accents or extra
+    spaces (``Iñaki  Etxeberria`` and ``iñaki etxeberria`` are one person)."""
+    text = unicodedata.normalize("NFKD", name.casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(text.split())
+
+
+def can_run_sede(user: Any, sede: Sede) -> bool:
+    """The venue's organisers and the championship's run a venue."""
+    return is_organiser(user, sede.club) or is_organiser(user, sede.championship.club)
+
+
+def require_sede(user: Any, sede: Sede) -> None:
+    """PermissionDenied (403) unless ``user`` runs ``sede``."""
+    if not is_organiser(user, sede.championship.club):
+        require_organiser(user, sede.club)
+
+
+def _name(value: str, what: str) -> str:
+    value = " ".join((value or "").split())
+    if not value:
+        raise ChampionshipError(_("Falta %(what)s.") % {"what": what})
+    if len(value) > NAME_MAX:
+        raise ChampionshipError(_("%(what)s es demasiado largo: %(limit)s caracteres como mucho.")
+                                % {"what": what, "limit": NAME_MAX})
+    return value
+
+
+# ------------------------------------------------------------------- the championship
+
+
+@transaction.atomic
+def create_championship(
+    club: Club, *, by: Any, name: str, rules: Mapping[str, Any] | None = None, seats: int = 16,
+    min_per_sede: int = 1, entries_close_at: datetime | None = None, round_minutes: int = 45,
+) -> Championship:
+    """A championship organised by ``club``'s organisers, with the table rules of its
+    matches (league.md's rules: 3 juegos unless said) and the seats its first phase takes."""
+    require_organiser(by, club)
+    try:
+        table_rules = read_rules(rules)
+    except LeagueError as error:
+        raise ChampionshipError(league_message(error)) from None
+    if seats < 1:
+        raise ChampionshipError(_("Las plazas han de ser 1 o más."))
+    if not 1 <= round_minutes <= 600:
+        raise ChampionshipError(_("El tiempo por partida va de 1 a 600 minutos."))
+    return Championship.objects.create(
+        club=club, name=_name(name, _("el nombre")), rules=table_rules.to_json(), seats=seats,
+        min_per_sede=min_per_sede, entries_close_at=entries_close_at, round_minutes=round_minutes)
+
+
+@transaction.atomic
+def add_region(championship: Championship, *, by: Any, name: str) -> Region:
+    """A region (a province) of the championship."""
+    require_organiser(by, championship.club)
+    return Region.objects.create(championship=championship, name=_name(name, _("el nombre")))
+
+
+@transaction.atomic
+def add_sede(championship: Championship, *, by: Any, name: str, club: Club,
+             region: Region | None = None, capacity: int | None = None) -> Sede:
+    """A venue run by ``club``'s organisers (its own, or the championship's club)."""
+    require_organiser(by, championship.club)
+    if region is not None and region.championship_id != championship.pk:
+        raise ChampionshipError(_("La región no es de este campeonato."))
+    if capacity is not None and capacity < 2:
+        raise ChampionshipError(_("Una sede admite al menos 2 parejas."))
+    if championship.entries_closed_at is not None:
+        raise ChampionshipError(_("Las inscripciones ya están cerradas."))
+    return Sede.objects.create(championship=championship, club=club, region=region,
+                               name=_name(name, _("el nombre")), capacity=capacity)
+
+
+def entries_open(championship: Championship, now: datetime | None = None) -> bool:
+    """Entries are open until closed by hand or past their closing time."""
+    now = now or timezone.now()
+    if championship.entries_closed_at is not None:
+        return False
+    return championship.entries_close_at is None or now < championship.entries_close_at
+
+
+# ----------------------------------------------------------------------------- entries
+
+
+@transaction.atomic
+def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = "",
+               by: Any = None, paid: bool = False, now: datetime | None = None) -> Enrolment:
+    """Enter a pair at ``sede``: from the public form (``by`` anonymous: never paid) or
+    by the venue's organiser. One person, one pair in the championship; past the venue's
+    capacity the pair goes on its waiting list (``status`` says which)."""
+    organiser = getattr(by, "is_authenticated", False) and can_run_sede(by, sede)
+    # One lock per championship: two entries naming one person cannot both pass.
+    championship = Championship.objects.select_for_update().get(pk=sede.championship_id)
+    if not entries_open(championship, now):
+        raise ChampionshipError(_("Las inscripciones de %(championship)s están cerradas.")
+                                % {"championship": championship.name})
+    name = _name(name, _("el nombre de la pareja"))
+    if len(players) != 2:
+        raise ChampionshipError(_("Una pareja son dos jugadores."))
+    first = _name(players[0], _("el primer jugador"))
+    second = _name(players[1], _("el segundo jugador"))
+    keys = [fold(first), fold(second)]
+    if keys[0] == keys[1]:
+        raise ChampionshipError(_("Los dos jugadores no pueden ser la misma persona."))
+    contact = (contact or "").strip()
+    if len(contact) > 200:
+        raise ChampionshipError(_("El contacto es demasiado largo: 200 caracteres como mucho."))
+    taken = (Enrolment.objects.filter(championship=championship)
+             .exclude(status=Enrolment.Status.WITHDRAWN).select_related("sede"))
+    for key in keys:
+        other = taken.filter(key_a=key).first() or taken.filter(key_b=key).first()
+        if other is not None:
+            person = other.player_a if other.key_a == key else other.player_b
+            raise ChampionshipError(
+                _("%(person)s ya juega en la pareja %(pair)s (%(sede)s): una persona, una "
+                  "pareja.") % {"person": person, "pair": other.name, "sede": other.sede.name})
+    if Enrolment.objects.filter(sede=sede, name__iexact=name).exists():
+        raise ChampionshipError(_("Ya hay una pareja llamada %(pair)s en %(sede)s.")
+                                % {"pair": name, "sede": sede.name})
+    entered = sede.enrolments.filter(status=Enrolment.Status.ENTERED).count()
+    full = sede.capacity is not None and entered >= sede.capacity
+    return Enrolment.objects.create(
+        championship=championship, sede=sede, name=name, player_a=first, player_b=second,
+        key_a=keys[0], key_b=keys[1], contact=contact, paid=bool(paid and organiser),
+        status=Enrolment.Status.WAITING if full else Enrolment.Status.ENTERED,
+        entered_by=by if organiser else None)
+
+
+@transaction.atomic
+def mark_paid(enrolment: Enrolment, *, by: Any, paid: bool = True) -> Enrolment:
+    """The fee paid (or not) at the bar."""
+    require_sede(by, enrolment.sede)
+    enrolment.paid = paid
+    enrolment.save(update_fields=["paid"])
+    return enrolment
+
+
+@transaction.atomic
+def withdraw(enrolment: Enrolment, *, by: Any) -> Enrolment:
+    """A pair withdraws. Before the entries close the first of its venue's waiting list
+    takes its place; after a phase is drawn its place in an unplayed group goes to the
+    next reserve of its venue (a group whose matches have started keeps it: a no-show)."""
+    require_sede(by, enrolment.sede)
+    enrolment = Enrolment.objects.select_for_update().get(pk=enrolment.pk)
+    if enrolment.status == Enrolment.Status.WITHDRAWN:
+        raise ChampionshipError(_("%(pair)s ya se ha retirado.") % {"pair": enrolment.name})
+    was_entered = enrolment.status == Enrolment.Status.ENTERED
+    enrolment.status = Enrolment.Status.WITHDRAWN
+    enrolment.save(update_fields=["status"])
+    championship = enrolment.championship
+    if was_entered and championship.entries_closed_at is None:
+        waiting = enrolment.sede.enrolments.filter(status=Enrolment.Status.WAITING).first()
+        if waiting is not None:
+            waiting.status = Enrolment.Status.ENTERED
+            waiting.save(update_fields=["status"])
+    if enrolment.phase_pair_id is not None:
+        _replace_in_groups(enrolment)
+    return enrolment
+
+
+def _replace_in_groups(enrolment: Enrolment) -> None:
+    entry = (Entry.objects.filter(pair=enrolment.phase_pair,
+                                  competition__phase_group__isnull=False)
+             .select_related("competition").order_by("-competition_id").first())
+    if entry is None or entry.competition.matches.exclude(source="").exists():
+        return
+    phase = PhaseGroup.objects.get(competition=entry.competition).phase
+    if phase.level != 1:
+        return
+    placed = {e for g in (phase.draw or {}).get("groups", []) for e in g}
+    heat = qualified(enrolment.championship).get(enrolment.sede_id)
+    # Its venue's order without it: the first pair not already in a group is the next reserve.
+    order = (heat.qualified + heat.reserves) if heat else []
+    nxt = next((r for r in order if r.pk not in placed), None)
+    if nxt is None:
+        return
+    entry.pair = _phase_pair(nxt)
+    entry.save(update_fields=["pair"])
+    draw = dict(phase.draw or {})
+    draw["groups"] = [[nxt.pk if e == enrolment.pk else e for e in g] for g in draw["groups"]]
+    draw.setdefault("replaced", []).append({"out": enrolment.pk, "in": nxt.pk})
+    phase.draw = draw
+    phase.save(update_fields=["draw"])
+    leagues.touch_pairs([entry.pair_id])
+
+
+# ------------------------------------------------------------------------------ quotas
+
+
+def quota_sedes(championship: Championship) -> tuple[list[Sede], list[int]]:
+    """The venues in order and the pairs entered at each (waiting and withdrawn left out)."""
+    sedes = list(championship.sedes.all())
+    counts = dict(Enrolment.objects.filter(championship=championship,
+                                           status=Enrolment.Status.ENTERED)
+                  .values("sede_id").annotate(n=Count("id")).values_list("sede_id", "n"))
+    return sedes, [counts.get(s.pk, 0) for s in sedes]
+
+
+def quota_error_message(error: QuotaError) -> str:
+    """A quota error in the page's language."""
+    params = error.params
+    messages = {
+        "no_sedes": _("El campeonato no tiene sedes."),
+        "seats": _("Las plazas han de ser un número entero, 1 o más."),
+        "seats_too_many": _("Hay %(seats)s plazas pero solo %(total)s parejas inscritas en "
+                            "todas las sedes."),
+        "min_per_sede": _("El mínimo por sede ha de ser un número entero, 0 o más."),
+        "minimums": _("Los mínimos solos necesitan %(needed)s plazas (%(minimum)s por sede), "
+                      "más que las %(seats)s plazas."),
+    }
+    return messages[error.code] % params if error.code in messages else str(error)
+
+
+@transaction.atomic
+def close_entries(championship: Championship, *, by: Any,
+                  now: datetime | None = None) -> Quotas:
+    """Close the entries and share the seats among the venues (championship.md): stored
+    with their arithmetic, shown on the championship's page. Refused whole if the
+    contract refuses the figures (nothing closed)."""
+    require_organiser(by, championship.club)
+    championship = Championship.objects.select_for_update().get(pk=championship.pk)
+    if championship.entries_closed_at is not None:
+        raise ChampionshipError(_("Las inscripciones ya están cerradas."))
+    sedes, counts = quota_sedes(championship)
+    try:
+        quotas = compute_quotas(
+            championship.seats, [QuotaSede(s.name, n) for s, n in zip(sedes, counts, strict=True)],
+            championship.min_per_sede)
+    except QuotaError as error:
+        raise ChampionshipError(quota_error_message(error)) from None
+    championship.entries_closed_at = now or timezone.now()
+    championship.quotas = {
+        "seats": quotas.seats, "min_per_sede": quotas.min_per_sede, "total": quotas.total,
+        "left": quotas.left,
+        "rows": [{"sede": sede.pk, "name": row.name, "pairs": row.pairs, "minimum": row.minimum,
+                  "share": row.share, "remainder": row.remainder, "extra": row.extra,
+                  "seats": row.seats} for sede, row in zip(sedes, quotas.rows, strict=True)],
+    }
+    championship.save(update_fields=["entries_closed_at", "quotas"])
+    for sede, row in zip(sedes, quotas.rows, strict=True):
+        Sede.objects.filter(pk=sede.pk).update(quota=row.seats)
+    return quotas
+
+
+# ------------------------------------------------------------------------------- heats
+
+
+def _unique_pair_name(club: Club, name: str, suffix: str) -> str:
+    if not Pair.objects.filter(club=club, name__iexact=name).exists():
+        return name
+    candidate = f"{name} ({suffix})"[:NAME_MAX]
+    number = 2
+    while Pair.objects.filter(club=club, name__iexact=candidate).exists():
+        candidate = f"{name} ({suffix} {number})"[:NAME_MAX]
+        number += 1
+    return candidate
+
+
+def _heat_pair(enrolment: Enrolment, by: Any) -> Pair:
+    if enrolment.heat_pair_id is None:
+        club = enrolment.sede.club
+        enrolment.heat_pair = save_pair(
+            club, _unique_pair_name(club, enrolment.name, enrolment.championship.name),
+            enrolment.players, by=by)
+        enrolment.save(update_fields=["heat_pair"])
+    assert enrolment.heat_pair is not None
+    return enrolment.heat_pair
+
+
+def _phase_pair(enrolment: Enrolment) -> Pair:
+    if enrolment.phase_pair_id is None:
+        club = enrolment.championship.club
+        enrolment.phase_pair = save_pair(
+            club, _unique_pair_name(club, enrolment.name, enrolment.sede.name),
+            enrolment.players)
+        enrolment.save(update_fields=["phase_pair"])
+    assert enrolment.phase_pair is not None
+    return enrolment.phase_pair
+
+
+@transaction.atomic
+def start_heat(sede: Sede, *, by: Any, format: str = Competition.Format.LIGUILLA,
+               groups: int = 2, ceros: int = 3, legs: int = 1,
+               draw: Sequence[int] | None = None) -> Competition:
+    """The venue's heat: a competition of its club with the pairs entered (in the order
+    they entered), played and drawn on the club's competition pages like any other."""
+    require_sede(by, sede)
+    sede = Sede.objects.select_for_update().select_related("championship", "club").get(
+        pk=sede.pk)
+    if sede.championship.entries_closed_at is None:
+        raise ChampionshipError(_("Cierra las inscripciones antes de empezar una fase previa."))
+    if sede.heat_id is not None:
+        raise ChampionshipError(_("La fase previa de %(sede)s ya ha empezado.")
+                                % {"sede": sede.name})
+    enrolments = list(sede.enrolments.filter(status=Enrolment.Status.ENTERED)
+                      .select_related("championship", "sede__club"))
+    if len(enrolments) < 2:
+        raise ChampionshipError(_("%(sede)s no tiene parejas suficientes para jugar (%(n)s).")
+                                % {"sede": sede.name, "n": len(enrolments)})
+    pairs = [_heat_pair(e, by) for e in enrolments]
+    try:
+        heat = leagues.create_competition(
+            sede.club, by=_acting(by, sede.club), name=f"{sede.championship.name} · {sede.name}",
+            pairs=pairs, format=format, groups=groups, ceros=ceros, legs=legs,
+            rules=sede.championship.rules, draw=draw)
+    except leagues.CompetitionError as error:
+        raise ChampionshipError(str(error)) from None
+    sede.heat = heat
+    sede.save(update_fields=["heat"])
+    return heat
+
+
+def _acting(by: Any, club: Club) -> Any:
+    # A championship organiser acts for a venue's club: the league's checks ask the club's
+    # organisers, so its write is made as one of them (the audit keeps who that is).
+    if is_organiser(by, club):
+        return by
+    membership = club.memberships.select_related("user").order_by("id").first()
+    if membership is None:
+        raise ChampionshipError(_("%(club)s no tiene organizadores.") % {"club": club.name})
+    return membership.user
+
+
+def heat_order(competition: Competition) -> list[int]:
+    """A finished heat's final order (entry indices, the winner first): the standings of a
+    liguilla; the knockout's places then the groups' order; a ceros tournament's table."""
+    if competition.format == Competition.Format.CEROS:
+        from muscore.leagues import ceros_services
+
+        return [row.entry.index for row in ceros_services.table(competition).rows]
+    tables = leagues.standings(competition)
+    if competition.format == Competition.Format.LIGUILLA:
+        return [row.pair for row in tables[0].rows]
+    index_of = dict(competition.entries.values_list("pk", "index"))
+    order: list[int] = []
+    slots = {m.slot: m for m in competition.matches.exclude(slot="")}
+    for slot in ("final", "third", "sf1", "sf2", "qf1", "qf2", "qf3", "qf4"):
+        match = slots.get(slot)
+        if match is None or match.winner is None or match.first_id is None \
+                or match.second_id is None:
+            continue
+        sides = [match.first_id, match.second_id]
+        for pk in (sides[match.winner], sides[1 - match.winner]):
+            if index_of[pk] not in order:
+                order.append(index_of[pk])
+    by_place: list[tuple[int, int, int]] = []
+    for group in tables:
+        for place, row in enumerate(group.rows):
+            by_place.append((place, group.group.order if group.group else 0, row.pair))
+    for _place, _group, index in sorted(by_place):
+        if index not in order:
+            order.append(index)
+    return order
+
+
+@dataclass
+class HeatQualifiers:
+    """A venue's qualified pairs (its quota, the best of its heat not withdrawn) and its
+    reserves in order, once its heat is finished."""
+
+    sede: Sede
+    qualified: list[Enrolment] = field(default_factory=list)
+    reserves: list[Enrolment] = field(default_factory=list)
+
+
+def qualified(championship: Championship) -> dict[int, HeatQualifiers]:
+    """Each venue whose heat is finished: its qualified pairs and reserves."""
+    out: dict[int, HeatQualifiers] = {}
+    sedes = list(championship.sedes.filter(heat__status=Competition.Status.FINISHED)
+                 .select_related("heat", "region"))
+    enrolments = {e.heat_pair_id: e for e in Enrolment.objects.filter(
+        championship=championship, heat_pair__isnull=False).select_related("sede")}
+    for sede in sedes:
+        assert sede.heat is not None
+        pair_of = dict(sede.heat.entries.values_list("index", "pair_id"))
+        order = [enrolments[pair_of[i]] for i in heat_order(sede.heat)
+                 if pair_of[i] in enrolments]
+        withdrawn = {e.pk for e in order if e.status == Enrolment.Status.WITHDRAWN}
+        present = [e for e in order if e.pk not in withdrawn]
+        seats = sede.quota or 0
+        out[sede.pk] = HeatQualifiers(sede, present[:seats], present[seats:])
+    return out
+
+
+# ------------------------------------------------------------------------------ phases
+
+
+@transaction.atomic
+def add_phase(championship: Championship, *, by: Any, name: str, level: int = 1,
+              region: Region | None = None, advance: int = 2) -> Phase:
+    """A phase: level 1 draws the heats' qualified (its region's venues' only, if it has
+    one); level n the pairs going on from the groups of level n - 1 (of its region)."""
+    require_organiser(by, championship.club)
+    if level < 1:
+        raise ChampionshipError(_("El nivel de una fase es 1 o más."))
+    if advance < 1:
+        raise ChampionshipError(_("De cada grupo pasa al menos una pareja."))
+    if region is not None and region.championship_id != championship.pk:
+        raise ChampionshipError(_("La región no es de este campeonato."))
+    return Phase.objects.create(championship=championship, name=_name(name, _("el nombre")),
+                                level=level, region=region, advance=advance)
+
+
+def phase_field(phase: Phase) -> list[tuple[Enrolment, int | None]]:
+    """The pairs a phase draws, with their seed rank: level 1 the heats' qualified
+    (every heat winner seeded before any runner-up), else the groups' best of the level
+    before. Raises :class:`ChampionshipError` while any of those is still playing."""
+    championship = phase.championship
+    if phase.level == 1:
+        sedes = championship.sedes.all()
+        if phase.region_id is not None:
+            sedes = sedes.filter(region_id=phase.region_id)
+        waiting = [s.name for s in sedes.select_related("heat")
+                   if s.heat is None or s.heat.status != Competition.Status.FINISHED]
+        if championship.entries_closed_at is None:
+            raise ChampionshipError(_("Las inscripciones siguen abiertas."))
+        if waiting:
+            raise ChampionshipError(
+                _("Las fases previas no han terminado: %(sedes)s.") % {"sedes": ", ".join(
+                    waiting[:10]) + ("…" if len(waiting) > 10 else "")})
+        heats = qualified(championship)
+        ranked: list[tuple[int, int, Enrolment]] = []
+        for order, sede in enumerate(sedes):
+            for place, enrolment in enumerate(heats[sede.pk].qualified):
+                ranked.append((place, order, enrolment))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        return [(e, rank + 1 if place == 0 else None)
+                for rank, (place, _o, e) in enumerate(ranked)]
+    before = championship.phases.filter(level=phase.level - 1)
+    if phase.region_id is not None:
+        before = before.filter(region_id=phase.region_id)
+    before_list = list(before)
+    if not before_list:
+        raise ChampionshipError(_("No hay fase anterior de nivel %(level)s.")
+                                % {"level": phase.level - 1})
+    going: list[tuple[Enrolment, int | None]] = []
+    by_pk = {e.pk: e for e in championship.enrolments.all()}
+    for previous in before_list:
+        orders = phase_group_orders(previous)
+        if orders is None:
+            raise ChampionshipError(_("La fase %(phase)s no ha terminado.")
+                                    % {"phase": previous.name})
+        going += [(by_pk[int(str(key))], rank) for key, rank in
+                  group_winners([[e.pk for e in order] for order in orders], previous.advance)]
+    # Group winners first (their rank), then runners-up: the next draw's seeds.
+    going.sort(key=lambda pair: pair[1] or 0)
+    return [(e, rank + 1) for rank, (e, _s) in enumerate(going)
+            if e.status != Enrolment.Status.WITHDRAWN]
+
+
+def phase_group_orders(phase: Phase) -> list[list[Enrolment]] | None:
+    """Each group's final order (enrolments), or None while a group is playing."""
+    groups = list(phase.groups.select_related("competition"))
+    if not groups or any(g.competition.status != Competition.Status.FINISHED for g in groups):
+        return None
+    by_pair = {e.phase_pair_id: e for e in phase.championship.enrolments.filter(
+        phase_pair__isnull=False)}
+    orders = []
+    for group in groups:
+        pair_of = dict(group.competition.entries.values_list("index", "pair_id"))
+        orders.append([by_pair[pair_of[i]] for i in heat_order(group.competition)])
+    return orders
+
+
+@transaction.atomic
+def draw_phase(phase: Phase, *, by: Any, seed: str) -> Phase:
+    """Draw the phase's pairs into groups of 4 (the pure seeded draw, recorded with its
+    seed and the pairs in the order given, so anyone can make it again), each group a
+    liguilla of the championship's club with its fixtures at once."""
+    championship = phase.championship
+    require_organiser(by, championship.club)
+    phase = Phase.objects.select_for_update().get(pk=phase.pk)
+    if phase.drawn_at is not None:
+        raise ChampionshipError(_("El sorteo de %(phase)s ya está hecho.") % {"phase": phase.name})
+    seed = (seed or "").strip()
+    if not seed or len(seed) > 100:
+        raise ChampionshipError(_("El sorteo necesita una semilla (hasta 100 caracteres)."))
+    pairs = phase_field(phase)
+    if any(e.status == Enrolment.Status.WITHDRAWN for e, _s in pairs):
+        raise ChampionshipError(_("Una pareja retirada no puede entrar en un grupo."))
+    region_of = {s.pk: s.region.name if s.region else None
+                 for s in championship.sedes.select_related("region")}
+    field_ = [DrawPair(e.pk, str(e.sede_id), region_of.get(e.sede_id), s) for e, s in pairs]
+    try:
+        draw = draw_groups(field_, seed)
+    except DrawError as error:
+        raise ChampionshipError(
+            _("No se puede sortear %(phase)s: %(n)s parejas.") % {"phase": phase.name,
+                                                                 "n": len(pairs)}) from error
+    by_pk = {e.pk: e for e, _s in pairs}
+    for number, keys in enumerate(draw.groups):
+        members = [_phase_pair(by_pk[int(str(k))]) for k in keys]
+        competition = leagues.create_competition(
+            championship.club, by=by, name=f"{phase.name} · {_('Grupo')} {number + 1}",
+            pairs=members, rules=championship.rules, draw=list(range(len(members))),
+            draw_method="phase")
+        PhaseGroup.objects.create(phase=phase, order=number, competition=competition)
+    phase.seed = seed
+    phase.draw = {"seed": seed,
+                  "pairs": [{"enrolment": p.key, "sede": int(p.sede), "region": p.region,
+                             "seed": p.seed} for p in field_],
+                  "groups": [list(g) for g in draw.groups]}
+    phase.drawn_at = timezone.now()
+    phase.save(update_fields=["seed", "draw", "drawn_at"])
+    return phase
+
+
+def champion(championship: Championship) -> Enrolment | None:
+    """The winner of the last phase once it is finished and has one group."""
+    last = championship.phases.order_by("-level", "-id").first()
+    if last is None:
+        return None
+    orders = phase_group_orders(last)
+    if orders is None or len(orders) != 1 or not orders[0]:
+        return None
+    return orders[0][0]

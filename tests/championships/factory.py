@@ -1,0 +1,60 @@
+"""A small championship for the tests: three bars, heats, quotas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from muscore.championships import services
+from muscore.championships.models import Championship, Sede
+from muscore.leagues import services as leagues
+from muscore.leagues.models import Competition
+from tests.clubs.factory import make_club, make_user
+
+#: Bar Txoko 5 pairs, Herriko Taberna 3, Gure Etxea 4: with 6 seats, 2 each.
+BARS = [("Bar Txoko", 5), ("Herriko Taberna", 3), ("Gure Etxea", 4)]
+
+
+def small_championship(seats: int = 6, bars: list[tuple[str, int]] | None = None,
+                       capacity: int | None = None) -> tuple[Championship, Any, list[Any]]:
+    """The federation's organiser, a championship and its bars (each a club with its own
+    organiser, returned in order), every bar's pairs entered."""
+    boss = make_user("federacion")
+    federation = make_club("Federación de Mus", organiser=boss)
+    championship = services.create_championship(
+        federation, by=boss, name="Txapelketa 2026", seats=seats, rules={"juegos": 1})
+    region = services.add_region(championship, by=boss, name="Gipuzkoa")
+    barmen = []
+    for number, (name, pairs) in enumerate(bars or BARS):
+        barman = make_user(f"barra{number}")
+        club = make_club(name, organiser=barman)
+        sede = services.add_sede(championship, by=boss, name=name, club=club,
+                                 region=region if number % 2 == 0 else None, capacity=capacity)
+        for i in range(pairs):
+            services.enter_pair(sede, name=f"{name} {i + 1}",
+                                players=[f"{name} {i + 1}a", f"{name} {i + 1}b"],
+                                contact=f"6000000{number}{i}")
+        barmen.append(barman)
+    return championship, boss, barmen
+
+
+def play_all(competition: Competition, by: Any) -> None:
+    """Every match (a knockout's as its pairs become known): the pair entered first wins
+    (so a liguilla's order is the order of entry)."""
+    while True:
+        match = (competition.matches.filter(source="", first__isnull=False,
+                                            second__isnull=False)
+                 .select_related("first", "second").order_by("number").first())
+        if match is None:
+            return
+        assert match.first is not None and match.second is not None
+        first_wins = match.first.index < match.second.index
+        leagues.record_result(match, by=by, juegos=[1, 0] if first_wins else [0, 1])
+
+
+def play_heats(championship: Championship, barmen: list[Any]) -> list[Sede]:
+    sedes = list(championship.sedes.order_by("id"))
+    for sede, barman in zip(sedes, barmen, strict=True):
+        heat = services.start_heat(sede, by=barman, draw=list(range(
+            sede.enrolments.filter(status="entered").count())))
+        play_all(heat, barman)
+    return sedes
