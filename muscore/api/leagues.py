@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from muscore.api.tables import api_view, error, etag_matches
 from muscore.leagues import ceros_services, services
+from muscore.leagues.compute.spreadsheet import SEPARATORS
 from muscore.leagues.models import Competition
 
 BODY_CACHE_SECONDS = 3600
@@ -101,15 +102,27 @@ def export(request: HttpRequest, league_id: int) -> HttpResponse:
     return _download(body, "application/json", f"liga-{league_id}.json")
 
 
+BAD_SEP = "sep must be ',' (the default) or ';' (Spanish Excel's columns)"
+
+
+def _sep(request: HttpRequest) -> str | None:
+    """The CSV's separator from ?sep= (',' or ';'); None for anything else."""
+    sep = request.GET.get("sep", ",")
+    return sep if sep in SEPARATORS else None
+
+
 @api_view("GET")
 def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
         return error(NOT_FOUND, 404)
+    sep = _sep(request)
+    if sep is None:
+        return error(BAD_SEP, 400)
     if competition.format == Competition.Format.CEROS:
-        return _download(ceros_services.standings_csv(competition), "text/csv; charset=utf-8",
-                         f"clasificacion-{league_id}.csv")
-    return _download(services.standings_csv(competition), "text/csv; charset=utf-8",
+        return _download(ceros_services.standings_csv(competition, sep=sep),
+                         "text/csv; charset=utf-8", f"clasificacion-{league_id}.csv")
+    return _download(services.standings_csv(competition, sep=sep), "text/csv; charset=utf-8",
                      f"clasificacion-{league_id}.csv")
 
 
@@ -118,7 +131,10 @@ def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
         return error(NOT_FOUND, 404)
-    return _download(services.matches_csv(competition), "text/csv; charset=utf-8",
+    sep = _sep(request)
+    if sep is None:
+        return error(BAD_SEP, 400)
+    return _download(services.matches_csv(competition, sep=sep), "text/csv; charset=utf-8",
                      f"partidas-{league_id}.csv")
 
 

@@ -595,6 +595,15 @@ def _csv(description: str | Promise) -> dict[str, Any]:
             "content": {"text/csv": {"schema": {"type": "string"}}}}
 
 
+CSV_SEP = {"name": "sep", "in": "query", "required": False,
+           "schema": {"type": "string", "enum": [",", ";"], "default": ","},
+           "description": _("El separador: «,» (por defecto) o «;», el que Excel en español "
+                            "separa en columnas. El archivo empieza con la marca UTF-8 (BOM) y "
+                            "un texto que empieza por = + - @ va precedido de ' (no es una "
+                            "fórmula).")}
+BAD_SEP = _error(_("sep no es «,» ni «;»."))
+
+
 PATHS.update({
     "/api/v1/leagues/{league_id}": {"get": {
         "operationId": "getLeague", "tags": ["leagues"],
@@ -624,17 +633,17 @@ PATHS.update({
     "/api/v1/leagues/{league_id}/standings.csv": {"get": {
         "operationId": "leagueStandingsCsv", "tags": ["leagues"],
         "summary": _("La clasificación en CSV"),
-        "parameters": [LEAGUE_ID],
+        "parameters": [LEAGUE_ID, CSV_SEP],
         "responses": {"200": _csv(_("Una línea por pareja, como archivo para descargar.")),
-                      "404": LEAGUE_NOT_FOUND, "405": METHOD},
+                      "400": BAD_SEP, "404": LEAGUE_NOT_FOUND, "405": METHOD},
     }},
     "/api/v1/leagues/{league_id}/matches.csv": {"get": {
         "operationId": "leagueMatchesCsv", "tags": ["leagues"],
         "summary": _("Todas las partidas en CSV"),
-        "parameters": [LEAGUE_ID],
+        "parameters": [LEAGUE_ID, CSV_SEP],
         "responses": {"200": _csv(_("Una línea por partida: las parejas, de dónde vino el "
                                     "resultado (table, manual, no_show) y sus cifras.")),
-                      "404": LEAGUE_NOT_FOUND, "405": METHOD},
+                      "400": BAD_SEP, "404": LEAGUE_NOT_FOUND, "405": METHOD},
     }},
 })
 

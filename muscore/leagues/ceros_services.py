@@ -18,8 +18,6 @@ Every write checks that `by` organises the club, runs in one transaction and is 
 
 from __future__ import annotations
 
-import csv
-import io
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from muscore.clubs.permissions import require_organiser
 from muscore.leagues import ceros
+from muscore.leagues.compute.spreadsheet import write_csv
 from muscore.leagues.document import Result
 from muscore.leagues.models import CerosDraft, CerosEvent, Competition, Entry, Match, Round
 from muscore.leagues.services import CompetitionError, _bump
@@ -274,14 +273,11 @@ CEROS_CSV = ["position", "pair", "name", "played", "won", "lost", "ceros_left", 
              "out_in_round"]
 
 
-def standings_csv(competition: Competition) -> str:
-    """The tournament's table as CSV (one line per pair, still in first)."""
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, CEROS_CSV, lineterminator="\n")
-    writer.writeheader()
-    for row in rows_json(competition):
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
-    return buffer.getvalue()
+def standings_csv(competition: Competition, *, sep: str = ",") -> str:
+    """The tournament's table as CSV (one line per pair, still in first); ``sep`` ``;``
+    for Spanish Excel."""
+    return write_csv(CEROS_CSV, ([row.get(column) for column in CEROS_CSV]
+                                 for row in rows_json(competition)), sep=sep)
 
 
 def tv_table(competition: Competition) -> list[dict[str, Any]]:

@@ -23,8 +23,6 @@ its table: `muscore.tables` sends `table_changed` inside each write's transactio
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import logging
 from collections.abc import Mapping, Sequence
@@ -42,6 +40,7 @@ from django.utils.translation import gettext as _
 from muscore.clubs.models import Club, Pair, PairMember, Player
 from muscore.clubs.permissions import require_organiser
 from muscore.leagues import rating_store, stats_store
+from muscore.leagues.compute.spreadsheet import write_csv
 from muscore.leagues.document import (
     League,
     Points,
@@ -923,38 +922,35 @@ MATCHES_CSV = ["number", "round", "stage", "group", "first", "second", "result",
                "players_second", "table", "result_at"]
 
 
-def standings_csv(competition: Competition) -> str:
-    """The standings as CSV (a spreadsheet's columns: one line per pair)."""
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, STANDINGS_CSV, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    for row in standings_json(competition):
-        writer.writerow({"group": "", **row})
-    return buffer.getvalue()
+def standings_csv(competition: Competition, *, sep: str = ",") -> str:
+    """The standings as CSV (a spreadsheet's columns: one line per pair); ``sep`` ``;``
+    for Spanish Excel (:mod:`muscore.leagues.compute.spreadsheet`)."""
+    return write_csv(STANDINGS_CSV, (
+        [row.get(column, "") for column in STANDINGS_CSV]
+        for row in standings_json(competition)
+    ), sep=sep)
 
 
-def matches_csv(competition: Competition) -> str:
+def matches_csv(competition: Competition, *, sep: str = ",") -> str:
     """Every match as CSV: its pairs, how its result came (table, manual, no_show) and the
-    stored figures."""
+    stored figures; ``sep`` as in :func:`standings_csv`."""
     names = dict(competition.entries.values_list("pk", "pair__name"))
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(MATCHES_CSV)
     rows = (Match.objects.filter(competition=competition).order_by("number").values_list(
         "number", "round__number", "round__stage", "round__group__name", "first_id",
         "second_id", "source", "juegos_first", "juegos_second", "tantos_first", "tantos_second",
         "no_show_first", "no_show_second", "players_first", "players_second", "table_id",
         "result_at", "slot"))
+    lines = []
     for (number, round_, stage, group, first, second, source, jf, js, tf, ts, nf, ns, pf, ps,
          table, at, slot) in rows:
         no_show = "both" if nf and ns else "first" if nf else "second" if ns else ""
-        writer.writerow([
+        lines.append([
             number, round_ or "", slot or stage, group or "", names.get(first, ""),
             names.get(second, ""), source, _blank(jf), _blank(js), _blank(tf), _blank(ts),
             no_show, " y ".join(pf or []), " y ".join(ps or []), table or "",
             at.isoformat() if at else "",
         ])
-    return buffer.getvalue()
+    return write_csv(MATCHES_CSV, lines, sep=sep)
 
 
 def _blank(value: Any) -> Any:

@@ -133,7 +133,7 @@ def test_a_league_has_no_ceros_page_and_a_ceros_no_league_document() -> None:
         assert "ceros tournament" in response.json()["error"]
     table = Client().get(api + "/standings.csv")
     assert table.status_code == 200
-    rows = list(csv.DictReader(io.StringIO(table.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(table.content.decode("utf-8-sig"))))
     assert len(rows) == 5 and set(rows[0]) >= {"name", "lost", "ceros_left", "out_in_round"}
     matches = Client().get(api + "/matches.csv")
     assert matches.status_code == 200 and len(matches.content.decode().splitlines()) == 3

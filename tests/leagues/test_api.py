@@ -116,12 +116,12 @@ def test_export_imports_again_and_csv(client: Client) -> None:
     assert json.loads(again.content) == exported
     standings = client.get(f"/api/v1/leagues/{competition.pk}/standings.csv")
     assert standings["Content-Type"].startswith("text/csv")
-    lines = list(csv.DictReader(io.StringIO(standings.content.decode())))
+    lines = list(csv.DictReader(io.StringIO(standings.content.decode("utf-8-sig"))))
     api = client.get(f"/api/v1/leagues/{competition.pk}").json()["standings"]
     assert [(int(r["position"]), r["name"], int(r["points"])) for r in lines] == [
         (r["position"], r["name"], r["points"]) for r in api]
     matches = list(csv.DictReader(io.StringIO(
-        client.get(f"/api/v1/leagues/{competition.pk}/matches.csv").content.decode())))
+        client.get(f"/api/v1/leagues/{competition.pk}/matches.csv").content.decode("utf-8-sig"))))
     assert len(matches) == 12
     assert [m["result"] for m in matches[:4]] == ["table", "manual", "no_show", "manual"]
     assert matches[0]["table"] and matches[2]["no_show"] == "both"
