@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from muscore.clubs.models import Club, Pair
 
@@ -502,6 +503,25 @@ class PlayerRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.nivel:.1f}"
+
+
+class RatingBacklog(models.Model):
+    """A club whose ratings wait to be brought up to date outside the request: a
+    correction of an early match re-rates the whole history after it (seconds on a large
+    club), so the write only records from where (the earliest place still to re-rate)
+    and `manage.py rating_worker` catches up (muscore.leagues.rating_store). `version`
+    goes up with every write that joins the backlog, so the worker knows whether what it
+    re-rated is still all there is to do."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, primary_key=True,
+                                related_name="+")
+    since_at = models.DateTimeField()
+    since_match = models.PositiveIntegerField()
+    version = models.PositiveIntegerField(default=1)
+    queued_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"ratings of {self.club_id} from match {self.since_match}"
 
 
 # --- what the hands say (muscore.leagues.stats_store) -------------------------------------

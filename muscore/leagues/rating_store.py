@@ -25,6 +25,18 @@ of an old match re-rates everything after it, unless it rates the same players t
 way as before (only the juegos or tantos corrected: nothing to do). The floats resumed
 are the floats stored, so the result is exactly that of computing the whole history
 afresh (`rate_club`, the `rate_players` command), which the tests check.
+
+**Outside the request.** Re-rating an early match of a large club replays tens of thousands
+of matches (8-18 s for the benchmark's club): inside the write it held a worker past
+gunicorn's timeout and SQLite's one write lock for as long. So a write that would re-rate
+more than INLINE_LIMIT matches only records, in its own transaction, from where the club's
+ratings are out of date (`RatingBacklog`, the earliest place wins), and every later write of
+that club joins the backlog rather than rate on stale figures. `manage.py rating_worker`
+(`catch_up`) then computes the tail with no transaction open and writes it CHUNK matches per
+transaction, each a few milliseconds of lock; when it ends it drops the backlog only if no
+write joined it meanwhile, and otherwise starts again from the earliest place, so the
+ratings end as a fresh `rate_club` gives them whatever the order of the writes. The pages
+say the ratings are being brought up to date while a backlog is there (`waiting`).
 """
 
 from __future__ import annotations
@@ -45,12 +57,18 @@ from muscore.leagues.models import (
     Entry,
     Match,
     PlayerRating,
+    RatingBacklog,
     RatingMatch,
     RatingPoint,
 )
 from muscore.leagues.ratings import State, replay
 
 BATCH = 2000
+# A write re-rates at most this many matches itself (a new result re-rates one; a few
+# hundred take well under 200 ms); more wait for the worker.
+INLINE_LIMIT = 300
+# Matches the worker re-rates per transaction: a few milliseconds of write lock each.
+CHUNK = 250
 Place = tuple[datetime, int]
 
 
@@ -72,11 +90,57 @@ def match_changed(match: Match) -> None:
             return
         arrived = match.result_at or timezone.now()
         RatingMatch.objects.create(club_id=club_id, match_id=match.pk, arrived_at=arrived)
-    elif _rates_as_before(club_id, match):
+    since = (arrived, match.pk)
+    if _join_backlog(club_id, since):
+        return  # the stored figures are out of date already: the worker re-rates this too
+    if _rates_as_before(club_id, match):
         # The same players on the same sides and the same winner (a correction of the
         # juegos or tantos only, a no-show for another): every rating stays as it is.
         return
-    rerate(club_id, (arrived, match.pk))
+    if RatingMatch.objects.filter(club_id=club_id).filter(_from(since))[
+            :INLINE_LIMIT + 1].count() > INLINE_LIMIT:
+        RatingBacklog.objects.create(club_id=club_id, since_at=arrived, since_match=match.pk)
+        return
+    rerate(club_id, since)
+
+
+def _join_backlog(club_id: int, since: Place) -> bool:
+    """Add `since` to the club's backlog if it has one (the club row is locked)."""
+    backlog = RatingBacklog.objects.filter(club_id=club_id).first()
+    if backlog is None:
+        return False
+    backlog.since_at, backlog.since_match = min((backlog.since_at, backlog.since_match), since)
+    backlog.version += 1
+    backlog.save(update_fields=["since_at", "since_match", "version"])
+    return True
+
+
+def waiting(club: Club | int) -> bool:
+    """Whether the club's ratings are being brought up to date (a backlog waits)."""
+    club_id = club if isinstance(club, int) else club.pk
+    return RatingBacklog.objects.filter(club_id=club_id).exists()
+
+
+def catch_up(club_id: int | None = None) -> int:
+    """Re-rate every club whose ratings wait (or only `club_id`), oldest backlog first,
+    until none waits. Returns how many re-ratings ran. The worker's job; tests call it."""
+    runs = 0
+    while True:
+        backlogs = RatingBacklog.objects.order_by("queued_at", "club_id")
+        if club_id is not None:
+            backlogs = backlogs.filter(club_id=club_id)
+        backlog = backlogs.first()
+        if backlog is None:
+            return runs
+        plan = _plan(backlog.club_id, (backlog.since_at, backlog.since_match))
+        _apply(plan, chunked=True)
+        runs += 1
+        with transaction.atomic():
+            list(Club.objects.select_for_update().filter(pk=backlog.club_id).values_list(
+                "pk", flat=True))
+            # Done only if no write joined the backlog meanwhile; else again, from its start.
+            RatingBacklog.objects.filter(club_id=backlog.club_id,
+                                         version=backlog.version).delete()
 
 
 def _rates_as_before(club_id: int, match: Match) -> bool:
@@ -155,49 +219,96 @@ def rerate(club_id: int, since: Place | None) -> int:
 
 
 def _rerate(club_id: int, since: Place | None) -> int:
+    plan = _plan(club_id, since)
+    _apply(plan, chunked=False)
+    return plan.rated
+
+
+@dataclass
+class _Plan:
+    """A re-rating worked out and not yet written: the new points of every match from
+    `since` on (`places`, in order, each with its rows) and each player's last state."""
+
+    club_id: int
+    since: Place | None
+    places: list[tuple[int, list[tuple[Any, ...]]]]
+    final: dict[int, State]
+    stale: set[int] | None  # the players whose rating is written again (None: the club's)
+    rated: int
+
+
+def _plan(club_id: int, since: Place | None) -> _Plan:
+    """Work out the re-rating from `since`: reads only (but for a substitute's name the
+    club did not know, made one of its players as set_players does)."""
     points = RatingPoint.objects.filter(club_id=club_id)
     tail = points.filter(_from(since)) if since is not None else points
     touched = set(tail.values_list("player_id", flat=True).distinct())
-    tail.delete()
     places = RatingMatch.objects.filter(club_id=club_id)
     if since is not None:
         places = places.filter(_from(since))
-    rows = places.exclude(match__source="").exclude(match__source=Match.Source.NO_SHOW).filter(
-        match__winner__isnull=False).order_by("arrived_at", "match_id").values_list(
-        "match_id", "arrived_at", "match__winner", "match__first__pair_id",
+    rows = places.order_by("arrived_at", "match_id").values_list(
+        "match_id", "arrived_at", "match__source", "match__winner", "match__first__pair_id",
         "match__second__pair_id", "match__players_first", "match__players_second")
     sat = _Sat.of(club_id)
+    every: list[int] = []
     matches: list[tuple[int, datetime, int, list[int], list[int]]] = []
-    for match_id, at, winner, first_pair, second_pair, first_names, second_names in rows:
+    for (match_id, at, source, winner, first_pair, second_pair, first_names,
+         second_names) in rows:
+        every.append(match_id)
+        if not source or source == Match.Source.NO_SHOW or winner is None:
+            continue
         first, second = sat.side(first_pair, first_names), sat.side(second_pair, second_names)
-        if first and second and winner is not None:
+        if first and second:
             matches.append((match_id, at, winner, first, second))
     playing = {p for m in matches for side in (m[3], m[4]) for p in side}
     start = _states_before(club_id, since, touched, playing)
     final: dict[int, State] = {p: start[p] for p in touched if p in start}
     rated = replay(((m[3], m[4], m[2]) for m in matches), start)
     adapt = connection.ops.adapt_datetimefield_value
-    new: list[tuple[Any, ...]] = []
+    new: dict[int, list[tuple[Any, ...]]] = {}
     for (match_id, at, winner, first, _second), after in zip(matches, rated, strict=True):
         stamp = adapt(at)
         for player, mu, sigma, count in after:
             side = 0 if player in first else 1
-            new.append((club_id, player, match_id, stamp, side, side == winner, mu, sigma,
-                        mu - 3 * sigma, count))
+            new.setdefault(match_id, []).append(
+                (club_id, player, match_id, stamp, side, side == winner, mu, sigma,
+                 mu - 3 * sigma, count))
             final[player] = (mu, sigma, count)
-        if len(new) >= BATCH:
-            _insert_points(new)
-            new = []
-    _insert_points(new)
-    stale = PlayerRating.objects.filter(club_id=club_id)
-    if since is not None:
-        stale = stale.filter(pk__in=touched | playing)
+    return _Plan(club_id, since, [(m, new.get(m, [])) for m in every], final,
+                 touched | playing if since is not None else None, len(matches))
+
+
+def _apply(plan: _Plan, *, chunked: bool) -> None:
+    """Write a re-rating: at once (in the caller's transaction), or CHUNK matches per
+    transaction (the worker: no lock held for long; the pages say it is catching up)."""
+    if not chunked:
+        points = RatingPoint.objects.filter(club_id=plan.club_id)
+        (points.filter(_from(plan.since)) if plan.since is not None else points).delete()
+        _insert_points([row for _match, rows in plan.places for row in rows])
+        _write_ratings(plan)
+        return
+    if plan.since is None:  # no place: points of matches that lost theirs go too
+        RatingPoint.objects.filter(club_id=plan.club_id, match__rating_place__isnull=True
+                                   ).delete()
+    for start in range(0, len(plan.places), CHUNK):
+        chunk = plan.places[start:start + CHUNK]
+        with transaction.atomic():
+            RatingPoint.objects.filter(match_id__in=[m for m, _rows in chunk]).delete()
+            _insert_points([row for _match, rows in chunk for row in rows])
+    with transaction.atomic():
+        _write_ratings(plan)
+
+
+def _write_ratings(plan: _Plan) -> None:
+    stale = PlayerRating.objects.filter(club_id=plan.club_id)
+    if plan.stale is not None:
+        stale = stale.filter(pk__in=plan.stale)
     stale.delete()
     PlayerRating.objects.bulk_create(
-        (PlayerRating(player_id=p, club_id=club_id, mu=mu, sigma=sigma, nivel=mu - 3 * sigma,
-                      matches=count) for p, (mu, sigma, count) in final.items()),
+        (PlayerRating(player_id=p, club_id=plan.club_id, mu=mu, sigma=sigma,
+                      nivel=mu - 3 * sigma, matches=count)
+         for p, (mu, sigma, count) in plan.final.items()),
         batch_size=BATCH)
-    return len(matches)
 
 
 POINT_FIELDS = ("club", "player", "match", "arrived_at", "side", "won", "mu", "sigma", "nivel",

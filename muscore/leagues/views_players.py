@@ -142,6 +142,7 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         "rank": (PlayerRating.objects.filter(club=club, nivel__gt=rating.nivel).count() + 1
                  if rating is not None else None),
         "rated_players": PlayerRating.objects.filter(club=club).count() if rating else 0,
+        "ratings_waiting": rating_store.waiting(club),
         # What the hands say: his side's counts in the table matches he sat in.
         **stats_store.player_context(person),
     }
@@ -159,6 +160,7 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
         "rows": [{"position": n, "rating": r, "url": player_url(club, r.player_id)}
                  for n, r in enumerate(rows, 1)],
         "unrated": Player.objects.filter(club=club, rating__isnull=True).count(),
+        "ratings_waiting": rating_store.waiting(club),
     }
     return render(request, "clubs/player_ranking.html", context)
 

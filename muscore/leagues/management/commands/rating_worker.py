@@ -1,0 +1,52 @@
+"""Bring the clubs' ratings up to date after corrections, outside the web requests.
+
+    python manage.py rating_worker            # runs until stopped (the production layout)
+    python manage.py rating_worker --once     # what waits now, then exits (cron, tests)
+
+A correction of a large club's early match leaves its re-rating to this worker
+(muscore.leagues.rating_store: the backlog is a row of the database, so nothing is lost
+when the worker stops; it carries on where the backlog says when it starts again).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import DatabaseError, close_old_connections
+
+from muscore.leagues import rating_store
+
+logger = logging.getLogger("muscore.ratings")
+
+
+class Command(BaseCommand):
+    help = "Re-rate the clubs whose ratings wait after a correction (run beside the web server)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--once", action="store_true",
+                            help="catch up with what waits now, then exit")
+        parser.add_argument("--interval", type=float, default=1.0,
+                            help="seconds between looks at the backlog (default 1)")
+
+    def handle(self, *args: Any, once: bool, interval: float, **options: Any) -> None:
+        while True:
+            try:
+                started = time.monotonic()
+                runs = rating_store.catch_up()
+                if runs:
+                    logger.info("ratings brought up to date: %d re-ratings in %.1f s",
+                                runs, time.monotonic() - started)
+            except DatabaseError:
+                # A database that went away or a lock that timed out: the backlog is still
+                # there, so the next look tries again.
+                logger.exception("the ratings could not be brought up to date; trying again")
+                if once:
+                    raise
+            if once:
+                return
+            time.sleep(interval)
+            # A connection the database dropped meanwhile is opened again, not reused.
+            close_old_connections()

@@ -1,0 +1,146 @@
+"""Re-rating outside the request (issue 21 point 2): a correction or an undo of a large
+club's early match only records that the ratings are out of date; `rating_worker` brings
+them up to date in short transactions, the pages saying so meanwhile, and they end equal
+to a fresh `rate_club` whatever writes joined in the meantime."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from muscore.clubs.models import Club, Player
+from muscore.leagues import rating_store
+from muscore.leagues import services as leagues
+from muscore.leagues.models import Competition, Match, RatingBacklog
+from muscore.tables import services as tables
+
+from .factory import liguilla
+from .helpers import ORDAGO_A, ORDAGO_B, PLAIN
+from .test_rating_store import snapshot
+
+pytestmark = pytest.mark.django_db
+
+VACA = [PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A]  # the first pair wins 3-1
+WAITING = "se están poniendo al día"
+
+
+@pytest.fixture(autouse=True)
+def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A small club stands for a large one: more than 2 matches to re-rate waits for the
+    # worker, which writes 2 matches per transaction.
+    monkeypatch.setattr(rating_store, "INLINE_LIMIT", 2)
+    monkeypatch.setattr(rating_store, "CHUNK", 2)
+
+
+def matches(competition: Competition) -> list[Match]:
+    return list(Match.objects.filter(competition=competition).select_related(
+        "competition__club").order_by("number"))
+
+
+def season(table_first: bool = False) -> tuple[Competition, Any, Club]:
+    """Twelve matches with their results, in order: each rated as it arrives (the last
+    one, so inline)."""
+    competition, user = liguilla(4, legs=2)
+    for n, match in enumerate(matches(competition)):
+        if n == 0 and table_first:
+            table = leagues.open_table(match, by=user)
+            for record in VACA:
+                tables.add_hand(table, record, via="edit_link")
+        else:
+            leagues.record_result(match, by=user, juegos=[3, 1] if n % 3 else [2, 3])
+    assert not RatingBacklog.objects.exists(), "a new result is rated in its own write"
+    return competition, user, competition.club
+
+
+def afresh(club: Club) -> tuple[Any, ...]:
+    """What `rate_club` makes of the club's history (what the ratings must end as)."""
+    rating_store.rate_club(club)
+    return snapshot(club)
+
+
+def ranking_page(club: Club) -> str:
+    return Client().get(reverse("clubs:ranking", args=[club.slug])).content.decode()
+
+
+def test_an_early_correction_waits_for_the_worker_and_ends_as_computed_afresh() -> None:
+    competition, user, club = season()
+    before = snapshot(club)
+    assert WAITING not in ranking_page(club)
+    first, *_rest = matches(competition)
+    leagues.record_result(first, by=user, juegos=[3, 0])  # the other pair wins it now
+    assert rating_store.waiting(club)
+    assert snapshot(club) == before, "the write re-rated nothing itself"
+    assert WAITING in ranking_page(club)
+    player = Player.objects.filter(club=club).first()
+    assert player is not None
+    page = Client().get(reverse("clubs:player", args=[club.slug, player.pk]))
+    assert WAITING in page.content.decode()
+
+    call_command("rating_worker", once=True)
+    assert not rating_store.waiting(club)
+    assert WAITING not in ranking_page(club)
+    caught_up = snapshot(club)
+    assert caught_up != before
+    assert afresh(club) == caught_up
+
+
+def test_writes_while_it_waits_join_the_backlog_in_any_order() -> None:
+    competition, user, club = season()
+    m = matches(competition)
+    leagues.record_result(m[5], by=user, juegos=[0, 3])
+    leagues.record_result(m[1], by=user, juegos=[1, 3])  # earlier: the backlog starts there
+    leagues.clear_result(m[8], by=user)
+    leagues.record_result(m[8], by=user, juegos=[3, 2])  # arrives again, keeps its place
+    backlog = RatingBacklog.objects.get(club=club)
+    assert (backlog.since_match, backlog.version) == (m[1].pk, 4)
+    assert rating_store.catch_up() == 1
+    caught_up = snapshot(club)
+    assert afresh(club) == caught_up
+
+
+def test_a_write_during_the_catch_up_makes_it_run_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    competition, user, club = season()
+    m = matches(competition)
+    leagues.record_result(m[2], by=user, juegos=[0, 3])
+    apply = rating_store._apply
+    calls: list[int] = []
+
+    def meanwhile(plan: Any, *, chunked: bool) -> None:
+        apply(plan, chunked=chunked)
+        if chunked and not calls:
+            calls.append(1)
+            # A correction lands after the worker read the history and before it ends.
+            leagues.record_result(Match.objects.get(pk=m[0].pk), by=user, juegos=[0, 3])
+
+    monkeypatch.setattr(rating_store, "_apply", meanwhile)
+    assert rating_store.catch_up() == 2
+    assert not rating_store.waiting(club)
+    caught_up = snapshot(club)
+    assert afresh(club) == caught_up
+
+
+def test_an_undo_at_an_early_matchs_table_waits_for_the_worker_too() -> None:
+    competition, _user, club = season(table_first=True)
+    first = matches(competition)[0]
+    assert first.source == "table"
+    before = snapshot(club)
+    assert first.table is not None
+    tables.undo_last(first.table, via="edit_link")  # the vaca is no longer won
+    first.refresh_from_db()
+    assert first.source == ""
+    assert rating_store.waiting(club) and snapshot(club) == before
+    rating_store.catch_up(club.pk)
+    caught_up = snapshot(club)
+    assert caught_up != before
+    assert afresh(club) == caught_up
+
+
+def test_a_new_result_while_nothing_waits_is_rated_at_once() -> None:
+    competition, user, club = season()
+    leagues.record_result(matches(competition)[-1], by=user, juegos=[3, 0])  # the last one
+    assert not rating_store.waiting(club)
+    assert afresh(club) == snapshot(club)
