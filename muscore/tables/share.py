@@ -19,7 +19,9 @@ def qr_svg(url: str, title: str = "") -> SafeString:
     code = segno.make(url, error="m")
     svg = code.svg_inline(
         scale=1,
-        border=2,
+        # The quiet zone the QR standard asks for (4 modules of light around the code):
+        # with 2, most readers missed the printed pair slips' codes (issue 17.7).
+        border=4,
         dark="#000",
         light="#fff",
         omitsize=True,

@@ -68,7 +68,8 @@ def test_edit_board_shows_both_links_as_inline_qr_codes(client: Client) -> None:
     assert codes["view"] == str(qr_svg(view_url, "Enlace para mirar"))
     assert codes["edit"] == str(qr_svg(edit_url, "Enlace para anotar"))
     assert codes["view"] != codes["edit"]
-    assert qr_modules(codes["edit"]) == segno.make(edit_url, error="m").symbol_size(border=2)[0]
+    # With the quiet zone of 4 modules the QR standard asks for.
+    assert qr_modules(codes["edit"]) == segno.make(edit_url, error="m").symbol_size(border=4)[0]
     assert edit_url in html and view_url in html
 
 
