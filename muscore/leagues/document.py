@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from muscore import text as unicode_text
 from muscore.leagues.errors import (
     LEAGUE,
     POINTS,
@@ -26,6 +27,17 @@ from muscore.rules import RuleError, Rules, replay
 
 MAX_PAIRS = 1000
 NAME_LIMIT = 200
+# A pair's and a player's name are stored in columns of 60 characters (muscore.clubs'
+# NAME_MAX), and seated at a table whose names hold no more: a longer one is refused here
+# rather than failing the database (PostgreSQL) or being cut.
+PERSON_NAME_LIMIT = 60
+# JSON nested deeper than this is no league (a vaca's hand is about 8 levels down).
+MAX_DEPTH = unicode_text.MAX_DEPTH
+# Numbers the database keeps in its columns, with room for any real league: a round of a
+# 1,000-pair double liguilla is at most 1,998; points per match and a match's tantos.
+MAX_ROUND = 9999
+POINTS_RANGE = (-1000, 1000)
+MAX_TANTOS = 99999
 LEAGUE_KEYS = frozenset({"name", "rules", "points", "legs", "draw", "pairs", "matches"})
 PAIR_KEYS = frozenset({"name", "players"})
 MATCH_KEYS = frozenset({"round", "pairs", "juegos", "tantos", "vaca", "forfeit", "players"})
@@ -247,14 +259,63 @@ def _known(data: Mapping[str, Any], keys: frozenset[str], where: Where) -> None:
             raise LeagueError("unknown_key", key=str(key)[:40], where=where)
 
 
-def read_name(value: object, where: Where = LEAGUE) -> str:
-    """A required, non-blank name of at most NAME_LIMIT characters."""
+def read_name(value: object, where: Where = LEAGUE, limit: int = NAME_LIMIT) -> str:
+    """A required, non-blank name of at most `limit` characters, text a table and a page
+    can show (muscore.text: no control character, direction override or invisible name)."""
     if value is None or (isinstance(value, str) and not value.strip()):
         raise LeagueError("name_missing", where=where)
     if not isinstance(value, str):
         raise LeagueError("not_a", field="name", where=where, what="string", got=_show(value))
-    if len(value) > NAME_LIMIT:
-        raise LeagueError("name_long", where=where, limit=NAME_LIMIT)
+    if len(value) > limit:
+        raise LeagueError("name_long", where=where, limit=limit)
+    problem = unicode_text.problem(value)
+    if problem == unicode_text.SURROGATE:
+        raise LeagueError("text_surrogate")
+    if problem:
+        raise LeagueError("text_control")
+    if unicode_text.is_invisible(value):
+        raise LeagueError("name_invisible", where=where)
+    if unicode_text.has_bidi_control(value):
+        raise LeagueError("name_bidi", where=where)
+    return value
+
+
+def _depth_over(value: object, limit: int) -> bool:
+    """True when `value` nests lists and objects more than `limit` deep (no recursion:
+    the document itself may be deeper than Python's stack)."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children: Any = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        if depth >= limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def check_json(data: object) -> None:
+    """What any document must be before it is read: no deeper than MAX_DEPTH, and every
+    string (keys too) text both databases can store (no lone surrogate, no NUL...)."""
+    if _depth_over(data, MAX_DEPTH):
+        raise LeagueError("too_deep", limit=MAX_DEPTH)
+    problem = unicode_text.json_problem(data)
+    if problem == unicode_text.SURROGATE:
+        raise LeagueError("text_surrogate")
+    if problem:
+        raise LeagueError("text_control")
+
+
+def _number(value: object, field: str, where: Where, low: int, high: int) -> int:
+    if not _is_int(value) or not low <= value <= high:  # type: ignore[operator]
+        raise LeagueError(
+            "number_range", field=field, where=where, low=low, high=high, got=_show(value)
+        )
+    assert isinstance(value, int)
     return value
 
 
@@ -283,7 +344,7 @@ def read_points(raw: object) -> Points:
             if not _is_int(data[key]):
                 raise LeagueError("not_a", field=key, where=POINTS, what="number",
                                   got=_show(data[key]))
-            values[key] = data[key]
+            values[key] = _number(data[key], key, POINTS, *POINTS_RANGE)
     return Points(**values)
 
 
@@ -298,7 +359,7 @@ def read_legs(raw: object) -> int:
 
 
 def _names(value: list[Any], where: Where) -> tuple[str, ...]:
-    names = tuple(read_name(name, where) for name in value)
+    names = tuple(read_name(name, where, PERSON_NAME_LIMIT) for name in value)
     for name, count in Counter(names).items():
         if count > 1:
             raise LeagueError("player_twice", where=where, player=name)
@@ -309,7 +370,7 @@ def read_pair(raw: object, index: int, rules: Rules) -> Pair:
     where = where_pair(index)
     data = _object(raw, where)
     _known(data, PAIR_KEYS, where)
-    name = read_name(data.get("name"), where)
+    name = read_name(data.get("name"), where, PERSON_NAME_LIMIT)
     size = rules.players // 2
     players = data.get("players")
     if not isinstance(players, list) or not players:
@@ -353,6 +414,8 @@ def _two_counts(value: object, name: str, where: Where) -> tuple[int, int]:
             or not all(_is_int(v) and v >= 0 for v in value)):
         raise LeagueError("not_a", field=name, where=where,
                           what="counts", got=_show(value))
+    for count in value:
+        _number(count, name, where, 0, MAX_TANTOS)
     return (value[0], value[1])
 
 
@@ -417,6 +480,8 @@ def read_match(raw: object, number: int, league_pairs: Sequence[Pair], rules: Ru
     round_ = data.get("round")
     if round_ is not None and (not _is_int(round_) or round_ < 1):
         raise LeagueError("round", where=where, got=_show(round_))
+    if round_ is not None:
+        _number(round_, "round", where, 1, MAX_ROUND)
     raw_pairs = data.get("pairs")
     if not isinstance(raw_pairs, list) or len(raw_pairs) != 2:
         raise LeagueError("not_a", field="pairs", where=where,
@@ -436,10 +501,14 @@ def read_match(raw: object, number: int, league_pairs: Sequence[Pair], rules: Ru
     return match
 
 
-def check_meetings(matches: Sequence[Match], pairs: Sequence[Pair], legs: int) -> None:
-    """No two pairs meet more often than ``legs`` times."""
-    meetings = Counter(tuple(sorted(match.pairs)) for match in matches)
-    for (first, second), count in sorted(meetings.items()):
+def check_meetings(matches: Iterable[Match], pairs: Sequence[Pair], legs: int) -> None:
+    """No two pairs meet more often than ``legs`` times (stops at the first that does: a
+    document of half a million matches is refused at its first extra one, not at its end)."""
+    meetings: Counter[tuple[int, int]] = Counter()
+    for match in matches:
+        first, second = sorted(match.pairs)
+        meetings[first, second] += 1
+        count = meetings[first, second]
         if count > legs:
             raise LeagueError(
                 "meets_too_often", first=first, second=second, first_name=pairs[first].name,
@@ -447,8 +516,19 @@ def check_meetings(matches: Sequence[Match], pairs: Sequence[Pair], legs: int) -
             )
 
 
-def read_league(data: object) -> League:
-    """Check a league document (parsed JSON) and read it; raises :class:`LeagueError`."""
+def _kept(items: Iterable[Match], into: list[Match]) -> Iterator[Match]:
+    for item in items:
+        into.append(item)
+        yield item
+
+
+def read_league(data: object, max_pairs: int = MAX_PAIRS) -> League:
+    """Check a league document (parsed JSON) and read it; raises :class:`LeagueError`.
+
+    `max_pairs` lowers the contract's 1,000 pairs for a reader that must stay quick (the
+    app's import), refusing a larger league before reading any of its matches.
+    """
+    check_json(data)
     league = _object(data, LEAGUE)
     _known(league, LEAGUE_KEYS, LEAGUE)
     name = read_name(league.get("name"), LEAGUE)
@@ -461,17 +541,19 @@ def read_league(data: object) -> League:
                           got=_show(raw_pairs))
     if len(raw_pairs) < 2:
         raise LeagueError("too_few_pairs", count=len(raw_pairs))
-    if len(raw_pairs) > MAX_PAIRS:
-        raise LeagueError("too_many_pairs", count=len(raw_pairs), limit=MAX_PAIRS)
+    if len(raw_pairs) > min(max_pairs, MAX_PAIRS):
+        raise LeagueError("too_many_pairs", count=len(raw_pairs), limit=min(max_pairs, MAX_PAIRS))
     pairs = tuple(read_pair(raw, i, rules) for i, raw in enumerate(raw_pairs))
     draw = read_draw(league.get("draw"), len(pairs))
     raw_matches = league.get("matches", [])
     if not isinstance(raw_matches, list):
         raise LeagueError("not_a", field="matches", where=LEAGUE, what="list",
                           got=_show(raw_matches))
-    matches = tuple(read_match(raw, i, pairs, rules) for i, raw in enumerate(raw_matches, 1))
-    check_meetings(matches, pairs, legs)
-    return League(name, pairs, rules, points, legs, draw, matches)
+    # Read lazily into check_meetings: the first match too many ends the reading.
+    read = (read_match(raw, i, pairs, rules) for i, raw in enumerate(raw_matches, 1))
+    matches: list[Match] = []
+    check_meetings(_kept(read, matches), pairs, legs)
+    return League(name, pairs, rules, points, legs, draw, tuple(matches))
 
 
 def loads_league(text: str) -> League:
@@ -481,4 +563,8 @@ def loads_league(text: str) -> League:
     except json.JSONDecodeError as error:
         raise LeagueError("not_json", msg=error.msg, line=error.lineno,
                           column=error.colno) from error
+    except RecursionError:
+        raise LeagueError("too_deep", limit=MAX_DEPTH) from None
+    except ValueError as error:  # a number of more than 4,300 digits
+        raise LeagueError("not_json", msg=str(error)[:80], line=1, column=1) from None
     return read_league(data)

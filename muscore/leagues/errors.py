@@ -100,6 +100,15 @@ MESSAGES: dict[str, str] = {
     "meets_too_often": "Pairs {first} ({first_name}) and {second} ({second_name}) meet {count} "
                        "times, but with {legs} leg(s) they meet at most {legs}.",
     "round": "{where}: 'round' must be a whole number, 1 or more, not {got}.",
+    "number_range": "'{field}' in {where} must be a whole number from {low} to {high}, not "
+                    "{got}.",
+    "too_deep": "The league nests lists and objects more than {limit} deep.",
+    "text_surrogate": "The league holds text that is not valid Unicode (a lone surrogate such "
+                      "as \\ud800).",
+    "text_control": "The league holds a control character (such as \\u0000) in a text.",
+    "name_invisible": "The name in {where} has only invisible characters.",
+    "name_bidi": "The name in {where} holds a character that reverses the direction of the "
+                 "text.",
 }
 
 

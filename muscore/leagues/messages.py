@@ -70,6 +70,18 @@ MESSAGES: dict[str, str] = {
         "Las parejas %(first)s (%(first_name)s) y %(second)s (%(second_name)s) se enfrentan "
         "%(count)s veces, pero a %(legs)s vuelta(s) se enfrentan como mucho %(legs)s."),
     "round": gettext_noop("%(where)s: «round» debe ser un número entero, 1 o más, no %(got)s."),
+    "number_range": gettext_noop(
+        "«%(field)s» en %(where)s debe ser un número entero del %(low)s al %(high)s, no "
+        "%(got)s."),
+    "too_deep": gettext_noop(
+        "La liga anida listas y objetos a más de %(limit)s niveles de profundidad."),
+    "text_surrogate": gettext_noop(
+        "La liga lleva texto que no es Unicode válido (un surrogate suelto, como \\ud800)."),
+    "text_control": gettext_noop(
+        "La liga lleva un carácter de control (como \\u0000) en un texto."),
+    "name_invisible": gettext_noop("El nombre en %(where)s solo tiene caracteres invisibles."),
+    "name_bidi": gettext_noop(
+        "El nombre en %(where)s lleva un carácter que cambia el sentido del texto."),
 }
 
 #: Where in the document (``Where.kind``); a pair or a match with its number.

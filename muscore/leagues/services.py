@@ -969,6 +969,10 @@ def _table_vaca(table_id: str) -> dict[str, Any] | None:
     return {"mano": first["mano"], "hands": records[start:start + len(first["hands"])]}
 
 
+# The largest competition a club imports (the benchmarks' largest league).
+IMPORT_MAX_PAIRS = 200
+
+
 @transaction.atomic
 def import_competition(
     club: Club, data: Any, *, by: Any, format: str = Competition.Format.LIGUILLA,
@@ -986,7 +990,9 @@ def import_competition(
     """
     _check_organiser(by, club)
     try:
-        league = read_league(data)
+        # The contract allows 1,000 pairs (half a million matches): written in one request
+        # that would hold the database's write lock for minutes. A club's league is smaller.
+        league = read_league(data, max_pairs=IMPORT_MAX_PAIRS)
     except LeagueError as error:
         raise _league_error(error) from None
     pairs = _import_pairs(club, league)

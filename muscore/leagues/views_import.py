@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from muscore import ratelimits
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
 from muscore.leagues import pages
@@ -48,6 +49,10 @@ class ImportForm(forms.Form):
                 % {"mb": MAX_IMPORT_BYTES // (1024 * 1024)})
         try:
             return json.loads(upload.read().decode("utf-8"))
+        except RecursionError:
+            raise forms.ValidationError(
+                _("El archivo anida listas y objetos a demasiada profundidad: no es una liga.")
+            ) from None
         except (UnicodeDecodeError, ValueError):
             raise forms.ValidationError(
                 _("El archivo no es un JSON válido: sube el que se descargó con «Liga en JSON».")
@@ -55,6 +60,7 @@ class ImportForm(forms.Form):
 
 
 @require_http_methods(["GET", "POST"])
+@ratelimits.limit(ratelimits.IMPORT, api=False, per_account=True)
 def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
     """A competition made again from its export, with its results and hands."""
     club = get_object_or_404(Club, slug=slug)

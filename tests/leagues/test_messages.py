@@ -45,6 +45,13 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "meets_too_often": {"first": 0, "second": 1, "first_name": "A", "second_name": "B",
                         "count": 3, "legs": 2},
     "round": {"where": Where("match", 2), "got": "0"},
+    "number_range": {"field": "win", "where": POINTS, "low": -1000, "high": 1000,
+                     "got": "1e+40"},
+    "too_deep": {"limit": 50},
+    "text_surrogate": {},
+    "text_control": {},
+    "name_invisible": {"where": Where("pair", 1)},
+    "name_bidi": {"where": Where("pair", 0)},
 }
 
 # Words of the English messages that Spanish or Basque never has.
