@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.middleware.gzip import GZipMiddleware
 
 from muscore import logs
 
@@ -49,4 +51,40 @@ class RequestIdMiddleware:
         finally:
             logs.request_id.reset(token)
         response.headers[logs.REQUEST_ID_HEADER] = rid
+        return response
+
+
+class PageGZipMiddleware(GZipMiddleware):
+    """Django's GZipMiddleware for HTML only: the pages and their htmx fragments.
+
+    Static files come compressed from WhiteNoise, and the API's JSON and the cards' PNG
+    are left as they are. BREACH (guessing a secret from the compressed size of answers
+    that also echo the attacker's input): the CSRF token in a form is masked afresh on
+    every response by Django, so its bytes never repeat, and GZipMiddleware pads each
+    answer with random bytes (Django's "Heal the BREACH" filename); a table's edit key
+    is in the page's own URL, so whoever can ask for the page already holds it.
+    """
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if not response.get("Content-Type", "").startswith("text/html"):
+            return response
+        return super().process_response(request, response)
+
+
+# An edit link (/t/<id>/k/<key>/...) lets whoever holds it change the table: never a search result.
+EDIT_LINK = re.compile(r"^/t/[^/]+/k/")
+
+
+class EditLinkNoIndexMiddleware:
+    """Adds X-Robots-Tag: noindex, nofollow to every answer under a table's edit link."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if EDIT_LINK.match(request.path_info):
+            response.headers["X-Robots-Tag"] = "noindex, nofollow"
         return response

@@ -84,6 +84,10 @@ MIDDLEWARE = [
     "muscore.middleware.RequestIdMiddleware",
     # First after it on purpose: an unchanged board poll is answered 304 before anything else runs.
     "muscore.tables.middleware.NotModifiedMiddleware",
+    # HTML compressed (a leaders page: 21 KB to about 3 KB); inside the 304 above, which has
+    # no body, and outside everything below that writes one. BREACH: see the class.
+    "muscore.middleware.PageGZipMiddleware",
+    "muscore.middleware.EditLinkNoIndexMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Club organisers log in (muscore.clubs); a table's edit link needs no account.

@@ -20,7 +20,7 @@ from django.shortcuts import render
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 SIDE = {"type": "string", "enum": ["A", "B"]}
 SIDE_OR_NULL = {"enum": ["A", "B", None]}
@@ -689,7 +689,7 @@ def spec() -> dict[str, Any]:
     return resolved
 
 
-@require_GET
+@require_safe
 def openapi_json(request: HttpRequest) -> HttpResponse:
     response = JsonResponse(spec(), json_dumps_params={"ensure_ascii": False})
     response["Access-Control-Allow-Origin"] = "*"
@@ -720,7 +720,7 @@ def _operations() -> list[dict[str, Any]]:
     return out
 
 
-@require_GET
+@require_safe
 def docs(request: HttpRequest) -> HttpResponse:
     """The description as a page, drawn from the same dict as openapi.json."""
     return render(

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from muscore import ratelimits
 from muscore.clubs import services
@@ -45,7 +45,7 @@ def _organised_club(request: HttpRequest, slug: str) -> Club:
 # --- accounts -----------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @ratelimits.limit(ratelimits.LOGIN, api=False, per_account=True, account_field="username")
 def login(request: HttpRequest) -> HttpResponse:
     form = AuthenticationForm(request, data=request.POST or None)
@@ -62,7 +62,7 @@ def logout(request: HttpRequest) -> HttpResponse:
     return redirect("clubs:index")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @ratelimits.limit(ratelimits.LOGIN, api=False)
 def set_password(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     """An invitation or a new password link: choose a password, and you are logged in."""
@@ -86,7 +86,7 @@ def set_password(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
 # --- clubs --------------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     mine: list[Club] = []
     if request.user.is_authenticated:
@@ -120,7 +120,7 @@ def answer_invitation(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("clubs:index")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @ratelimits.limit(ratelimits.ACCOUNT, api=False, per_account=True)
 def new_club(request: HttpRequest) -> HttpResponse:
     """A new club. Without an account the same form makes one: its first organiser."""
@@ -153,7 +153,7 @@ def club_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     return {"club": club, "organiser": is_organiser(request.user, club)}
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def edit_club(request: HttpRequest, slug: str) -> HttpResponse:
     club = _organised_club(request, slug)
     form = ClubForm(request.POST or None, initial={"name": club.name}, club=club)
@@ -167,7 +167,7 @@ def edit_club(request: HttpRequest, slug: str) -> HttpResponse:
 # --- organisers ---------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @ratelimits.limit(ratelimits.ACCOUNT, api=False, per_account=True)
 def organisers(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's organisers; invite another (a link to set a password, shown once)."""
@@ -266,7 +266,7 @@ def reset_password(request: HttpRequest, slug: str, membership_id: int) -> HttpR
 # --- players and pairs --------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def player_form(request: HttpRequest, slug: str, player_id: int | None = None) -> HttpResponse:
     club = _organised_club(request, slug)
     player = get_object_or_404(Player, pk=player_id, club=club) if player_id else None
@@ -280,7 +280,7 @@ def player_form(request: HttpRequest, slug: str, player_id: int | None = None) -
     return render(request, "clubs/player_form.html", context, status=_status(form))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def pair_form(request: HttpRequest, slug: str, pair_id: int | None = None) -> HttpResponse:
     club = _organised_club(request, slug)
     pair = get_object_or_404(Pair, pk=pair_id, club=club) if pair_id else None

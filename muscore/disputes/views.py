@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from muscore import permalink
 from muscore.disputes import calculator as calc_mod
@@ -84,7 +84,7 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
 START_FIELDS = ("reyes", "target", "juegos", "real31", *(f"n{seat}" for seat in range(6)))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
     status = 200
     errors: list[str] = []
@@ -157,7 +157,7 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "disputes/calculator.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def lector(request: HtmxHttpRequest) -> HttpResponse:
     """GET /lector/?c0=R+R+5+4: what four cards hold, in 8 and in 4 reyes."""
     text = str(request.GET.get("c0", "") or "")[:60]
@@ -191,12 +191,12 @@ def lector(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "disputes/lector.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
     return render(request, "disputes/rules_index.html", {"pages": rules_pages.pages()})
 
 
-@require_GET
+@require_safe
 def rules_page(request: HttpRequest, page: str) -> HttpResponse:
     found = rules_pages.page(page)
     if found is None:

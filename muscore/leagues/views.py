@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from muscore.clubs.models import Club, Player
 from muscore.clubs.permissions import is_organiser, require_organiser
@@ -36,7 +36,7 @@ from muscore.tables import share
 # --- the club page (its players and pairs, and its competitions) ----------------------------------
 
 
-@require_GET
+@require_safe
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     """A club's page: its players, pairs, competitions and latest matches. It lives here,
     not in muscore.clubs, because clubs sits below leagues (it must not import it)."""
@@ -109,7 +109,7 @@ def _status(*forms: Any) -> int:
 # --- a new competition and its draw ------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def new_competition(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     require_organiser(request.user, club)
@@ -143,7 +143,7 @@ def _entries(competition: Competition) -> list[Entry]:
     return list(competition.entries.select_related("pair").order_by("index"))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def draw(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
     """The public draw: 'Sortear' records a random order, or the order drawn by hand."""
     if request.method == "POST":
@@ -173,7 +173,7 @@ def draw(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
 # --- reading ------------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def competition(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
     """The standings (each group's), the knockout, and the next matches to play."""
     competition = _competition(slug, competition_id)
@@ -208,7 +208,7 @@ def _exports(competition: Competition) -> dict[str, str]:
     return found
 
 
-@require_GET
+@require_safe
 def rounds(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
     """Every round with how many of its matches are left, and the next round's matches;
     each round's own page lists them all."""
@@ -221,7 +221,7 @@ def rounds(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse
     return render(request, "clubs/league/rounds.html", context)
 
 
-@require_GET
+@require_safe
 def round_page(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
     """One round, ready to print: table by table, the pairs, the time."""
     competition = _competition(slug, competition_id)
@@ -277,7 +277,7 @@ def _match(competition: Competition, number: int) -> Match:
     )
 
 
-@require_GET
+@require_safe
 def match(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
     competition = _competition(slug, competition_id)
     return _match_page(request, competition, _match(competition, number))
@@ -452,7 +452,7 @@ def clear(request: HttpRequest, slug: str, competition_id: int, number: int) -> 
 # --- a pair in a competition --------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def entry(request: HttpRequest, slug: str, competition_id: int, index: int) -> HttpResponse:
     """A pair's matches in this competition, each with its table's hands when it has one."""
     competition = _competition(slug, competition_id)

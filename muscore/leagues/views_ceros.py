@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from muscore.clubs.permissions import require_organiser
 from muscore.leagues import ceros_services, pages
@@ -67,7 +67,7 @@ def _page(request: HttpRequest, competition: Competition, status: int = 200,
     return render(request, "clubs/ceros.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def page(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
     """The tournament: its winner once there is one, the draft for an organiser, the
     round being played and the table of the pairs."""

@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from muscore import permalink, ratelimits
 from muscore.clubs.permissions import is_organiser, require_organiser
@@ -173,7 +173,7 @@ def _pair_page(
     return response
 
 
-@require_GET
+@require_safe
 def pair_page(
     request: HttpRequest, slug: str, competition_id: int, number: int, key: str
 ) -> HttpResponse:
@@ -265,7 +265,7 @@ def decide(
     return views._match_page(request, competition, match, forms={"errors": errors}, status=400)
 
 
-@require_GET
+@require_safe
 def round_links(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
     """The round's pairs' links on paper: one slip per pair with its QR, to cut and hand
     out at the tables. Only for organisers (the links are the pairs' secrets)."""

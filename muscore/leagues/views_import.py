@@ -59,7 +59,7 @@ class ImportForm(forms.Form):
             ) from None
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @ratelimits.limit(ratelimits.IMPORT, api=False, per_account=True)
 def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
     """A competition made again from its export, with its results and hands."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from muscore.clubs.models import Club
 from muscore.clubs.views import club_context
@@ -47,7 +47,7 @@ TITLES = {
 }
 
 
-@require_GET
+@require_safe
 def leaders(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's leaders in every stat of the hands, players and pairs (?liga=<id>: in
     one of its competitions)."""

@@ -15,7 +15,7 @@ from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from muscore.clubs.models import Club, Pair, Player
 from muscore.clubs.views import club_context
@@ -125,7 +125,7 @@ def _pairs(player: Player) -> list[dict[str, Any]]:
     return list(found.values())
 
 
-@require_GET
+@require_safe
 def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """A player's page: the nivel, its history, the pairs and the latest matches."""
     club = get_object_or_404(Club, slug=slug)
@@ -149,7 +149,7 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     return render(request, "clubs/player.html", context)
 
 
-@require_GET
+@require_safe
 def ranking(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's players by nivel, highest first (those rated at least once)."""
     club = get_object_or_404(Club, slug=slug)
@@ -165,7 +165,7 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "clubs/player_ranking.html", context)
 
 
-@require_GET
+@require_safe
 def method(request: HttpRequest) -> HttpResponse:
     """How the nivel and the win probability are worked out, for anyone who asks."""
     return render(request, "clubs/rating_method.html", {"club": None})

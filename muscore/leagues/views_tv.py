@@ -27,7 +27,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from muscore.clubs.models import Club
 from muscore.leagues import card, confirmations, pages
@@ -61,7 +61,7 @@ def _chosen(request: HttpRequest, club: Club) -> Competition | None:
     return competition
 
 
-@require_GET
+@require_safe
 def tv(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The bar's screen; with ?live=1 (the poll) only its live part."""
     club = get_object_or_404(Club, slug=slug)
@@ -203,7 +203,7 @@ def _card_response(
     return _mark_card(response, etag)
 
 
-@require_GET
+@require_safe
 def round_card(
     request: HttpRequest, slug: str, competition_id: int, number: int, kind: str
 ) -> HttpResponse:
@@ -213,7 +213,7 @@ def round_card(
                           f"round{number}", kind)
 
 
-@require_GET
+@require_safe
 def night_card(
     request: HttpRequest, slug: str, competition_id: int, day: str, kind: str
 ) -> HttpResponse:

@@ -20,6 +20,8 @@ urlpatterns = [
     path("t/<str:table_id>/k/<str:key>/rehacer", views.redo, name="redo"),
     path("t/<str:table_id>/k/<str:key>/piedras", views.piedras, name="piedras"),
     # Installable and offline: the worker lives at the root so its scope is the whole site.
+    path("robots.txt", views.robots, name="robots"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("sw.js", views.service_worker, name="service_worker"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("t/<str:table_id>/manifest.webmanifest", views.view_manifest, name="view_manifest"),

@@ -13,13 +13,20 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    JsonResponse,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from muscore import ratelimits
@@ -125,7 +132,7 @@ def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
 # --- home and set-up ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/home.html")
 
@@ -138,7 +145,7 @@ def quick_table(request: HttpRequest) -> HttpResponse:
     return redirect("tables:edit_board", table.id, table.edit_key)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @ratelimits.limit(ratelimits.CREATE, api=False)
 def new_table(request: HttpRequest) -> HttpResponse:
     form = SetupForm(request.POST or None)
@@ -153,7 +160,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/new.html", {"form": form}, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @ratelimits.limit(ratelimits.IMPORT, api=False)
 def import_table(request: HttpRequest) -> HttpResponse:
     """A table exported as JSON becomes a new table (new links), or nothing is saved."""
@@ -479,7 +486,7 @@ def hand(
         "score": where["score"],
         "number": where["number"],
     }
-    if request.method == "GET":
+    if request.method in SAFE_METHODS:
         if where["record"] is not None:
             entry = HandEntry.from_record(where["record"], **kwargs)
         else:
@@ -621,7 +628,7 @@ def _manifest(request: HttpRequest, start_url: str, name: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def manifest(request: HttpRequest) -> HttpResponse:
     """The site's web app manifest: installed from any page but a board, it opens the home."""
     return _manifest(request, reverse("tables:home"), "muscore")
@@ -646,7 +653,7 @@ def _table_name(table: Table) -> str:
     return f"{sides[0]['names']} – {sides[1]['names']}"
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, served from the root so its scope is the whole site."""
     response = render(
@@ -658,4 +665,31 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response["Service-Worker-Allowed"] = "/"
     # The browser checks for a new worker at every visit; a stale one would pin old files.
     response["Cache-Control"] = "no-cache"
+    return response
+
+
+# --- what crawlers and browsers ask of every site ------------------------------------------------
+
+# Edit links answer X-Robots-Tag: noindex (muscore.middleware.EditLinkNoIndexMiddleware)
+# instead of being listed here: a Disallow would keep a crawler from ever reading that header,
+# and this file is public, so it names no table. The admin and the JSON API are no pages.
+ROBOTS = "User-agent: *\nDisallow: /admin/\nDisallow: /api/v1/\n"
+
+
+@require_safe
+def robots(request: HttpRequest) -> HttpResponse:
+    """/robots.txt."""
+    response = HttpResponse(ROBOTS, content_type="text/plain; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers and link previews ask for whatever the page's <link> says."""
+    path = finders.find("icons/favicon.ico")
+    assert isinstance(path, str), "static/icons/favicon.ico is missing"
+    with open(path, "rb") as icon:
+        response = HttpResponse(icon.read(), content_type="image/x-icon")
+    response["Cache-Control"] = "public, max-age=86400"
     return response

@@ -34,7 +34,8 @@
     var elt = event.detail.elt;
     if (!isPoll(elt)) return;
     var xhr = event.detail.xhr;
-    var etag = xhr.getResponseHeader("ETag");
+    // Compressed answers carry a weak tag (W/"..."): GZipMiddleware changes the bytes, not the page.
+    var etag = (xhr.getResponseHeader("ETag") || "").replace(/^W\//, "");
     if (xhr.status === 304 || (etag && etag === elt.getAttribute("data-etag"))) {
       event.detail.shouldSwap = false;
     }

@@ -1,0 +1,107 @@
+"""The web's conventions (issue 19.10): HEAD wherever GET is, HTML compressed, robots.txt,
+/favicon.ico, no edit link in a search engine, a description and Open Graph tags."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import pytest
+from django.test import Client
+
+from muscore.tables import services
+from tests.leagues.factory import liguilla
+
+pytestmark = pytest.mark.django_db
+
+
+def pages() -> list[str]:
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    services.add_hand(table, {"hands": {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7",
+                                        "3": "S S 7 7"}}, via="api")
+    competition, _ = liguilla()
+    club = competition.club.slug
+    edit = f"/t/{table.id}/k/{table.edit_key}/"
+    return [
+        "/", "/nueva", "/importar", f"/t/{table.id}/", f"/t/{table.id}/historial", edit,
+        edit + "historial", edit + "mano", edit + "mano/1", edit + "deshacer",
+        "/calculadora/", "/lector/", "/reglas/", "/api/", "/nivel/", "/clubs/",
+        f"/club/{club}/", f"/club/{club}/liga/{competition.pk}/",
+        f"/club/{club}/liga/{competition.pk}/jornada/1/", f"/club/{club}/lideres/",
+        f"/club/{club}/niveles/", f"/club/{club}/tv/", "/robots.txt", "/favicon.ico",
+        "/manifest.webmanifest", "/sw.js",
+    ]
+
+
+def test_head_answers_wherever_get_does(client: Client) -> None:
+    """Monitors and `curl -I` ask HEAD: every page answers it as it answers GET, without a body."""
+    for url in pages():
+        get = client.get(url)
+        assert get.status_code == 200, (url, get.status_code)
+        head = client.head(url)
+        assert head.status_code == 200, (url, head.status_code)
+        assert head.content == b"", url
+
+
+def test_html_is_compressed_and_the_rest_left_alone(client: Client) -> None:
+    competition, _ = liguilla()
+    url = f"/club/{competition.club.slug}/liga/{competition.pk}/"
+    plain = client.get(url)
+    zipped = client.get(url, headers={"accept-encoding": "gzip"})
+    assert zipped["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped["Vary"]
+    assert gzip.decompress(zipped.content).startswith(b"<!doctype html>")
+    assert len(zipped.content) < len(plain.content) / 2
+    # An htmx fragment too.
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    fragment = client.get(
+        f"/t/{table.id}/", headers={"accept-encoding": "gzip", "hx-request": "true"}
+    )
+    assert fragment.status_code == 200 and fragment["Content-Encoding"] == "gzip"
+    # JSON is left as it is (the API), and so is a PNG.
+    api = client.get(f"/api/v1/tables/{table.id}", headers={"accept-encoding": "gzip"})
+    assert api.status_code == 200 and "Content-Encoding" not in api
+
+
+def test_robots_and_favicon(client: Client) -> None:
+    robots = client.get("/robots.txt")
+    assert robots["Content-Type"].startswith("text/plain")
+    text = robots.content.decode()
+    assert text.startswith("User-agent: *\n") and "Disallow: /admin/" in text
+    icon = client.get("/favicon.ico")
+    assert icon["Content-Type"] == "image/x-icon"
+    assert icon.content[:4] == b"\x00\x00\x01\x00"  # the ICO header
+
+
+def test_edit_links_are_never_indexed(client: Client) -> None:
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    edit = f"/t/{table.id}/k/{table.edit_key}/"
+    for url in (edit, edit + "historial", edit + "mano", edit + "manifest.webmanifest"):
+        assert client.get(url)["X-Robots-Tag"] == "noindex, nofollow", url
+    for url in (f"/t/{table.id}/", "/"):
+        assert "X-Robots-Tag" not in client.get(url), url
+
+
+def meta(page: str, attribute: str, name: str) -> str:
+    match = re.search(rf'<meta {attribute}="{re.escape(name)}" content="([^"]*)"', page)
+    assert match, name
+    return match.group(1)
+
+
+def test_description_and_open_graph(client: Client) -> None:
+    home = client.get("/", headers={"accept-language": "es"}).content.decode()
+    assert meta(home, "name", "description").startswith("Marcador de mus")
+    assert meta(home, "property", "og:image") == "http://testserver/static/icons/muscore-512.png"
+    english = client.get("/", headers={"accept-language": "en"}).content.decode()
+    assert meta(english, "name", "description").startswith("Mus scoreboard")
+    # A round of a league: its share card is the preview's image, its title the card's.
+    competition, _ = liguilla()
+    base = f"/club/{competition.club.slug}/liga/{competition.pk}/"
+    page = client.get(base + "jornada/1/").content.decode()
+    assert meta(page, "property", "og:image") == f"http://testserver{base}jornada/1/tarjeta.png"
+    assert client.get(base + "jornada/1/tarjeta.png")["Content-Type"] == "image/png"
+    assert "Liga de los jueves" in meta(page, "property", "og:title")
+    # A board: the sides and the score.
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    board = client.get(f"/t/{table.id}/").content.decode()
+    assert meta(board, "property", "og:title") == "Ana y Carla 0–0 Bruno y Diego"
