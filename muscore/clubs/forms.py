@@ -185,7 +185,12 @@ class PairForm(forms.Form):
         present = [n for n in names if n]
         name = data.get("name") or default_pair_name(present)
         if len(name) > NAME_MAX:
-            name = name[:NAME_MAX].rstrip()
+            # Cut, the default of two long names became one player's name (or "Ana y"):
+            # the organiser chooses a shorter one instead (issue 17.8).
+            self.add_error("name", _(
+                "«%(name)s» pasa de %(max)s letras: escribe un nombre más corto para la "
+                "pareja.") % {"name": name, "max": NAME_MAX})
+            return data
         data["name"] = name
         others = Pair.objects.filter(club=self.club, name__iexact=name)
         if self.pair is not None:

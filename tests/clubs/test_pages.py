@@ -80,3 +80,31 @@ def test_a_duplicate_player_name_is_refused() -> None:
     response = client.post(f"/club/{club.slug}/jugadores/nuevo", {"name": "ANA"})
     assert response.status_code == 400
     assert "Ya hay un jugador llamado ANA en el club." in response.content.decode()
+
+
+def test_a_default_pair_name_over_60_letters_is_refused_with_a_message() -> None:
+    """Issue 17.8: the default of two long names was silently cut to one player's name."""
+    club = make_club()
+    client = logged_in(club.memberships.get().user)
+    first, second = "Maria Jesus Etxeberria Goikoetxea", "Jose Ramon Agirrezabala Urrutia"
+    response = client.post(f"/club/{club.slug}/parejas/nueva",
+                           {"player1": first, "player2": second})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert f"«{first} y {second}» pasa de 60 letras" in html
+    assert not Pair.objects.exists() and not Player.objects.exists()
+    named = client.post(f"/club/{club.slug}/parejas/nueva",
+                        {"player1": first, "player2": second, "name": "Los de Azpeitia"})
+    assert named.status_code == 302 and Pair.objects.get().name == "Los de Azpeitia"
+
+
+@pytest.mark.parametrize(("code", "expected"), [("es", "Ana y Bea"), ("en", "Ana and Bea"),
+                                                 ("eu", "Ana eta Bea")])
+def test_a_default_pair_name_says_and_in_the_pages_language(code: str, expected: str) -> None:
+    from django.conf import settings
+
+    club = make_club()
+    client = logged_in(club.memberships.get().user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
+    response = client.post(f"/club/{club.slug}/parejas/nueva", {"player1": "Ana", "player2": "Bea"})
+    assert response.status_code == 302 and Pair.objects.get().name == expected
