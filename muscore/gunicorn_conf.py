@@ -6,6 +6,8 @@ goes to standard output and the error log to standard error; both mask edit keys
 same id as on the app's own log lines for that request.
 """
 
+from typing import Any
+
 accesslog = "-"
 errorlog = "-"
 logger_class = "muscore.logs.GunicornLogger"
@@ -14,3 +16,27 @@ logger_class = "muscore.logs.GunicornLogger"
 access_log_format = (
     '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms rid=%({x-request-id}o)s'
 )
+
+
+# A worker killed for taking too long (gunicorn's --timeout) says which request it was
+# answering: gunicorn's own "WORKER TIMEOUT" line names only the process. The path is
+# masked like every line (muscore.logs.GunicornLogger); the id is the request's.
+
+
+def pre_request(worker: Any, req: Any) -> None:
+    worker.muscore_request = f"{req.method} {req.path}"
+
+
+def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
+    worker.muscore_request = None
+
+
+def worker_abort(worker: Any) -> None:
+    from muscore import logs
+
+    worker.log.error(
+        "Worker (pid:%s) killed while answering %s [%s]",
+        worker.pid,
+        getattr(worker, "muscore_request", None) or "no request",
+        logs.request_id.get(),
+    )

@@ -54,11 +54,19 @@ def incoming_or_new_request_id(value: str | None) -> str:
 
 
 class RequestIdFilter(logging.Filter):
-    """Gives every record the id of the request being answered ("-" outside one)."""
+    """Gives every record the id of the request being answered ("-" outside one).
+
+    Django's django.request lines for a 4xx (and a 5xx) are written once the response has
+    left every middleware, the context's id already reset: they carry the request, and
+    RequestIdMiddleware wrote the id on it too.
+    """
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not hasattr(record, "request_id"):
-            record.request_id = request_id.get()
+            rid = request_id.get()
+            if rid == "-":
+                rid = getattr(getattr(record, "request", None), "muscore_request_id", "-")
+            record.request_id = rid
         return True
 
 

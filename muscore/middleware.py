@@ -45,6 +45,9 @@ class RequestIdMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         rid = logs.incoming_or_new_request_id(request.headers.get(logs.REQUEST_ID_HEADER))
+        # Also on the request: Django logs a 404's or a 403's "Not Found"/"Forbidden" line
+        # after every middleware has returned (the id is reset by then), with the request.
+        request.muscore_request_id = rid  # type: ignore[attr-defined]
         token = logs.request_id.set(rid)
         try:
             response = self.get_response(request)

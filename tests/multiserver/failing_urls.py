@@ -1,7 +1,15 @@
-"""The site's URLs plus /t/<id>/k/<key>/fallo, which raises (failing_settings.py)."""
+"""The site's URLs plus /t/<id>/k/<key>/fallo, which raises, and .../lento, which outlasts
+gunicorn's timeout (failing_settings.py)."""
+
+import time
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
+
+
+def slow(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
+    time.sleep(30)  # past the test's gunicorn --timeout: the worker is killed
+    return HttpResponse("too late")
 
 
 def fail(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
@@ -10,5 +18,6 @@ def fail(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
 
 urlpatterns = [
     path("t/<str:table_id>/k/<str:key>/fallo", fail),
+    path("t/<str:table_id>/k/<str:key>/lento", slow),
     path("", include("muscore.urls")),
 ]
