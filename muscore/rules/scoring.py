@@ -26,6 +26,7 @@ from muscore.rules.cards import A, B, Rules, show
 from muscore.rules.counting import count
 from muscore.rules.errors import BettingError, RecordError, ScoreError
 from muscore.rules.reading import LANCE_NAMES, Reading, read_table, read_winners
+from muscore.rules.shown import score_shown
 
 RECORD_KEYS = frozenset(
     {"rules", "mano", "score", "hands", "jugadas", "winners", "lances", "declared"}
@@ -112,6 +113,19 @@ def score_parts(
     record: Mapping[str, Any], rules: Rules, mano: int, score_a: int, score_b: int
 ) -> dict[str, Any]:
     """Score a record whose rules, mano and score were already read (the vaca replay)."""
+    if "jugadas" not in record and "declared" not in record and "winners" not in record:
+        # Every card shown and nothing else said, the common case: one pass (shown.py).
+        done = score_shown(record, rules, mano, score_a, score_b)
+        if done is not None:
+            return done
+    return score_general(record, rules, mano, score_a, score_b)
+
+
+def score_general(
+    record: Mapping[str, Any], rules: Rules, mano: int, score_a: int, score_b: int
+) -> dict[str, Any]:
+    """Score a record the general way: any record, partial readings aside (the three
+    phases: reading, betting, counting)."""
     reading = read_table(record, rules, mano)
     bettings = read_bets(record, reading)
     winners_in = record.get("winners")
@@ -120,4 +134,4 @@ def score_parts(
 
 
 __all__ = ["RECORD_KEYS", "VACA_HAND_KEYS", "parse_mano", "parse_score", "read_bets", "score",
-           "score_parts"]
+           "score_general", "score_parts"]

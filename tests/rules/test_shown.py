@@ -1,0 +1,66 @@
+"""The one-pass score of a hand with every card shown (muscore/rules/shown.py) equals
+the general path's, byte for byte, and gives way to it on anything unusual."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+from muscore.rules import RuleError, Rules, score
+from muscore.rules.scoring import parse_mano, parse_score, score_general
+from muscore.rules.shown import score_shown
+from tests.rules.strategies import records
+from tests.rules.test_examples import HANDS
+
+
+def general(record: dict[str, Any]) -> str:
+    try:
+        rules = Rules.from_json(record.get("rules"))
+        mano = parse_mano(record.get("mano", 0), rules)
+        a, b = parse_score(record.get("score"), rules)
+        return json.dumps(score_general(record, rules, mano, a, b))
+    except RuleError as error:
+        return repr(error)
+
+
+def scored(record: dict[str, Any]) -> str:
+    try:
+        return json.dumps(score(record))
+    except RuleError as error:
+        return repr(error)
+
+
+@settings(max_examples=400, deadline=None)
+@given(records())
+def test_the_one_pass_equals_the_general_path(record: dict[str, Any]) -> None:
+    scored(record)  # the cards are read (and memoised) the first time
+    rules = Rules.from_json(record["rules"])
+    a, b = record["score"]["A"], record["score"]["B"]
+    assert score_shown(record, rules, record["mano"], a, b) is not None
+    assert scored(record) == general(record)
+
+
+@pytest.mark.parametrize("case", HANDS, ids=[c["name"] for c in HANDS])
+def test_every_example_scores_alike_both_ways(case: dict[str, Any]) -> None:
+    scored(case["record"])
+    assert scored(case["record"]) == general(case["record"])
+
+
+@pytest.mark.parametrize("record", [
+    {"hands": {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7"}},  # a seat not shown
+    {"hands": {0: "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}},  # int key
+    {"hands": {"0": "R R R R", "1": "R C C 5", "2": "R 1 6 7", "3": "S S 7 7"}},  # 5 reyes
+    {"hands": {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"},
+     "lances": {"juego": {"bets": [{"side": "A", "n": 2}], "end": "quiero"}}},  # nobody: bet
+    {"hands": {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"},
+     "lances": {"punto": {"bets": [{"side": "A", "n": 1}], "end": "quiero"}}},  # envido 1
+])
+def test_anything_unusual_goes_the_general_way(record: dict[str, Any]) -> None:
+    scored(record)
+    rules = Rules.from_json(record.get("rules"))
+    if score_shown(record, rules, 0, 0, 0) is not None:
+        pytest.fail("the one pass took a record it should leave to the general path")
+    assert scored(record) == general(record)
