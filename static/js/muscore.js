@@ -110,12 +110,29 @@
     var inputs = rows.map(function (row) { return row.querySelector("[data-picker-input]"); });
     if (!keypad || !rows.length) return;
     keypad.hidden = false;
+    var status = root.querySelector("[data-picker-status]");
+    var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
     inputs.forEach(function (input) {
-      // The keypad replaces the phone keyboard, which would cover half the table.
-      input.readOnly = true;
-      input.setAttribute("inputmode", "none");
+      // On a touch screen the keypad replaces the phone's keyboard, which would cover
+      // half the table; a laptop's keyboard types into the field as it is (issue 19.9).
+      if (touch) input.setAttribute("inputmode", "none");
     });
     var active = 0;
+    var said = "";
+
+    // The seat being filled, said by the live region when it changes (a screen reader
+    // hears whose cards the keys now go to).
+    function announce() {
+      if (!status) return;
+      var name = rows[active].querySelector(".picker-name");
+      var text = format(status.getAttribute("data-msg"), {
+        name: name ? name.textContent.trim() : "", n: cardsOf(inputs[active]).length
+      });
+      if (text !== said) {
+        said = text;
+        status.textContent = text;
+      }
+    }
 
     function firstOpen(from) {
       for (var k = 0; k < rows.length; k++) {
@@ -141,10 +158,19 @@
         // A deck holds four of each value: a fifth cannot be tapped.
         key.disabled = (counts[key.getAttribute("data-card")] || 0) >= 4;
       });
+      announce();
     }
 
     rows.forEach(function (row, i) {
       row.addEventListener("click", function () { active = i; render(); });
+      // Tab to a seat: the keypad fills it next, and the page says so.
+      inputs[i].addEventListener("focus", function () { active = i; render(); });
+      inputs[i].addEventListener("input", function (event) {
+        if (event.isTrusted) {
+          syncJugadas(root);
+          render();
+        }
+      });
     });
     keypad.addEventListener("click", function (event) {
       var key = event.target.closest("[data-card]");

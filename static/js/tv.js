@@ -46,21 +46,41 @@
     show(names[(names.indexOf(current) + 1) % names.length]);
   }
 
+  // Paused by the button (WCAG 2.2.2: what moves by itself can be stopped): the screen
+  // stays on its panel, polls go on, until the button is pressed again.
+  var paused = false;
+
+  function syncPause() {
+    var button = document.querySelector("[data-tv-pause]");
+    if (!button) return;
+    button.setAttribute("aria-pressed", paused ? "true" : "false");
+    button.textContent = button.getAttribute(paused ? "data-label-play" : "data-label-pause");
+  }
+
   function restart() {
     if (timer) window.clearInterval(timer);
-    timer = window.setInterval(next, TURN_MS);
+    timer = paused ? null : window.setInterval(next, TURN_MS);
   }
 
   document.documentElement.classList.add("js-tv");
   document.addEventListener("DOMContentLoaded", function () { show(current); restart(); });
   // A tap on a panel's name (a laptop) shows it and starts the turn again from there.
   document.addEventListener("click", function (event) {
+    var pause = event.target.closest && event.target.closest("[data-tv-pause]");
+    if (pause) {
+      paused = !paused;
+      syncPause();
+      restart();
+      return;
+    }
     var b = event.target.closest && event.target.closest("[data-show]");
     if (!b) return;
     show(b.getAttribute("data-show"));
     restart();
   });
   document.addEventListener("keydown", function (event) {
+    // Space on a focused button is that button's click (the pause), not a turn.
+    if (event.key === " " && event.target.closest && event.target.closest("button")) return;
     if (event.key === "ArrowRight" || event.key === " ") { next(); restart(); }
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -78,5 +98,5 @@
   });
   // The new live part keeps the panel that was showing.
   document.addEventListener("htmx:afterSettle", function () { show(current); });
-  document.addEventListener("htmx:afterSwap", function () { show(current); });
+  document.addEventListener("htmx:afterSwap", function () { show(current); syncPause(); });
 })();
