@@ -1,6 +1,8 @@
 """Abuse limits per client: table creation, imports and writes (issue #10 point 5), an
 organiser's password tries (login, the admin's login and new-password links), and the
-creation of accounts, clubs, invitations and password links (issue #21 points 4 and 7).
+creation of accounts, clubs, invitations and password links (issue #21 points 4 and 7),
+and the reads that are expensive when nothing is cached: a league's export and CSV files,
+a round's or a night's card (issue #21 point 1).
 
 Counted by django-ratelimit in the Django cache (settings.CACHES, so shared by every
 worker and server when CACHE_URL names a Redis), per client address: REMOTE_ADDR, or
@@ -32,7 +34,8 @@ IMPORT = "import"
 WRITE = "write"
 LOGIN = "login"
 ACCOUNT = "account"
-GROUPS = (CREATE, IMPORT, WRITE, LOGIN, ACCOUNT)
+EXPORT = "export"
+GROUPS = (CREATE, IMPORT, WRITE, LOGIN, ACCOUNT, EXPORT)
 
 
 def client_address(request: HttpRequest) -> str:

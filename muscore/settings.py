@@ -218,6 +218,9 @@ MUSCORE_RATE_LIMITS = {
     # New accounts and clubs, invitations and new-password links, per address and per
     # organiser: a club is made once, not sixty times in twenty seconds.
     "account": envrates("MUSCORE_RATE_ACCOUNT", "5/m,20/h"),
+    # Reads that cost seconds when their cache is cold: a league's export and CSV files, the
+    # cards. A club shares one address, and a phone asks a card again only when it changed.
+    "export": envrates("MUSCORE_RATE_EXPORT", "60/m,600/h"),
 }
 if str(CACHES["default"]["BACKEND"]).endswith("LocMemCache"):
     # django-ratelimit refuses a cache that is not shared. Local memory counts atomically

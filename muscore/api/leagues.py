@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
+from muscore import ratelimits
 from muscore.api.tables import api_view, error, etag_matches
 from muscore.leagues import ceros_services, services
 from muscore.leagues.compute.spreadsheet import SEPARATORS
@@ -91,14 +92,22 @@ def _download(body: str | bytes, content_type: str, filename: str) -> HttpRespon
 
 
 @api_view("GET")
+@ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET",))
 def export(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
         return error(NOT_FOUND, 404)
     if competition.format == Competition.Format.CEROS:
         return _ceros_refusal(league_id)
-    body = json.dumps(services.league_document(competition, hands=True), ensure_ascii=False,
-                      indent=1)
+    # Every hand of every table: seconds for a large league, so made once per revision and
+    # kept (Redis in production, shared by every worker), like the league's document.
+    stamp = competition.created_at.timestamp()
+    key = f"muscore:league-export:{league_id}:{stamp}:{competition.revision}"
+    body = cache.get(key)
+    if body is None:
+        body = json.dumps(services.league_document(competition, hands=True),
+                          ensure_ascii=False, indent=1)
+        cache.set(key, body, BODY_CACHE_SECONDS)
     return _download(body, "application/json", f"liga-{league_id}.json")
 
 
@@ -112,6 +121,7 @@ def _sep(request: HttpRequest) -> str | None:
 
 
 @api_view("GET")
+@ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET",))
 def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
@@ -127,6 +137,7 @@ def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
 
 
 @api_view("GET")
+@ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET",))
 def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:

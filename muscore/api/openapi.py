@@ -628,14 +628,15 @@ PATHS.update({
         "parameters": [LEAGUE_ID],
         "responses": {"200": _json(_ref("League"), _("La exportación, como archivo para "
                                                      "descargar.")),
-                      "404": LEAGUE_NOT_FOUND, "405": METHOD},
+                      "404": LEAGUE_NOT_FOUND, "405": METHOD, "429": TOO_MANY},
     }},
     "/api/v1/leagues/{league_id}/standings.csv": {"get": {
         "operationId": "leagueStandingsCsv", "tags": ["leagues"],
         "summary": _("La clasificación en CSV"),
         "parameters": [LEAGUE_ID, CSV_SEP],
         "responses": {"200": _csv(_("Una línea por pareja, como archivo para descargar.")),
-                      "400": BAD_SEP, "404": LEAGUE_NOT_FOUND, "405": METHOD},
+                      "400": BAD_SEP, "404": LEAGUE_NOT_FOUND, "405": METHOD,
+                      "429": TOO_MANY},
     }},
     "/api/v1/leagues/{league_id}/matches.csv": {"get": {
         "operationId": "leagueMatchesCsv", "tags": ["leagues"],
@@ -643,7 +644,8 @@ PATHS.update({
         "parameters": [LEAGUE_ID, CSV_SEP],
         "responses": {"200": _csv(_("Una línea por partida: las parejas, de dónde vino el "
                                     "resultado (table, manual, no_show) y sus cifras.")),
-                      "400": BAD_SEP, "404": LEAGUE_NOT_FOUND, "405": METHOD},
+                      "400": BAD_SEP, "404": LEAGUE_NOT_FOUND, "405": METHOD,
+                      "429": TOO_MANY},
     }},
 })
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
+from django.core.cache import cache
 from django.http import (
     Http404,
     HttpRequest,
@@ -29,6 +31,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from muscore import ratelimits
 from muscore.clubs.models import Club
 from muscore.leagues import card, confirmations, pages
 from muscore.leagues.models import Competition
@@ -38,6 +41,8 @@ from muscore.tables import live
 POLL_MS = 1500
 # The night card of the latest date with a result.
 LATEST = "ultima"
+# A drawn card is kept this long (its key holds the revision: a new result is a new card).
+CARD_CACHE_SECONDS = 3600
 # How many standings rows and latest results fit a TV's screen at reading size.
 STANDINGS_ROWS = 10
 LATEST_RESULTS = 8
@@ -179,10 +184,15 @@ def _mark_card(response: HttpResponse, etag: str) -> HttpResponse:
 
 
 def _card_response(
-    request: HttpRequest, competition: Competition, night: card.Night | None, what: str, kind: str
+    request: HttpRequest,
+    competition: Competition,
+    night: Callable[[], card.Night | None],
+    what: str,
+    kind: str,
 ) -> HttpResponse:
-    if night is None:
-        raise Http404(_("No hay ninguna jornada con ese número."))
+    """The card `what` as `kind`: drawn once per revision, language and host and kept in
+    the cache (a night's PNG of a large competition takes seconds to draw), 304 to a
+    client that holds it."""
     if kind not in ("png", "txt", "json"):
         raise Http404(_("La tarjeta se da como .png, .txt o .json."))
     etag = _card_etag(competition, f"{what}.{kind}")
@@ -191,29 +201,40 @@ def _card_response(
         return hit
     # The competition's public page: the only link a card carries.
     url = request.build_absolute_uri(pages.competition_url(competition))
-    if kind == "png":
-        response = HttpResponse(card.render_png(night), content_type="image/png")
-    elif kind == "txt":
-        response = HttpResponse(
-            card.card_text(night, url), content_type="text/plain; charset=utf-8"
-        )
-    else:
-        response = HttpResponse(card.card_json(night, url), content_type="application/json")
-    response["Content-Disposition"] = f'inline; filename="{night.filename}.{kind}"'
+    stamp = competition.created_at.timestamp()
+    key = f"muscore:card:{stamp}:{etag}:{hashlib.sha256(url.encode()).hexdigest()[:16]}"
+    body = cache.get(key)
+    if body is None:
+        drawn = night()
+        if drawn is None:
+            raise Http404(_("No hay ninguna jornada con ese número."))
+        if kind == "png":
+            body = (card.render_png(drawn), drawn.filename)
+        elif kind == "txt":
+            body = (card.card_text(drawn, url), drawn.filename)
+        else:
+            body = (card.card_json(drawn, url), drawn.filename)
+        cache.set(key, body, CARD_CACHE_SECONDS)
+    content, filename = body
+    types = {"png": "image/png", "txt": "text/plain; charset=utf-8", "json": "application/json"}
+    response = HttpResponse(content, content_type=types[kind])
+    response["Content-Disposition"] = f'inline; filename="{filename}.{kind}"'
     return _mark_card(response, etag)
 
 
 @require_safe
+@ratelimits.limit(ratelimits.EXPORT, api=False, methods=("GET", "HEAD"))
 def round_card(
     request: HttpRequest, slug: str, competition_id: int, number: int, kind: str
 ) -> HttpResponse:
     """A round's card: tarjeta.png (the image), tarjeta.txt (its text), tarjeta.json."""
     competition = _competition(slug, competition_id)
-    return _card_response(request, competition, card.round_night(competition, number),
+    return _card_response(request, competition, lambda: card.round_night(competition, number),
                           f"round{number}", kind)
 
 
 @require_safe
+@ratelimits.limit(ratelimits.EXPORT, api=False, methods=("GET", "HEAD"))
 def night_card(
     request: HttpRequest, slug: str, competition_id: int, day: str, kind: str
 ) -> HttpResponse:
@@ -231,5 +252,5 @@ def night_card(
             date = dt.date.fromisoformat(day)
         except ValueError:
             raise Http404(_("Esa fecha no es válida (aaaa-mm-dd).")) from None
-    return _card_response(request, competition, card.date_night(competition, date),
+    return _card_response(request, competition, lambda: card.date_night(competition, date),
                           f"night{date.isoformat()}", kind)

@@ -1,0 +1,102 @@
+"""Reads that cost seconds when nothing is kept (issue 21 point 1): a league's export and
+its cards are made once per revision and kept, and they, the CSV files and the cards are
+limited per client address (the "export" group: 429 with Retry-After)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from muscore.leagues import card
+from muscore.leagues import services as leagues
+from muscore.leagues.models import Competition, Match
+from tests.clubs.factory import make_club, make_league
+
+from .test_tv_card import card_url, organiser
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def competition() -> Competition:
+    cache.clear()
+    made: Competition = make_league(make_club(), pairs=4, groups=1, results=3)
+    return made
+
+
+def counted(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
+    """Count the calls of owner.name."""
+    calls: list[int] = []
+    real = getattr(owner, name)
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counting)
+    return calls
+
+
+def a_new_result(competition: Competition) -> None:
+    match = Match.objects.filter(competition=competition, source="").order_by("number").first()
+    assert match is not None
+    leagues.record_result(match, by=organiser(competition), juegos=[3, 1])
+
+
+def test_the_export_is_made_once_per_revision(monkeypatch: pytest.MonkeyPatch,
+                                              competition: Competition) -> None:
+    made = counted(monkeypatch, leagues, "league_document")
+    url = f"/api/v1/leagues/{competition.pk}/export"
+    first = Client().get(url)
+    again = Client().get(url)
+    assert first.status_code == again.status_code == 200
+    assert first.content == again.content and len(made) == 1
+    a_new_result(competition)
+    after = Client().get(url)
+    assert len(made) == 2 and after.content != first.content
+    assert after.json()["matches"] != first.json()["matches"]
+
+
+@pytest.mark.parametrize("kind", ["png", "txt", "json"])
+def test_a_card_is_drawn_once_per_revision(monkeypatch: pytest.MonkeyPatch,
+                                           competition: Competition, kind: str) -> None:
+    drawn = counted(monkeypatch, card, "round_night")
+    url = card_url(competition, 1, kind)
+    first = Client().get(url)
+    again = Client().get(url)
+    assert first.status_code == again.status_code == 200
+    assert first.content == again.content and first["Content-Type"] == again["Content-Type"]
+    assert first["Content-Disposition"] == again["Content-Disposition"]
+    assert len(drawn) == 1
+    a_new_result(competition)
+    assert Client().get(url).status_code == 200 and len(drawn) == 2
+    # Another host is another card (its text carries the competition's address).
+    Client().get(url, HTTP_HOST="127.0.0.1")
+    assert len(drawn) == 3
+    # A round that does not exist is still a 404.
+    assert Client().get(card_url(competition, 99, kind)).status_code == 404
+
+
+def test_expensive_reads_are_limited_per_address(settings: Any,
+                                                 competition: Competition) -> None:
+    settings.RATELIMIT_ENABLE = True
+    settings.MUSCORE_RATE_LIMITS = {**settings.MUSCORE_RATE_LIMITS, "export": ["4/h"]}
+    cache.clear()
+    client = Client()
+    ip = "203.0.113.77"
+    urls = [f"/api/v1/leagues/{competition.pk}/export",
+            f"/api/v1/leagues/{competition.pk}/standings.csv",
+            f"/api/v1/leagues/{competition.pk}/matches.csv",
+            card_url(competition, 1, "png")]
+    assert [client.get(u, REMOTE_ADDR=ip).status_code for u in urls] == [200] * 4
+    api = client.get(urls[0], REMOTE_ADDR=ip)
+    assert api.status_code == 429 and int(api["Retry-After"]) > 0 and "error" in api.json()
+    page = client.get(urls[3], REMOTE_ADDR=ip)
+    assert page.status_code == 429 and int(page["Retry-After"]) > 0
+    # Another address is not held back, nor are the cheap reads (the league's document).
+    assert client.get(urls[1], REMOTE_ADDR="203.0.113.78").status_code == 200
+    assert client.get(f"/api/v1/leagues/{competition.pk}", REMOTE_ADDR=ip).status_code == 200
+    cache.clear()
