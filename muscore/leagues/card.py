@@ -40,11 +40,16 @@ LANCES = ("grande", "chica", "pares", "juego", "punto")
 
 
 def current_competition(club: Any, chosen: int | None = None) -> Competition | None:
-    """The competition `chosen` (by id, None when it is not the club's), else the club's
-    competition being played (the latest), else its latest drawn one."""
+    """The competition `chosen` (by id, None when it is not the club's), else the one the
+    organiser put on the TV (the latest put there), else the club's competition being
+    played (the latest), else its latest drawn one; an archived one only when chosen."""
     competitions = Competition.objects.filter(club=club).select_related("club")
     if chosen is not None:
         return competitions.filter(pk=chosen).first()
+    competitions = competitions.filter(archived=False)
+    on_tv = competitions.filter(on_tv=True).order_by("-updated_at", "-id").first()
+    if on_tv is not None:
+        return on_tv
     playing = competitions.filter(status=Competition.Status.PLAYING).order_by("-created_at", "-id")
     found = playing.first()
     if found is None:

@@ -65,6 +65,13 @@ class Competition(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The organiser's night (issue 17): an archived competition is off every list but kept
+    # for the record; the TV shows the competitions put on it (else the one being played).
+    archived = models.BooleanField(default=False)
+    on_tv = models.BooleanField(default=False)
+    # An imported competition's document's fingerprint (its pairs and matches): the same
+    # export imported again into the club it came from is refused as a copy.
+    fingerprint = models.CharField(max_length=64, blank=True, default="", db_index=True)
 
     class Meta:
         ordering = ["club", "-created_at", "id"]

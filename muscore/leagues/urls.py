@@ -9,6 +9,7 @@ from muscore.leagues import views_ceros as ceros
 from muscore.leagues import views_confirm as confirm
 from muscore.leagues import views_import
 from muscore.leagues import views_leaders as leaders
+from muscore.leagues import views_night as night
 from muscore.leagues import views_players as players
 from muscore.leagues import views_tv as tv
 
@@ -96,6 +97,12 @@ urlpatterns = [
     path("club/<slug:slug>/jugador/<int:player_id>/", players.player, name="player"),
     path("club/<slug:slug>/niveles/", players.ranking, name="ranking"),
     path("nivel/", players.method, name="rating_method"),
+    # The organiser's night (muscore.leagues.views_night).
+    path("club/<slug:slug>/noche/", night.night_page, name="night"),
+    path("club/<slug:slug>/liga/<int:competition_id>/tele", night.on_tv, name="on_tv"),
+    path("club/<slug:slug>/liga/<int:competition_id>/archivar", night.archive, name="archive"),
+    path("club/<slug:slug>/liga/<int:competition_id>/borrar", night.delete,
+         name="delete_competition"),
     # The bar's screen and the group-chat card (muscore.leagues.views_tv).
     path("club/<slug:slug>/tv/", tv.tv, name="tv"),
     path(

@@ -53,9 +53,9 @@ def leaders(request: HttpRequest, slug: str) -> HttpResponse:
     one of its competitions)."""
     club = get_object_or_404(Club, slug=slug)
     competitions = list(Competition.objects.filter(club=club).order_by("-created_at", "-pk")
-                        .values_list("pk", "name"))
+                        .values_list("pk", "name", "archived"))
     chosen = request.GET.get("liga", "")
-    if chosen and not (chosen.isdigit() and int(chosen) in dict(competitions)):
+    if chosen and not (chosen.isdigit() and int(chosen) in {c[0] for c in competitions}):
         raise Http404("no such competition in this club")
     competition_id = int(chosen) if chosen else None
     found = stats_store.leaders(club, competition_id)
@@ -72,8 +72,11 @@ def leaders(request: HttpRequest, slug: str) -> HttpResponse:
         "matches": found["matches"],
         "min_matches": stats_store.MIN_MATCHES,
         # A season's leaders: one competition's matches (?liga=<id>), or all of them.
+        # An archived one is off the list (its link still answers, for the record).
         "competitions": [{"pk": pk, "name": name, "current": pk == competition_id}
-                         for pk, name in competitions] if len(competitions) > 1 else [],
+                         for pk, name, archived in competitions
+                         if not archived or pk == competition_id] if len(competitions) > 1
+        else [],
         "all_competitions": competition_id is None,
     }
     return render(request, "clubs/leaders.html", context)

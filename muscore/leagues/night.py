@@ -1,0 +1,140 @@
+"""The organiser's night: one look at every competition of the club still on the lists
+(tables in play, results waiting for the other pair, disputes, matches of the current round
+nobody sat at yet: the no-shows to mark), and the organiser's few acts on a competition:
+put it on the TV, archive it (off every list, kept for the record), delete one with no
+result yet.
+
+Counted by the database, a fixed number of queries whatever the number of competitions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils.translation import gettext as _
+
+from muscore.clubs.models import Club
+from muscore.clubs.permissions import require_organiser
+from muscore.leagues.models import Competition, Match, ResultClaim
+from muscore.leagues.services import CompetitionError, _bump
+
+
+@dataclass
+class CompetitionNight:
+    """One competition's counts for the night, and what the organiser does next."""
+
+    competition: Competition
+    in_play: int
+    waiting: int
+    disputed: int
+    to_mark: int
+    left: int
+    round: int | None
+
+    @property
+    def next_step(self) -> str:
+        """The next thing to do, in words."""
+        if self.competition.status == Competition.Status.DRAFT:
+            return _("Hacer el sorteo.")
+        if self.disputed:
+            return _("Decidir los resultados en disputa.")
+        if self.to_mark:
+            return _("Anotar los resultados (o las incomparecencias) de la jornada %(n)s.") % {
+                "n": self.round}
+        if self.in_play or self.waiting:
+            return _("Esperar a las mesas en juego y a las confirmaciones.")
+        if self.left:
+            return _("Jugar la jornada %(n)s.") % {"n": self.round}
+        return _("Nada: la competición está terminada.")
+
+
+def listed(club: Club) -> Any:
+    """The club's competitions on the lists (the archived ones left off)."""
+    return Competition.objects.filter(club=club, archived=False)
+
+
+def night(club: Club) -> list[CompetitionNight]:
+    """Every listed competition's counts, the ones being played first (three queries)."""
+    competitions = list(listed(club).select_related("club").order_by("status", "-created_at"))
+    ids = [c.pk for c in competitions]
+    # The first round with a match left, per competition: the one the night is playing.
+    current: dict[int, int] = {}
+    for competition_id, number in (
+        Match.objects.filter(competition_id__in=ids, source="").exclude(first=None)
+        .exclude(second=None).order_by("competition_id", "number")
+        .values_list("competition_id", "round__number")
+    ):
+        current.setdefault(competition_id, number)
+    left = Q(source="") & ~Q(first=None) & ~Q(second=None)
+    matches = {
+        row["competition_id"]: row for row in
+        Match.objects.filter(competition_id__in=ids).order_by().values("competition_id")
+        .annotate(in_play=Count("id", filter=left & ~Q(table=None)),
+                  left=Count("id", filter=left))
+    }
+    # Matches of each current round with nobody at a table and no claim: to be marked
+    # (the result on paper, or who did not come).
+    unmarked: dict[int, int] = {}
+    for competition_id, number in current.items():
+        unmarked[competition_id] = Match.objects.filter(
+            left, competition_id=competition_id, round__number=number, table=None,
+        ).exclude(claims__status__in=[ResultClaim.Status.PENDING,
+                                       ResultClaim.Status.DISPUTED]).count()
+    claims = {
+        row["competition_id"]: row for row in
+        ResultClaim.objects.filter(competition_id__in=ids).order_by().values("competition_id")
+        .annotate(waiting=Count("id", filter=Q(status=ResultClaim.Status.PENDING)),
+                  disputed=Count("id", filter=Q(status=ResultClaim.Status.DISPUTED)))
+    }
+    out = []
+    for competition in competitions:
+        m: Any = matches.get(competition.pk, {})
+        c: Any = claims.get(competition.pk, {})
+        out.append(CompetitionNight(
+            competition, in_play=m.get("in_play", 0), waiting=c.get("waiting", 0),
+            disputed=c.get("disputed", 0), to_mark=unmarked.get(competition.pk, 0),
+            left=m.get("left", 0), round=current.get(competition.pk),
+        ))
+    return out
+
+
+def set_on_tv(competition: Competition, on: bool, *, by: Any) -> None:
+    """Put a competition on the club's TV (or take it off)."""
+    require_organiser(by, competition.club)
+    if on and competition.archived:
+        raise CompetitionError(_("Una competición archivada no sale en la tele."))
+    Competition.objects.filter(pk=competition.pk).update(on_tv=on)
+    _bump(competition)  # the screen's ETag follows the revision
+    competition.on_tv = on
+
+
+def set_archived(competition: Competition, archived: bool, *, by: Any) -> None:
+    """Archive a competition (off every list and the TV, kept for the record) or bring it
+    back."""
+    require_organiser(by, competition.club)
+    Competition.objects.filter(pk=competition.pk).update(
+        archived=archived, on_tv=False if archived else competition.on_tv)
+    _bump(competition)
+    competition.archived = archived
+
+
+def delete_competition(competition: Competition, *, by: Any) -> None:
+    """Delete a competition with no result yet (a mistake, a test); one with a result is
+    archived instead, never deleted, so the record stays."""
+    require_organiser(by, competition.club)
+    with transaction.atomic():
+        locked = Competition.objects.select_for_update().get(pk=competition.pk)
+        played = Match.objects.filter(competition=locked).exclude(source="").exists()
+        claimed = ResultClaim.objects.filter(competition=locked).exists()
+        if played or claimed:
+            raise CompetitionError(_(
+                "%(name)s ya tiene resultados: no se borra, se archiva (sale de las listas y "
+                "queda guardada).") % {"name": locked.name})
+        # Matches and rounds point at the entries with PROTECT (a pair with results is never
+        # deleted under them): none has a result here, so they go first.
+        Match.objects.filter(competition=locked).delete()
+        locked.rounds.all().delete()
+        locked.delete()
