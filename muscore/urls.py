@@ -17,6 +17,8 @@ urlpatterns = [
     # Clubs, their organisers' accounts, players and pairs (muscore/clubs), and the club
     # page with its competitions (muscore/leagues): one namespace, "clubs".
     path("", include((clubs_urls.urlpatterns + leagues_urls.urlpatterns, "clubs"))),
+    # Championships across venues (muscore/championships, issue 18).
+    path("campeonatos/", include("muscore.championships.urls")),
     # The admin's login counts password tries like the organisers' (per address and per
     # account tried); its own pattern below still names it (admin:login).
     path(

@@ -649,6 +649,35 @@ PATHS.update({
     }},
 })
 
+CHAMPIONSHIP_ID = {"name": "championship_id", "in": "path", "required": True,
+                   "schema": {"type": "integer", "minimum": 1},
+                   "description": _("El id del campeonato (lo muestra su página).")}
+CHAMPIONSHIP_NOT_FOUND = _error(_("No existe ese campeonato."),
+                                {"error": "there is no such championship"})
+PATHS.update({
+    "/api/v1/championships/{championship_id}": {"get": {
+        "operationId": "getChampionship", "tags": ["championships"],
+        "summary": _("Un campeonato: sedes, inscripciones, plazas y fases"),
+        "description": _("Público y de solo lectura: sus sedes con sus parejas (sin el "
+                         "contacto), la fase previa de cada sede y cada grupo de sus fases en "
+                         "la forma de docs/league.md, las plazas con sus cuentas y el sorteo "
+                         "de cada fase con su semilla."),
+        "parameters": [CHAMPIONSHIP_ID],
+        "responses": {"200": _json({"type": "object", "required": ["id", "name", "sedes",
+                                                                   "phases"]},
+                                   _("El campeonato.")),
+                      "404": CHAMPIONSHIP_NOT_FOUND, "405": METHOD},
+    }},
+    "/api/v1/championships/{championship_id}/entries.csv": {"get": {
+        "operationId": "championshipEntriesCsv", "tags": ["championships"],
+        "summary": _("Las inscripciones en CSV"),
+        "parameters": [CHAMPIONSHIP_ID],
+        "responses": {"200": _csv(_("Una línea por pareja: sede, región, nombre, jugadores, "
+                                    "estado y si ha pagado.")),
+                      "404": CHAMPIONSHIP_NOT_FOUND, "405": METHOD},
+    }},
+})
+
 SPEC: dict[str, Any] = {
     "openapi": "3.1.0",
     "info": {
@@ -663,7 +692,9 @@ SPEC: dict[str, Any] = {
     "tags": [{"name": "scoring", "description": "The rules engine: no storage."},
              {"name": "tables", "description": "A table's vaca, stored."},
              {"name": "hands", "description": "A table's hands: add, undo, correct."},
-             {"name": "leagues", "description": "A club's league: public, read-only."}],
+             {"name": "leagues", "description": "A club's league: public, read-only."},
+             {"name": "championships",
+              "description": "A championship across venues: public, read-only."}],
     "paths": PATHS,
     "components": {
         "schemas": SCHEMAS,

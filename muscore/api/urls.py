@@ -1,6 +1,7 @@
 from django.urls import URLPattern, URLResolver, path, re_path
 
 from muscore.api import leagues, openapi, tables, views
+from muscore.championships import api as championships
 
 app_name = "api"
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -19,6 +20,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tables/<str:table_id>/hands/last", tables.undo_last, name="table_hand_last"),
     path("tables/<str:table_id>/hands/<int:number>", tables.hand, name="table_hand"),
     path("tables/<path:rest>", tables.not_found),
+    # Championships (muscore/championships/api.py), read-only like the leagues; any other
+    # path under championships/ answers in JSON too.
+    path("championships/<int:championship_id>", championships.detail, name="championship"),
+    path("championships/<int:championship_id>/entries.csv", championships.entries_csv,
+         name="championship_entries_csv"),
+    re_path(r"^championships/(?P<rest>(?s:.+))$", championships.not_found),
     # Leagues, public and read-only (muscore/api/leagues.py).
     path("leagues/<int:league_id>", leagues.detail, name="league"),
     path("leagues/<int:league_id>/export", leagues.export, name="league_export"),

@@ -17,6 +17,8 @@ its organiser (PermissionDenied, a 403) and runs in one transaction.
 
 from __future__ import annotations
 
+import csv
+import io
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +40,7 @@ from muscore.championships.models import (
 )
 from muscore.clubs.models import NAME_MAX, Club, Pair
 from muscore.clubs.permissions import is_organiser, require_organiser
-from muscore.clubs.services import save_pair
+from muscore.clubs.services import create_club, save_pair
 from muscore.leagues import services as leagues
 from muscore.leagues.compute.draw import DrawError, DrawPair, draw_groups, group_winners
 from muscore.leagues.compute.quotas import QuotaError, Quotas, compute_quotas
@@ -571,3 +573,84 @@ def champion(championship: Championship) -> Enrolment | None:
     if orders is None or len(orders) != 1 or not orders[0]:
         return None
     return orders[0][0]
+
+
+@transaction.atomic
+def start_round_clock(phase: Phase, *, by: Any, now: datetime | None = None) -> int:
+    """Start the clock of each group's current round (its first round with a match to play):
+    the hall's screen counts down the championship's time per match from now."""
+    require_organiser(by, phase.championship.club)
+    now = now or timezone.now()
+    started = 0
+    for group in phase.groups.select_related("competition__club"):
+        match = (group.competition.matches.filter(source="").select_related("round")
+                 .order_by("number").first())
+        if match is not None:
+            started += leagues.schedule_round(group.competition, match.round.number, now, by=by)
+    return started
+
+
+@transaction.atomic
+def add_sede_with_club(championship: Championship, *, by: Any, name: str,
+                       region: Region | None = None, capacity: int | None = None) -> Sede:
+    """A venue with a club of its own made for it, organised by ``by`` until he invites the
+    bar's people to it (the club's organisers page)."""
+    require_organiser(by, championship.club)
+    club = create_club(_name(name, _("el nombre")), organiser=by)
+    return add_sede(championship, by=by, name=name, club=club, region=region, capacity=capacity)
+
+
+# ------------------------------------------------------------------------------ export
+
+
+def championship_document(championship: Championship) -> dict[str, Any]:
+    """The championship as JSON: its venues (with their entries, never the contacts, and
+    their heat in league.md's form), the quotas with their arithmetic, and its phases
+    (their draw and each group in league.md's form)."""
+    enrolments: dict[int, list[dict[str, Any]]] = {}
+    for e in championship.enrolments.all():
+        enrolments.setdefault(e.sede_id, []).append({
+            "id": e.pk, "name": e.name, "players": e.players, "paid": e.paid,
+            "status": e.status})
+    heats = qualified(championship)
+    sedes = []
+    for sede in championship.sedes.select_related("region", "heat"):
+        heat = heats.get(sede.pk)
+        sedes.append({
+            "id": sede.pk, "name": sede.name,
+            "region": sede.region.name if sede.region else None, "capacity": sede.capacity,
+            "quota": sede.quota, "entries": enrolments.get(sede.pk, []),
+            "heat": leagues.league_document(sede.heat) if sede.heat
+            and sede.heat.format != Competition.Format.CEROS else None,
+            "qualified": [e.pk for e in heat.qualified] if heat else None,
+            "reserves": [e.pk for e in heat.reserves] if heat else None,
+        })
+    phases = []
+    for phase in championship.phases.select_related("region"):
+        phases.append({
+            "id": phase.pk, "name": phase.name, "level": phase.level,
+            "region": phase.region.name if phase.region else None, "advance": phase.advance,
+            "draw": phase.draw,
+            "groups": [leagues.league_document(g.competition)
+                       for g in phase.groups.select_related("competition")],
+        })
+    winner = champion(championship)
+    return {
+        "id": championship.pk, "name": championship.name, "rules": championship.rules,
+        "seats": championship.seats, "min_per_sede": championship.min_per_sede,
+        "entries_closed": championship.entries_closed_at is not None,
+        "regions": [r.name for r in championship.regions.all()],
+        "sedes": sedes, "quotas": championship.quotas, "phases": phases,
+        "champion": winner.pk if winner else None,
+    }
+
+
+def entries_csv(championship: Championship) -> str:
+    """The entries for a spreadsheet (no contacts: the file is public)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["sede", "region", "pair", "player_1", "player_2", "status", "paid"])
+    for e in championship.enrolments.select_related("sede__region").order_by("sede_id", "id"):
+        writer.writerow([e.sede.name, e.sede.region.name if e.sede.region else "", e.name,
+                         e.player_a, e.player_b, e.status, "yes" if e.paid else "no"])
+    return out.getvalue()

@@ -1,0 +1,45 @@
+"""The championship's read-only JSON API, beside the league's: GET
+/api/v1/championships/<id> (its venues, entries, quotas and phases, each competition in
+league.md's form) and /entries.csv."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from muscore.api.tables import api_view, error
+from muscore.championships import services
+from muscore.championships.models import Championship
+
+MAX_ID = 2**31 - 1
+NOT_FOUND = "there is no such championship"
+
+
+def _find(championship_id: int) -> Championship | None:
+    if championship_id > MAX_ID:
+        return None
+    return Championship.objects.filter(pk=championship_id).first()
+
+
+@api_view("GET")
+def detail(request: HttpRequest, championship_id: int) -> HttpResponse:
+    championship = _find(championship_id)
+    if championship is None:
+        return error(NOT_FOUND, 404)
+    return JsonResponse(services.championship_document(championship),
+                        json_dumps_params={"ensure_ascii": False})
+
+
+@api_view("GET")
+def entries_csv(request: HttpRequest, championship_id: int) -> HttpResponse:
+    championship = _find(championship_id)
+    if championship is None:
+        return error(NOT_FOUND, 404)
+    response = HttpResponse(services.entries_csv(championship),
+                            content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="championship-{championship.pk}.csv"'
+    return response
+
+
+def not_found(request: HttpRequest, rest: str) -> HttpResponse:
+    # Any other path under championships/ answers in JSON, not with the site's HTML 404.
+    return error(NOT_FOUND, 404)

@@ -1,0 +1,74 @@
+"""The championship's forms: they read the fields; the services decide."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from muscore.championships.models import Championship, Sede
+from muscore.clubs.models import NAME_MAX
+from muscore.leagues.models import Competition
+
+
+class EntryForm(forms.Form):
+    """A pair's entry: the venue, its name, the two players and a contact."""
+
+    sede = forms.ModelChoiceField(queryset=Sede.objects.none(), label=_("Sede"),
+                                  empty_label=None)
+    name = forms.CharField(label=_("Nombre de la pareja"), max_length=NAME_MAX)
+    player_a = forms.CharField(label=_("Jugador 1"), max_length=NAME_MAX)
+    player_b = forms.CharField(label=_("Jugador 2"), max_length=NAME_MAX)
+    contact = forms.CharField(label=_("Contacto (teléfono o correo; solo lo ven los "
+                                      "organizadores)"), max_length=200, required=False)
+
+    def __init__(self, championship: Championship, *args: Any,
+                 sede: Sede | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field: Any = self.fields["sede"]
+        field.queryset = championship.sedes.all()
+        if sede is not None:
+            field.queryset = championship.sedes.filter(pk=sede.pk)
+            field.initial = sede.pk
+
+
+class PhaseForm(forms.Form):
+    name = forms.CharField(label=_("Nombre de la fase"), max_length=NAME_MAX)
+    level = forms.IntegerField(label=_("Nivel (1: tras las fases previas)"), min_value=1,
+                               max_value=20, initial=1)
+    advance = forms.IntegerField(label=_("Pasan de cada grupo"), min_value=1, max_value=4,
+                                 initial=2)
+
+
+class DrawForm(forms.Form):
+    seed = forms.CharField(label=_("Semilla del sorteo (pública)"), max_length=100)
+
+
+class HeatForm(forms.Form):
+    format = forms.ChoiceField(label=_("Formato"), choices=[
+        (Competition.Format.LIGUILLA, _("Liguilla")),
+        (Competition.Format.GROUPS, _("Grupos y eliminatoria")),
+        (Competition.Format.CEROS, _("A ceros")),
+    ])
+
+
+class ChampionshipForm(forms.Form):
+    name = forms.CharField(label=_("Nombre del campeonato"), max_length=NAME_MAX)
+    seats = forms.IntegerField(label=_("Plazas para la fase siguiente"), min_value=1,
+                               max_value=100000, initial=16)
+    min_per_sede = forms.IntegerField(label=_("Plazas mínimas por sede"), min_value=0,
+                                      max_value=1000, initial=1)
+    juegos = forms.IntegerField(label=_("Juegos por partida"), min_value=1, max_value=5,
+                                initial=3)
+    round_minutes = forms.IntegerField(label=_("Minutos por partida (reloj de la sala)"),
+                                       min_value=1, max_value=600, initial=45)
+    entries_close_at = forms.DateTimeField(label=_("Cierre de inscripciones (opcional)"),
+                                           required=False)
+
+
+class SedeForm(forms.Form):
+    name = forms.CharField(label=_("Nombre de la sede"), max_length=NAME_MAX)
+    region = forms.CharField(label=_("Región (opcional)"), max_length=NAME_MAX, required=False)
+    capacity = forms.IntegerField(label=_("Parejas como mucho (opcional)"), min_value=2,
+                                  max_value=10000, required=False)

@@ -1,0 +1,163 @@
+"""What a championship's pages show, gathered in a fixed number of queries per section:
+the venues with their entries and quotas, each heat's qualified and reserves, the phases'
+groups with their standings, the champion, and a pair's path through them."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Count, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from muscore.championships import services
+from muscore.championships.models import Championship, Enrolment, Phase
+from muscore.leagues import pages as league_pages
+from muscore.leagues import services as leagues
+from muscore.leagues.models import Competition, Match
+
+
+def championship_url(championship: Championship) -> str:
+    return reverse("championships:detail", args=[championship.pk])
+
+
+def sede_rows(championship: Championship) -> list[dict[str, Any]]:
+    """Each venue: its region, pairs entered and waiting, quota, heat."""
+    counts = {
+        row["sede_id"]: row for row in Enrolment.objects.filter(championship=championship)
+        .values("sede_id").annotate(
+            entered=Count("id", filter=Q(status=Enrolment.Status.ENTERED)),
+            waiting=Count("id", filter=Q(status=Enrolment.Status.WAITING)))
+    }
+    rows = []
+    for sede in championship.sedes.select_related("region", "heat__club"):
+        count: Any = counts.get(sede.pk, {})
+        rows.append({
+            "sede": sede, "entered": count.get("entered", 0), "waiting": count.get("waiting", 0),
+            "url": reverse("championships:sede", args=[championship.pk, sede.pk]),
+            "heat_url": league_pages.competition_url(sede.heat) if sede.heat else "",
+            "heat_status": league_pages.status(sede.heat) if sede.heat else "",
+        })
+    return rows
+
+
+def quota_rows(championship: Championship) -> list[dict[str, Any]]:
+    """The stored quotas with the words of their arithmetic."""
+    quotas = championship.quotas or {}
+    return list(quotas.get("rows", []))
+
+
+def heat_rows(championship: Championship) -> list[dict[str, Any]]:
+    """Each finished heat's qualified pairs and reserves, with their path links."""
+    rows = []
+    for sede_id, heat in services.qualified(championship).items():
+        rows.append({
+            "sede": heat.sede, "sede_id": sede_id,
+            "qualified": [(e, pair_url(e)) for e in heat.qualified],
+            "reserves": [(e, pair_url(e)) for e in heat.reserves],
+        })
+    return rows
+
+
+def pair_url(enrolment: Enrolment) -> str:
+    return reverse("championships:pair", args=[enrolment.championship_id, enrolment.pk])
+
+
+def phase_views(championship: Championship) -> list[dict[str, Any]]:
+    """Each phase: its groups with their standings and links."""
+    views = []
+    for phase in championship.phases.prefetch_related("groups__competition__club"):
+        groups = []
+        for group in phase.groups.all():
+            competition = group.competition
+            tables = leagues.standings(competition)
+            groups.append({
+                "number": group.order + 1, "url": league_pages.competition_url(competition),
+                "rows": tables[0].rows if tables else [], "advance": phase.advance,
+                "finished": competition.status == Competition.Status.FINISHED,
+            })
+        views.append({"phase": phase, "groups": groups,
+                      "tv_url": reverse("championships:tv", args=[championship.pk, phase.pk])})
+    return views
+
+
+def championship_context(championship: Championship) -> dict[str, Any]:
+    champion = services.champion(championship)
+    return {
+        "championship": championship,
+        "open": services.entries_open(championship),
+        "sedes": sede_rows(championship),
+        "quotas": quota_rows(championship),
+        "quota_sums": championship.quotas or {},
+        "heats": heat_rows(championship),
+        "phases": phase_views(championship),
+        "champion": champion,
+        "champion_url": pair_url(champion) if champion else "",
+    }
+
+
+def pair_path(enrolment: Enrolment) -> list[dict[str, Any]]:
+    """A pair's way through the championship: its heat, then each phase's group."""
+    steps: list[dict[str, Any]] = []
+    sede = enrolment.sede
+    if sede.heat is not None and enrolment.heat_pair_id is not None:
+        order = services.heat_order(sede.heat) if sede.heat.status == "finished" else []
+        index = sede.heat.entries.filter(pair_id=enrolment.heat_pair_id).values_list(
+            "index", flat=True).first()
+        steps.append({"title": sede.name, "url": league_pages.competition_url(sede.heat),
+                      "place": order.index(index) + 1 if index in order else None,
+                      "status": league_pages.status(sede.heat)})
+    if enrolment.phase_pair_id is not None:
+        for competition in Competition.objects.filter(
+                entries__pair_id=enrolment.phase_pair_id,
+                phase_group__isnull=False).select_related("club").order_by("id"):
+            order = services.heat_order(competition) if competition.status == "finished" else []
+            index = competition.entries.filter(pair_id=enrolment.phase_pair_id).values_list(
+                "index", flat=True).first()
+            steps.append({"title": competition.name,
+                          "url": league_pages.competition_url(competition),
+                          "place": order.index(index) + 1 if index in order else None,
+                          "status": league_pages.status(competition)})
+    return steps
+
+
+def tv_groups(phase: Phase, now: datetime | None = None) -> list[dict[str, Any]]:
+    """The hall's screen: each group's current round, its matches and the round clock
+    (started when the organiser starts it; a table past the time limit is flagged)."""
+    now = now or timezone.now()
+    limit = timedelta(minutes=phase.championship.round_minutes)
+    out = []
+    for group in phase.groups.select_related("competition"):
+        competition = group.competition
+        pending = (Match.objects.filter(competition=competition, source="")
+                   .select_related("round", "first__pair", "second__pair").order_by("number"))
+        current = pending.first()
+        matches, deadline = [], None
+        if current is not None:
+            starts = current.round.starts_at
+            deadline = starts + limit if starts else None
+            for match in Match.objects.filter(competition=competition, round=current.round) \
+                    .select_related("first__pair", "second__pair").order_by("number"):
+                matches.append({
+                    "first": league_pages.pair_name(match.first),
+                    "second": league_pages.pair_name(match.second),
+                    "result": league_pages.result_text(match) if match.source else "",
+                    "late": bool(deadline and not match.source and now > deadline),
+                    "table": match.table_number,
+                })
+        tables = leagues.standings(competition)
+        out.append({"number": group.order + 1, "round": current.round.number if current else None,
+                    "deadline": deadline, "matches": matches,
+                    "rows": tables[0].rows if tables else []})
+    return out
+
+
+def player_enrolments(championship: Championship, name: str) -> list[Enrolment]:
+    """The pairs a person (by name, folded) entered, withdrawn ones included."""
+    key = services.fold(name)
+    if not key:
+        return []
+    return list(championship.enrolments.filter(Q(key_a=key) | Q(key_b=key))
+                .select_related("sede"))
+

@@ -1,0 +1,257 @@
+"""The championship's pages: thin function views over muscore.championships.services.
+Anyone may look and enter a pair; the championship's organisers close the entries and draw
+the phases, a venue's organisers (or the championship's) run its entries and heat (403
+otherwise, nothing changed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from muscore.championships import pages, services
+from muscore.championships.forms import (
+    ChampionshipForm,
+    DrawForm,
+    EntryForm,
+    HeatForm,
+    PhaseForm,
+    SedeForm,
+)
+from muscore.championships.models import Championship, Enrolment, Phase, Sede
+from muscore.championships.services import ChampionshipError
+from muscore.clubs.models import Club
+from muscore.clubs.permissions import is_organiser, require_organiser
+from muscore.leagues import pages as league_pages
+
+
+def _championship(pk: int) -> Championship:
+    return get_object_or_404(Championship.objects.select_related("club"), pk=pk)
+
+
+def _page(request: HttpRequest, championship: Championship, *, error: str = "",
+          status: int = 200) -> HttpResponse:
+    context = pages.championship_context(championship)
+    context.update(error=error, organiser=is_organiser(request.user, championship.club),
+                   phase_form=PhaseForm(), draw_form=DrawForm(), sede_form=SedeForm())
+    return render(request, "championships/championship.html", context, status=status)
+
+
+@require_GET
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _page(request, _championship(pk))
+
+
+@require_POST
+def close(request: HttpRequest, pk: int) -> HttpResponse:
+    championship = _championship(pk)
+    try:
+        services.close_entries(championship, by=request.user)
+    except ChampionshipError as error:
+        return _page(request, championship, error=str(error), status=400)
+    return redirect(pages.championship_url(championship) + "#cupos")
+
+
+@require_POST
+def add_phase(request: HttpRequest, pk: int) -> HttpResponse:
+    championship = _championship(pk)
+    form = PhaseForm(request.POST)
+    if not form.is_valid():
+        return _page(request, championship, error=_errors(form), status=400)
+    try:
+        services.add_phase(championship, by=request.user, name=form.cleaned_data["name"],
+                           level=form.cleaned_data["level"],
+                           advance=form.cleaned_data["advance"])
+    except ChampionshipError as error:
+        return _page(request, championship, error=str(error), status=400)
+    return redirect(pages.championship_url(championship) + "#fases")
+
+
+@require_POST
+def draw(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
+    championship = _championship(pk)
+    phase = get_object_or_404(Phase, pk=phase_pk, championship=championship)
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        return _page(request, championship, error=_errors(form), status=400)
+    try:
+        services.draw_phase(phase, by=request.user, seed=form.cleaned_data["seed"])
+    except ChampionshipError as error:
+        return _page(request, championship, error=str(error), status=400)
+    return redirect(pages.championship_url(championship) + f"#fase-{phase.pk}")
+
+
+def _errors(form: Any) -> str:
+    return " ".join(f"{form.fields[f].label if f in form.fields else ''}: {' '.join(e)}"
+                    for f, e in form.errors.items())
+
+
+@require_http_methods(["GET", "POST"])
+def enter(request: HttpRequest, pk: int) -> HttpResponse:
+    """The public entry form (and the bar's, for its organiser: then the fee may be paid)."""
+    championship = _championship(pk)
+    sede = None
+    if request.GET.get("sede", "").isdigit():
+        sede = championship.sedes.filter(pk=int(request.GET["sede"])).first()
+    form = EntryForm(championship, request.POST or None, sede=sede)
+    error, status = "", 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                enrolment = services.enter_pair(
+                    data["sede"], name=data["name"], players=[data["player_a"], data["player_b"]],
+                    contact=data["contact"], by=request.user,
+                    paid=request.POST.get("paid") == "1")
+            except ChampionshipError as refused:
+                error, status = str(refused), 400
+            else:
+                return render(request, "championships/entered.html",
+                              {"championship": championship, "enrolment": enrolment,
+                               "pair_url": pages.pair_url(enrolment)})
+        else:
+            status = 400
+    organiser = sede is not None and services.can_run_sede(request.user, sede)
+    return render(request, "championships/enter.html",
+                  {"championship": championship, "form": form, "error": error,
+                   "open": services.entries_open(championship), "organiser": organiser},
+                  status=status)
+
+
+def _sede(pk: int, sede_pk: int) -> Sede:
+    return get_object_or_404(Sede.objects.select_related("championship__club", "club", "heat"),
+                             pk=sede_pk, championship_id=pk)
+
+
+def _sede_page(request: HttpRequest, sede: Sede, *, error: str = "",
+               status: int = 200) -> HttpResponse:
+    organiser = services.can_run_sede(request.user, sede)
+    return render(request, "championships/sede.html", {
+        "championship": sede.championship, "sede": sede, "organiser": organiser,
+        "enrolments": sede.enrolments.all(), "error": error, "heat_form": HeatForm(),
+        "heat_url": league_pages.competition_url(sede.heat) if sede.heat else "",
+        "open": services.entries_open(sede.championship),
+        "enter_url": reverse("championships:enter", args=[sede.championship_id])
+        + f"?sede={sede.pk}",
+    }, status=status)
+
+
+@require_GET
+def sede(request: HttpRequest, pk: int, sede_pk: int) -> HttpResponse:
+    return _sede_page(request, _sede(pk, sede_pk))
+
+
+@require_POST
+def enrolment_action(request: HttpRequest, pk: int, sede_pk: int,
+                     enrolment_pk: int) -> HttpResponse:
+    """The bar's organiser marks the fee paid (or not) or withdraws the pair."""
+    sede = _sede(pk, sede_pk)
+    enrolment = get_object_or_404(Enrolment, pk=enrolment_pk, sede=sede)
+    try:
+        if request.POST.get("action") == "withdraw":
+            services.withdraw(enrolment, by=request.user)
+        else:
+            services.mark_paid(enrolment, by=request.user, paid=request.POST.get("paid") == "1")
+    except ChampionshipError as error:
+        return _sede_page(request, sede, error=str(error), status=400)
+    return redirect(reverse("championships:sede", args=[pk, sede_pk]))
+
+
+@require_POST
+def start_heat(request: HttpRequest, pk: int, sede_pk: int) -> HttpResponse:
+    sede = _sede(pk, sede_pk)
+    form = HeatForm(request.POST)
+    if not form.is_valid():
+        return _sede_page(request, sede, error=_errors(form), status=400)
+    try:
+        heat = services.start_heat(sede, by=request.user, format=form.cleaned_data["format"])
+    except ChampionshipError as error:
+        return _sede_page(request, sede, error=str(error), status=400)
+    return redirect(league_pages.competition_url(heat))
+
+
+@require_GET
+def pair(request: HttpRequest, pk: int, enrolment_pk: int) -> HttpResponse:
+    championship = _championship(pk)
+    enrolment = get_object_or_404(Enrolment.objects.select_related("sede__heat"),
+                                  pk=enrolment_pk, championship=championship)
+    return render(request, "championships/pair.html", {
+        "championship": championship, "enrolment": enrolment,
+        "steps": pages.pair_path(enrolment)})
+
+
+@require_GET
+def player(request: HttpRequest, pk: int) -> HttpResponse:
+    championship = _championship(pk)
+    name = request.GET.get("nombre", "")[:100]
+    found = pages.player_enrolments(championship, name)
+    return render(request, "championships/player.html", {
+        "championship": championship, "name": name,
+        "paths": [(e, pages.pair_url(e), pages.pair_path(e)) for e in found]})
+
+
+@require_GET
+def tv(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
+    championship = _championship(pk)
+    phase = get_object_or_404(Phase, pk=phase_pk, championship=championship)
+    return render(request, "championships/tv.html", {
+        "championship": championship, "phase": phase, "groups": pages.tv_groups(phase)})
+
+
+@require_POST
+def start_clock(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
+    championship = _championship(pk)
+    phase = get_object_or_404(Phase, pk=phase_pk, championship=championship)
+    services.start_round_clock(phase, by=request.user)
+    return redirect(reverse("championships:tv", args=[pk, phase_pk]))
+
+
+@require_http_methods(["GET", "POST"])
+def new(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club's organiser starts a championship (the club's organisers run it)."""
+    club = get_object_or_404(Club, slug=slug)
+    require_organiser(request.user, club)
+    form = ChampionshipForm(request.POST or None)
+    error, status = "", 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                championship = services.create_championship(
+                    club, by=request.user, name=data["name"], seats=data["seats"],
+                    min_per_sede=data["min_per_sede"], rules={"juegos": data["juegos"]},
+                    round_minutes=data["round_minutes"],
+                    entries_close_at=data["entries_close_at"])
+            except ChampionshipError as refused:
+                error, status = str(refused), 400
+            else:
+                return redirect(pages.championship_url(championship))
+        else:
+            status = 400
+    return render(request, "championships/new.html",
+                  {"club": club, "form": form, "error": error}, status=status)
+
+
+@require_POST
+def add_sede(request: HttpRequest, pk: int) -> HttpResponse:
+    championship = _championship(pk)
+    form = SedeForm(request.POST)
+    if not form.is_valid():
+        return _page(request, championship, error=_errors(form), status=400)
+    data = form.cleaned_data
+    try:
+        with transaction.atomic():
+            region = None
+            if data["region"].strip():
+                region = (championship.regions.filter(name__iexact=data["region"].strip()).first()
+                          or services.add_region(championship, by=request.user,
+                                                 name=data["region"]))
+            services.add_sede_with_club(championship, by=request.user, name=data["name"],
+                                        region=region, capacity=data["capacity"])
+    except ChampionshipError as error:
+        return _page(request, championship, error=str(error), status=400)
+    return redirect(pages.championship_url(championship) + "#sedes")
