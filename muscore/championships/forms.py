@@ -39,6 +39,8 @@ class PhaseForm(forms.Form):
                                max_value=20, initial=1)
     advance = forms.IntegerField(label=_("Pasan de cada grupo"), min_value=1, max_value=4,
                                  initial=2)
+    region = forms.CharField(label=_("Solo la región (opcional: una final provincial)"),
+                             max_length=NAME_MAX, required=False)
 
 
 class DrawForm(forms.Form):

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from muscore.championships import pages, services
@@ -62,9 +63,16 @@ def add_phase(request: HttpRequest, pk: int) -> HttpResponse:
     form = PhaseForm(request.POST)
     if not form.is_valid():
         return _page(request, championship, error=_errors(form), status=400)
+    region = None
+    if form.cleaned_data["region"].strip():
+        region = championship.regions.filter(
+            name__iexact=form.cleaned_data["region"].strip()).first()
+        if region is None:
+            return _page(request, championship, status=400, error=_(
+                "No hay ninguna región llamada %(name)s.") % {"name": form.cleaned_data["region"]})
     try:
         services.add_phase(championship, by=request.user, name=form.cleaned_data["name"],
-                           level=form.cleaned_data["level"],
+                           level=form.cleaned_data["level"], region=region,
                            advance=form.cleaned_data["advance"])
     except ChampionshipError as error:
         return _page(request, championship, error=str(error), status=400)

@@ -208,3 +208,23 @@ def test_a_club_organiser_creates_a_championship_and_its_venues() -> None:
     other = logged_in(make_user("otro"))
     assert other.post(url("add_sede", championship.pk), {"name": "X"}).status_code == 403
     assert championship.sedes.count() == 1
+
+
+def test_a_province_final_draws_only_its_regions_venues() -> None:
+    championship, boss, barmen = small_championship()
+    services.close_entries(championship, by=boss)
+    play_heats(championship, barmen)
+    client = logged_in(boss)
+    response = client.post(url("add_phase", championship.pk),
+                           {"name": "Lapurdi", "level": "1", "advance": "1",
+                            "region": "Lapurdi"})
+    assert response.status_code == 400 and "ninguna región llamada Lapurdi" in response.text
+    assert client.post(url("add_phase", championship.pk),
+                       {"name": "Final de Gipuzkoa", "level": "1", "advance": "1",
+                        "region": "gipuzkoa"}).status_code == 302
+    phase = championship.phases.get()
+    phase = services.draw_phase(phase, by=boss, seed="g")
+    drawn = {e.sede.name for e in Enrolment.objects.filter(
+        pk__in=[k for g in (phase.draw or {})["groups"] for k in g])}
+    # The factory puts the first and third bars in Gipuzkoa.
+    assert drawn == {"Bar Txoko", "Gure Etxea"}
