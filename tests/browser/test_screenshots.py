@@ -23,20 +23,18 @@ def big(side: str) -> dict[str, Any]:
             "lances": {"grande": {"bets": [{"side": side, "n": 40}], "end": "quiero"}}}
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_light_and_dark(
-    new_phone: Callable[..., Page], assert_page_ok: Callable[..., None], scheme: str
-) -> None:
+def tour() -> dict[str, str]:
+    """The pages of the tour, by name: a table with a vaca won 2-0 (the end-of-vaca page),
+    then a hand and a tap in the next one, and the pages that need no table. Also the
+    pages tests/browser/test_axe.py checks in every language."""
     table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
-    # A vaca won 2-0 (the end-of-vaca page), then a hand and a tap in the next one.
     for record in (big("A"), {"hands": SEED}, big("A"), {"hands": SEED}):
         services.add_hand(table, record, via="api")
     services.add_piedras(table, "B", 5, via="api")
     services.replace_hand(table, 2, {"hands": SEED, "lances": {
         "grande": {"bets": [{"side": "A", "n": 2}], "end": "no_quiero"}}}, via="edit_link")
-    page = new_phone(color_scheme=scheme)
     edit = f"/t/{table.id}/k/{table.edit_key}/"
-    pages = {
+    return {
         "home": "/",
         "nueva": "/nueva",
         "board": edit,
@@ -51,5 +49,13 @@ def test_every_page_light_and_dark(
         "rules": "/reglas/",
         "api": "/api/",
     }
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_light_and_dark(
+    new_phone: Callable[..., Page], assert_page_ok: Callable[..., None], scheme: str
+) -> None:
+    pages = tour()
+    page = new_phone(color_scheme=scheme)
     for name, url in pages.items():
         assert_page_ok(page, url, screenshot=f"{name}-{scheme}")

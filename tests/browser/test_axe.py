@@ -1,0 +1,104 @@
+"""axe-core and an HTML check on every page of the screenshot tour (issue 19): in Spanish,
+English and Basque, light and dark, no accessibility violation that axe finds, and the
+rendered HTML parses without an error and without the mistakes a validator names.
+
+axe-core comes inside axe-playwright-python (pinned in pyproject.toml): no network at test
+time. The HTML check is html5lib's parser in strict mode (the HTML standard's parse errors)
+plus the validator rules that parsing alone does not see (duplicate ids, a label for no
+field, aria-label on an element without a role)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import html5lib
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page
+
+from tests.browser.conftest import PHONE
+from tests.browser.test_screenshots import tour
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LANGUAGES = ("es", "en", "eu")
+SCHEMES = ("light", "dark")
+# Elements where an aria-label names nothing (no role to name): html-validate's aria-label-misuse.
+PLAIN = {"span", "div", "p", "b", "i", "strong", "em", "small", "code", "pre"}
+_axe = Axe()
+
+
+def axe_violations(page: Page, only_contrast: bool = False) -> list[str]:
+    options: dict[str, Any] = {"resultTypes": ["violations"]}
+    if only_contrast:
+        options["runOnly"] = {"type": "rule", "values": ["color-contrast"]}
+    results: Any = _axe.run(page, options=options)
+    found = []
+    for violation in results.response["violations"]:
+        targets = [" ".join(map(str, n["target"])) for n in violation["nodes"]][:3]
+        found.append(f"{violation['id']} ({violation['impact']}): {targets}")
+    return found
+
+
+def html_errors(markup: str) -> list[str]:
+    parser = html5lib.HTMLParser(strict=False, namespaceHTMLElements=False)
+    document = parser.parse(markup)
+    errors = [f"parse: {code} {data} at {pos}" for pos, code, data in parser.errors]
+    ids = Counter(e.get("id") for e in document.iter() if isinstance(e.tag, str) and e.get("id"))
+    errors += [f"duplicate id {i!r}" for i, n in ids.items() if n > 1]
+    for element in document.iter():
+        if not isinstance(element.tag, str):
+            continue
+        target = element.get("for")
+        if element.tag == "label" and target and target not in ids:
+            errors.append(f"label for missing id {target!r}")
+        if element.get("aria-label") is not None and element.tag in PLAIN and not element.get(
+            "role"
+        ):
+            errors.append(f"aria-label on a plain <{element.tag}>: {element.get('aria-label')!r}")
+    return errors
+
+
+def test_every_page_of_the_tour_has_no_axe_violation_and_valid_html(
+    browser: Browser, live_server: Any
+) -> None:
+    pages = tour()
+    problems: list[str] = []
+    for language in LANGUAGES:
+        for scheme in SCHEMES:
+            context = browser.new_context(
+                **PHONE | {"locale": language}, color_scheme=scheme, base_url=live_server.url
+            )
+            context.add_cookies(
+                [{"name": "django_language", "value": language, "url": live_server.url}]
+            )
+            page = context.new_page()
+            for name, url in pages.items():
+                response = page.goto(url, wait_until="networkidle")
+                assert response is not None and response.status == 200, (name, language)
+                assert page.locator("html").get_attribute("lang") == language
+                # Every rule in light; in dark only the colours change, so only contrast.
+                for found in axe_violations(page, only_contrast=scheme == "dark"):
+                    problems.append(f"{name} {language} {scheme}: axe {found}")
+                if scheme == "light":  # the markup does not change with the colours
+                    for error in html_errors(response.text()):
+                        problems.append(f"{name} {language}: html {error}")
+            context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_the_html_check_finds_what_it_looks_for() -> None:
+    """The check above is not blind: each kind of mistake it names is found."""
+    bad = (
+        '<!doctype html><html lang="es"><head><title>x</title></head><body>'
+        '<p id="a">1</p><p id="a">2</p><label for="nada">x</label>'
+        '<span aria-label="Mesa">3</span><div><p>4</span></div></body></html>'
+    )
+    errors = html_errors(bad)
+    assert any(e.startswith("duplicate id") for e in errors), errors
+    assert any(e.startswith("label for missing id") for e in errors), errors
+    assert any(e.startswith("aria-label on a plain <span>") for e in errors), errors
+    assert any(e.startswith("parse:") for e in errors), errors
+    good = '<!doctype html><html lang="es"><head><title>x</title></head><body></body></html>'
+    assert html_errors(good) == []
