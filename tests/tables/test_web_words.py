@@ -1,0 +1,43 @@
+"""The words of issue 19.5-7 that the pages draw: a piedras tap is an "anotación" where
+the undo names it, "dentro" is translated, and Basque says a hand's mano once."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from muscore.tables import services
+
+pytestmark = pytest.mark.django_db
+
+SEED = {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}
+
+
+def table_with_a_tap() -> tuple[str, str]:
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    services.add_hand(table, {"hands": SEED}, via="api")
+    services.add_piedras(table, "B", 1, via="api")
+    return f"/t/{table.id}/k/{table.edit_key}/", f"/t/{table.id}/"
+
+
+def test_the_undo_names_a_tap_an_anotacion(client: Client) -> None:
+    edit, _ = table_with_a_tap()
+    board = client.get(edit, headers={"accept-language": "es"}).content.decode()
+    assert "Deshacer la última anotación" in board
+    assert "Deshacer la última mano" not in board
+    undo = client.get(edit + "deshacer", headers={"accept-language": "es"}).content.decode()
+    assert "<title>¿Deshacer la anotación 2 (piedras a mano)?" in undo
+    assert "La anotación sale del marcador" in undo
+    english = client.get(edit, headers={"accept-language": "en"}).content.decode()
+    assert "Undo the last entry" in english
+
+
+def test_dentro_is_translated_and_basque_says_the_mano_once(client: Client) -> None:
+    edit, view = table_with_a_tap()
+    english = client.get(view, headers={"accept-language": "en"}).content.decode()
+    assert "in (36)" in english and "dentro (36)" not in english
+    basque = client.get(view, headers={"accept-language": "eu"}).content.decode()
+    assert "barruan (36)" in basque
+    history = client.get(edit + "historial", headers={"accept-language": "eu"}).content.decode()
+    assert "eskua <small>eskua" not in history
+    assert "1. eskua <small>Ana da esku</small>" in history
