@@ -7,7 +7,9 @@ mano, score and bets), then times, in the same run:
   - json round trip: json.loads + json.dumps of each record (the baseline);
   - score: muscore.rules.score() of each already-parsed record;
   - CLI path: json.loads + score + json.dumps of the result, as the CLI does.
-Prints each rate and its ratio to the baseline. Target: score <= 2.5x the round trip.
+Prints each rate and its ratio to the baseline. Target: score <= 1.8x the round trip
+(issue 20). Times are CPU time of this process (time.process_time): on a shared machine
+the wall clock also counts the other processes, and the ratio swung 1.7-2.4x with it.
 """
 
 from __future__ import annotations
@@ -72,14 +74,14 @@ def random_record(rng: random.Random) -> dict[str, Any]:
 
 
 def best_of_interleaved(repeats: int, *works: Any) -> list[float]:
-    """The best time of each piece of work, run in turns so that a busy machine
+    """The best CPU time of each piece of work, run in turns so that a busy machine
     slows them alike (the ratio is what matters, not the absolute rate)."""
     best = [float("inf")] * len(works)
     for _ in range(repeats):
         for i, work in enumerate(works):
-            start = time.perf_counter()
+            start = time.process_time()
             work()
-            best[i] = min(best[i], time.perf_counter() - start)
+            best[i] = min(best[i], time.process_time() - start)
     return best
 
 
@@ -117,7 +119,7 @@ def main() -> None:
                           ("loads + score + dumps", cli)):
         print(f"{name:28}{n / seconds:12,.0f}{seconds / n * 1e6:11.2f}{seconds / baseline:14.2f}")
     ratio = scored / baseline
-    print(f"target: score <= 2.5x the round trip: {'met' if ratio <= 2.5 else 'NOT met'} "
+    print(f"target: score <= 1.8x the round trip: {'met' if ratio <= 1.8 else 'NOT met'} "
           f"({ratio:.2f}x)")
 
 

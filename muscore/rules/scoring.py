@@ -39,6 +39,11 @@ def parse_score(data: object, rules: Rules) -> tuple[int, int]:
     """The score before the hand, checked against the target."""
     if data is None:
         return 0, 0
+    if type(data) is dict and len(data) == 2:  # the common {"A": a, "B": b}: checked at once
+        a = data.get(A)
+        b = data.get(B)
+        if type(a) is int and type(b) is int and 0 <= a < rules.target and 0 <= b < rules.target:
+            return a, b
     if type(data) is not dict and not isinstance(data, Mapping):
         raise RecordError("not_a", field="score", what="object", got=show(data))
     for key in data:

@@ -56,7 +56,10 @@ def score_shown(
     a, b = score_a, score_b
     target = rules.target
     order = (GRANDE, CHICA, PARES, fourth)
-    lances: dict[str, dict[str, Any]] = {lance: {"side": None, "points": 0} for lance in order}
+    lances: dict[str, dict[str, Any]] = {
+        GRANDE: {"side": None, "points": 0}, CHICA: {"side": None, "points": 0},
+        PARES: {"side": None, "points": 0}, fourth: {"side": None, "points": 0},
+    }
     steps: list[dict[str, Any]] = []
     result: dict[str, Any] = {"score": None, "winner": None, "ended_by": None,
                               "lances": lances, "recuento": steps}
@@ -115,6 +118,29 @@ def score_shown(
     return result
 
 
+#: Per table option, each spelling of four cards as one flat tuple: the showdown's five
+#: keys, the pares kind (or None), the juego total (or None) and the packed counts. One
+#: small tuple a hand, made from the memo of read_hand, keeps the loop below to one
+#: lookup per seat and few trips to memory.
+_FLAT: dict[tuple[int, str], dict[str, tuple[Any, ...]]] = {}
+
+
+def _flat(text: str, rules: Rules) -> tuple[Any, ...] | None:
+    """A spelling's flat tuple, made from the memo of read_hand; None when not read yet."""
+    key = (rules.reyes, rules.real31)
+    found = HAND_CACHES.get(key, {}).get(text)
+    if found is None:
+        return None
+    _cards, ev, counts = found
+    flat = (*ev.keys, ev.pares[0] if ev.pares is not None else None,
+            ev.total if ev.total >= 31 else None, counts)
+    cache = _FLAT.setdefault(key, {})
+    if len(cache) > 50_000:  # bounded like the memo it copies
+        cache.clear()
+    cache[text] = flat
+    return flat
+
+
 def _read(
     record: Mapping[str, Any], rules: Rules, mano: int
 ) -> tuple[dict[str, Any], tuple[int, int], tuple[list[Any], list[Any]], str] | None:
@@ -125,37 +151,38 @@ def _read(
     n = rules.players
     if type(hands) is not dict or len(hands) != n:
         return None
-    known = HAND_CACHES.get((rules.reyes, rules.real31))
-    if known is None:
-        return None
+    known = _FLAT.get((rules.reyes, rules.real31)) or {}
     pares: list[Any] = [None] * n
     juego: list[Any] = [None] * n
-    packed = 0
-    pares_sides = juego_sides = 0
+    packed = pares_sides = juego_sides = 0
     # The showdown: going round from the mano, only a strictly better hand takes a lance
     # over, so the seat nearer the mano keeps it on a tie.
     g_seat = c_seat = t_seat = p_seat = j_seat = -1
     g_key = c_key = t_key = p_key = j_key = -(1 << 30)
     for seat in SEATS_FROM[n][mano]:
         try:  # subscripts, not .get: this loop runs for every seat of every hand
-            _cards, ev, counts = known[hands[_SEAT_TEXT[seat]]]
+            flat = known[hands[_SEAT_TEXT[seat]]]
         except (KeyError, TypeError):
-            return None  # a seat keyed otherwise, or cards not read yet
+            text = hands.get(_SEAT_TEXT[seat])
+            made = _flat(text, rules) if type(text) is str else None
+            if made is None:
+                return None  # a seat keyed otherwise, or cards not read yet
+            flat = made
+        g, c, t, p, j, kind, total, counts = flat
         packed += counts
-        g, c, t, p, j = ev.keys
         if g > g_key:
             g_key, g_seat = g, seat
         if c > c_key:
             c_key, c_seat = c, seat
         if t > t_key:
             t_key, t_seat = t, seat
-        if ev.pares is not None:
-            pares[seat] = ev.pares
+        if kind is not None:
+            pares[seat] = kind
             pares_sides |= 1 << (seat & 1)
             if p > p_key:
                 p_key, p_seat = p, seat
-        if ev.total >= 31:
-            juego[seat] = ev.total
+        if total is not None:
+            juego[seat] = total
             juego_sides |= 1 << (seat & 1)
             if j > j_key:
                 j_key, j_seat = j, seat
@@ -227,10 +254,10 @@ def _step(
     detail = []
     if lance is PARES:
         for seat in range(0 if side == A else 1, n, 2):
-            kept = held[0][seat]
-            if kept is not None:
-                worth = PARES_PREMIUM[kept[0]]
-                detail.append({"seat": seat, "jugada": kept[0], "points": worth})
+            kind = held[0][seat]
+            if kind is not None:
+                worth = PARES_PREMIUM[kind]
+                detail.append({"seat": seat, "jugada": kind, "points": worth})
                 points += worth
     else:
         for seat in range(0 if side == A else 1, n, 2):
