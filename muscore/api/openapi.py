@@ -30,6 +30,10 @@ SCORE = {
     "required": ["A", "B"],
 }
 SEAT_KEY = "^[0-5]$"
+# What the API reads as an ETag (muscore.api.tables.revision_from_etag), and as a client id
+# (muscore.tables.services): the document says exactly what is refused.
+ETAG_PATTERN = r'^\s*(W/)?"*r[0-9]{1,10}"*\s*$'
+CLIENT_ID = {"type": "string", "pattern": "^[ -~]{1,100}$"}
 TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
             "description": _("El id de la mesa, tal como lo devuelve POST /tables.")}
 TABLE_KEY = {"name": "X-Table-Key", "in": "header", "required": True,
@@ -42,7 +46,8 @@ IDEMPOTENCY_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
                    "description": _("Envía otra vez la misma clave (un reintento) y recibes la "
                                     "primera respuesta, sin guardar nada dos veces. La misma "
                                     "clave con otra petición distinta es un 422.")}
-IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
+            "schema": {"type": "string", "pattern": ETAG_PATTERN},
             "description": _("El ETag del que parte el cambio («r3»). Si la mesa ha cambiado "
                              "desde entonces, el cambio se rechaza con 409 y la revisión "
                              "actual.")}
@@ -224,6 +229,10 @@ HAND_PROPS: dict[str, Any] = {
         }
 
 
+# A hand of a table as the API answers it: a hand record or a piedras entry.
+ENTRY = {"anyOf": [_ref("HandRecordBody"), _ref("PiedrasEntry")]}
+
+
 def _hand_body(**extra: Any) -> dict[str, Any]:
     """A hand record's object schema with more top-level keys (rules, number, revision...)."""
     return {"type": "object", "additionalProperties": False,
@@ -269,10 +278,21 @@ SCHEMAS: dict[str, Any] = {
                        "vaca carries those). See docs/contract.md.",
         "properties": HAND_PROPS,
     },
+    "PiedrasEntry": {
+        "type": "object", "additionalProperties": False, "required": ["piedras"],
+        "description": "Piedras tapped by hand for a side, standing among a vaca's hands "
+                       "(docs/contract.md, Piedras entries).",
+        "properties": {"piedras": {
+            "type": "object", "additionalProperties": False, "required": ["side", "n"],
+            "properties": {"side": SIDE, "n": {"type": "integer", "minimum": -100,
+                                               "maximum": 100, "not": {"const": 0}}}}},
+    },
     "HandRecord": {
         **_hand_body(rules=_ref("Rules"), mano={"type": "integer", "minimum": 0, "maximum": 5},
                      score=SCORE),
-        "description": "One hand record (docs/contract.md): the hand plus rules, mano, score.",
+        "description": "One hand record (docs/contract.md): the hand plus rules, mano, score. "
+                       "Each seat needs its cards (hands) or what it had (jugadas).",
+        "anyOf": [{"required": ["hands"]}, {"required": ["jugadas"]}],
     },
     "Step": {
         "type": "object",
@@ -311,7 +331,7 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["hands"], "additionalProperties": False,
         "properties": {"rules": _ref("Rules"),
                        "mano": {"type": "integer", "minimum": 0, "maximum": 5},
-                       "hands": {"type": "array", "items": _ref("HandRecordBody")}},
+                       "hands": {"type": "array", "items": ENTRY}},
     },
     "VacaResult": {
         "type": "object", "required": ["hands", "juegos", "winner", "score", "next_mano"],
@@ -359,25 +379,28 @@ SCHEMAS: dict[str, Any] = {
     "NewTable": {
         "type": "object", "additionalProperties": False,
         "properties": {
-            "players": {"type": "array", "items": {"type": ["string", "null"]}, "maxItems": 6,
+            # null is the default, as the key left out (what POST /tables does with it).
+            "players": {"type": ["array", "null"], "items": {"type": ["string", "null"]},
+                        "maxItems": 6,
                         "description": "Names in speaking order (default A1, B1, A2, B2)."},
-            "rules": _ref("Rules"),
+            "rules": {"oneOf": [_ref("Rules"), {"type": "null"}]},
             "mano": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
-                               {"const": "random"}]},
+                               {"const": "random"}, {"type": "null"}]},
         },
     },
     "Export": {
-        "type": "object", "required": ["format", "version", "rules", "mano", "players", "hands"],
+        # "hands" may be left out of an import (a table with none); an export always has it.
+        "type": "object", "required": ["format", "version", "rules", "mano", "players"],
         "properties": {
             "format": {"const": "muscore-table"}, "version": {"const": 1},
             "rules": _ref("Rules"), "mano": {"type": "integer"},
             "players": {"type": "array", "items": {"type": "string"}},
-            "hands": {"type": "array", "items": _ref("HandRecordBody")},
+            "hands": {"type": "array", "items": ENTRY},
         },
     },
     "HandEntry": {
         "type": "object", "required": ["number", "record"],
-        "properties": {"number": {"type": "integer"}, "record": _ref("HandRecordBody"),
+        "properties": {"number": {"type": "integer"}, "record": ENTRY,
                        "mano": {"type": "integer"}, "juego": {"type": "integer"},
                        "score": SCORE, "winner": SIDE_OR_NULL, "result": _ref("Result")},
     },
@@ -458,7 +481,7 @@ PATHS: dict[str, Any] = {
                          "guardada. `client_id` o Idempotency-Key hacen seguro un reintento."),
         "parameters": [TABLE_ID, FINISHED, TABLE_KEY, IDEMPOTENCY_KEY],
         "requestBody": _body(_hand_body(number={"type": "integer", "minimum": 1},
-                                        client_id={"type": "string"}), ADD_HAND_REQUEST),
+                                        client_id=CLIENT_ID), ADD_HAND_REQUEST),
         "responses": {"201": _json(_ref("TableAnswer"), _("La mesa con la mano."),
                                    headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
@@ -481,7 +504,7 @@ PATHS: dict[str, Any] = {
             "properties": {
                 "side": SIDE,
                 "n": {"type": "integer", "minimum": -100, "maximum": 100, "not": {"const": 0}},
-                "client_id": {"type": "string"},
+                "client_id": CLIENT_ID,
                 "revision": {"type": "integer"},
             },
             "required": ["side", "n"],

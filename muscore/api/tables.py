@@ -91,11 +91,21 @@ class PermissionDenied(Exception):
     """A write without the table's edit key: 403, nothing changes."""
 
 
+def json_number(text: str) -> int | float:
+    """A JSON number with a fraction or exponent: 2.0 is the whole number 2, as JSON Schema
+    (and the OpenAPI document) counts it; any other stays a float (and is refused where a
+    whole number is needed)."""
+    value = float(text)
+    if value.is_integer() and abs(value) <= 2**53:
+        return int(value)
+    return value
+
+
 def read_json(request: HttpRequest) -> dict[str, Any]:
     if not request.body:
         raise BadRequest("the request needs a JSON object as its body")
     try:
-        data = json.loads(request.body.decode("utf-8"))
+        data = json.loads(request.body.decode("utf-8"), parse_float=json_number)
     except UnicodeDecodeError:
         raise BadRequest("the body must be UTF-8 encoded JSON") from None
     except (ValueError, RecursionError) as exc:
@@ -140,7 +150,8 @@ def revision_from_etag(value: str) -> int:
     if tag.startswith("W/"):
         tag = tag[2:]
     tag = tag.strip('"')
-    if tag.startswith("r") and tag[1:].isdigit() and len(tag) < 12:
+    # ASCII digits only: "r²" passes str.isdigit() and then int() fails.
+    if re.fullmatch(r"r[0-9]{1,10}", tag):
         return int(tag[1:])
     raise BadRequest(f'If-Match must be an ETag of this API, such as "r3", not {value[:40]!r}')
 

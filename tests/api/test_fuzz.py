@@ -1,17 +1,24 @@
 """Fuzz the tables API with random and malformed bodies (issue #4): never a 500, and a
-rejected request never changes anything."""
+rejected request never changes anything; and every answer is what the OpenAPI document
+says (issue #21 point 10: schemathesis's response checks over real HTTP)."""
 
 from __future__ import annotations
 
 import copy
 import json
+import urllib.error
+import urllib.request
 from typing import Any
 
+import jsonschema_rs
 import pytest
+import schemathesis
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from muscore.api import openapi
+from muscore.tables import services
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
 from tests.tables.factory import SEED_CARDS, make_deje_record, make_hands, make_record, make_table
 
@@ -189,3 +196,86 @@ def test_random_paths_methods_and_etag_headers_never_500(
         assert response.status_code < 500
         if response.status_code >= 400:
             assert snapshot(played) == before
+
+
+# -- the OpenAPI document and the API agree (issue 21.10) --------------------------------------
+# schemathesis over real HTTP (pytest-django's live server) with its response checks: every
+# answer's status is one the document lists, its body matches that status's schema and its
+# content type the documented one. Bounded: a few examples per operation, well within a
+# minute or two on SQLite and PostgreSQL.
+
+RESPONSE_CHECKS = [
+    schemathesis.checks.not_a_server_error,
+    schemathesis.checks.status_code_conformance,
+    schemathesis.checks.content_type_conformance,
+    schemathesis.checks.response_schema_conformance,
+]
+
+
+# The cases come from the document itself; each is sent over HTTP to the live server.
+live_schema = schemathesis.openapi.from_dict(openapi.spec())
+live_schema.config.generation.update(
+    modes=[schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE],
+    max_examples=6,
+)
+
+
+@pytest.mark.django_db(transaction=True)
+@live_schema.parametrize()
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_answer_matches_the_openapi_document(live_server: Any, case: Any) -> None:
+    params = case.path_parameters or {}
+    if "table_id" in params and len(str(params["table_id"])) % 4:
+        # Most cases aim at a real table (a hand and a piedras tap, whose answers the
+        # document must describe too) and its key; the rest keep what was generated.
+        table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+        services.add_hand(table, {"hands": dict(openapi.SEED_HANDS)}, via="api")
+        services.add_piedras(table, side="A", n=5, via="api")
+        params["table_id"] = table.id
+        if len(str(case.headers or "")) % 3:
+            case.headers = {**(case.headers or {}), "X-Table-Key": table.edit_key}
+    response = case.call(base_url=live_server.url)
+    case.validate_response(response, checks=RESPONSE_CHECKS)
+
+
+def _live_post(live_server: Any, path: str, body: Any) -> tuple[int, Any]:
+    request = urllib.request.Request(
+        f"{live_server.url}{path}", data=json.dumps(body).encode(), method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as failed:
+        return failed.code, json.loads(failed.read())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_disagreements_of_issue_21_are_gone(live_server: Any) -> None:
+    spec = openapi.spec()
+    validator = jsonschema_rs.Draft202012Validator
+    components = {"components": spec["components"]}
+
+    def valid(name: str, instance: Any) -> bool:
+        return validator({"$ref": f"#/components/schemas/{name}", **components}).is_valid(
+            instance
+        )
+
+    # juegos: 2.0 is the whole number 2 for JSON Schema: the API takes it too.
+    status, created = _live_post(live_server, "/api/v1/tables", {"rules": {"juegos": 2.0}})
+    assert status == 201 and created["rules"]["juegos"] == 2
+    # "mano": null and "rules": null: the document says what the API does with them.
+    nulls = {"mano": None, "rules": None, "players": None}
+    assert valid("NewTable", nulls)
+    assert _live_post(live_server, "/api/v1/tables", nulls)[0] == 201
+    # {} to /score: the document refuses it as the API does (no seat has cards or jugadas).
+    assert not valid("HandRecord", {})
+    assert _live_post(live_server, "/api/v1/score", {})[0] == 400
+    # A table with piedras: its answer and its export match the document.
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    services.add_piedras(table, side="B", n=5, via="api")
+    with urllib.request.urlopen(f"{live_server.url}/api/v1/tables/{table.id}/export") as got:
+        exported = json.loads(got.read())
+    assert exported["hands"] == [{"piedras": {"side": "B", "n": 5}}]
+    assert valid("Export", exported)
+    assert not valid("HandRecordBody", exported["hands"][0])  # a piedras entry is no hand
