@@ -12,7 +12,12 @@ from playwright.sync_api import Page, expect
 
 from muscore.championships import services
 from muscore.championships.models import Championship
-from tests.championships.factory import play_all, play_heats, small_championship
+from tests.championships.factory import (
+    drawn_semifinal,
+    play_all,
+    play_heats,
+    small_championship,
+)
 from tests.clubs.factory import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,12 +103,8 @@ def test_a_small_championship_from_the_entry_form_to_the_champion(
 
 def test_the_halls_tv_counts_down_the_round(
         phone: Page, assert_page_ok: Callable[..., None]) -> None:
-    championship, boss, barmen = small_championship(seats=8, bars=[
+    championship, boss, _, phase = drawn_semifinal(seats=8, bars=[
         ("Bar Txoko", 4), ("Herriko Taberna", 4), ("Gure Etxea", 3)])
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
-    phase = services.add_phase(championship, by=boss, name="Semifinales")
-    services.draw_phase(phase, by=boss, seed="s")
     services.start_round_clock(phase, by=boss)
     Championship.objects.filter(pk=championship.pk).update(round_minutes=30)
     tv = phone

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from muscore.championships import services
-from muscore.championships.models import Championship, Sede
+from muscore.championships.models import Championship, Phase, Sede
 from muscore.leagues import services as leagues
 from muscore.leagues.models import Competition
 from tests.clubs.factory import make_club, make_user
@@ -58,3 +58,13 @@ def play_heats(championship: Championship, barmen: list[Any]) -> list[Sede]:
             sede.enrolments.filter(status="entered").count())))
         play_all(heat, barman)
     return sedes
+
+
+def drawn_semifinal(**options: Any) -> tuple[Championship, Any, list[Any], Phase]:
+    """A small championship with its entries closed, its heats played and a first phase
+    ("Semifinal", the best 2 of each group going on) drawn."""
+    championship, boss, barmen = small_championship(**options)
+    services.close_entries(championship, by=boss)
+    play_heats(championship, barmen)
+    phase = services.add_phase(championship, by=boss, name="Semifinal")
+    return championship, boss, barmen, services.draw_phase(phase, by=boss, seed="s")

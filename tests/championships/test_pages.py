@@ -13,7 +13,12 @@ from django.utils import timezone
 from muscore.championships import services
 from muscore.championships.models import Championship, Enrolment
 from muscore.leagues.models import Round
-from tests.championships.factory import play_all, play_heats, small_championship
+from tests.championships.factory import (
+    drawn_semifinal,
+    play_all,
+    play_heats,
+    small_championship,
+)
 from tests.clubs.factory import logged_in, make_club, make_user
 
 pytestmark = pytest.mark.django_db
@@ -172,11 +177,7 @@ def test_the_api_answers_404_for_no_championship() -> None:
 
 
 def test_the_tv_counts_down_and_flags_tables_past_the_time() -> None:
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
-    phase = services.add_phase(championship, by=boss, name="Semifinal")
-    services.draw_phase(phase, by=boss, seed="s")
+    championship, boss, barmen, phase = drawn_semifinal()
     tv = url("tv", championship.pk, phase.pk)
     assert "Reloj sin empezar" in Client().get(tv).text
     assert Client().post(url("start_clock", championship.pk, phase.pk)).status_code == 403

@@ -12,7 +12,12 @@ from muscore.championships import services
 from muscore.championships.models import Enrolment, Phase
 from muscore.championships.services import ChampionshipError
 from muscore.leagues.models import Competition
-from tests.championships.factory import play_all, play_heats, small_championship
+from tests.championships.factory import (
+    drawn_semifinal,
+    play_all,
+    play_heats,
+    small_championship,
+)
 from tests.clubs.factory import make_club, make_user
 
 pytestmark = pytest.mark.django_db
@@ -175,11 +180,7 @@ def test_from_entries_to_the_champion() -> None:
 
 
 def test_a_withdrawn_pairs_place_in_a_group_goes_to_the_next_reserve() -> None:
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
-    phase = services.add_phase(championship, by=boss, name="Semifinal")
-    services.draw_phase(phase, by=boss, seed="s")
+    championship, boss, barmen, phase = drawn_semifinal()
     out = Enrolment.objects.get(name="Bar Txoko 2")
     services.withdraw(out, by=barmen[0])
     phase.refresh_from_db()
