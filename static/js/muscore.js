@@ -916,8 +916,38 @@
     });
   }
 
+  // --- the count read aloud ("Cantar el recuento", issue 19) --------------------------------
+  // One tap speaks the recuento the server wrote (each [data-cantar-line] of the button's
+  // [data-cantar-scope], in order) in the page's language with the phone's own voices: no
+  // server, works offline, and no rule here. Without speech synthesis the button hides.
+  function hasSpeech() {
+    return "speechSynthesis" in window && typeof window.SpeechSynthesisUtterance === "function";
+  }
+  function showCantar() {
+    document.querySelectorAll("[data-cantar]").forEach(function (button) {
+      button.hidden = !hasSpeech();
+    });
+  }
+  document.addEventListener("htmx:afterSwap", showCantar);
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-cantar]");
+    if (!button || !hasSpeech()) return;
+    var scope = button.closest("[data-cantar-scope]") || document;
+    var lang = document.documentElement.lang || "es";
+    var speech = window.speechSynthesis;
+    speech.cancel();  // a second tap starts the count again, not twice over
+    scope.querySelectorAll("[data-cantar-line]").forEach(function (line) {
+      var text = line.textContent.replace(/\s+/g, " ").trim();
+      if (!text) return;
+      var utterance = new window.SpeechSynthesisUtterance(text);
+      utterance.lang = lang;
+      speech.speak(utterance);
+    });
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     keepAwake();
+    showCantar();
     document.querySelectorAll("[data-share-actions]").forEach(initShare);
     // The hand in progress first: the keypad starts at the first seat still to fill.
     document.querySelectorAll("form[data-draft]").forEach(initEntry);

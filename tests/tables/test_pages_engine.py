@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from django.test import Client
 
 from muscore.tables import services
 from muscore.tables.models import Hand
-from tests.tables.test_pages import hand_url, make_table, post_hand, score_of, text_of
+from tests.tables.test_pages import edit_url, hand_url, make_table, post_hand, score_of, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -46,3 +49,17 @@ def test_before_grande_is_won_the_later_lances_are_still_asked(client: Client) -
     assert refused.status_code == 400
     assert "Chica: falta quién gana" in text_of(refused)
     assert Hand.objects.count() == 1
+
+
+def test_the_board_offers_the_recuento_read_aloud_line_by_line(client: Client) -> None:
+    from muscore.tables import board
+
+    table = make_table()
+    services.add_hand(table, {"hands": {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7",
+                                        "3": "S S 7 7"}}, via="api")
+    page = client.get(edit_url(table)).content.decode()
+    assert "data-cantar hidden>Cantar el recuento</button>" in page  # shown by the script
+    hand = services.table_state(table)["current"]["hands"][-1]
+    lines = board.recuento_lines(hand["result"], table.players)
+    spoken = re.findall(r"<li data-cantar-line>([^<]*)</li>", page)
+    assert [html.unescape(line) for line in spoken] == lines
