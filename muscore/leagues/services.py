@@ -23,6 +23,7 @@ its table: `muscore.tables` sends `table_changed` inside each write's transactio
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Mapping, Sequence
@@ -976,7 +977,7 @@ IMPORT_MAX_PAIRS = 200
 @transaction.atomic
 def import_competition(
     club: Club, data: Any, *, by: Any, format: str = Competition.Format.LIGUILLA,
-    groups: int = 2,
+    groups: int = 2, name: str = "",
 ) -> Competition:
     """A competition from a league document (the export): its pairs (the club's own when
     the names and players match, else new ones), its matches as they were, a vaca's hands
@@ -986,18 +987,23 @@ def import_competition(
     `format="groups"` (and `groups`, 2 or 4) the draw places the pairs in groups as it did,
     the group matches must be the ones that draw gives (in the same order) and the
     matches after them the knockout's, each between the pairs the results before it
-    send there. Anything else is refused and nothing is written.
+    send there. Anything else is refused and nothing is written. The club's own export
+    imported again is refused as a copy (:func:`document_fingerprint`); `name` names the
+    competition instead of the document's name.
     """
     _check_organiser(by, club)
+    if name and isinstance(data, dict):
+        data = {**data, "name": name}  # another club's competition, named as this club says
     try:
         # The contract allows 1,000 pairs (half a million matches): written in one request
         # that would hold the database's write lock for minutes. A club's league is smaller.
         league = read_league(data, max_pairs=IMPORT_MAX_PAIRS)
     except LeagueError as error:
         raise _league_error(error) from None
+    fingerprint = _refuse_copy(club, data)
     pairs = _import_pairs(club, league)
     if format == Competition.Format.GROUPS:
-        return _import_groups(club, league, pairs, by, groups)
+        return _fingerprinted(_import_groups(club, league, pairs, by, groups), fingerprint)
     if format != Competition.Format.LIGUILLA:
         raise CompetitionError(_("Formato desconocido: %(format)s.") % {"format": format})
     competition = create_competition(
@@ -1021,6 +1027,45 @@ def import_competition(
                       first=first, second=second)
         _import_result(match, doc_match, league, by)
     _after_change(competition)
+    return _fingerprinted(competition, fingerprint)
+
+
+def document_fingerprint(data: Any) -> str:
+    """A league document's fingerprint: the SHA-256 of its pairs and matches as canonical
+    JSON (its name left out, so a renamed copy is still the same competition)."""
+    body = {"pairs": data.get("pairs"), "matches": data.get("matches")}
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _refuse_copy(club: Club, data: Any) -> str:
+    """The document's fingerprint, unless the club already holds that competition: its own
+    export imported again would count every result twice (standings apart, but the ratings
+    and the leaders read every match of the club). An earlier import is known by its kept
+    fingerprint; a competition made here by its export."""
+    fingerprint = document_fingerprint(data)
+    same = Competition.objects.filter(club=club, fingerprint=fingerprint).first()
+    if same is None:
+        # Made here (no fingerprint kept): compared by its export, only those with as many
+        # pairs (a renamed copy is still a copy).
+        pairs = len(data.get("pairs") or [])
+        for candidate in (Competition.objects.filter(club=club, fingerprint="")
+                          .annotate(n_entries=Count("entries")).filter(n_entries=pairs)):
+            exported = json.loads(json.dumps(league_document(candidate, hands=True)))
+            if document_fingerprint(exported) == fingerprint:
+                same = candidate
+                break
+    if same is not None:
+        raise CompetitionError(_(
+            "Este archivo es una copia de %(name)s, que ya está en el club: importarlo "
+            "contaría dos veces sus resultados en los niveles y los líderes.")
+            % {"name": same.name})
+    return fingerprint
+
+
+def _fingerprinted(competition: Competition, fingerprint: str) -> Competition:
+    Competition.objects.filter(pk=competition.pk).update(fingerprint=fingerprint)
+    competition.fingerprint = fingerprint
     return competition
 
 

@@ -40,6 +40,9 @@ class ImportForm(forms.Form):
     file = forms.FileField(label=gettext_lazy("Archivo exportado (JSON)"))
     format = forms.ChoiceField(label=gettext_lazy("Formato de la competición"),
                                choices=FORMATS, initial="liguilla", widget=forms.RadioSelect)
+    # Another club's competition is named as this club knows it (empty: the file's name).
+    name = forms.CharField(label=gettext_lazy("Nombre en este club (opcional)"), max_length=200,
+                           required=False)
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
@@ -71,7 +74,7 @@ def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             competition = leagues.import_competition(
                 club, form.cleaned_data["file"], by=request.user, format=kind,
-                groups=int(groups or 2))
+                groups=int(groups or 2), name=form.cleaned_data["name"].strip())
         except leagues.CompetitionError as error:
             form.add_error(None, str(error))
         else:

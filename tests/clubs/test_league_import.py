@@ -31,14 +31,23 @@ def test_an_organiser_imports_an_export_as_it_was(format: str, choice: str) -> N
     client = logged_in(organiser)
     page = client.get(f"/club/{club.slug}/")
     assert f"/club/{club.slug}/ligas/importar" in page.content.decode()
-    assert client.get(f"/club/{club.slug}/ligas/importar").status_code == 200
-    response = client.post(f"/club/{club.slug}/ligas/importar",
-                           {"file": upload(exported), "format": choice})
+    # Into the club it came from: a copy, refused (its results would count twice).
+    copy_of_own = client.post(f"/club/{club.slug}/ligas/importar",
+                              {"file": upload(exported), "format": choice})
+    assert copy_of_own.status_code == 400
+    assert "es una copia de Liga de invierno" in copy_of_own.content.decode()
+    assert Competition.objects.count() == 1
+    other = make_club("Bar Kaixo", organiser)
+    assert client.get(f"/club/{other.slug}/ligas/importar").status_code == 200
+    assert 'name="name"' in client.get(f"/club/{other.slug}/ligas/importar").content.decode()
+    response = client.post(f"/club/{other.slug}/ligas/importar",
+                           {"file": upload(exported), "format": choice,
+                            "name": "Liga de Peña Txoko"})
     assert response.status_code == 302, response.content.decode()[:2000]
     copy = Competition.objects.exclude(pk=competition.pk).get()
     assert response["Location"].endswith(f"/liga/{copy.pk}/")
-    assert copy.format == format
-    assert services.league_document(copy, hands=True) == exported
+    assert copy.format == format and copy.name == "Liga de Peña Txoko"
+    assert services.league_document(copy, hands=True) == {**exported, "name": copy.name}
 
 
 def test_a_bad_file_says_why_and_writes_nothing() -> None:

@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 from muscore.leagues import services
 from muscore.leagues.models import Competition, Correction, Match
 from muscore.tables import services as tables
-from tests.clubs.factory import make_user
+from tests.clubs.factory import make_club, make_user
 
 from .factory import club_with_pairs, liguilla
 from .helpers import ORDAGO_A, ORDAGO_B, PLAIN
@@ -272,7 +272,8 @@ def test_export_import_round_trip() -> None:
     exported = services.league_document(competition, hands=True)
     assert exported["matches"][0]["vaca"]["hands"][1] == ORDAGO_A
     assert "juegos" not in exported["matches"][0]
-    copy = services.import_competition(competition.club, exported, by=user)
+    # Into another club of the same organiser: into its own club it is a copy, refused.
+    copy = services.import_competition(make_club("Otro club", organiser=user), exported, by=user)
     assert copy.pk != competition.pk
     again = services.league_document(copy, hands=True)
     assert again == exported
@@ -379,8 +380,8 @@ def test_a_groups_competition_is_imported_again_as_it_was(groups: int, draw: lis
     competition, user = played_groups(groups, draw)
     exported = services.league_document(competition, hands=True)
     assert "final" not in [m.get("slot") for m in exported["matches"]]  # the contract's form
-    copy = services.import_competition(competition.club, exported, by=user, format="groups",
-                                       groups=groups)
+    copy = services.import_competition(make_club("Otro club", organiser=user), exported, by=user,
+                                       format="groups", groups=groups)
     assert copy.format == "groups" and copy.group_count == groups
     assert services.league_document(copy, hands=True) == exported
     assert services.api_document(copy) == services.api_document(competition)
@@ -411,3 +412,29 @@ def test_a_document_that_is_not_those_groups_is_refused_whole() -> None:
         services.import_competition(competition.club, wrong, by=user, format="groups",
                                     groups=2)
     assert (Competition.objects.count(), Match.objects.count()) == before
+
+
+def test_an_export_imported_into_its_own_club_is_refused_as_a_copy() -> None:
+    """Issue 17.3: the club's own export imported again doubled its ratings and leaders."""
+    from muscore.leagues.models import Competition as Competitions
+
+    competition, user = liguilla(4, legs=2)
+    services.record_result(competition.matches.order_by("number")[0], by=user, juegos=[3, 1])
+    exported = services.league_document(competition, hands=True)
+    for doc in (exported, {**exported, "name": "Otro nombre"}):
+        with pytest.raises(services.CompetitionError, match="es una copia de Liga de los jueves"):
+            services.import_competition(competition.club, doc, by=user)
+    with pytest.raises(services.CompetitionError, match="es una copia"):
+        services.import_competition(competition.club, exported, by=user, name="Renombrada")
+    assert Competitions.objects.count() == 1
+    # Into another club: imported, under the name that club gives it, and then known there
+    # by its fingerprint (a second import of it is refused too).
+    other = make_club("Otro club", organiser=user)
+    copy = services.import_competition(other, exported, by=user, name="Liga de Azpeitia")
+    assert copy.name == "Liga de Azpeitia" and copy.fingerprint
+    with pytest.raises(services.CompetitionError, match="es una copia de Liga de Azpeitia"):
+        services.import_competition(other, exported, by=user)
+    # A different document (one more result) is not a copy.
+    services.record_result(competition.matches.order_by("number")[1], by=user, juegos=[3, 0])
+    later = services.league_document(competition, hands=True)
+    assert services.import_competition(other, later, by=user).pk != copy.pk
