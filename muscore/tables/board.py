@@ -353,17 +353,21 @@ def juegos_results(vaca: Vaca, players: Sequence[str]) -> list[dict[str, Any]]:
     out = []
     for hand in vaca.get("hands") or []:
         if winner := hand["winner"]:
+            result = hand.get("result") or {}
+            score = hand["score"]
+            won, lost = (score["A"], score["B"]) if winner == "A" else (score["B"], score["A"])
             out.append(
                 {
                     "juego": hand["juego"],
                     "winner": winner,
                     "names": side_names(players, winner),
                     "score": hand["score"],
-                    # Word joiners keep "2–42" whole when the line wraps.
-                    "a": f"{hand['score']['A']}\u2060",
-                    "b": f"\u2060{hand['score']['B']}",
+                    # The winner's score first, as a title says who won (issue 19.5).
+                    # Word joiners keep "42–2" whole when the line wraps.
+                    "a": f"{won}\u2060",
+                    "b": f"\u2060{lost}",
                     # An órdago ends the juego where it stood: the score says nothing.
-                    "ordago": bool((hand.get("result") or {}).get("ordago")),
+                    "ordago": result.get("ended_by") == "ordago" or bool(result.get("ordago")),
                 }
             )
     return out

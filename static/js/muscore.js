@@ -820,6 +820,37 @@
     }
   });
 
+  // The language switch (base.html's form.lang) comes back to the page as it is now: the
+  // address bar (the calculator's permalink once it has a result), and what the calculator
+  // holds so far, kept for this tab and put back on the page drawn in the new language
+  // (issue 19.7).
+  var CALC_KEY = "muscore:calc";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.classList || !form.classList.contains("lang")) return;
+    var next = form.querySelector('input[name="next"]');
+    if (next) next.value = window.location.pathname + window.location.search;
+    var calc = document.getElementById("calc");
+    if (!calc) return;
+    try {
+      window.sessionStorage.setItem(CALC_KEY, JSON.stringify({
+        path: window.location.pathname, fields: entryFields(calc)
+      }));
+    } catch (e) { /* nothing kept: the page still switches */ }
+  });
+
+  function restoreCalc() {
+    var calc = document.getElementById("calc");
+    var kept = null;
+    try {
+      kept = JSON.parse(window.sessionStorage.getItem(CALC_KEY) || "null");
+      window.sessionStorage.removeItem(CALC_KEY);
+    } catch (e) { kept = null; }
+    if (!calc || !kept || kept.path !== window.location.pathname || !Array.isArray(kept.fields)) return;
+    restoreDraft(calc, kept.fields);
+    if (window.htmx) window.htmx.trigger(calc, "change");
+  }
+
   function isSave(event) {
     var config = event.detail.requestConfig;
     return !!(config && config.formData && config.formData.get && config.formData.get("act") === "save");
@@ -951,6 +982,7 @@
     document.querySelectorAll("[data-share-actions]").forEach(initShare);
     // The hand in progress first: the keypad starts at the first seat still to fill.
     document.querySelectorAll("form[data-draft]").forEach(initEntry);
+    restoreCalc();
     document.querySelectorAll("[data-card-picker]").forEach(initPicker);
     document.querySelectorAll("[data-setup]").forEach(initSetup);
     // The calculator: the bet buttons do it; the typed bets (the page without JS) fold away.

@@ -231,3 +231,23 @@ def test_the_tv_can_be_paused(phone: Page) -> None:
     expect(pause).to_have_text("Pausar")
     page.clock.run_for(13_000)
     assert shown.get_attribute("data-panel") != second
+
+
+def test_the_calculator_keeps_what_was_entered_across_a_language_switch(phone: Page) -> None:
+    """Item 7: half a hand in the calculator (a score, two seats' cards), then EN: the
+    page comes back in English with everything entered still there."""
+    page = phone
+    page.goto("/calculadora/")
+    page.fill("#id_sa", "38")
+    for cards in DEAL[:2]:
+        for card in cards.split():
+            page.locator(f'[data-card="{card}"]').click()
+    settle(page)
+    with page.expect_navigation():
+        page.locator('form.lang button[value="en"]').click()
+    settle(page)
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#id_sa")).to_have_value("38")
+    expect(page.locator("#id_c0")).to_have_value(DEAL[0])
+    expect(page.locator("#id_c1")).to_have_value(DEAL[1])
+    expect(page.locator("#id_c2")).to_have_value("")

@@ -41,3 +41,23 @@ def test_dentro_is_translated_and_basque_says_the_mano_once(client: Client) -> N
     history = client.get(edit + "historial", headers={"accept-language": "eu"}).content.decode()
     assert "eskua <small>eskua" not in history
     assert "1. eskua <small>Ana da esku</small>" in history
+
+
+NOBODY = {str(seat): {"pares": "no", "juego": "no"} for seat in range(4)}
+
+
+def grande(winner: str, n: int | str) -> dict[str, object]:
+    return {"jugadas": NOBODY, "winners": {"grande": winner, "chica": "A", "punto": "A"},
+            "lances": {"grande": {"bets": [{"side": "A", "n": n}], "end": "quiero"}}}
+
+
+def test_a_juego_is_titled_with_the_winners_score_first(client: Client) -> None:
+    """Issue 19.5: "Juego 1 para Bruno y Diego (40–0)", never the loser's score first; a
+    juego won by an accepted órdago says so instead of a score."""
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    services.add_hand(table, grande("B", 40), via="api")
+    services.add_hand(table, grande("B", "ordago"), via="api")
+    page = client.get(f"/t/{table.id}/", headers={"accept-language": "es"}).content.decode()
+    page = page.replace("\u2060", "")
+    assert "Juego 1 para Bruno y Diego (40–0)" in page
+    assert "Juego 2 para Bruno y Diego (órdago)" in page
