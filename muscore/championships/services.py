@@ -549,10 +549,13 @@ def draw_phase(phase: Phase, *, by: Any, seed: str) -> Phase:
     by_pk = {e.pk: e for e, _s in pairs}
     for number, keys in enumerate(draw.groups):
         members = [_phase_pair(by_pk[int(str(k))]) for k in keys]
-        competition = leagues.create_competition(
-            championship.club, by=by, name=f"{phase.name} · {_('Grupo')} {number + 1}",
-            pairs=members, rules=championship.rules, draw=list(range(len(members))),
-            draw_method="phase")
+        try:
+            competition = leagues.create_competition(
+                championship.club, by=by, name=f"{phase.name} · {_('Grupo')} {number + 1}",
+                pairs=members, rules=championship.rules, draw=list(range(len(members))),
+                draw_method="phase")
+        except leagues.CompetitionError as error:  # the whole draw is rolled back
+            raise ChampionshipError(str(error)) from None
         PhaseGroup.objects.create(phase=phase, order=number, competition=competition)
     phase.seed = seed
     phase.draw = {"seed": seed,
