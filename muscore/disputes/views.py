@@ -19,6 +19,7 @@ from muscore.htmx import HtmxHttpRequest
 from muscore.rules import Rules, parse_cards
 from muscore.tables import board
 from muscore.tables.forms import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES
+from muscore.tables.presets import PRESETS
 
 MAX_NAMES_PARAM = 300
 
@@ -71,6 +72,7 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
         "pares_choices": PARES_CHOICES,
         "juego_choices": JUEGO_CHOICES,
         "targets": calc_mod.TARGETS,
+        "presets": PRESETS,
         "six": n == 6,
         "players": n,
         "real31_choices": [

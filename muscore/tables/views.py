@@ -45,6 +45,7 @@ from muscore.tables.forms import (
     rule_message,
 )
 from muscore.tables.models import Table
+from muscore.tables.presets import PRESETS
 from muscore.tables.state import StoredHand, TableState
 
 VIA = "edit_link"
@@ -157,7 +158,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("tables:edit_board", table.id, table.edit_key)
     status = 400 if form.errors else 200
-    return render(request, "tables/new.html", {"form": form}, status=status)
+    return render(request, "tables/new.html", {"form": form, "presets": PRESETS}, status=status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

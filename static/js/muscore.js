@@ -947,6 +947,23 @@
     });
   }
 
+  // --- table presets (issue 19): one tap fills the options, which stay editable ---------------
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-preset]");
+    var form = button && button.closest("form");
+    if (!form) return;
+    ["reyes", "target", "real31"].forEach(function (name) {
+      var value = button.getAttribute("data-preset-" + name);
+      form.querySelectorAll('[name="' + name + '"]').forEach(function (input) {
+        if (input.type === "radio") input.checked = input.value === value;
+        else input.value = value;
+      });
+    });
+    var box = form.querySelector("[data-options-box]");
+    if (box) box.open = true;  // what the tap chose is seen, and can be changed
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
   // --- the count read aloud ("Cantar el recuento", issue 19) --------------------------------
   // One tap speaks the recuento the server wrote (each [data-cantar-line] of the button's
   // [data-cantar-scope], in order) in the page's language with the phone's own voices: no

@@ -63,3 +63,13 @@ def test_the_board_offers_the_recuento_read_aloud_line_by_line(client: Client) -
     lines = board.recuento_lines(hand["result"], table.players)
     spoken = re.findall(r"<li data-cantar-line>([^<]*)</li>", page)
     assert [html.unescape(line) for line in spoken] == lines
+
+
+@pytest.mark.parametrize("url", ["/nueva", "/calculadora/"])
+def test_the_presets_are_offered_with_their_options(client: Client, url: str) -> None:
+    page = client.get(url).content.decode()
+    assert ('data-preset="cuatro-reyes-y-real" data-preset-reyes="4" data-preset-target="40" '
+            'data-preset-real31="rey"') in page
+    assert 'data-preset="ocho-reyes" data-preset-reyes="8" data-preset-target="40"' in page
+    assert 'data-preset="a-30" data-preset-reyes="8" data-preset-target="30"' in page
+    assert "Navarra, Gipuzkoa, La Rioja" in page
