@@ -32,6 +32,7 @@ from muscore.leagues.forms import (
 )
 from muscore.leagues.models import Competition, Entry, Match
 from muscore.tables import share
+from muscore.text import sorted_by_name
 
 # --- the club page (its players and pairs, and its competitions) ----------------------------------
 
@@ -43,8 +44,10 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     confirmations.accept_due(club=club)  # its latest matches include the pairs' results
     context = club_context(request, club)
-    context["players"] = club.players.all()
-    context["pairs"] = club.pairs.prefetch_related("members__player")
+    # Names as Spanish sorts them (Iñaki after Inza, Órdago among the O), not byte-wise.
+    context["players"] = sorted_by_name(club.players.all(), lambda p: p.name)
+    context["pairs"] = sorted_by_name(club.pairs.prefetch_related("members__player"),
+                                      lambda p: p.name)
     context.update(league_summary(club))
     return render(request, "clubs/club.html", context)
 
