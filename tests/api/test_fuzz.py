@@ -216,13 +216,13 @@ RESPONSE_CHECKS = [
 live_schema = schemathesis.openapi.from_dict(openapi.spec())
 live_schema.config.generation.update(
     modes=[schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE],
-    max_examples=6,
+    max_examples=5,
 )
 
 
 @pytest.mark.django_db(transaction=True)
 @live_schema.parametrize()
-@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_answer_matches_the_openapi_document(live_server: Any, case: Any) -> None:
     params = case.path_parameters or {}
     if "table_id" in params and len(str(params["table_id"])) % 4:
