@@ -29,6 +29,8 @@ SCORE = {
     "properties": {"A": {"type": "integer", "minimum": 0}, "B": {"type": "integer", "minimum": 0}},
     "required": ["A", "B"],
 }
+# A record's score before the hand: a side left out has 0 (what the engine reads).
+SCORE_BEFORE = {**SCORE, "required": []}
 SEAT_KEY = "^[0-5]$"
 # What the API reads as an ETag (muscore.api.tables.revision_from_etag), and as a client id
 # (muscore.tables.services): the document says exactly what is refused.
@@ -289,7 +291,7 @@ SCHEMAS: dict[str, Any] = {
     },
     "HandRecord": {
         **_hand_body(rules=_ref("Rules"), mano={"type": "integer", "minimum": 0, "maximum": 5},
-                     score=SCORE),
+                     score=SCORE_BEFORE),
         "description": "One hand record (docs/contract.md): the hand plus rules, mano, score. "
                        "Each seat needs its cards (hands) or what it had (jugadas).",
         "anyOf": [{"required": ["hands"]}, {"required": ["jugadas"]}],

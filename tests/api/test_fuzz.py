@@ -279,3 +279,24 @@ def test_the_disagreements_of_issue_21_are_gone(live_server: Any) -> None:
     assert exported["hands"] == [{"piedras": {"side": "B", "n": 5}}]
     assert valid("Export", exported)
     assert not valid("HandRecordBody", exported["hands"][0])  # a piedras entry is no hand
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_conditional_read_with_a_bad_finished_is_the_documented_400(live_server: Any) -> None:
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    url = f"{live_server.url}/api/v1/tables/{table.id}"
+    request = urllib.request.Request(url + "?finished=", headers={"If-None-Match": "*"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 400 and "finished must be" in json.loads(refused.value.read())[
+        "error"
+    ]
+    # The same with a shape the document lists: 304, from the cheap path.
+    request = urllib.request.Request(url + "?finished=full", headers={"If-None-Match": "*"})
+    with pytest.raises(urllib.error.HTTPError) as unchanged:
+        urllib.request.urlopen(request, timeout=30)
+    assert unchanged.value.code == 304
+    # A record's score may leave a side out (it has 0), as the document now says.
+    assert _live_post(
+        live_server, "/api/v1/score", {"hands": openapi.SEED_HANDS, "score": {"A": 3}}
+    )[0] == 200
