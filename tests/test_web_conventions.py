@@ -105,3 +105,11 @@ def test_description_and_open_graph(client: Client) -> None:
     table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
     board = client.get(f"/t/{table.id}/").content.decode()
     assert meta(board, "property", "og:title") == "Ana y Carla 0–0 Bruno y Diego"
+
+
+def test_the_worker_carries_its_offline_page_in_every_language(client: Client) -> None:
+    worker = client.get("/sw.js").content.decode()
+    for words in ("Sin conexión", "No connection", "Konexiorik gabe", "Ir al inicio",
+                  "Go to the start", "Hasierara joan"):
+        assert words in worker, words
+    assert '"/calculadora/", "/lector/", "/reglas/"' in worker

@@ -7,11 +7,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.templatetags.static import static
+from django.utils import translation
+from django.utils.translation import gettext
 
 # Everything a board needs to draw itself without the network.
 STATIC_FILES = (
     "css/muscore.css",
+    "css/disputes.css",
     "js/muscore.js",
     "django_htmx/htmx-2.min.js",
     "icons/muscore.svg",
@@ -53,3 +57,21 @@ def manifest(*, start_url: str, name: str, language: str) -> dict[str, Any]:
             },
         ],
     }
+
+
+def offline_words() -> dict[str, dict[str, str]]:
+    """The page the worker answers for a page it never kept, in every language of the
+    site (the worker picks the phone's): its title, what happened, the way home."""
+    words = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            words[code] = {
+                "title": gettext("Sin conexión"),
+                "text": gettext(
+                    "Esta página no está guardada en este móvil: se abrirá cuando vuelva "
+                    "la señal. Las mesas, la calculadora y las reglas que ya abriste sí "
+                    "funcionan."
+                ),
+                "home": gettext("Ir al inicio"),
+            }
+    return words

@@ -660,7 +660,11 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response = render(
         request,
         "tables/sw.js",
-        {"release": live.RELEASE, "precache": offline.precache_json()},
+        {
+            "release": live.RELEASE,
+            "precache": offline.precache_json(),
+            "offline_words": offline.offline_words(),
+        },
         content_type="text/javascript; charset=utf-8",
     )
     response["Service-Worker-Allowed"] = "/"

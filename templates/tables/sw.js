@@ -10,13 +10,33 @@ var STATIC_CACHE = "muscore-static-" + RELEASE;
 var PAGES_CACHE = "muscore-pages"; // also written by muscore.js (the live board's last state)
 var PRECACHE = {{ precache|safe }};
 var STATIC_PREFIX = PRECACHE.length ? PRECACHE[0].replace(/css\/.*$/, "") : "/static/";
-// The board (view or edit link) and the hand entry: the pages a table needs offline.
-var PAGE = /^\/t\/[A-Za-z0-9_-]+\/(k\/[A-Za-z0-9_-]+\/(mano)?)?$/;
+// The board (view or edit link), its history and the hand entry: the pages a table needs
+// offline; and the pages that need no table: the start page of the installed app, the
+// calculator, the lector and the rules (issue 19.10).
+var PAGE = /^\/(t\/[A-Za-z0-9_-]+\/(k\/[A-Za-z0-9_-]+\/(mano|historial)?|historial)?|calculadora\/|lector\/|reglas\/([a-z0-9-]+\/)?)?$/;
+// Kept at install, so they open without signal even if never visited.
+var PAGES_AT_INSTALL = ["/", "/calculadora/", "/lector/", "/reglas/"];
+// A page this phone never kept, without signal: the same words in each language of the
+// site, the phone's own language first (the worker has no cookie to read).
+var OFFLINE = {
+  {% for code, words in offline_words.items %}"{{ code }}": {title: "{{ words.title|escapejs }}", text: "{{ words.text|escapejs }}", home: "{{ words.home|escapejs }}"}{% if not forloop.last %},
+  {% endif %}{% endfor %}
+};
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
     caches.open(STATIC_CACHE)
       .then(function (cache) { return cache.addAll(PRECACHE); })
+      .then(function () {
+        // The pages are a bonus: a page that does not come now comes on its first visit.
+        return caches.open(PAGES_CACHE).then(function (cache) {
+          return Promise.all(PAGES_AT_INSTALL.map(function (path) {
+            return fetch(path, { credentials: "same-origin" }).then(function (response) {
+              if (response.ok && !response.redirected) return cache.put(self.location.origin + path, response);
+            }).catch(function () {});
+          }));
+        });
+      })
       .then(function () { return self.skipWaiting(); })
   );
 });
@@ -31,11 +51,35 @@ self.addEventListener("activate", function (event) {
   );
 });
 
+function offlineLanguage() {
+  var wanted = (self.navigator && self.navigator.languages) || [];
+  for (var i = 0; i < wanted.length; i++) {
+    var code = String(wanted[i]).slice(0, 2).toLowerCase();
+    if (OFFLINE[code]) return code;
+  }
+  return "es";
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, function (c) {
+    return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+  });
+}
+
+// The site's own page, styled by its stylesheet (kept at install), not the browser's error.
 function offlinePage() {
+  var code = offlineLanguage();
+  var words = OFFLINE[code];
   return new Response(
-    "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
-    "<title>muscore</title><p>Sin conexión. / No connection.</p>",
-    { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } }
+    "<!doctype html><html lang='" + code + "'><head><meta charset=utf-8>" +
+    "<meta name=viewport content='width=device-width, initial-scale=1'>" +
+    "<meta name=color-scheme content='dark light'>" +
+    "<title>" + escapeHtml(words.title) + " · muscore</title>" +
+    "<link rel=stylesheet href='" + STATIC_PREFIX + "css/muscore.css'></head>" +
+    "<body><header class=top><a class=brand href='/'>muscore</a></header>" +
+    "<main data-offline-page><h1>" + escapeHtml(words.title) + "</h1><p>" + escapeHtml(words.text) +
+    "</p><p><a class='btn btn-primary btn-big' href='/'>" + escapeHtml(words.home) + "</a></p></main></body></html>",
+    { status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": "30" } }
   );
 }
 

@@ -251,3 +251,53 @@ def test_the_calculator_keeps_what_was_entered_across_a_language_switch(phone: P
     expect(page.locator("#id_c0")).to_have_value(DEAL[0])
     expect(page.locator("#id_c1")).to_have_value(DEAL[1])
     expect(page.locator("#id_c2")).to_have_value("")
+
+
+def wait_for_worker(page: Page) -> None:
+    # Polled from here: the page's CSP forbids the string evaluation wait_for_function uses.
+    for _ in range(100):
+        if page.evaluate("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker never took control")
+
+
+def test_offline_the_kept_pages_open_and_the_others_say_so_styled(phone: Page) -> None:
+    """Item 10: once the app has been opened, without signal the start page, the
+    calculator and the rules open from the phone (kept at install), and a board it never
+    kept answers the site's own 503 page, styled, in the phone's language."""
+    page = phone
+    table = services.create_table(players=NAMES)
+    page.goto("/reglas/")
+    wait_for_worker(page)
+    page.reload()
+    wait_for_worker(page)
+    # Everything the worker keeps at install is in its cache before the signal goes.
+    for _ in range(100):
+        kept = page.evaluate("""async () => {
+            const cache = await caches.open("muscore-pages");
+            const paths = ["/", "/calculadora/", "/lector/", "/reglas/"];
+            const hits = await Promise.all(paths.map(p => cache.match(location.origin + p)));
+            return hits.every(Boolean);
+        }""")
+        if kept:
+            break
+        page.wait_for_timeout(100)
+    assert kept
+    page.context.set_offline(True)
+    try:
+        for path, selector in (("/", "form[action='/mesa']"), ("/calculadora/", "form#calc"),
+                               ("/reglas/", ".rules-index")):
+            response = page.goto(path)
+            assert response is not None and response.status == 200, path
+            expect(page.locator(selector)).to_have_count(1)
+        response = page.goto(f"/t/{table.id}/historial")
+        assert response is not None and response.status == 503
+        expect(page.locator("h1")).to_have_text("Sin conexión")
+        expect(page.locator("html")).to_have_attribute("lang", "es")
+        # Styled by the site's stylesheet (from the worker's cache): the brand bar is there.
+        expect(page.locator("header.top .brand")).to_be_visible()
+        weight = page.locator("header.top .brand").evaluate("e => getComputedStyle(e).fontWeight")
+        assert weight != "400", weight
+    finally:
+        page.context.set_offline(False)
