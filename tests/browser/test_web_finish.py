@@ -301,3 +301,23 @@ def test_offline_the_kept_pages_open_and_the_others_say_so_styled(phone: Page) -
         assert weight != "400", weight
     finally:
         page.context.set_offline(False)
+
+
+@pytest.mark.parametrize("scheme", ["dark"])
+def test_pages_print_black_on_white_without_buttons(new_phone: Any, scheme: str) -> None:
+    """Item 10: printed from a phone in dark mode, the board, its history and the
+    calculator have no header, buttons or keypad, and are black on white."""
+    page = new_phone(color_scheme=scheme)
+    table = services.create_table(players=NAMES)
+    edit = f"/t/{table.id}/k/{table.edit_key}/"
+    page.emulate_media(media="print")
+    for url in (edit, edit + "historial", "/calculadora/"):
+        page.goto(url)
+        for selector in ("header.top", ".btn", "[data-keypad]", "form.lang"):
+            visible = page.locator(selector).evaluate_all(
+                "els => els.filter(e => e.getBoundingClientRect().height > 0).length")
+            assert visible == 0, (url, selector)
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        ink = page.evaluate("getComputedStyle(document.body).color")
+        assert background in ("rgb(255, 255, 255)", "rgba(0, 0, 0, 0)"), (url, background)
+        assert ink == "rgb(0, 0, 0)", (url, ink)
