@@ -90,7 +90,48 @@ def describe(
         "words": "; ".join(details),
         "before": _shown(before),
         "after": _shown(after),
+        # The same records read out, seat by seat with the players' names (issue 19.7).
+        "before_words": record_lines(before, players),
+        "after_words": record_lines(after, players),
     }
+
+
+def record_lines(record: Any, players: Sequence[str]) -> list[str]:
+    """A stored entry in the table's words, one line per thing entered: the cards, the
+    jugadas and what each seat said, each lance's bets and its winner, or the piedras."""
+    if not isinstance(record, Mapping):
+        return []
+    lines: list[str] = []
+    if isinstance(record.get("piedras"), Mapping):
+        lines.append(piedras_words(record["piedras"], players))
+    for seat, cards in sorted(_by_seat(record, "hands").items(), key=lambda kv: str(kv[0])):
+        lines.append(
+            _("cartas de %(name)s: %(cards)s")
+            % {"name": _seat_name(players, seat), "cards": cards}
+        )
+    for seat, jugada in sorted(_by_seat(record, "jugadas").items(), key=lambda kv: str(kv[0])):
+        lines.append(
+            (_("jugadas de %(name)s") % {"name": _seat_name(players, seat)})
+            + ": " + _jugada_words(jugada)
+        )
+    for seat, said in sorted(_by_seat(record, "declared").items(), key=lambda kv: str(kv[0])):
+        lines.append(
+            (_("lo que dijo %(name)s") % {"name": _seat_name(players, seat)})
+            + ": " + _declared_words(said)
+        )
+    lances, winners = _by_seat(record, "lances"), _by_seat(record, "winners")
+    for lance in LANCES:
+        if lance in lances:
+            lines.append(
+                _("apuestas a %(lance)s: %(bets)s")
+                % {"lance": _lance_name(lance).lower(), "bets": bets_words(lances[lance], players)}
+            )
+        if lance in winners:
+            lines.append(
+                _("%(lance)s para %(names)s")
+                % {"lance": _lance_name(lance), "names": _side_words(players, winners[lance])}
+            )
+    return [str(line) for line in lines]
 
 
 def _shown(record: Any) -> str | None:

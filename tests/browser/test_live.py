@@ -569,7 +569,10 @@ def test_share_history_and_import_pages_fit_a_phone(
     # Before and after, opened, still fit the narrowest phone.
     phone.set_viewport_size({"width": 360, "height": 800})
     phone.locator(".change-records summary").first.click()
-    expect(phone.locator('.change-records [data-record="after"] pre').first).to_be_visible()
+    after = phone.locator('.change-records [data-record="after"]').first
+    expect(after.locator(".record-words")).to_be_visible()
+    after.locator(".record-json summary").click()
+    expect(after.locator("pre")).to_be_visible()
     width = phone.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 360, f"the audit's records scroll sideways ({width} px)"
     assert_page_ok(phone, "/importar", screenshot="import")

@@ -50,7 +50,10 @@ def changes_in(page: str) -> list[str]:
 
 def pre_json(block: str, which: str) -> Any:
     found = re.search(
-        rf'data-record="{which}"><figcaption>[^<]*</figcaption><pre>(.*?)</pre>', block, re.S
+        rf'data-record="{which}"><figcaption>[^<]*</figcaption>(?:(?!</figure>).)*?'
+        r"<pre[^>]*>(.*?)</pre>",
+        block,
+        re.S,
     )
     return json.loads(html.unescape(found.group(1))) if found else None
 

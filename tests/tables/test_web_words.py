@@ -61,3 +61,18 @@ def test_a_juego_is_titled_with_the_winners_score_first(client: Client) -> None:
     page = page.replace("\u2060", "")
     assert "Juego 1 para Bruno y Diego (40–0)" in page
     assert "Juego 2 para Bruno y Diego (órdago)" in page
+
+
+def test_the_audit_reads_before_and_after_in_words(client: Client) -> None:
+    """Issue 19.7: a corrected hand's "Antes y después" says the cards and bets seat by
+    seat with the players' names, not seats 0-3 in JSON (which stays, one tap further)."""
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    services.add_hand(table, {"hands": SEED}, via="api")
+    services.replace_hand(table, 1, {"hands": SEED, "lances": {
+        "grande": {"bets": [{"side": "A", "n": 2}], "end": "no_quiero"}}}, via="edit_link")
+    page = client.get(f"/t/{table.id}/historial", headers={"accept-language": "es"})
+    text = page.content.decode()
+    assert "<p>cartas de Ana: R R 5 4</p>" in text
+    assert "<p>cartas de Diego: S S 7 7</p>" in text
+    assert "<p>apuestas a grande: Ana y Carla 2, no quiero</p>" in text
+    assert '<details class="record-json"><summary>JSON</summary>' in text
