@@ -423,17 +423,27 @@ class HeatQualifiers:
 
 
 def qualified(championship: Championship) -> dict[int, HeatQualifiers]:
-    """Each venue whose heat is finished: its qualified pairs and reserves."""
+    """Each venue whose heat is finished: its qualified pairs and reserves. A fixed number
+    of queries: each heat's order is kept on its venue for the heat's revision."""
     out: dict[int, HeatQualifiers] = {}
     sedes = list(championship.sedes.filter(heat__status=Competition.Status.FINISHED)
                  .select_related("heat", "region"))
     enrolments = {e.heat_pair_id: e for e in Enrolment.objects.filter(
         championship=championship, heat_pair__isnull=False).select_related("sede")}
+    pair_of: dict[int, dict[int, int]] = {}
+    for competition_id, index, pair_id in Entry.objects.filter(
+            competition_id__in=[s.heat_id for s in sedes]).values_list(
+            "competition_id", "index", "pair_id"):
+        pair_of.setdefault(competition_id, {})[index] = pair_id
     for sede in sedes:
         assert sede.heat is not None
-        pair_of = dict(sede.heat.entries.values_list("index", "pair_id"))
-        order = [enrolments[pair_of[i]] for i in heat_order(sede.heat)
-                 if pair_of[i] in enrolments]
+        if sede.final_order is None or sede.order_revision != sede.heat.revision:
+            sede.final_order, sede.order_revision = heat_order(sede.heat), sede.heat.revision
+            Sede.objects.filter(pk=sede.pk).update(final_order=sede.final_order,
+                                                   order_revision=sede.order_revision)
+        pairs = pair_of.get(sede.heat.pk, {})
+        order = [enrolments[pairs[i]] for i in sede.final_order
+                 if pairs.get(i) in enrolments]
         withdrawn = {e.pk for e in order if e.status == Enrolment.Status.WITHDRAWN}
         present = [e for e in order if e.pk not in withdrawn]
         seats = sede.quota or 0
