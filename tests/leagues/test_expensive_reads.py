@@ -100,3 +100,27 @@ def test_expensive_reads_are_limited_per_address(settings: Any,
     assert client.get(urls[1], REMOTE_ADDR="203.0.113.78").status_code == 200
     assert client.get(f"/api/v1/leagues/{competition.pk}", REMOTE_ADDR=ip).status_code == 200
     cache.clear()
+
+
+def test_the_exports_tables_read_in_batches_give_what_one_by_one_gives() -> None:
+    from muscore.leagues.services import _table_vaca, _table_vacas
+    from muscore.tables import services as tables
+    from tests.tables.factory import make_hands, make_record, make_table
+
+    from .helpers import ORDAGO_A, ORDAGO_B, PLAIN
+
+    two = make_table(rules={"juegos": 1})  # one-juego vacas: every order a vaca of its own
+    make_hands(two, [ORDAGO_A, ORDAGO_B, PLAIN])
+    open_one = make_table()  # a vaca not finished yet
+    make_hands(open_one, [make_record()])
+    empty = make_table()
+    won = make_table(mano=2, rules={"juegos": 3})
+    make_hands(won, [PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A, PLAIN])
+    behind = make_table(rules={"juegos": 1})
+    make_hands(behind, [ORDAGO_B, PLAIN])
+    type(behind).objects.filter(pk=behind.pk).update(replayed_revision=0)  # loaded by hand
+    ids = [t.id for t in (two, open_one, empty, won, behind)]
+    one_by_one = {t: _table_vaca(t) for t in ids}
+    assert one_by_one[two.id] is not None and one_by_one[empty.id] is None
+    assert _table_vacas(ids) == one_by_one
+    assert tables.table_state(won)["finished"]
