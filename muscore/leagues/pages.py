@@ -210,7 +210,8 @@ def result_text(match: Match) -> str:
 def source_text(match: Match) -> str:
     texts: dict[str, str] = {
         Match.Source.TABLE: _("jugada en una mesa de muscore"),
-        Match.Source.MANUAL: _("anotada a mano (en papel)"),
+        # The page adds its "en papel" mark beside it: said once, not twice.
+        Match.Source.MANUAL: _("anotada a mano"),
         Match.Source.NO_SHOW: _("no presentado"),
     }
     return texts.get(match.source, "")

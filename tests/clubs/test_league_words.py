@@ -1,0 +1,37 @@
+"""The league's words (issue 17.8): each said once and in the right number."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from muscore.leagues import confirmations
+from muscore.leagues import services as leagues
+from tests.clubs.factory import logged_in, make_club, make_league
+from tests.test_languages_pages import visible_text
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_paper_result_says_en_papel_once() -> None:
+    club = make_club()
+    competition = make_league(club, 4, results=0)
+    match = competition.matches.order_by("number").first()
+    leagues.record_result(match, by=club.memberships.get().user, juegos=[3, 1])
+    html = Client().get(f"/club/{club.slug}/liga/{competition.pk}/partida/1/").content.decode()
+    text = visible_text(html)
+    assert "anotada a mano" in text and text.count("en papel") == 1, text
+
+
+def test_a_pair_waiting_to_confirm_is_plural() -> None:
+    club = make_club()
+    competition = make_league(club, 4, results=0)
+    match = competition.matches.select_related("second__pair").order_by("number").first()
+    confirmations.claim(match, side=0, juegos=[3, 1])
+    organiser = logged_in(club.memberships.get().user)
+    html = organiser.get(f"/club/{club.slug}/liga/{competition.pk}/partida/1/").content.decode()
+    other = match.second.pair.name
+    assert re.search(rf"falta que {re.escape(other)} lo confirmen\.", visible_text(html))
+    assert "lo confirme." not in visible_text(html)
