@@ -197,6 +197,12 @@ def _step_text(step: Mapping[str, Any], names: str | None) -> str:
         extra = points - stake if isinstance(stake, int) else 0
         if isinstance(stake, int) and extra > 0:
             params.update(stake=stake, extra=extra)
+            if step["lance"] == "punto":
+                # The punto's extra 1 is the punto itself, not a jugada (issue 19.7).
+                return (
+                    _("%(lance)s: %(who)s+%(points)s (%(stake)s querido y %(extra)s del punto), "
+                      "%(score)s") % params
+                )
             return (
                 _("%(lance)s: %(who)s+%(points)s (%(stake)s querido y %(extra)s de jugadas), "
                   "%(score)s") % params
@@ -223,14 +229,28 @@ def lie_text(lie: Mapping[str, Any], result: Mapping[str, Any], players: Sequenc
     step = next((s for s in steps if s["lance"] == lance and s.get("why") == "mentira"), None)
     cost = ""
     if step:
-        cost = _(" (%(points)s piedras para %(other)s)") % {
-            "points": step["points"], "other": side_names(players, against)}
+        cost = ngettext(
+            " (%(points)s piedra para %(other)s)", " (%(points)s piedras para %(other)s)",
+            step["points"],
+        ) % {"points": step["points"], "other": side_names(players, against)}
+    # A side of two or three players "pierden"; a player alone (a table of two) "pierde".
+    members = max(1, len(players) // 2)
     if lance == "pares":
-        text = _("%(name)s dijo pares y no los tiene: el lance es para %(other)s y %(side)s "
-                 "pierde lo apostado%(cost)s.")
+        text = ngettext(
+            "%(name)s dijo pares y no los tiene: el lance es para %(other)s, y %(side)s "
+            "pierde lo apostado%(cost)s.",
+            "%(name)s dijo pares y no los tiene: el lance es para %(other)s, y %(side)s "
+            "pierden lo apostado%(cost)s.",
+            members,
+        )
     else:
-        text = _("%(name)s dijo juego y no lo tiene: el lance es para %(other)s y %(side)s "
-                 "pierde lo apostado%(cost)s.")
+        text = ngettext(
+            "%(name)s dijo juego y no lo tiene: el lance es para %(other)s, y %(side)s "
+            "pierde lo apostado%(cost)s.",
+            "%(name)s dijo juego y no lo tiene: el lance es para %(other)s, y %(side)s "
+            "pierden lo apostado%(cost)s.",
+            members,
+        )
     seat = lie["seat"]
     return text % {
         "name": players[seat] if seat < len(players) else str(seat),

@@ -92,8 +92,8 @@ def test_lies_are_said_with_what_they_cost(client: Client) -> None:
             "n0": "Ana", "n1": "Bruno", "n2": "Carla", "n3": "Diego",
             "dp1": "si", "f_pares": "B", "b_pares": "2", "e_pares": "quiero"}
     text = text_of(client.post(URL, data))
-    assert "Bruno dijo pares y no los tiene: el lance es para Ana y Carla y Bruno y Diego " \
-           "pierde lo apostado (4 piedras para Ana y Carla)." in text
+    assert "Bruno dijo pares y no los tiene: el lance es para Ana y Carla, y Bruno y Diego " \
+           "pierden lo apostado (4 piedras para Ana y Carla)." in text
 
 
 def test_the_hand_that_won_each_lance_on_the_cards_is_named(client: Client) -> None:

@@ -74,8 +74,8 @@ def test_a_lie_entered_in_the_hand_is_stored_and_the_recuento_says_who_lied_and_
     assert [lie["seat"] for lie in expected["lies"]] == [1]
     cost = next(s for s in expected["recuento"] if s["why"] == "mentira")["points"]
     said = (
-        f"Bruno dijo pares y no los tiene: el lance es para Ana y Carla y Bruno y Diego "
-        f"pierde lo apostado ({cost} piedras para Ana y Carla)."
+        f"Bruno dijo pares y no los tiene: el lance es para Ana y Carla, y Bruno y Diego "
+        f"pierden lo apostado ({cost} piedras para Ana y Carla)."
     )
     board = text_of(client.get(url(table, "tables:edit_board")))
     assert said in board

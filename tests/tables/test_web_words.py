@@ -76,3 +76,15 @@ def test_the_audit_reads_before_and_after_in_words(client: Client) -> None:
     assert "<p>cartas de Diego: S S 7 7</p>" in text
     assert "<p>apuestas a grande: Ana y Carla 2, no quiero</p>" in text
     assert '<details class="record-json"><summary>JSON</summary>' in text
+
+
+def test_the_puntos_extra_one_is_the_punto_not_jugadas(client: Client) -> None:
+    """Issue 19.7: an accepted punto envite of 2 pays 3, "2 querido y 1 del punto"."""
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    services.add_hand(table, {
+        "jugadas": NOBODY, "winners": {"grande": "A", "chica": "A", "punto": "B"},
+        "lances": {"punto": {"bets": [{"side": "A", "n": 2}], "end": "quiero"}},
+    }, via="api")
+    page = client.get(f"/t/{table.id}/", headers={"accept-language": "es"}).content.decode()
+    assert "Bruno y Diego +3 (2 querido y 1 del punto)" in page
+    assert "de jugadas" not in page
