@@ -8,7 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
+from django.utils import translation
 
 # Playwright's sync API runs an event loop in the test thread, and Django then refuses
 # ORM calls from that thread unless told it is safe. That is true in tests only (one
@@ -28,6 +30,14 @@ def _no_rate_limits() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _default_language() -> None:
+    """Each test starts in the site's default language: a request through the test client
+    leaves its language active in the thread, and under pytest-xdist the next test in that
+    worker is whichever the scheduler sends, not the next one in the file."""
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture(scope="session")
 def screenshots_dir() -> Path:
     """Where browser tests save what a person should be able to look at afterwards."""
@@ -35,16 +45,38 @@ def screenshots_dir() -> Path:
     return SCREENSHOTS
 
 
+def _module_fixture(item: pytest.Item) -> bool:
+    """Whether item uses a fixture of module or class scope defined by the tests."""
+    info = getattr(item, "_fixtureinfo", None)
+    for definitions in getattr(info, "name2fixturedefs", {}).values():
+        for definition in definitions:
+            if definition.scope in ("module", "class") and "site-packages" not in str(
+                definition.baseid or definition.func.__code__.co_filename
+            ):
+                return True
+    return False
+
+
+# tryfirst: pytest-xdist reads the xdist_group marks in its own hook, which must see ours.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Everything under tests/browser drives a real Chromium, so `-m "not browser"`
     # gives the quick suite without marking each test by hand; likewise tests/multiserver.
+    # The multi-server tests share one session-scoped cluster (two gunicorn servers):
+    # under pytest-xdist's --dist loadgroup (./scripts/test) they all go to one worker,
+    # which starts the cluster once.
     browser_dir = Path(__file__).parent / "browser"
     multiserver_dir = Path(__file__).parent / "multiserver"
     for item in items:
+        if _module_fixture(item):
+            # A module-scoped fixture (makemessages on a copy, a production server) is built
+            # once per worker that runs a test of it: keep such a module's tests together.
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
         if browser_dir in item.path.parents:
             item.add_marker(pytest.mark.browser)
         if multiserver_dir in item.path.parents:
             item.add_marker(pytest.mark.multiserver)
+            item.add_marker(pytest.mark.xdist_group("multiserver"))
 
 
 # .ci/run's PostgreSQL run sets MUSCORE_REQUIRE_MULTISERVER=1 with a Redis and a PostgreSQL:
@@ -59,6 +91,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # Under pytest-xdist the workers' reports reach the controller's hook above: the
+    # controller decides (a worker that got no multi-server test must not fail the run).
+    if hasattr(session.config, "workerinput"):
+        return
     if MULTISERVER_REQUIRED and not multiserver_passed and exitstatus == 0:
         session.exitstatus = 1
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
