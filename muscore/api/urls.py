@@ -1,7 +1,6 @@
 from django.urls import URLPattern, URLResolver, path, re_path
 
-from muscore.api import leagues, openapi, tables, views
-from muscore.championships import api as championships
+from muscore.api import championships, leagues, openapi, tables, views
 
 app_name = "api"
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -20,7 +19,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tables/<str:table_id>/hands/last", tables.undo_last, name="table_hand_last"),
     path("tables/<str:table_id>/hands/<int:number>", tables.hand, name="table_hand"),
     path("tables/<path:rest>", tables.not_found),
-    # Championships (muscore/championships/api.py), read-only like the leagues; any other
+    # Championships (muscore/api/championships.py), read-only like the leagues; any other
     # path under championships/ answers in JSON too.
     path("championships/<int:championship_id>", championships.detail, name="championship"),
     path("championships/<int:championship_id>/entries.csv", championships.entries_csv,
