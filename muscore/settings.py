@@ -253,6 +253,8 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", "Español"), ("en", "English"), ("eu", "Euskara")]
+# English dates day before month (muscore/formats/en): Django's en is the US way.
+FORMAT_MODULE_PATH = ["muscore.formats"]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Madrid")
