@@ -323,7 +323,11 @@ def recuento_lines(
             ordago["lance"] if ordago else (steps[-1]["lance"] if steps else None)
         )
         if last_lance in order:
-            rest = order[order.index(last_lance) + 1:]
+            # A lance settled by its deje was paid when it was said: it is not among those
+            # left uncounted ("Chica, pares y punto no se cuentan" after a chica deje).
+            settled = {s["lance"] for s in steps if s.get("why") == "deje"}
+            rest = [lance for lance in order[order.index(last_lance) + 1:]
+                    if lance not in settled]
             if rest:
                 words = join_words([str(LANCE_NAMES.get(rest[0], rest[0])),
                                     *[lance_word(lance) for lance in rest[1:]]])

@@ -374,6 +374,8 @@ class HandEntry:
                 "label": self.labels[side],
                 # The partners' names, so a button may wrap between them (never inside one).
                 "parts": [self.players[s] for s in board.side_seats(side, self.n)],
+                # The side in a sentence ("Bruno y Diego").
+                "names": board.side_names(self.players, side),
             }
             for side in ("A", "B")
         ]

@@ -7,6 +7,8 @@ import pytest
 from django.test import Client
 
 from muscore.tables import services
+from muscore.tables.board import recuento_lines
+from tests.tables.factory import make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +90,32 @@ def test_the_puntos_extra_one_is_the_punto_not_jugadas(client: Client) -> None:
     page = client.get(f"/t/{table.id}/", headers={"accept-language": "es"}).content.decode()
     assert "Bruno y Diego +3 (2 querido y 1 del punto)" in page
     assert "de jugadas" not in page
+
+
+def test_a_lance_paid_by_its_deje_is_not_said_uncounted() -> None:
+    """Issue 19.5: a chica deje, then the recuento ends the juego at grande: pares and
+    punto are not counted; chica was paid when it was said and is not among them."""
+    lances = {"grande": {}, "chica": {}, "pares": {}, "punto": {}}
+    result = {
+        "recuento": [
+            {"lance": "chica", "side": "A", "points": 1, "score": {"A": 30, "B": 0},
+             "why": "deje"},
+            {"lance": "grande", "side": "A", "points": 10, "stake": 10,
+             "score": {"A": 40, "B": 0}, "why": "quiero"},
+        ],
+        "winner": "A", "ended_by": "recuento", "lances": lances,
+    }
+    lines = recuento_lines(result, ["Ana", "Bruno", "Carla", "Diego"])
+    assert lines[-1] == "Pares y punto no se cuentan.", lines
+
+
+def test_an_accepted_ordago_is_not_told_as_a_score(client: Client) -> None:
+    """Issue 19.5: the preview of a hand whose órdago was accepted says who won the juego
+    by it, never "Queda 15–10"."""
+    table = make_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    url = f"/t/{table.id}/k/{table.edit_key}/mano"
+    page = client.post(url, {"act": "check", "b_chica": "Bo", "e_chica": "quiero",
+                             "w_chica": "B"}, headers={"accept-language": "es"})
+    text = page.content.decode()
+    assert "Órdago: juego para Bruno y Diego" in text
+    assert "Queda " not in text
