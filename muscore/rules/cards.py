@@ -127,20 +127,20 @@ class Rules:
             raise RecordError("not_a", field="rules", what="object", got=show(data))
         if not data:
             return DEFAULT_RULES
-        for key in data:
-            if key not in _RULE_KEYS:
-                raise RecordError("unknown_key", key=key, where="rules")
         # Tables repeat the same options over and over: memoise by the items, when they
         # are plain values (True == 1 would collide with 1, so only exact int/str count).
         # The types are part of the key: True == 1, and a value must be an exact int.
-        key = (tuple(data.items()), tuple(map(type, data.values())))
+        key: object = (tuple(data.items()), tuple(map(type, data.values())))
         try:
             cached = _RULES_CACHE.get(key)
         except TypeError:  # an unhashable value: let the checks below name it
             cached = None
             key = None
         if cached is not None:
-            return cached
+            return cached  # only options read once, every key known, are memoised
+        for name in data:
+            if name not in _RULE_KEYS:
+                raise RecordError("unknown_key", key=name, where="rules")
         rules = cls(**{k: data[k] for k in _RULE_KEYS if k in data})
         if key is not None and len(_RULES_CACHE) < 1024:
             _RULES_CACHE[key] = rules

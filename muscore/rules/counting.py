@@ -319,12 +319,21 @@ def _jugada_step(tally: _Tally, lance: str, in_lance: Betting | None) -> dict[st
     ):
         raise tally.pending(lance)  # a holder of the collecting side is not known
     points, detail = premiums(reading, lance, side)
+    step = jugada_step(lance, side, why, points, stake, detail)
+    if step is not None and liars:
+        step["liars"] = liars
+    return step
+
+
+def jugada_step(
+    lance: str, side: str, why: str, points: int, stake: int, detail: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """A pares or juego step of the recuento (without its score): the premiums and the
+    stake; None when the side collects nothing."""
     if not points + stake:
         return None
     step: dict[str, Any] = {"lance": lance, "side": side, "points": points + stake, "why": why,
                             "premiums": detail}
     if stake:
         step["stake"] = stake
-    if liars:
-        step["liars"] = liars
     return step

@@ -34,6 +34,7 @@ from muscore.rules.cards import (
     B,
     Rules,
 )
+from muscore.rules.counting import jugada_step
 from muscore.rules.errors import RuleError
 
 _SEAT_TEXT = tuple(str(seat) for seat in range(6))
@@ -49,7 +50,7 @@ def score_shown(
     read = _read(record, rules, mano)
     if read is None:
         return None
-    wins, holders, held, fourth = read
+    wins, holders, flats, fourth = read
     bettings = _bettings(record, holders, fourth)
     if bettings is None:
         return None
@@ -93,7 +94,7 @@ def score_shown(
             break
     if result["winner"] is None:
         for lance in order:
-            found = _step(lance, bettings.get(lance), wins, holders, held, rules.players)
+            found = _step(lance, bettings.get(lance), wins, holders, flats, rules.players)
             if found is None:
                 continue
             side = found["side"]
@@ -143,17 +144,16 @@ def _flat(text: str, rules: Rules) -> tuple[Any, ...] | None:
 
 def _read(
     record: Mapping[str, Any], rules: Rules, mano: int
-) -> tuple[dict[str, Any], tuple[int, int], tuple[list[Any], list[Any]], str] | None:
+) -> tuple[dict[str, Any], tuple[int, int], list[Any], str] | None:
     """Each lance's winning side, the sides holding pares and juego (bit 1 for A, 2 for
-    B), what each seat holds in them, and the fourth lance; None unless every seat's
+    B), each seat's flat tuple (what it holds), and the fourth lance; None unless every seat's
     cards are a spelling already read and the deck's counts are plainly right."""
     hands = record.get("hands")
     n = rules.players
     if type(hands) is not dict or len(hands) != n:
         return None
     known = _FLAT.get((rules.reyes, rules.real31)) or {}
-    pares: list[Any] = [None] * n
-    juego: list[Any] = [None] * n
+    flats: list[Any] = [None] * n
     packed = pares_sides = juego_sides = 0
     # The showdown: going round from the mano, only a strictly better hand takes a lance
     # over, so the seat nearer the mano keeps it on a tie.
@@ -168,6 +168,7 @@ def _read(
             if made is None:
                 return None  # a seat keyed otherwise, or cards not read yet
             flat = made
+        flats[seat] = flat
         g, c, t, p, j, kind, total, counts = flat
         packed += counts
         if g > g_key:
@@ -177,12 +178,10 @@ def _read(
         if t > t_key:
             t_key, t_seat = t, seat
         if kind is not None:
-            pares[seat] = kind
             pares_sides |= 1 << (seat & 1)
             if p > p_key:
                 p_key, p_seat = p, seat
         if total is not None:
-            juego[seat] = total
             juego_sides |= 1 << (seat & 1)
             if j > j_key:
                 j_key, j_seat = j, seat
@@ -192,7 +191,7 @@ def _read(
                             PUNTO: SIDES[t_seat & 1],
                             PARES: SIDES[p_seat & 1] if p_seat >= 0 else None,
                             JUEGO: SIDES[j_seat & 1] if j_seat >= 0 else None}
-    return wins, (pares_sides, juego_sides), (pares, juego), JUEGO if juego_sides else PUNTO
+    return wins, (pares_sides, juego_sides), flats, JUEGO if juego_sides else PUNTO
 
 
 def _bettings(
@@ -223,7 +222,7 @@ def _bettings(
 
 def _step(
     lance: str, betting: Betting | None, wins: dict[str, Any], holders: tuple[int, int],
-    held: tuple[list[Any], list[Any]], n: int,
+    flats: list[Any], n: int,
 ) -> dict[str, Any] | None:
     """One lance at the count (rules.md, "What each lance pays"), without its score."""
     if lance is GRANDE or lance is CHICA or lance is PUNTO:
@@ -254,22 +253,16 @@ def _step(
     detail = []
     if lance is PARES:
         for seat in range(0 if side == A else 1, n, 2):
-            kind = held[0][seat]
+            kind = flats[seat][5]
             if kind is not None:
                 worth = PARES_PREMIUM[kind]
                 detail.append({"seat": seat, "jugada": kind, "points": worth})
                 points += worth
     else:
         for seat in range(0 if side == A else 1, n, 2):
-            total = held[1][seat]
+            total = flats[seat][6]
             if total is not None:
                 worth = 3 if total == 31 else 2
                 detail.append({"seat": seat, "jugada": total, "points": worth})
                 points += worth
-    if not points + stake:
-        return None
-    step: dict[str, Any] = {"lance": lance, "side": side, "points": points + stake, "why": why,
-                            "premiums": detail}
-    if stake:
-        step["stake"] = stake
-    return step
+    return jugada_step(lance, side, why, points, stake, detail)

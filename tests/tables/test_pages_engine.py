@@ -9,13 +9,14 @@ import pytest
 from django.test import Client
 
 from muscore.tables import services
-from muscore.tables.models import Hand
+from muscore.tables.models import Hand, Table
 from tests.tables.test_pages import edit_url, hand_url, make_table, post_hand, score_of, text_of
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_count_that_ends_at_grande_asks_no_later_winner(client: Client) -> None:
+def table_at_37() -> Table:
+    """A table where A has 37: an accepted grande envite of 28 won on the cards."""
     table = make_table()
     services.add_hand(
         table,
@@ -23,6 +24,11 @@ def test_a_count_that_ends_at_grande_asks_no_later_winner(client: Client) -> Non
          "lances": {"grande": {"bets": [{"side": "A", "n": 28}], "end": "quiero"}}},
         via="api",
     )
+    return table
+
+
+def test_a_count_that_ends_at_grande_asks_no_later_winner(client: Client) -> None:
+    table = table_at_37()
     assert score_of(table)["A"] == 37
     # At 37 an accepted envite of 4 won by A in grande ends the juego at the count:
     # chica and punto cannot count, so the page asks for neither.
@@ -37,13 +43,7 @@ def test_a_count_that_ends_at_grande_asks_no_later_winner(client: Client) -> Non
 
 
 def test_before_grande_is_won_the_later_lances_are_still_asked(client: Client) -> None:
-    table = make_table()
-    services.add_hand(
-        table,
-        {"hands": {"0": "R R R R", "1": "4 4 5 5", "2": "C C C 7", "3": "5 6 7 1"},
-         "lances": {"grande": {"bets": [{"side": "A", "n": 28}], "end": "quiero"}}},
-        via="api",
-    )
+    table = table_at_37()
     bets = {"b_grande": "A4", "e_grande": "quiero", "w_grande": "B"}
     refused = post_hand(client, table, bets)
     assert refused.status_code == 400
