@@ -126,12 +126,14 @@ def chart(
     *,
     breaks: Sequence[int] = (),
     height: int = 130,
+    dealt: int | None = None,
 ) -> dict[str, Any]:
     """Both sides' score over the hands, for an inline SVG with axes and the dentro line.
 
     `scores` are the scores after each hand, from 0-0. `breaks` are the counts of
     hands after which a juego was won: the next juego starts again at 0-0, drawn as a
-    new pair of lines after a dashed separator (the chart of a whole vaca).
+    new pair of lines after a dashed separator (the chart of a whole vaca). `dealt` is how
+    many of those entries were hands dealt (the label counts hands, not piedras taps).
     """
     plot_left, plot_right = CHART_LEFT, CHART_WIDTH - CHART_RIGHT
     plot_top, plot_bottom = CHART_TOP, height - CHART_BOTTOM
@@ -178,7 +180,7 @@ def chart(
         "separators": [x(b) for b in ends],
         "x_ticks": [{"n": n, "x": x(n)} for n in sorted(set(ticks)) if scores],
         "label_y": height - 4,
-        "hands": len(scores),
+        "hands": len(scores) if dealt is None else dealt,
     }
 
 
@@ -463,7 +465,14 @@ def board(state: BoardState) -> dict[str, Any]:
         "vaca_winner_names": side_names(players, vaca_won) if vaca_won else "",
         "mano": {"seat": next_mano, "name": players[next_mano]},
         "postre": {"seat": postre(next_mano, n), "name": players[postre(next_mano, n)]},
-        "chart": with_legend(chart([h["score"] for h in juego["hands"]], target), players),
+        "chart": with_legend(
+            chart(
+                [h["score"] for h in juego["hands"]],
+                target,
+                dealt=sum(1 for h in juego["hands"] if not is_piedras(h)),
+            ),
+            players,
+        ),
         "last_hand": last_hand,
         "next_number": first_hand + len(hands),
         "juegos_results": juegos_results(vaca, players),
@@ -546,7 +555,14 @@ def shown_vaca_end(
         "first_hand": first,
         "last_hand": first + len(hands) - 1,
         "chart": with_legend(
-            chart([h["score"] for h in hands], target, breaks=breaks, height=170), players
+            chart(
+                [h["score"] for h in hands],
+                target,
+                breaks=breaks,
+                height=170,
+                dealt=sum(1 for h in hands if not is_piedras(h)),
+            ),
+            players,
         ),
     }
 

@@ -119,3 +119,14 @@ def test_an_accepted_ordago_is_not_told_as_a_score(client: Client) -> None:
     text = page.content.decode()
     assert "Órdago: juego para Bruno y Diego" in text
     assert "Queda " not in text
+
+
+def test_the_chart_counts_hands_not_piedras_taps(client: Client) -> None:
+    """Issue 19.6: two hands and a tap are "2 manos en este juego", not 3."""
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    services.add_hand(table, {"hands": SEED}, via="api")
+    services.add_piedras(table, "B", 1, via="api")
+    services.add_hand(table, {"hands": SEED}, via="api")
+    page = client.get(f"/t/{table.id}/", headers={"accept-language": "es"}).content.decode()
+    assert "2 manos en este juego" in page
+    assert "3 manos en este juego" not in page
