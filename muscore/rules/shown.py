@@ -54,69 +54,73 @@ def score_shown(
     bettings = _bettings(record, holders, fourth)
     if bettings is None:
         return None
-    a, b = score_a, score_b
-    target = rules.target
     order = (GRANDE, CHICA, PARES, fourth)
-    lances: dict[str, dict[str, Any]] = {
-        GRANDE: {"side": None, "points": 0}, CHICA: {"side": None, "points": 0},
-        PARES: {"side": None, "points": 0}, fourth: {"side": None, "points": 0},
+    result: dict[str, Any] = {
+        "score": None, "winner": None, "ended_by": None,
+        "lances": {GRANDE: {"side": None, "points": 0}, CHICA: {"side": None, "points": 0},
+                   PARES: {"side": None, "points": 0}, fourth: {"side": None, "points": 0}},
+        "recuento": [],
     }
-    steps: list[dict[str, Any]] = []
-    result: dict[str, Any] = {"score": None, "winner": None, "ended_by": None,
-                              "lances": lances, "recuento": steps}
-    ordago = None
-    for lance in order if bettings else ():
+    a, b = score_a, score_b
+    if bettings:
+        a, b = _dejes(result, bettings, wins, order, a, b, rules.target)
+    if result["winner"] is None:
+        for lance in order:
+            step = _step(lance, bettings.get(lance), wins, holders, flats, rules.players)
+            if step is None:
+                continue
+            a, b, reached = _credit(result, step, a, b, rules.target)
+            if reached:
+                result["winner"], result["ended_by"] = step["side"], "recuento"
+                break
+    result["score"] = {A: a, B: b}
+    return result
+
+
+def _dejes(
+    result: dict[str, Any], bettings: dict[str, Betting], wins: dict[str, Any],
+    order: tuple[str, ...], a: int, b: int, target: int,
+) -> tuple[int, int]:
+    """The betting as played: a rejected bet's deje at once (the juego ends when it
+    reaches the target), an accepted órdago ends the juego; the score after them."""
+    for lance in order:
         betting = bettings.get(lance)
         if betting is None:
             continue
-        if not betting.quiero:  # the deje, at once
+        if not betting.quiero:
             side = betting.last_side or ""
-            step: dict[str, Any] = {"lance": lance, "side": side, "points": betting.deje,
-                                    "why": "deje"}
-        elif betting.ordago:  # accepted: whoever wins the lance wins the juego
-            lances[lance] = {"side": wins[lance], "points": 0}
-            result["winner"], result["ended_by"] = wins[lance], "ordago"
-            ordago = {"lance": lance, "side": wins[lance]}
-            break
-        else:
-            continue
-        if side == A:
-            a += step["points"]
-            reached = a >= target
-        else:
-            b += step["points"]
-            reached = b >= target
-        step["score"] = {A: a, B: b}
-        steps.append(step)
-        lances[lance] = {"side": side, "points": step["points"]}
-        if reached:
-            result["winner"], result["ended_by"] = side, "deje"
-            break
-    if result["winner"] is None:
-        for lance in order:
-            found = _step(lance, bettings.get(lance), wins, holders, flats, rules.players)
-            if found is None:
-                continue
-            side = found["side"]
-            points = found["points"]
-            if side == A:
-                a += points
-                reached = a >= target
-            else:
-                b += points
-                reached = b >= target
-            found["score"] = {A: a, B: b}
-            steps.append(found)
-            credited = lances[lance]
-            credited["side"] = side
-            credited["points"] += points
+            step = {"lance": lance, "side": side, "points": betting.deje, "why": "deje"}
+            a, b, reached = _credit(result, step, a, b, target)
             if reached:
-                result["winner"], result["ended_by"] = side, "recuento"
+                result["winner"], result["ended_by"] = side, "deje"
                 break
-    result["score"] = {A: a, B: b}
-    if ordago is not None:
-        result["ordago"] = ordago
-    return result
+        elif betting.ordago:  # accepted: whoever wins the lance wins the juego
+            result["lances"][lance] = {"side": wins[lance], "points": 0}
+            result["winner"], result["ended_by"] = wins[lance], "ordago"
+            result["ordago"] = {"lance": lance, "side": wins[lance]}
+            break
+    return a, b
+
+
+def _credit(
+    result: dict[str, Any], step: dict[str, Any], a: int, b: int, target: int
+) -> tuple[int, int, bool]:
+    """Add a step to the recuento and its lance; the score after it and whether its
+    side reached the target."""
+    side = step["side"]
+    points = step["points"]
+    if side == A:
+        a += points
+        reached = a >= target
+    else:
+        b += points
+        reached = b >= target
+    step["score"] = {A: a, B: b}
+    result["recuento"].append(step)
+    credited = result["lances"][step["lance"]]
+    credited["side"] = side
+    credited["points"] += points
+    return a, b, reached
 
 
 #: Per table option, each spelling of four cards as one flat tuple: the showdown's five
