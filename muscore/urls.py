@@ -15,10 +15,13 @@ urlpatterns = [
     # The calculator, the hand lector and the rules pages (muscore/disputes).
     path("", include("muscore.disputes.urls")),
     # Clubs, their organisers' accounts, players and pairs (muscore/clubs), and the club
-    # page with its competitions (muscore/leagues): one namespace, "clubs".
+    # page with its competitions (muscore/leagues): the namespace "leagues" names the
+    # league's pages; "clubs" names both (the league pages' names from before they had
+    # their own namespace, kept as aliases and first, so a request resolves as before).
     path("", include((clubs_urls.urlpatterns + leagues_urls.urlpatterns, "clubs"))),
     # Championships across venues (muscore/championships, issue 18).
     path("campeonatos/", include("muscore.championships.urls")),
+    path("", include((leagues_urls.urlpatterns, "leagues"))),
     # The admin's login counts password tries like the organisers' (per address and per
     # account tried); its own pattern below still names it (admin:login).
     path(

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from muscore import ratelimits
 from muscore.api.tables import api_view, error, etag_matches
-from muscore.leagues import ceros_services, services
+from muscore.leagues import ceros_rounds, documents
 from muscore.leagues.compute.spreadsheet import SEPARATORS
 from muscore.leagues.models import Competition
 
@@ -69,7 +69,7 @@ def detail(request: HttpRequest, league_id: int) -> HttpResponse:
             competition = Competition.objects.get(pk=league_id)
             if competition.revision != revision:
                 return detail(request, league_id)  # a write landed between the reads
-            body = services.api_body(competition)
+            body = documents.api_body(competition)
             cache.set(key, body, BODY_CACHE_SECONDS)
         response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
@@ -105,7 +105,7 @@ def export(request: HttpRequest, league_id: int) -> HttpResponse:
     key = f"muscore:league-export:{league_id}:{stamp}:{competition.revision}"
     body = cache.get(key)
     if body is None:
-        body = json.dumps(services.league_document(competition, hands=True),
+        body = json.dumps(documents.league_document(competition, hands=True),
                           ensure_ascii=False, indent=1)
         cache.set(key, body, BODY_CACHE_SECONDS)
     return _download(body, "application/json", f"liga-{league_id}.json")
@@ -130,9 +130,9 @@ def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     if sep is None:
         return error(BAD_SEP, 400)
     if competition.format == Competition.Format.CEROS:
-        return _download(ceros_services.standings_csv(competition, sep=sep),
+        return _download(ceros_rounds.standings_csv(competition, sep=sep),
                          "text/csv; charset=utf-8", f"clasificacion-{league_id}.csv")
-    return _download(services.standings_csv(competition, sep=sep), "text/csv; charset=utf-8",
+    return _download(documents.standings_csv(competition, sep=sep), "text/csv; charset=utf-8",
                      f"clasificacion-{league_id}.csv")
 
 
@@ -145,7 +145,7 @@ def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     sep = _sep(request)
     if sep is None:
         return error(BAD_SEP, 400)
-    return _download(services.matches_csv(competition, sep=sep), "text/csv; charset=utf-8",
+    return _download(documents.matches_csv(competition, sep=sep), "text/csv; charset=utf-8",
                      f"partidas-{league_id}.csv")
 
 

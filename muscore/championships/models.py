@@ -2,7 +2,7 @@
 
 A venue (sede) is a club of its own (its organisers are the club's), and its heat is one of
 that club's competitions; a phase's groups are competitions of the championship's club.
-Results therefore go through :mod:`muscore.leagues.services` like any league match.
+Results therefore go through :mod:`muscore.leagues.results` like any league match.
 """
 
 from __future__ import annotations

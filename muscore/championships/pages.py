@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from muscore.championships import services
 from muscore.championships.models import Championship, Enrolment, Phase
+from muscore.leagues import competitions
 from muscore.leagues import pages as league_pages
-from muscore.leagues import services as leagues
 from muscore.leagues.models import Competition, Match
 
 
@@ -71,7 +71,7 @@ def phase_views(championship: Championship) -> list[dict[str, Any]]:
         groups = []
         for group in phase.groups.all():
             competition = group.competition
-            tables = leagues.standings(competition)
+            tables = competitions.standings(competition)
             groups.append({
                 "number": group.order + 1, "url": league_pages.competition_url(competition),
                 "rows": tables[0].rows if tables else [], "advance": phase.advance,
@@ -146,7 +146,7 @@ def tv_groups(phase: Phase, now: datetime | None = None) -> list[dict[str, Any]]
                     "late": bool(deadline and not match.source and now > deadline),
                     "table": match.table_number,
                 })
-        tables = leagues.standings(competition)
+        tables = competitions.standings(competition)
         out.append({"number": group.order + 1, "round": current.round.number if current else None,
                     "deadline": deadline, "matches": matches,
                     "rows": tables[0].rows if tables else []})

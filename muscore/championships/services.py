@@ -11,7 +11,7 @@
 - ``withdraw(enrolment, *, by)``: a withdrawn pair's place goes to the next reserve
 
 Results are never written here: a heat's and a group's matches are league matches, played
-through :mod:`muscore.leagues.services` (its pages, tables, links). Every write checks
+through :mod:`muscore.leagues.results` (its pages, tables, links). Every write checks
 its organiser (PermissionDenied, a 403) and runs in one transaction.
 """
 
@@ -41,12 +41,12 @@ from muscore.championships.models import (
 from muscore.clubs.models import NAME_MAX, Club, Pair
 from muscore.clubs.permissions import is_organiser, require_organiser
 from muscore.clubs.services import create_club, save_pair
-from muscore.leagues import services as leagues
+from muscore.leagues import competitions, documents
+from muscore.leagues.compute.document import read_rules
 from muscore.leagues.compute.draw import DrawError, DrawPair, draw_groups, group_winners
+from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.compute.quotas import QuotaError, Quotas, compute_quotas
 from muscore.leagues.compute.quotas import Sede as QuotaSede
-from muscore.leagues.document import read_rules
-from muscore.leagues.errors import LeagueError
 from muscore.leagues.messages import league_message
 from muscore.leagues.models import Competition, Entry
 
@@ -240,7 +240,7 @@ def _replace_in_groups(enrolment: Enrolment) -> None:
     draw.setdefault("replaced", []).append({"out": enrolment.pk, "in": nxt.pk})
     phase.draw = draw
     phase.save(update_fields=["draw"])
-    leagues.touch_pairs([entry.pair_id])
+    competitions.touch_pairs([entry.pair_id])
 
 
 # ------------------------------------------------------------------------------ quotas
@@ -358,11 +358,11 @@ def start_heat(sede: Sede, *, by: Any, format: str = Competition.Format.LIGUILLA
                                 % {"sede": sede.name, "n": len(enrolments)})
     pairs = [_heat_pair(e, by) for e in enrolments]
     try:
-        heat = leagues.create_competition(
+        heat = competitions.create_competition(
             sede.club, by=_acting(by, sede.club), name=f"{sede.championship.name} · {sede.name}",
             pairs=pairs, format=format, groups=groups, ceros=ceros, legs=legs,
             rules=sede.championship.rules, draw=draw)
-    except leagues.CompetitionError as error:
+    except competitions.CompetitionError as error:
         raise ChampionshipError(str(error)) from None
     sede.heat = heat
     sede.save(update_fields=["heat"])
@@ -384,10 +384,10 @@ def heat_order(competition: Competition) -> list[int]:
     """A finished heat's final order (entry indices, the winner first): the standings of a
     liguilla; the knockout's places then the groups' order; a ceros tournament's table."""
     if competition.format == Competition.Format.CEROS:
-        from muscore.leagues import ceros_services
+        from muscore.leagues import ceros_rounds
 
-        return [row.entry.index for row in ceros_services.table(competition).rows]
-    tables = leagues.standings(competition)
+        return [row.entry.index for row in ceros_rounds.table(competition).rows]
+    tables = competitions.standings(competition)
     if competition.format == Competition.Format.LIGUILLA:
         return [row.pair for row in tables[0].rows]
     index_of = dict(competition.entries.values_list("pk", "index"))
@@ -560,11 +560,11 @@ def draw_phase(phase: Phase, *, by: Any, seed: str) -> Phase:
     for number, keys in enumerate(draw.groups):
         members = [_phase_pair(by_pk[int(str(k))]) for k in keys]
         try:
-            competition = leagues.create_competition(
+            competition = competitions.create_competition(
                 championship.club, by=by, name=f"{phase.name} · {_('Grupo')} {number + 1}",
                 pairs=members, rules=championship.rules, draw=list(range(len(members))),
                 draw_method="phase")
-        except leagues.CompetitionError as error:  # the whole draw is rolled back
+        except competitions.CompetitionError as error:  # the whole draw is rolled back
             raise ChampionshipError(str(error)) from None
         PhaseGroup.objects.create(phase=phase, order=number, competition=competition)
     phase.seed = seed
@@ -599,7 +599,8 @@ def start_round_clock(phase: Phase, *, by: Any, now: datetime | None = None) -> 
         match = (group.competition.matches.filter(source="").select_related("round")
                  .order_by("number").first())
         if match is not None:
-            started += leagues.schedule_round(group.competition, match.round.number, now, by=by)
+            started += competitions.schedule_round(group.competition, match.round.number, now,
+                                                   by=by)
     return started
 
 
@@ -633,7 +634,7 @@ def championship_document(championship: Championship) -> dict[str, Any]:
             "id": sede.pk, "name": sede.name,
             "region": sede.region.name if sede.region else None, "capacity": sede.capacity,
             "quota": sede.quota, "entries": enrolments.get(sede.pk, []),
-            "heat": leagues.league_document(sede.heat) if sede.heat
+            "heat": documents.league_document(sede.heat) if sede.heat
             and sede.heat.format != Competition.Format.CEROS else None,
             "qualified": [e.pk for e in heat.qualified] if heat else None,
             "reserves": [e.pk for e in heat.reserves] if heat else None,
@@ -644,7 +645,7 @@ def championship_document(championship: Championship) -> dict[str, Any]:
             "id": phase.pk, "name": phase.name, "level": phase.level,
             "region": phase.region.name if phase.region else None, "advance": phase.advance,
             "draw": phase.draw,
-            "groups": [leagues.league_document(g.competition)
+            "groups": [documents.league_document(g.competition)
                        for g in phase.groups.select_related("competition")],
         })
     winner = champion(championship)

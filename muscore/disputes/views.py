@@ -117,7 +117,7 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
     else:
         players = {"2": 2, "6": 6}.get(request.GET.get("players", ""), 4)
         # A new hand; a league's disputed paper result opens it with the competition's
-        # table options and the players' names (muscore.leagues.views_confirm).
+        # table options and the players' names (muscore.leagues.views.confirm).
         start = {key: request.GET[key] for key in START_FIELDS if key in request.GET}
         calc = calc_mod.Calculation.from_data({**start, "players": str(players)})
     context = _context(calc)

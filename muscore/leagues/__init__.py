@@ -16,7 +16,7 @@ standings from each match's stored figures through :func:`compute_standings`.
 
 from __future__ import annotations
 
-from muscore.leagues.document import (
+from muscore.leagues.compute.document import (
     League,
     Match,
     Pair,
@@ -28,9 +28,9 @@ from muscore.leagues.document import (
     replay_result,
     vaca_result,
 )
-from muscore.leagues.errors import LeagueError
-from muscore.leagues.fixtures import Round, fixtures, fixtures_json
-from muscore.leagues.ratings import (
+from muscore.leagues.compute.errors import LeagueError
+from muscore.leagues.compute.fixtures import Round, fixtures, fixtures_json
+from muscore.leagues.compute.ratings import (
     PlayerRating,
     RatedMatch,
     rate,
@@ -38,7 +38,13 @@ from muscore.leagues.ratings import (
     ratings_json,
     win_probability,
 )
-from muscore.leagues.standings import CRITERIA, Row, compute_standings, standings, standings_json
+from muscore.leagues.compute.standings import (
+    CRITERIA,
+    Row,
+    compute_standings,
+    standings,
+    standings_json,
+)
 
 __all__ = [
     "CRITERIA", "League", "LeagueError", "Match", "Pair", "PlayerRating", "Points",

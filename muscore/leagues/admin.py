@@ -137,7 +137,7 @@ class PlayerHandStatsAdmin(admin.ModelAdmin[PlayerHandStats]):
     raw_id_fields = ["club", "match", "player"]
 
 
-# The ceros tournaments' drafts and the log of their draws (muscore.leagues.ceros_services).
+# The ceros tournaments' drafts and the log of their draws (muscore.leagues.ceros_rounds).
 @admin.register(CerosDraft)
 class CerosDraftAdmin(admin.ModelAdmin[CerosDraft]):
     list_display = ["competition", "number", "made_at"]

@@ -8,7 +8,7 @@ class LeaguesConfig(AppConfig):
 
     def ready(self) -> None:
         # A league match takes its result from its table: listen without tables importing us.
-        from muscore.leagues.services import on_table_changed
+        from muscore.leagues.results import on_table_changed
         from muscore.tables.signals import table_changed
 
         def listener(sender: object, table: object, state: object, **kwargs: object) -> None:
@@ -20,7 +20,7 @@ class LeaguesConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from muscore.clubs.models import Pair, PairMember, Player
-        from muscore.leagues.services import on_club_change
+        from muscore.leagues.competitions import on_club_change
 
         for model in (Pair, PairMember, Player):
             post_save.connect(on_club_change, sender=model, dispatch_uid=f"leagues-{model}")

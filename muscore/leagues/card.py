@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from PIL import Image, ImageDraw, ImageFont
 
-from muscore.leagues import ceros_services, pages
+from muscore.leagues import ceros_rounds, pages
 from muscore.leagues.models import Competition, Match, PairHandStats
 from muscore.tables.models import Hand
 
@@ -84,11 +84,11 @@ def latest_results(competition: Competition, count: int) -> list[Match]:
 
 
 def ceros_table(competition: Competition) -> list[dict[str, Any]] | None:
-    """A ceros tournament's table as the screen shows it (muscore.leagues.ceros_services:
+    """A ceros tournament's table as the screen shows it (muscore.leagues.ceros_rounds:
     pairs still in first, by fewest ceros, then those out); None for any other format."""
     if competition.format != Competition.Format.CEROS:
         return None
-    state = ceros_services.table(competition)
+    state = ceros_rounds.table(competition)
     winner = state.winner.pk if state.winner is not None else None
     return [
         {

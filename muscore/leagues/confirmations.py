@@ -13,7 +13,7 @@ waits as a `ResultClaim` (it never counts in the standings) until:
   anybody looks. A disputed claim is never accepted by itself: the organiser decides
   (the disputing pair may also confirm after all, once the calculator has settled it).
 
-The result is then stored through `services._store` (source "manual": a vaca kept on
+The result is then stored through `results.store` (source "manual": a vaca kept on
 paper), so the standings, the audit (`Correction`, action confirmed / accepted /
 auto_accept) and whatever follows a result (ratings, stats) see it as any other.
 Every step leaves a `ClaimEvent` row; the match page shows them.
@@ -37,8 +37,8 @@ from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
-from muscore.leagues import services
-from muscore.leagues.errors import LeagueError
+from muscore.leagues import competitions, results
+from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.models import (
     ClaimEvent,
     Competition,
@@ -56,7 +56,7 @@ NOTE_MAX = 500
 OPEN = (ResultClaim.Status.PENDING, ResultClaim.Status.DISPUTED)
 
 
-class ClaimError(services.CompetitionError):
+class ClaimError(competitions.CompetitionError):
     """A claim, confirmation or decision refused for what was sent (a 400)."""
 
     status = 400
@@ -184,17 +184,17 @@ def _event(
 
 def _result(match: Match, juegos: Sequence[int], tantos: Sequence[int] | None) -> Any:
     """The claimed figures read as the league reads a paper result (same checks)."""
-    rules = services.competition_rules(match.competition)
+    rules = competitions.competition_rules(match.competition)
     data: dict[str, Any] = {"pairs": [0, 1], "juegos": list(juegos)}
     if tantos is not None:
         data["tantos"] = list(tantos)
     try:
-        result = services._read_one(data, rules)
+        result = results.read_result(data, rules)
     except LeagueError as error:
-        raise ClaimError(str(services._league_error(error))) from None
+        raise ClaimError(str(competitions.league_error(error))) from None
     try:
-        services._check_knockout(match, result)
-    except services.CompetitionError as error:
+        results.check_knockout(match, result)
+    except competitions.CompetitionError as error:
         raise ClaimError(str(error)) from None
     return result
 
@@ -208,7 +208,7 @@ def _settled(match: Match) -> None:
 
 def _locked(match: Match, now: datetime) -> tuple[Match, ResultClaim | None]:
     """The match locked for a write, after settling what is due, and its open claim."""
-    locked = services._locked(match)
+    locked = competitions.lock_match(match)
     _settle(locked, now)
     return locked, _open(locked).select_for_update().first()
 
@@ -371,7 +371,7 @@ def _store(match: Match, claim: ResultClaim, *, by: Any, action: str, at: dateti
         tantos = (claim.tantos_first, claim.tantos_second)
     result = _result(match, (claim.juegos_first, claim.juegos_second), tantos)
     before = match.figures()
-    services._store(match, result, Match.Source.MANUAL, at=at)
+    results.store(match, result, Match.Source.MANUAL, at=at)
     correction = Correction.objects.create(
         competition_id=match.competition_id,
         match=match,
@@ -382,7 +382,7 @@ def _store(match: Match, claim: ResultClaim, *, by: Any, action: str, at: dateti
     )
     # Correction.at is auto_now_add: the audit keeps the result's own time.
     Correction.objects.filter(pk=correction.pk).update(at=at)
-    services._after_change(match.competition)
+    results.after_change(match.competition)
 
 
 # ------------------------------------------------------------------- after 24 hours
@@ -438,8 +438,8 @@ def accept_due(
     for match_id in list(due.order_by().values_list("match_id", flat=True).distinct()):
         try:
             with transaction.atomic():
-                changed += _settle(services._locked(Match(pk=match_id)), now)
-        except services.CompetitionError:
+                changed += _settle(competitions.lock_match(Match(pk=match_id)), now)
+        except competitions.CompetitionError:
             # Figures the league no longer takes (its options changed): left open for
             # an organiser, and a read of the page never fails for it.
             continue

@@ -1,7 +1,7 @@
 """The league contract's errors in the page's language (gettext).
 
 ``muscore.leagues`` (its pure part, no Django) raises a
-:class:`~muscore.leagues.errors.LeagueError` with a ``code`` and its ``params`` (numbers,
+:class:`~muscore.leagues.compute.errors.LeagueError` with a ``code`` and its ``params`` (numbers,
 values found, and the words it needs as codes: where in the document, what kind of
 value) and an English ``str()`` for the command line and the API. This module words it
 for an organiser in the active language, like ``muscore.rule_messages`` does for the
@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_noop, override
 
-from muscore.leagues.errors import LeagueError, Where
+from muscore.leagues.compute.errors import LeagueError, Where
 from muscore.rule_messages import rule_message
 
 #: The message of each league error code, a Spanish msgid with %(param)s placeholders.

@@ -3,8 +3,9 @@
 Each match STORES its juegos and tantos the moment its result arrives (from its muscore
 table, by hand, or as a no-show), so standings are drawn from stored figures and never
 by replaying hands. The hands themselves stay on the match's table (muscore.tables),
-which is the evidence. Business logic lives in `services.py`; the pure computations
-(standings, fixtures, ratings) in the Django-free modules beside this one.
+which is the evidence. Business logic lives in competitions.py, results.py and the
+other service modules; the pure computations (standings, fixtures, ratings) in the
+Django-free package muscore.leagues.compute.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class Competition(models.Model):
     format = models.CharField(max_length=10, choices=Format.choices, default=Format.LIGUILLA)
     legs = models.PositiveSmallIntegerField(default=1)
     group_count = models.PositiveSmallIntegerField(default=0)
-    # A ceros tournament's N: a pair is out after N lost matches (muscore.leagues.ceros).
+    # A ceros tournament's N: a pair is out after N lost matches (muscore.leagues.compute.ceros).
     ceros = models.PositiveSmallIntegerField(default=3)
     # Every match's table options, spelled out (muscore.rules.Rules.to_json()).
     rules = models.JSONField()
@@ -113,7 +114,7 @@ class Entry(models.Model):
         Group, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
     )
     # Its standings line over the league (or group) matches with a result, kept in step
-    # with each match's stored figures in the same transaction (services._store), so the
+    # with each match's stored figures in the same transaction (results.store), so the
     # standings read one row per pair whatever the number of matches.
     played = models.IntegerField(default=0)
     won = models.IntegerField(default=0)
@@ -177,7 +178,7 @@ class Match(models.Model):
     "" means the match is left out of the document (a knockout match whose pairs are not
     known yet); NULL means not worked out yet: the reader works it out from the row. A
     write that bypasses `save()` (`update()`, `bulk_create`, `bulk_update`) must set it
-    to None or write it (`document_text`; services.refresh_docs does a whole league).
+    to None or write it (`document_text`; documents.refresh_docs does a whole league).
     """
 
     class Source(models.TextChoices):
@@ -284,7 +285,7 @@ def document_text(
     """A match as league.md writes it in a league's `matches`, compact JSON, from its
     stored figures (`first` and `second` are the entries' indices). Round 0 (an imported
     match with no round) is left out; a table's result is written as its juegos and
-    tantos (the export with the hands is services.league_document(hands=True))."""
+    tantos (the export with the hands is documents.league_document(hands=True))."""
     text = (f'{{"round":{round_number},"pairs":[{first},{second}]' if round_number
             else f'{{"pairs":[{first},{second}]')
     if source == Match.Source.NO_SHOW:
@@ -362,7 +363,7 @@ class ResultClaim(models.Model):
     it, an organiser accepts it, or 24 hours pass without a dispute.
 
     Open claims (pending, disputed) never count in the standings: the match's figures are
-    written only when the claim is confirmed or accepted (services._store).
+    written only when the claim is confirmed or accepted (results.store).
     """
 
     class Status(models.TextChoices):
@@ -535,7 +536,7 @@ class RatingBacklog(models.Model):
 
 
 class HandCounts(models.Model):
-    """One side's counts from the hands of a match's vaca (muscore.leagues.handstats.Counts,
+    """One side's counts from the hands of a match's vaca (muscore.leagues.compute.handstats.Counts,
     the same names): stored when the table's result arrives, never replayed on a page view."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
@@ -604,7 +605,7 @@ class PlayerHandStats(HandCounts):
         return f"{self.player_id} in match {self.match_id}"
 
 
-# --- the one-day tournament "a N ceros" (muscore.leagues.ceros_services) -------------------
+# --- the one-day tournament "a N ceros" (muscore.leagues.ceros_rounds) -------------------
 
 
 class CerosDraft(models.Model):

@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
+from muscore.leagues.competitions import CompetitionError, bump
 from muscore.leagues.models import Competition, Match, ResultClaim
-from muscore.leagues.services import CompetitionError, _bump
 
 
 @dataclass
@@ -107,7 +107,7 @@ def set_on_tv(competition: Competition, on: bool, *, by: Any) -> None:
     if on and competition.archived:
         raise CompetitionError(_("Una competición archivada no sale en la tele."))
     Competition.objects.filter(pk=competition.pk).update(on_tv=on)
-    _bump(competition)  # the screen's ETag follows the revision
+    bump(competition)  # the screen's ETag follows the revision
     competition.on_tv = on
 
 
@@ -117,7 +117,7 @@ def set_archived(competition: Competition, archived: bool, *, by: Any) -> None:
     require_organiser(by, competition.club)
     Competition.objects.filter(pk=competition.pk).update(
         archived=archived, on_tv=False if archived else competition.on_tv)
-    _bump(competition)
+    bump(competition)
     competition.archived = archived
 
 

@@ -1,7 +1,8 @@
 """What the league pages show, worked out from muscore.leagues' models and services:
 standings rows with the tie-break that separated each level pair, rounds with the
 matches left, the knockout as bracket columns, a match's result in words. No rule of
-the league is worked out here; the figures come from muscore.leagues.services."""
+the league is worked out here; the figures come from muscore.leagues.competitions,
+.results and .documents."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from muscore.leagues import services as leagues
+from muscore.leagues import competitions
+from muscore.leagues.compute.standings import Row
 from muscore.leagues.models import Competition, Correction, Entry, Match, ResultClaim, Round
-from muscore.leagues.standings import Row
 
 STAGE_NAMES = {
     "quarterfinal": gettext_lazy("Cuartos de final"),
@@ -166,7 +167,7 @@ class StandingsTable:
 
 def standings_tables(competition: Competition) -> list[StandingsTable]:
     tables = []
-    for group in leagues.standings(competition):
+    for group in competitions.standings(competition):
         rows: list[dict[str, Any]] = []
         names = {row.pair: row.name for row in group.rows}
         for i, row in enumerate(group.rows):

@@ -1,7 +1,7 @@
 """The club players' ratings, stored and kept in step with the results (league.md, "Ratings").
 
 One history per club: every match of every competition of the club with a result, in the
-club's rating order, rated with `muscore.leagues.ratings.replay` (openskill's
+club's rating order, rated with `muscore.leagues.compute.ratings.replay` (openskill's
 ThurstoneMostellerFull, default parameters). Each player who sat gets a `RatingPoint`
 after the match (mu, sigma, nivel, matches so far); `PlayerRating` keeps the last one.
 Substitutes are rated for the matches they sat in (`Match.players_first/second`), the
@@ -17,7 +17,7 @@ stays where it was played instead of jumping to the end; the id breaks ties (res
 stored in one bulk write, an import: the match numbers' order).
 
 **Recomputing.** When a result arrives, changes or is cleared, or who sat changes,
-`match_changed` (called by muscore.leagues.services in the write's transaction) re-rates
+`match_changed` (called by muscore.leagues.results in the write's transaction) re-rates
 from that match on: the points at or after its place are deleted, each player's state
 just before it is read back (mu, sigma, matches), and the rest of the history is replayed
 from there. A new result is the last in the order, so it re-rates one match; a correction
@@ -52,6 +52,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from muscore.clubs.models import Club, PairMember, Player
+from muscore.leagues.compute.ratings import State, replay
 from muscore.leagues.models import (
     Correction,
     Entry,
@@ -61,7 +62,6 @@ from muscore.leagues.models import (
     RatingMatch,
     RatingPoint,
 )
-from muscore.leagues.ratings import State, replay
 
 BATCH = 2000
 # A write re-rates at most this many matches itself (a new result re-rates one; a few

@@ -1,11 +1,11 @@
 """What the hands say, stored: each match's counts per pair and per player, and the reads.
 
-When a match's table stores its result (``services._sync``), :func:`count_match` counts
-the hands of the table's first vaca (the one the result is; muscore.leagues.handstats,
+When a match's table stores its result (``results.on_table_changed``), :func:`count_match` counts
+the hands of the table's first vaca (the one the result is; muscore.leagues.compute.handstats,
 over the engine's answers kept in the table's state) and writes a `PairHandStats` row per
 side and a `PlayerHandStats` row per player who sat (his side's counts: a hand record
 names the side that bets, never the seat). An organiser's result (by hand, a no-show) or
-a cleared one drops them (:func:`drop`, from ``services._store``). Pages only sum the
+a cleared one drops them (:func:`drop`, from ``results.store``). Pages only sum the
 stored rows, grouped by the database, in a constant number of queries: nothing is
 replayed on a page view. ``manage.py count_hand_stats`` recounts from the tables' hands.
 """
@@ -21,7 +21,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from muscore.clubs.models import Club, Pair, PairMember, Player
-from muscore.leagues.handstats import FIELDS, LANCES, Counts, count_hands
+from muscore.leagues.compute.handstats import FIELDS, LANCES, Counts, count_hands
 from muscore.leagues.models import Entry, Match, PairHandStats, PlayerHandStats
 from muscore.rules import Checkpoint, HandResult, replay_evening
 from muscore.tables.models import Hand, Table
@@ -204,7 +204,7 @@ def share(part: int, whole: int) -> int | None:
 
 
 def summary(totals: Mapping[str, int]) -> dict[str, Any]:
-    """What the include `clubs/_hand_stats.html` draws from one player's or pair's sums."""
+    """What the include `leagues/_hand_stats.html` draws from one player's or pair's sums."""
     return {
         **totals,
         "lances": [
@@ -218,13 +218,13 @@ def summary(totals: Mapping[str, int]) -> dict[str, Any]:
 
 
 def player_context(player: Player) -> dict[str, Any]:
-    """The context of the include `clubs/_hand_stats.html` for a player (one query)."""
+    """The context of the include `leagues/_hand_stats.html` for a player (one query)."""
     return {"hand_stats": summary(_totals(PlayerHandStats.objects.filter(player=player))),
             "hand_stats_of": "player"}
 
 
 def pair_context(pair: Pair, entry: Entry | None = None) -> dict[str, Any]:
-    """The context of the include `clubs/_hand_stats.html` for a pair: in one competition
+    """The context of the include `leagues/_hand_stats.html` for a pair: in one competition
     (its `entry`) or in all of them (one query)."""
     rows = PairHandStats.objects.filter(pair=pair)
     if entry is not None:

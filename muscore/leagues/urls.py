@@ -1,17 +1,14 @@
-"""The club page and its competitions' pages (muscore.leagues.views). muscore/urls.py puts
-these beside muscore/clubs/urls.py under the namespace "clubs": their names did not change
-when they moved here from clubs (clubs must not import leagues)."""
+"""The club page and its competitions' pages (muscore.leagues.views). muscore/urls.py serves
+them under the namespace "leagues", and again beside muscore/clubs/urls.py under "clubs",
+the names they had before they moved here from clubs (clubs must not import leagues)."""
 
 from django.urls import path
 
-from muscore.leagues import views as league
-from muscore.leagues import views_ceros as ceros
-from muscore.leagues import views_confirm as confirm
-from muscore.leagues import views_import
-from muscore.leagues import views_leaders as leaders
-from muscore.leagues import views_night as night
-from muscore.leagues import views_players as players
-from muscore.leagues import views_tv as tv
+from muscore.leagues.views import ceros, leaders, night, players
+from muscore.leagues.views import competitions as league
+from muscore.leagues.views import confirmations as confirm
+from muscore.leagues.views import documents as views_import
+from muscore.leagues.views import screen as tv
 
 urlpatterns = [
     path("club/<slug:slug>/", league.club, name="club"),
@@ -97,13 +94,13 @@ urlpatterns = [
     path("club/<slug:slug>/jugador/<int:player_id>/", players.player, name="player"),
     path("club/<slug:slug>/niveles/", players.ranking, name="ranking"),
     path("nivel/", players.method, name="rating_method"),
-    # The organiser's night (muscore.leagues.views_night).
+    # The organiser's night (muscore.leagues.views.night).
     path("club/<slug:slug>/noche/", night.night_page, name="night"),
     path("club/<slug:slug>/liga/<int:competition_id>/tele", night.on_tv, name="on_tv"),
     path("club/<slug:slug>/liga/<int:competition_id>/archivar", night.archive, name="archive"),
     path("club/<slug:slug>/liga/<int:competition_id>/borrar", night.delete,
          name="delete_competition"),
-    # The bar's screen and the group-chat card (muscore.leagues.views_tv).
+    # The bar's screen and the group-chat card (muscore.leagues.views.screen).
     path("club/<slug:slug>/tv/", tv.tv, name="tv"),
     path(
         "club/<slug:slug>/liga/<int:competition_id>/jornada/<int:number>/tarjeta.<str:kind>",
@@ -117,7 +114,7 @@ urlpatterns = [
     ),
     # What the hands say: the club's leaders (muscore.leagues.stats_store).
     path("club/<slug:slug>/lideres/", leaders.leaders, name="leaders"),
-    # The one-day tournament "a N ceros" (muscore.leagues.ceros_services).
+    # The one-day tournament "a N ceros" (muscore.leagues.ceros_rounds).
     path("club/<slug:slug>/liga/<int:competition_id>/ceros/", ceros.page, name="ceros"),
     path(
         "club/<slug:slug>/liga/<int:competition_id>/ceros/sortear", ceros.draw, name="ceros_draw"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from muscore.leagues import services as leagues
+from muscore.leagues import results
 from muscore.leagues.models import Match
 from tests.clubs.factory import make_club, make_league
 
@@ -27,7 +27,7 @@ def test_the_share_button_gives_the_rounds_png_and_its_results_text(
     organiser = club.memberships.get().user
     one = Match.objects.select_related("first__pair", "second__pair").get(
         competition=competition, number=1)
-    leagues.record_result(one, by=organiser, juegos=[3, 1])
+    results.record_result(one, by=organiser, juegos=[3, 1])
     assert one.first is not None and one.second is not None
     first, second = one.first.pair.name, one.second.pair.name
     url = f"/club/{club.slug}/liga/{competition.pk}/jornada/1/"

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from muscore.leagues import ceros_services
+from muscore.leagues import ceros_rounds
 from muscore.leagues.models import Competition, Match
 from tests.browser.test_clubs import add_pairs, start_club
 
@@ -87,12 +87,12 @@ def test_a_ceros_tournament_played_to_its_winner_on_a_phone(
 
     # Round after round until one pair is left.
     number = 2
-    while ceros_services.table(competition).winner is None:
+    while ceros_rounds.table(competition).winner is None:
         assert number < 20, "the tournament did not end"
         for url in publish_next(page, tournament_url, number):
             enter_result(page, url, 3, 2)
         number += 1
-    winner = ceros_services.table(competition).winner
+    winner = ceros_rounds.table(competition).winner
     assert winner is not None
     page.goto(tournament_url)
     expect(page.locator("#ganadora")).to_have_text(f"Ganan {winner.pair.name}")

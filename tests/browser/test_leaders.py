@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from muscore.leagues import services
+from muscore.leagues import competitions
 from tests.leagues.factory import liguilla
 from tests.leagues.test_stats_store import VACA, play
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_the_leaders_wall_on_a_phone(phone: Page, assert_page_ok: Callable[..., None]) -> None:
     competition, user = liguilla(4)
     for match in competition.matches.order_by("number"):
-        play(services.open_table(match, by=user), *VACA)
+        play(competitions.open_table(match, by=user), *VACA)
     slug = competition.club.slug
     page = phone
     page.goto(f"/club/{slug}/")

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from muscore.clubs.models import Player
-from muscore.leagues import services as leagues
+from muscore.leagues import results
 from muscore.leagues.models import Match, PlayerRating
 from tests.leagues.factory import liguilla
 
@@ -21,7 +21,7 @@ def test_a_players_page_on_a_phone_shows_the_nivel_and_the_chart(
 ) -> None:
     competition, user = liguilla(4, legs=2)
     for m in Match.objects.filter(competition=competition).order_by("number")[:8]:
-        leagues.record_result(m, by=user, juegos=[3, 1] if m.number % 3 else [1, 3])
+        results.record_result(m, by=user, juegos=[3, 1] if m.number % 3 else [1, 3])
     club = competition.club
     rating = PlayerRating.objects.filter(club=club).order_by("-matches", "-nivel").first()
     assert rating is not None and rating.matches >= 3
@@ -52,7 +52,7 @@ def test_a_players_page_on_a_phone_shows_the_nivel_and_the_chart(
 def test_the_links_on_the_players_pages_are_44_px(phone: Page) -> None:
     competition, user = liguilla(4)
     for m in Match.objects.filter(competition=competition).order_by("number")[:3]:
-        leagues.record_result(m, by=user, juegos=[3, 1])
+        results.record_result(m, by=user, juegos=[3, 1])
     club = competition.club
     rating = PlayerRating.objects.filter(club=club).first()
     assert rating is not None

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from muscore.leagues import services as leagues
+from muscore.leagues import results
 from muscore.leagues.models import Match
 from tests.browser.test_live import answers  # noqa: F401 (the server's answers, a fixture)
 from tests.clubs.factory import make_club, make_league
@@ -61,7 +61,7 @@ def test_the_screen_shows_a_result_within_2_seconds_and_asks_nothing_outside(
     # (The first poll has no copy to revalidate yet.)
     assert len(polls) >= 2 and set(polls[1:]) == {(304, True)}, polls
     start = time.monotonic()
-    leagues.record_result(match, by=organiser, juegos=[3, 2])
+    results.record_result(match, by=organiser, juegos=[3, 2])
     expect(tv.locator(f'[data-result="{match.number}"]')).to_contain_text("3–2", timeout=LIVE_MS)
     elapsed = time.monotonic() - start
     assert elapsed < LIVE_MS / 1000

@@ -6,7 +6,7 @@ from typing import Any
 
 from muscore.championships import services
 from muscore.championships.models import Championship, Phase, Sede
-from muscore.leagues import services as leagues
+from muscore.leagues import results
 from muscore.leagues.models import Competition
 from tests.clubs.factory import make_club, make_user
 
@@ -48,7 +48,7 @@ def play_all(competition: Competition, by: Any) -> None:
             return
         assert match.first is not None and match.second is not None
         first_wins = match.first.index < match.second.index
-        leagues.record_result(match, by=by, juegos=[1, 0] if first_wins else [0, 1])
+        results.record_result(match, by=by, juegos=[1, 0] if first_wins else [0, 1])
 
 
 def play_heats(championship: Championship, barmen: list[Any]) -> list[Sede]:

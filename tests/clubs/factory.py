@@ -43,7 +43,8 @@ def make_league(
 ) -> Any:
     """A drawn competition of `pairs` new pairs with its first `results` matches played by
     hand (all the group matches when None), one of them a no-show."""
-    from muscore.leagues import services as leagues
+    from muscore.leagues import competitions
+    from muscore.leagues import results as league_results
     from muscore.leagues.models import Match
 
     organiser = club.memberships.first().user  # type: ignore[union-attr]
@@ -69,7 +70,7 @@ def make_league(
         make_pair(club, names[2 * i % 16] + str(i), names[(2 * i + 1) % 16] + str(i))
         for i in range(pairs)
     ]
-    competition = leagues.create_competition(
+    competition = competitions.create_competition(
         club,
         by=organiser,
         name="Liga de invierno",
@@ -82,12 +83,14 @@ def make_league(
     todo = Match.objects.filter(competition=competition, slot="").order_by("number")
     for n, match in enumerate(todo[:results] if results is not None else todo):
         if n == 2:
-            leagues.record_no_show(match, by=organiser, who=1)
+            league_results.record_no_show(match, by=organiser, who=1)
         else:
-            leagues.record_result(
+            league_results.record_result(
                 match,
                 by=organiser,
                 juegos=[3, n % 3] if n % 2 else [n % 3, 3],
-                tantos=[120 + n, 90 + n] if n % 2 else [80 + n, 120],
+                # Tantos the juegos allow: the winner 3 x 40 and some, the loser its juegos'.
+                tantos=([120 + n % 3, 40 * (n % 3) + n] if n % 2
+                        else [40 * (n % 3) + n, 120 + n % 3]),
             )
     return competition

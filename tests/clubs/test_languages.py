@@ -10,7 +10,7 @@ from django.test import Client
 
 from muscore.clubs.models import Club
 from tests.clubs.factory import make_club, make_league, make_pair
-from tests.clubs.test_league_pages import urls as league_urls
+from tests.leagues.test_league_pages import urls as league_urls
 from tests.test_languages_pages import LANGUAGES, foreign_runs, found_in, visible_text
 
 

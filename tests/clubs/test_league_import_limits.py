@@ -18,7 +18,7 @@ from pytest_django import Settings
 
 from muscore.clubs.models import NAME_MAX, Pair, Player
 from muscore.leagues import LeagueError, read_league
-from muscore.leagues.document import PERSON_NAME_LIMIT, loads_league
+from muscore.leagues.compute.document import PERSON_NAME_LIMIT, loads_league
 from muscore.leagues.models import Competition
 from tests.clubs.factory import logged_in, make_club
 from tests.test_rate_limits import address

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from muscore.clubs.models import Club, Pair
-from muscore.leagues import services
+from muscore.leagues import competitions
 from muscore.leagues.models import Competition
 from tests.clubs.factory import make_club, make_pair, make_user
 
@@ -24,7 +24,7 @@ def club_with_pairs(count: int = 4, organiser: Any = None) -> tuple[Club, Any, l
 def liguilla(count: int = 4, legs: int = 1, organiser: Any = None,
              **extra: Any) -> tuple[Competition, Any]:
     club, user, pairs = club_with_pairs(count, organiser)
-    competition = services.create_competition(
+    competition = competitions.create_competition(
         club, by=user, name="Liga de los jueves", pairs=pairs, legs=legs,
         draw=list(range(count)), **extra)
     return competition, user

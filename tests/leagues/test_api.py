@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from muscore.clubs.services import save_pair
-from muscore.leagues import read_league, services, standings_json
+from muscore.leagues import competitions, documents, read_league, results, standings_json
 from muscore.leagues.models import Competition, Correction, Match
 from muscore.tables import services as tables
 from tests.clubs.factory import logged_in, make_club, make_user
@@ -25,15 +25,15 @@ pytestmark = pytest.mark.django_db
 
 def played(competition: Competition, user: Any) -> Competition:
     matches = list(competition.matches.select_related("first__pair"))
-    table = services.open_table(matches[0], by=user)
+    table = competitions.open_table(matches[0], by=user)
     for record in (PLAIN, ORDAGO_A, ORDAGO_A, ORDAGO_A):
         tables.add_hand(table, record, via="edit_link")
-    services.record_result(matches[1], by=user, juegos=[2, 3], tantos=[111, 150])
-    services.record_no_show(matches[2], by=user, who="both")
-    services.substitute(matches[3], by=user, side=1,
+    results.record_result(matches[1], by=user, juegos=[2, 3], tantos=[111, 150])
+    results.record_no_show(matches[2], by=user, who="both")
+    competitions.substitute(matches[3], by=user, side=1,
                         replaced=matches[3].second.pair.player_names()[0] if matches[3].second
                         else "", substitute="Iñaki")
-    services.record_result(matches[3], by=user, juegos=[3, 0])
+    results.record_result(matches[3], by=user, juegos=[3, 0])
     competition.refresh_from_db()
     return competition
 
@@ -63,7 +63,7 @@ def test_etag_and_304(client: Client) -> None:
     assert again.status_code == 304 and again["ETag"] == etag and not again.content
     match = competition.matches.first()
     assert match is not None
-    services.record_result(match, by=user, juegos=[3, 1])
+    results.record_result(match, by=user, juegos=[3, 1])
     changed = client.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert changed.json()["matches"][0]["juegos"] == [3, 1]
@@ -79,7 +79,7 @@ def test_constant_queries(client: Client, django_assert_max_num_queries: Any) ->
     for count in (4, 12):
         competition, user = liguilla(count, legs=2, organiser=make_user(f"org{count}"))
         for match in competition.matches.all()[: count * 2]:
-            services.record_result(match, by=user, juegos=[3, 2])
+            results.record_result(match, by=user, juegos=[3, 2])
         with django_assert_max_num_queries(12):
             assert client.get(f"/api/v1/leagues/{competition.pk}").status_code == 200
 
@@ -111,7 +111,7 @@ def test_export_imports_again_and_csv(client: Client) -> None:
     assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
     exported = json.loads(response.content)
     assert exported["matches"][0]["vaca"]["hands"] == [PLAIN, ORDAGO_A, ORDAGO_A, ORDAGO_A]
-    copy = services.import_competition(make_club("Otro club", organiser=user), exported, by=user)
+    copy = documents.import_competition(make_club("Otro club", organiser=user), exported, by=user)
     again = client.get(f"/api/v1/leagues/{copy.pk}/export")
     assert json.loads(again.content) == exported
     standings = client.get(f"/api/v1/leagues/{competition.pk}/standings.csv")
@@ -131,9 +131,9 @@ def test_export_imports_again_and_csv(client: Client) -> None:
 def test_the_body_written_as_text_is_the_document(client: Client) -> None:
     competition, user = liguilla(4, legs=2)
     played(competition, user)
-    body = json.loads(services.api_body(competition))
-    assert body == services.api_document(competition)
-    assert list(body) == list(services.api_document(competition))
+    body = json.loads(documents.api_body(competition))
+    assert body == documents.api_document(competition)
+    assert list(body) == list(documents.api_document(competition))
     assert client.get(f"/api/v1/leagues/{competition.pk}").json() == body
 
 
@@ -141,7 +141,7 @@ def stored_texts_are_fresh(competition: Competition) -> None:
     """Every match's kept document text (Match.doc) is what its row gives now."""
     kept = dict(competition.matches.values_list("pk", "doc"))
     assert None not in kept.values()
-    services.refresh_docs(competition)
+    documents.refresh_docs(competition)
     assert dict(competition.matches.values_list("pk", "doc")) == kept
 
 
@@ -149,37 +149,37 @@ def test_the_kept_match_texts_follow_every_write(client: Client) -> None:
     competition, user = liguilla(4, legs=2)
     played(competition, user)
     matches = list(competition.matches.all())
-    services.clear_result(matches[1], by=user)
-    services.set_players(matches[3], by=user, side=1, players=None)
+    results.clear_result(matches[1], by=user)
+    competitions.set_players(matches[3], by=user, side=1, players=None)
     stored_texts_are_fresh(competition)
-    exported = services.league_document(competition, hands=True)
-    copy = services.import_competition(make_club("Otro club", organiser=user), exported, by=user)
+    exported = documents.league_document(competition, hands=True)
+    copy = documents.import_competition(make_club("Otro club", organiser=user), exported, by=user)
     stored_texts_are_fresh(copy)
-    assert json.loads(services.api_body(copy))["matches"] == \
-        services.league_document(competition)["matches"]
+    assert json.loads(documents.api_body(copy))["matches"] == \
+        documents.league_document(competition)["matches"]
 
 
 def test_the_kept_texts_of_a_knockout(client: Client) -> None:
     from .factory import club_with_pairs
 
     club, user, pairs = club_with_pairs(8)
-    competition = services.create_competition(
+    competition = competitions.create_competition(
         club, by=user, name="Torneo", pairs=pairs, format="groups", groups=2,
         draw=list(range(8)))
-    assert "sf1" not in services.api_body(competition).decode()
+    assert "sf1" not in documents.api_body(competition).decode()
     for match in competition.matches.filter(slot=""):
-        services.record_result(match, by=user, juegos=[3, 1])
+        results.record_result(match, by=user, juegos=[3, 1])
     stored_texts_are_fresh(competition)
-    body = json.loads(services.api_body(competition))
-    assert body == services.api_document(competition)
+    body = json.loads(documents.api_body(competition))
+    assert body == documents.api_document(competition)
     assert len(body["matches"]) == 12 + 2  # the semifinals are known, the final not yet
 
 
 def test_a_text_not_kept_yet_is_worked_out_from_its_row(client: Client) -> None:
     competition, user = liguilla(4, legs=2)
     played(competition, user)
-    whole = services.api_body(competition)
+    whole = documents.api_body(competition)
     competition.matches.filter(number__in=[1, 2, 4, 9]).update(doc=None)
-    assert services.api_body(competition) == whole
-    assert services.refresh_docs(competition, missing_only=True) == 4
-    assert services.api_body(competition) == whole
+    assert documents.api_body(competition) == whole
+    assert documents.refresh_docs(competition, missing_only=True) == 4
+    assert documents.api_body(competition) == whole

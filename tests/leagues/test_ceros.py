@@ -1,4 +1,4 @@
-"""The pairing of a tournament "a N ceros" (muscore.leagues.ceros): random tournaments
+"""The pairing of a tournament "a N ceros" (muscore.leagues.compute.ceros): random tournaments
 played to the end with random results keep every rule the module states."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from muscore.leagues.ceros import (
+from muscore.leagues.compute.ceros import (
     CerosError,
     NextRound,
     Played,
@@ -228,7 +228,7 @@ def test_the_pairing_imports_no_django() -> None:
     code = (
         "import sys\n"
         "sys.modules['django'] = None\n"
-        "import muscore.leagues.ceros\n"
+        "import muscore.leagues.compute.ceros\n"
         "assert not any(m.startswith('django') for m in sys.modules"
         " if sys.modules[m] is not None)\n"
     )

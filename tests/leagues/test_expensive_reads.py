@@ -10,8 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from muscore.leagues import card
-from muscore.leagues import services as leagues
+from muscore.leagues import card, documents, results
 from muscore.leagues.models import Competition, Match
 from tests.clubs.factory import make_club, make_league
 
@@ -43,12 +42,12 @@ def counted(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]
 def a_new_result(competition: Competition) -> None:
     match = Match.objects.filter(competition=competition, source="").order_by("number").first()
     assert match is not None
-    leagues.record_result(match, by=organiser(competition), juegos=[3, 1])
+    results.record_result(match, by=organiser(competition), juegos=[3, 1])
 
 
 def test_the_export_is_made_once_per_revision(monkeypatch: pytest.MonkeyPatch,
                                               competition: Competition) -> None:
-    made = counted(monkeypatch, leagues, "league_document")
+    made = counted(monkeypatch, documents, "league_document")
     url = f"/api/v1/leagues/{competition.pk}/export"
     first = Client().get(url)
     again = Client().get(url)
@@ -104,6 +103,7 @@ def test_expensive_reads_are_limited_per_address(settings: Any,
 
 def test_the_exports_tables_read_in_batches_give_what_one_by_one_gives() -> None:
     from muscore.leagues.services import _table_vaca, _table_vacas
+
     from muscore.tables import services as tables
     from tests.tables.factory import make_hands, make_record, make_table
 

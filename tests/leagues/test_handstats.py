@@ -1,4 +1,4 @@
-"""What the hands say (muscore.leagues.handstats): hand-made vacas whose every count is
+"""What the hands say (muscore.leagues.compute.handstats): hand-made vacas whose every count is
 known, worked out by hand from the rules (rules.md) before the code counted them."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from muscore.leagues.handstats import FIELDS, Counts, count_vaca
+from muscore.leagues.compute.handstats import FIELDS, Counts, count_vaca
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,7 +110,7 @@ def test_counts_add_and_name_their_columns() -> None:
 
 
 def test_handstats_imports_no_django() -> None:
-    code = ("import sys, muscore.leagues.handstats; "
+    code = ("import sys, muscore.leagues.compute.handstats; "
             "assert not [k for k in sys.modules if k.startswith('django')]")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=60).returncode == 0
 

@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from muscore.leagues import services
+from muscore.leagues import competitions, results
 from muscore.leagues.models import Competition, Match
 from tests.test_languages_pages import LANGUAGES, foreign_runs, found_in, visible_text
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 def played(competition: Competition, user: object, count: int) -> list[Match]:
     matches = list(competition.matches.order_by("number")[:count])
     for match in matches:
-        play(services.open_table(match, by=user), *VACA)
+        play(competitions.open_table(match, by=user), *VACA)
     return matches
 
 
@@ -82,7 +82,7 @@ def test_the_leaders_queries_do_not_grow_with_the_club() -> None:
     played(competition, user, 1)
     one = queries(leaders_url(competition))
     for match in competition.matches.order_by("number")[1:]:
-        play(services.open_table(match, by=user), *VACA)
+        play(competitions.open_table(match, by=user), *VACA)
     assert queries(leaders_url(competition)) == one <= 6
 
 
@@ -110,7 +110,7 @@ def test_the_pair_page_shows_its_hand_stats() -> None:
     stat = re.search(r'data-stat="ordagos">([^<]*)<', html)
     assert stat is not None and stat.group(1) == "3 echados, 3 queridos, 3 ganados"
     # A cleared result takes its counts away.
-    services.clear_result(match, by=user)
+    results.clear_result(match, by=user)
     html = get(reverse("clubs:entry", args=[competition.club.slug, competition.pk,
                                             match.first.index]))
     assert "Aún sin partidas jugadas en una mesa de muscore." in visible_text(html)
@@ -131,7 +131,7 @@ def test_the_player_page_shows_his_sides_hand_stats_and_the_leaders_link_it() ->
 def test_a_seasons_leaders_are_one_competitions() -> None:
     competition, user = liguilla(2)
     played(competition, user, 1)
-    other = services.create_competition(
+    other = competitions.create_competition(
         competition.club, by=user, name="Liga de invierno",
         pairs=[e.pair for e in competition.entries.order_by("index")], draw=[1, 0])
     url = leaders_url(competition)

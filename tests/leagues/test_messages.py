@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from muscore.leagues import LeagueError, read_league
-from muscore.leagues.errors import FIXTURES, LEAGUE, POINTS, Where
-from muscore.leagues.errors import MESSAGES as ENGLISH
+from muscore.leagues.compute.errors import FIXTURES, LEAGUE, POINTS, Where
+from muscore.leagues.compute.errors import MESSAGES as ENGLISH
 from muscore.leagues.messages import MESSAGES, league_message
 from muscore.rules import RecordError
 

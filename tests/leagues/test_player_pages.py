@@ -14,10 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from openskill.models import ThurstoneMostellerFull
 
 from muscore.clubs.models import Player
-from muscore.leagues import pages
-from muscore.leagues import services as leagues
+from muscore.leagues import competitions, pages, results
 from muscore.leagues.models import Competition, Match, PlayerRating
-from muscore.leagues.views_players import nivel_chart
+from muscore.leagues.views.players import nivel_chart
 from tests.clubs.factory import logged_in, make_club, make_user
 from tests.test_languages_pages import LANGUAGES, foreign_runs, found_in, visible_text
 
@@ -33,7 +32,7 @@ def match(competition: Competition, number: int) -> Match:
 
 def play(competition: Competition, user: object, count: int) -> None:
     for m in Match.objects.filter(competition=competition, source="").order_by("number")[:count]:
-        leagues.record_result(m, by=user, juegos=[3, 1] if m.number % 3 else [2, 3])
+        results.record_result(m, by=user, juegos=[3, 1] if m.number % 3 else [2, 3])
 
 
 def player_url(player: Player) -> str:
@@ -44,7 +43,7 @@ def test_a_players_page_shows_the_nivel_chart_pairs_and_matches() -> None:
     competition, user = liguilla(4)
     play(competition, user, 4)
     m1 = match(competition, 1)
-    name = leagues.match_players(m1)[0][0]
+    name = competitions.match_players(m1)[0][0]
     player = Player.objects.get(club=competition.club, name=name)
     rating = PlayerRating.objects.get(player=player)
     html = Client().get(player_url(player)).content.decode()
@@ -115,7 +114,7 @@ def test_an_unplayed_match_shows_openskills_prediction() -> None:
     unplayed = match(competition, unplayed.number)
     model = ThurstoneMostellerFull()
     teams = []
-    for side in leagues.match_players(unplayed):
+    for side in competitions.match_players(unplayed):
         team = []
         for name in side:
             stored = PlayerRating.objects.filter(player__club=competition.club,
@@ -139,7 +138,7 @@ def test_the_queries_do_not_grow_with_the_matches() -> None:
     club = competition.club
     play(competition, user, 1)
     m1 = match(competition, 1)
-    player = Player.objects.get(club=club, name=leagues.match_players(m1)[0][0])
+    player = Player.objects.get(club=club, name=competitions.match_players(m1)[0][0])
     client = Client()
 
     def count(url: str) -> int:

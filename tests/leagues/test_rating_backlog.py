@@ -13,8 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from muscore.clubs.models import Club, Player
-from muscore.leagues import rating_store
-from muscore.leagues import services as leagues
+from muscore.leagues import competitions, rating_store, results
 from muscore.leagues.models import Competition, Match, RatingBacklog
 from muscore.tables import services as tables
 
@@ -47,11 +46,11 @@ def season(table_first: bool = False) -> tuple[Competition, Any, Club]:
     competition, user = liguilla(4, legs=2)
     for n, match in enumerate(matches(competition)):
         if n == 0 and table_first:
-            table = leagues.open_table(match, by=user)
+            table = competitions.open_table(match, by=user)
             for record in VACA:
                 tables.add_hand(table, record, via="edit_link")
         else:
-            leagues.record_result(match, by=user, juegos=[3, 1] if n % 3 else [2, 3])
+            results.record_result(match, by=user, juegos=[3, 1] if n % 3 else [2, 3])
     assert not RatingBacklog.objects.exists(), "a new result is rated in its own write"
     return competition, user, competition.club
 
@@ -71,7 +70,7 @@ def test_an_early_correction_waits_for_the_worker_and_ends_as_computed_afresh() 
     before = snapshot(club)
     assert WAITING not in ranking_page(club)
     first, *_rest = matches(competition)
-    leagues.record_result(first, by=user, juegos=[3, 0])  # the other pair wins it now
+    results.record_result(first, by=user, juegos=[3, 0])  # the other pair wins it now
     assert rating_store.waiting(club)
     assert snapshot(club) == before, "the write re-rated nothing itself"
     assert WAITING in ranking_page(club)
@@ -91,10 +90,10 @@ def test_an_early_correction_waits_for_the_worker_and_ends_as_computed_afresh() 
 def test_writes_while_it_waits_join_the_backlog_in_any_order() -> None:
     competition, user, club = season()
     m = matches(competition)
-    leagues.record_result(m[5], by=user, juegos=[0, 3])
-    leagues.record_result(m[1], by=user, juegos=[1, 3])  # earlier: the backlog starts there
-    leagues.clear_result(m[8], by=user)
-    leagues.record_result(m[8], by=user, juegos=[3, 2])  # arrives again, keeps its place
+    results.record_result(m[5], by=user, juegos=[0, 3])
+    results.record_result(m[1], by=user, juegos=[1, 3])  # earlier: the backlog starts there
+    results.clear_result(m[8], by=user)
+    results.record_result(m[8], by=user, juegos=[3, 2])  # arrives again, keeps its place
     backlog = RatingBacklog.objects.get(club=club)
     assert (backlog.since_match, backlog.version) == (m[1].pk, 4)
     assert rating_store.catch_up() == 1
@@ -105,7 +104,7 @@ def test_writes_while_it_waits_join_the_backlog_in_any_order() -> None:
 def test_a_write_during_the_catch_up_makes_it_run_again(monkeypatch: pytest.MonkeyPatch) -> None:
     competition, user, club = season()
     m = matches(competition)
-    leagues.record_result(m[2], by=user, juegos=[0, 3])
+    results.record_result(m[2], by=user, juegos=[0, 3])
     apply = rating_store._apply
     calls: list[int] = []
 
@@ -114,7 +113,7 @@ def test_a_write_during_the_catch_up_makes_it_run_again(monkeypatch: pytest.Monk
         if chunked and not calls:
             calls.append(1)
             # A correction lands after the worker read the history and before it ends.
-            leagues.record_result(Match.objects.get(pk=m[0].pk), by=user, juegos=[0, 3])
+            results.record_result(Match.objects.get(pk=m[0].pk), by=user, juegos=[0, 3])
 
     monkeypatch.setattr(rating_store, "_apply", meanwhile)
     assert rating_store.catch_up() == 2
@@ -141,6 +140,6 @@ def test_an_undo_at_an_early_matchs_table_waits_for_the_worker_too() -> None:
 
 def test_a_new_result_while_nothing_waits_is_rated_at_once() -> None:
     competition, user, club = season()
-    leagues.record_result(matches(competition)[-1], by=user, juegos=[3, 0])  # the last one
+    results.record_result(matches(competition)[-1], by=user, juegos=[3, 0])  # the last one
     assert not rating_store.waiting(club)
     assert afresh(club) == snapshot(club)

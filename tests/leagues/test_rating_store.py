@@ -12,10 +12,9 @@ from django.core.exceptions import PermissionDenied
 from django.core.management import CommandError, call_command
 
 from muscore.clubs.models import Club, Player
-from muscore.leagues import rating_store
-from muscore.leagues import services as leagues
+from muscore.leagues import competitions, documents, rating_store, results
+from muscore.leagues.compute.ratings import RatedMatch, rate
 from muscore.leagues.models import Competition, Match, PlayerRating, RatingMatch, RatingPoint
-from muscore.leagues.ratings import RatedMatch, rate
 from tests.clubs.factory import make_user
 
 from .factory import club_with_pairs, liguilla
@@ -52,7 +51,7 @@ def from_history(club: Club) -> list[RatedMatch]:
     for m in Match.objects.filter(competition__club=club, rating_place__isnull=False).exclude(
             source__in=["", "no_show"]).select_related("first__pair", "second__pair").order_by(
             "rating_place__arrived_at", "pk"):
-        first, second = leagues.match_players(m)
+        first, second = competitions.match_players(m)
         assert m.winner is not None
         out.append(RatedMatch(first, second, m.winner))
     return out
@@ -63,19 +62,19 @@ def played_league() -> tuple[Competition, Any]:
     pairs, a no-show, a match neither pair turned up to, and one match not played."""
     competition, user = liguilla(4)
     club = competition.club
-    leagues.record_result(match(competition, 1), by=user, juegos=[3, 1])
-    leagues.record_no_show(match(competition, 2), by=user, who=1)
+    results.record_result(match(competition, 1), by=user, juegos=[3, 1])
+    results.record_no_show(match(competition, 2), by=user, who=1)
     m3 = match(competition, 3)
-    leagues.substitute(m3, by=user, side=0, replaced=leagues.match_players(
+    competitions.substitute(m3, by=user, side=0, replaced=competitions.match_players(
         Match.objects.select_related("first__pair", "second__pair").get(pk=m3.pk))[0][0],
         substitute="Iñaki")
-    leagues.record_result(m3, by=user, juegos=[1, 3])
+    results.record_result(m3, by=user, juegos=[1, 3])
     m4 = Match.objects.select_related("first__pair", "second__pair").get(pk=match(
         competition, 4).pk)
-    leagues.substitute(m4, by=user, side=1, replaced=leagues.match_players(m4)[1][1],
+    competitions.substitute(m4, by=user, side=1, replaced=competitions.match_players(m4)[1][1],
                        substitute="Iñaki")
-    leagues.record_result(m4, by=user, juegos=[3, 2])
-    leagues.record_no_show(match(competition, 5), by=user, who="both")
+    results.record_result(m4, by=user, juegos=[3, 2])
+    results.record_no_show(match(competition, 5), by=user, who="both")
     assert club.players.filter(name="Iñaki").exists()
     return competition, user
 
@@ -85,7 +84,7 @@ def test_stored_ratings_equal_openskill_with_substitutes_and_no_shows() -> None:
     club = competition.club
     got = stored(club)
     # openskill called directly on the league document (tests/leagues/test_ratings.py).
-    doc = leagues.league_document(competition)
+    doc = documents.league_document(competition)
     expected = reference(doc)
     assert set(got) == set(expected)
     for name, (mu, sigma, n) in expected.items():
@@ -102,21 +101,21 @@ def test_stored_ratings_equal_openskill_with_substitutes_and_no_shows() -> None:
 def test_a_correction_re_rates_what_follows_and_equals_computing_afresh() -> None:
     competition, user = played_league()
     club = competition.club
-    leagues.record_result(match(competition, 6), by=user, juegos=[0, 3])
+    results.record_result(match(competition, 6), by=user, juegos=[0, 3])
     first_place = RatingMatch.objects.get(match=match(competition, 1)).arrived_at
     kept = set(RatingPoint.objects.filter(match=match(competition, 1)).values_list(
         "pk", flat=True))
     before = snapshot(club)
     # Correct match 3 (winner flips): match 1's points stay as they were, the rest move.
-    leagues.record_result(match(competition, 3), by=user, juegos=[3, 0])
+    results.record_result(match(competition, 3), by=user, juegos=[3, 0])
     after = snapshot(club)
     assert after != before
     assert kept <= set(RatingPoint.objects.values_list("pk", flat=True))
     assert RatingMatch.objects.get(match=match(competition, 1)).arrived_at == first_place
     # A first result corrected keeps its place: match 1 is still rated first.
-    leagues.record_result(match(competition, 1), by=user, juegos=[2, 3])
+    results.record_result(match(competition, 1), by=user, juegos=[2, 3])
     assert RatingMatch.objects.get(match=match(competition, 1)).arrived_at == first_place
-    leagues.clear_result(match(competition, 4), by=user)
+    results.clear_result(match(competition, 4), by=user)
     incremental = snapshot(club)
     assert [p[1] for p in points(club)][:4] == [match(competition, 1).pk] * 4
     # Afresh, from nothing at all:
@@ -133,25 +132,27 @@ def test_substitutes_changed_after_the_result_are_rated_again() -> None:
     competition, user = liguilla(4)
     club = competition.club
     m1 = match(competition, 1)
-    leagues.record_result(m1, by=user, juegos=[3, 0])
+    results.record_result(m1, by=user, juegos=[3, 0])
     own = stored(club)
     m1 = Match.objects.select_related("first__pair", "second__pair").get(pk=m1.pk)
-    replaced = leagues.match_players(m1)[0][0]
-    leagues.substitute(m1, by=user, side=0, replaced=replaced, substitute="Xabi")
+    replaced = competitions.match_players(m1)[0][0]
+    competitions.substitute(m1, by=user, side=0, replaced=replaced, substitute="Xabi")
     now = stored(club)
     assert replaced not in now and "Xabi" in now
     assert now["Xabi"] == own[replaced]  # the same match, the same result
-    leagues.set_players(m1, by=user, side=0, players=None)
+    competitions.set_players(m1, by=user, side=0, players=None)
     assert stored(club) == own
 
 
 def test_every_competition_of_the_club_is_one_history() -> None:
     club, user, pairs = club_with_pairs(4)
-    one = leagues.create_competition(club, by=user, name="Liga", pairs=pairs, draw=[0, 1, 2, 3])
-    two = leagues.create_competition(club, by=user, name="Copa", pairs=pairs, draw=[3, 2, 1, 0])
-    leagues.record_result(match(one, 1), by=user, juegos=[3, 0])
-    leagues.record_result(match(two, 1), by=user, juegos=[0, 3])
-    leagues.record_result(match(one, 2), by=user, juegos=[3, 2])
+    one = competitions.create_competition(club, by=user, name="Liga", pairs=pairs,
+                                          draw=[0, 1, 2, 3])
+    two = competitions.create_competition(club, by=user, name="Copa", pairs=pairs,
+                                          draw=[3, 2, 1, 0])
+    results.record_result(match(one, 1), by=user, juegos=[3, 0])
+    results.record_result(match(two, 1), by=user, juegos=[0, 3])
+    results.record_result(match(one, 2), by=user, juegos=[3, 2])
     incremental = snapshot(club)
     assert [m for _p, m, *_r in points(club)][::4] == [
         match(one, 1).pk, match(two, 1).pk, match(one, 2).pk]
@@ -164,9 +165,9 @@ def test_every_competition_of_the_club_is_one_history() -> None:
 def test_a_result_refused_rates_nobody() -> None:
     competition, _user = liguilla(4)
     with pytest.raises(PermissionDenied):
-        leagues.record_result(match(competition, 1), by=make_user("intruso"), juegos=[3, 0])
-    with pytest.raises(leagues.CompetitionError):
-        leagues.record_result(match(competition, 1), by=_user, juegos=[3, 3])
+        results.record_result(match(competition, 1), by=make_user("intruso"), juegos=[3, 0])
+    with pytest.raises(competitions.CompetitionError):
+        results.record_result(match(competition, 1), by=_user, juegos=[3, 3])
     assert not RatingPoint.objects.exists() and not PlayerRating.objects.exists()
     assert not RatingMatch.objects.exists()
 
@@ -190,7 +191,7 @@ def test_the_rate_players_command() -> None:
 
 def test_the_command_line_equals_openskill_called_directly() -> None:
     competition, _user = played_league()
-    doc = leagues.league_document(competition)
+    doc = documents.league_document(competition)
     status, lines = cli("ratings", stdin=json.dumps(doc))
     assert status == 0 and len(lines) == 1
     out = json.loads(lines[0])["ratings"]
@@ -207,8 +208,8 @@ def test_a_result_from_the_table_is_rated_and_an_undo_takes_it_back() -> None:
 
     competition, user = liguilla(4)
     club = competition.club
-    leagues.record_result(match(competition, 2), by=user, juegos=[0, 3])
-    table = leagues.open_table(match(competition, 1), by=user)
+    results.record_result(match(competition, 2), by=user, juegos=[0, 3])
+    table = competitions.open_table(match(competition, 1), by=user)
     for record in (PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A):
         tables.add_hand(table, record, via="edit_link")
     m1 = match(competition, 1)
@@ -234,7 +235,7 @@ def test_a_pairs_result_accepted_late_takes_its_place_as_of_then() -> None:
     club = competition.club
     t0 = datetime(2025, 11, 27, 21, 30, tzinfo=UTC)
     confirmations.claim(match(competition, 1), side=0, juegos=[3, 2], now=t0)
-    leagues.record_result(match(competition, 2), by=user, juegos=[3, 1])  # arrives now
+    results.record_result(match(competition, 2), by=user, juegos=[3, 1])  # arrives now
     assert confirmations.accept_due(competition=competition, now=t0 + timedelta(days=2)) == 1
     m1 = match(competition, 1)
     assert RatingMatch.objects.get(match=m1).arrived_at == t0 + timedelta(hours=24)
@@ -250,15 +251,15 @@ def test_a_pairs_result_accepted_late_takes_its_place_as_of_then() -> None:
 def test_a_correction_that_keeps_the_winner_re_rates_nothing() -> None:
     competition, user = played_league()
     club = competition.club
-    leagues.record_result(match(competition, 6), by=user, juegos=[3, 0])
+    results.record_result(match(competition, 6), by=user, juegos=[3, 0])
     rows = set(RatingPoint.objects.values_list("pk", flat=True))
     before = snapshot(club)
-    leagues.record_result(match(competition, 1), by=user, juegos=[3, 2], tantos=[130, 110])
-    leagues.record_result(match(competition, 3), by=user, juegos=[0, 3])  # a substitute sat
-    leagues.record_no_show(match(competition, 2), by=user, who=0)  # still rates nobody
+    results.record_result(match(competition, 1), by=user, juegos=[3, 2], tantos=[130, 110])
+    results.record_result(match(competition, 3), by=user, juegos=[0, 3])  # a substitute sat
+    results.record_no_show(match(competition, 2), by=user, who=0)  # still rates nobody
     assert set(RatingPoint.objects.values_list("pk", flat=True)) == rows  # not rewritten
     assert snapshot(club) == before
-    leagues.record_result(match(competition, 1), by=user, juegos=[1, 3])  # the winner flips
+    results.record_result(match(competition, 1), by=user, juegos=[1, 3])  # the winner flips
     assert snapshot(club) != before
     incremental = snapshot(club)
     rating_store.rate_club(club)

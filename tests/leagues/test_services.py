@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from muscore.leagues import services
+from muscore.leagues import competitions, documents, results
 from muscore.leagues.models import Competition, Correction, Match
 from muscore.tables import services as tables
 from tests.clubs.factory import make_club, make_user
@@ -22,15 +22,15 @@ pytestmark = pytest.mark.django_db
 
 def rows(competition: Competition) -> list[dict[str, Any]]:
     competition.refresh_from_db()
-    return [row.to_json() for row in services.standings(competition)[0].rows]
+    return [row.to_json() for row in competitions.standings(competition)[0].rows]
 
 
 def test_liguilla_fixtures_follow_the_draw() -> None:
     club, user, pairs = club_with_pairs(5)
-    competition = services.create_competition(club, by=user, name="Liga", pairs=pairs, legs=2)
+    competition = competitions.create_competition(club, by=user, name="Liga", pairs=pairs, legs=2)
     assert competition.status == Competition.Status.DRAFT
     assert not competition.matches.exists()
-    services.record_draw(competition, [4, 2, 0, 1, 3], by=user, method="random")
+    competitions.record_draw(competition, [4, 2, 0, 1, 3], by=user, method="random")
     competition.refresh_from_db()
     assert competition.status == Competition.Status.PLAYING
     assert competition.draw == [4, 2, 0, 1, 3] and competition.draw_method == "random"
@@ -42,8 +42,8 @@ def test_liguilla_fixtures_follow_the_draw() -> None:
     first_round = [(m.first.index, m.second.index) for m in matches if m.round.number == 1]
     assert first_round == [(4, 3), (2, 1)]
     assert competition.rounds.get(number=1).bye.index == 0  # draw[2]
-    with pytest.raises(services.CompetitionError):
-        services.record_draw(competition, [0, 1, 2, 3, 4], by=user)
+    with pytest.raises(competitions.CompetitionError):
+        competitions.record_draw(competition, [0, 1, 2, 3, 4], by=user)
 
 
 def test_bad_competitions_are_refused() -> None:
@@ -58,8 +58,8 @@ def test_bad_competitions_are_refused() -> None:
         {"pairs": pairs, "rules": {"players": 6}},
         {"pairs": pairs, "draw": [0, 0, 1]},
     ]:
-        with pytest.raises(services.CompetitionError):
-            services.create_competition(club, by=user, **{"name": "Liga", **kwargs})
+        with pytest.raises(competitions.CompetitionError):
+            competitions.create_competition(club, by=user, **{"name": "Liga", **kwargs})
     assert not Competition.objects.exists()
 
 
@@ -72,8 +72,8 @@ def test_a_match_played_on_its_table_gets_its_result_by_itself() -> None:
     competition, user = liguilla(4)
     match = competition.matches.select_related("first__pair", "second__pair").first()
     assert match is not None
-    table = services.open_table(match, by=user)
-    assert services.open_table(match, by=user).pk == table.pk
+    table = competitions.open_table(match, by=user)
+    assert competitions.open_table(match, by=user).pk == table.pk
     first = match.first.pair.player_names()
     second = match.second.pair.player_names()
     assert table.players == [first[0], second[0], first[1], second[1]]
@@ -106,8 +106,8 @@ def test_a_match_played_on_its_table_gets_its_result_by_itself() -> None:
 def test_results_by_hand_no_shows_and_corrections_are_audited() -> None:
     competition, user = liguilla(4)
     m1, m2 = list(competition.matches.filter(round__number=1))
-    services.record_result(m1, by=user, juegos=[3, 2], tantos=[140, 118])
-    services.record_no_show(m2, by=user, who="1")
+    results.record_result(m1, by=user, juegos=[3, 2], tantos=[140, 118])
+    results.record_no_show(m2, by=user, who="1")
     table = rows(competition)
     by_pair = {r["pair"]: r for r in table}
     m1.refresh_from_db()
@@ -117,17 +117,17 @@ def test_results_by_hand_no_shows_and_corrections_are_audited() -> None:
     assert by_pair[m2.second.index]["forfeits"] == 1
     assert by_pair[m2.first.index]["tantos_for"] == 120
     # A correction: the audit keeps before and after, who and when.
-    services.record_result(m1, by=user, juegos=[1, 3])
+    results.record_result(m1, by=user, juegos=[1, 3])
     correction = Correction.objects.filter(match=m1).order_by("-id").first()
     assert correction is not None and correction.by == user and correction.action == "manual"
     assert correction.before["juegos"] == [3, 2] and correction.after["juegos"] == [1, 3]
     assert correction.after["tantos"] == [None, None]
-    services.clear_result(m2, by=user)
+    results.clear_result(m2, by=user)
     m2.refresh_from_db()
     assert m2.source == "" and Correction.objects.filter(match=m2).count() == 2
-    with pytest.raises(services.CompetitionError):
-        services.record_result(m1, by=user, juegos=[3, 3])
-    services.record_no_show(m2, by=user, who="both")
+    with pytest.raises(competitions.CompetitionError):
+        results.record_result(m1, by=user, juegos=[3, 3])
+    results.record_no_show(m2, by=user, who="both")
     by_pair = {r["pair"]: r for r in rows(competition)}
     assert by_pair[m2.first.index]["forfeits"] == by_pair[m2.second.index]["forfeits"] == 1
 
@@ -135,8 +135,8 @@ def test_results_by_hand_no_shows_and_corrections_are_audited() -> None:
 def test_a_result_entered_by_hand_stands_over_the_table() -> None:
     competition, user = liguilla(2)
     match = competition.matches.get()
-    table = services.open_table(match, by=user)
-    services.record_result(match, by=user, juegos=[0, 3])
+    table = competitions.open_table(match, by=user)
+    results.record_result(match, by=user, juegos=[0, 3])
     play(table, PLAIN, ORDAGO_A, ORDAGO_A, ORDAGO_A)
     match.refresh_from_db()
     assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 0, 3)
@@ -146,23 +146,23 @@ def test_substitutes() -> None:
     competition, user = liguilla(2)
     match = competition.matches.select_related("first__pair").get()
     own = match.first.pair.player_names()
-    services.substitute(match, by=user, side=0, replaced=own[1], substitute="Iñaki")
+    competitions.substitute(match, by=user, side=0, replaced=own[1], substitute="Iñaki")
     match.refresh_from_db()
     assert match.players_first == [own[0], "Iñaki"] and match.players_second is None
     assert competition.club.players.filter(name="Iñaki").exists()
-    table = services.open_table(match, by=user)
+    table = competitions.open_table(match, by=user)
     assert table.players[2] == "Iñaki"
-    with pytest.raises(services.CompetitionError):
-        services.substitute(match, by=user, side=1, replaced="Nadie", substitute="X")
-    services.record_result(match, by=user, juegos=[3, 0])
-    document = services.league_document(competition)
+    with pytest.raises(competitions.CompetitionError):
+        competitions.substitute(match, by=user, side=1, replaced="Nadie", substitute="X")
+    results.record_result(match, by=user, juegos=[3, 0])
+    document = documents.league_document(competition)
     assert document["matches"][0]["players"] == [[own[0], "Iñaki"], None]
     assert document["matches"][0]["juegos"] == [3, 0]
 
 
 def test_groups_and_knockout() -> None:
     club, user, pairs = club_with_pairs(8)
-    competition = services.create_competition(
+    competition = competitions.create_competition(
         club, by=user, name="Torneo", pairs=pairs, format="groups", groups=2,
         draw=[7, 6, 5, 4, 3, 2, 1, 0])
     groups = list(competition.groups.all())
@@ -173,42 +173,42 @@ def test_groups_and_knockout() -> None:
     assert len(group_matches) == 12
     knockout = {m.slot: m for m in competition.matches.exclude(slot="")}
     assert set(knockout) == {"sf1", "sf2", "final", "third"}
-    with pytest.raises(services.CompetitionError):
-        services.record_result(knockout["sf1"], by=user, juegos=[3, 0])
+    with pytest.raises(competitions.CompetitionError):
+        results.record_result(knockout["sf1"], by=user, juegos=[3, 0])
     # The lower index always wins: A's order 1, 3, 5, 7; B's 0, 2, 4, 6.
     for m in group_matches:
         first_wins = m.first.index < m.second.index
-        services.record_result(m, by=user, juegos=[3, 0] if first_wins else [0, 3])
+        results.record_result(m, by=user, juegos=[3, 0] if first_wins else [0, 3])
     knockout = {m.slot: m for m in competition.matches.exclude(slot="").select_related(
         "first", "second")}
     assert (knockout["sf1"].first.index, knockout["sf1"].second.index) == (1, 2)  # 1A-2B
     assert (knockout["sf2"].first.index, knockout["sf2"].second.index) == (0, 3)  # 1B-2A
     assert knockout["final"].first is None
-    with pytest.raises(services.CompetitionError):
-        services.record_no_show(knockout["sf1"], by=user, who="both")
-    services.record_result(knockout["sf1"], by=user, juegos=[3, 1])
-    services.record_no_show(knockout["sf2"], by=user, who=0)
+    with pytest.raises(competitions.CompetitionError):
+        results.record_no_show(knockout["sf1"], by=user, who="both")
+    results.record_result(knockout["sf1"], by=user, juegos=[3, 1])
+    results.record_no_show(knockout["sf2"], by=user, who=0)
     final = competition.matches.select_related("first", "second").get(slot="final")
     third = competition.matches.select_related("first", "second").get(slot="third")
     assert (final.first.index, final.second.index) == (1, 3)
     assert (third.first.index, third.second.index) == (2, 0)
-    services.record_result(final, by=user, juegos=[3, 2])
-    services.record_result(third, by=user, juegos=[2, 3])
+    results.record_result(final, by=user, juegos=[3, 2])
+    results.record_result(third, by=user, juegos=[2, 3])
     competition.refresh_from_db()
     assert competition.status == Competition.Status.FINISHED
-    standings = services.standings(competition)
+    standings = competitions.standings(competition)
     assert [[r.pair for r in g.rows] for g in standings] == [[1, 3, 5, 7], [0, 2, 4, 6]]
 
 
 def test_four_groups_quarterfinals() -> None:
     club, user, pairs = club_with_pairs(8)
-    competition = services.create_competition(
+    competition = competitions.create_competition(
         club, by=user, name="Torneo", pairs=pairs, format="groups", groups=4,
         draw=list(range(8)))
     slots = set(competition.matches.exclude(slot="").values_list("slot", flat=True))
     assert slots == {"qf1", "qf2", "qf3", "qf4", "sf1", "sf2", "final", "third"}
     for m in competition.matches.filter(slot=""):
-        services.record_result(m, by=user, juegos=[3, 0])
+        results.record_result(m, by=user, juegos=[3, 0])
     qf = {m.slot: (m.first.index, m.second.index) for m in
           competition.matches.filter(slot__startswith="qf").select_related("first", "second")}
     # Groups: A = 0, 4; B = 1, 5; C = 2, 6; D = 3, 7. The first of each match won.
@@ -219,7 +219,7 @@ def test_four_groups_quarterfinals() -> None:
     assert qf == {"qf1": (a[0], b[1]), "qf2": (b[0], a[1]), "qf3": (c[0], d[1]),
                   "qf4": (d[0], c[1])}
     for slot in ("qf1", "qf2", "qf3", "qf4"):
-        services.record_result(competition.matches.get(slot=slot), by=user, juegos=[3, 0])
+        results.record_result(competition.matches.get(slot=slot), by=user, juegos=[3, 0])
     sf1 = competition.matches.select_related("first", "second").get(slot="sf1")
     assert (sf1.first.index, sf1.second.index) == (a[0], c[0])
 
@@ -239,16 +239,16 @@ def test_visitors_and_other_organisers_change_nothing() -> None:
     before = snapshot()
     def writes(who: Any) -> list[Any]:
         return [
-            lambda: services.record_result(match, by=who, juegos=[3, 0]),
-            lambda: services.record_no_show(match, by=who, who=0),
-            lambda: services.clear_result(match, by=who),
-            lambda: services.open_table(match, by=who),
-            lambda: services.set_players(match, by=who, side=0, players=["X", "Y"]),
-            lambda: services.create_competition(competition.club, by=who, name="X",
+            lambda: results.record_result(match, by=who, juegos=[3, 0]),
+            lambda: results.record_no_show(match, by=who, who=0),
+            lambda: results.clear_result(match, by=who),
+            lambda: competitions.open_table(match, by=who),
+            lambda: competitions.set_players(match, by=who, side=0, players=["X", "Y"]),
+            lambda: competitions.create_competition(competition.club, by=who, name="X",
                                                 pairs=list(competition.club.pairs.all())),
-            lambda: services.import_competition(
-                competition.club, services.league_document(competition), by=who),
-            lambda: services.record_draw(competition, [0, 1, 2, 3], by=who),
+            lambda: documents.import_competition(
+                competition.club, documents.league_document(competition), by=who),
+            lambda: competitions.record_draw(competition, [0, 1, 2, 3], by=who),
         ]
 
     for who in (AnonymousUser(), intruder, other_organiser):
@@ -261,23 +261,23 @@ def test_visitors_and_other_organisers_change_nothing() -> None:
 def test_export_import_round_trip() -> None:
     competition, user = liguilla(4, legs=2, points={"win": 3, "loss": 1, "forfeit": -1})
     matches = list(competition.matches.select_related("first__pair"))
-    table = services.open_table(matches[0], by=user)
+    table = competitions.open_table(matches[0], by=user)
     play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A)
-    services.record_result(matches[1], by=user, juegos=[3, 2], tantos=[150, 133])
-    services.record_no_show(matches[2], by=user, who="both")
-    services.record_no_show(matches[3], by=user, who=1)
-    services.substitute(matches[4], by=user, side=0,
+    results.record_result(matches[1], by=user, juegos=[3, 2], tantos=[150, 133])
+    results.record_no_show(matches[2], by=user, who="both")
+    results.record_no_show(matches[3], by=user, who=1)
+    competitions.substitute(matches[4], by=user, side=0,
                         replaced=matches[4].first.pair.player_names()[0], substitute="Zuri")
-    services.record_result(matches[4], by=user, juegos=[0, 3])
-    exported = services.league_document(competition, hands=True)
+    results.record_result(matches[4], by=user, juegos=[0, 3])
+    exported = documents.league_document(competition, hands=True)
     assert exported["matches"][0]["vaca"]["hands"][1] == ORDAGO_A
     assert "juegos" not in exported["matches"][0]
     # Into another club of the same organiser: into its own club it is a copy, refused.
-    copy = services.import_competition(make_club("Otro club", organiser=user), exported, by=user)
+    copy = documents.import_competition(make_club("Otro club", organiser=user), exported, by=user)
     assert copy.pk != competition.pk
-    again = services.league_document(copy, hands=True)
+    again = documents.league_document(copy, hands=True)
     assert again == exported
-    assert services.league_document(copy) == services.league_document(competition)
+    assert documents.league_document(copy) == documents.league_document(competition)
     assert rows(copy) == rows(competition)
     imported_match = copy.matches.get(number=1)
     assert imported_match.table is not None and imported_match.source == "table"
@@ -318,8 +318,8 @@ def test_database_standings_equal_the_contract_on_random_leagues() -> None:
         doc["name"] = f"Liga {attempt}"
         for pair in doc["pairs"]:
             pair["name"] = f"{pair['name']}-{attempt}"
-        competition = services.import_competition(club, doc, by=user)
-        assert [row.to_json() for row in services.standings(competition)[0].rows] == \
+        competition = documents.import_competition(club, doc, by=user)
+        assert [row.to_json() for row in competitions.standings(competition)[0].rows] == \
             standings_json(read_league(doc))["standings"]
 
 
@@ -330,46 +330,46 @@ def test_entry_lines_stay_equal_to_a_recount() -> None:
 
     competition, user = liguilla(4, legs=2, points={"win": 3, "loss": 1, "forfeit": -1})
     matches = list(competition.matches.all())
-    table = services.open_table(matches[0], by=user)
+    table = competitions.open_table(matches[0], by=user)
     play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A)
-    services.record_result(matches[1], by=user, juegos=[3, 2], tantos=[150, 133])
-    services.record_result(matches[1], by=user, juegos=[0, 3])
-    services.record_no_show(matches[2], by=user, who="both")
-    services.record_no_show(matches[3], by=user, who=1)
-    services.clear_result(matches[3], by=user)
-    services.record_result(matches[4], by=user, juegos=[3, 1])
+    results.record_result(matches[1], by=user, juegos=[3, 2], tantos=[150, 133])
+    results.record_result(matches[1], by=user, juegos=[0, 3])
+    results.record_no_show(matches[2], by=user, who="both")
+    results.record_no_show(matches[3], by=user, who=1)
+    results.clear_result(matches[3], by=user)
+    results.record_result(matches[4], by=user, juegos=[3, 1])
     tables.undo_last(table, via="edit_link")
 
     def lines() -> list[tuple[int, ...]]:
         return list(Entry.objects.filter(competition=competition).order_by("index")
-                    .values_list("index", *services.LINE_FIELDS))
+                    .values_list("index", *competitions.LINE_FIELDS))
 
     kept = lines()
     assert any(line[1] for line in kept)
-    services.recount_lines(competition)
+    results.recount_lines(competition)
     assert lines() == kept
 
 
 def played_groups(groups: int, draw: list[int]) -> tuple[Competition, Any]:
     club, user, pairs = club_with_pairs(8)
-    competition = services.create_competition(
+    competition = competitions.create_competition(
         club, by=user, name="Torneo", pairs=pairs, format="groups", groups=groups, draw=draw)
     table = None
     for m in competition.matches.filter(slot="").select_related("first", "second"):
         if table is None:
-            table = services.open_table(m, by=user)
+            table = competitions.open_table(m, by=user)
             play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A)
             continue
-        services.record_result(m, by=user, juegos=[3, 0] if m.first.index < m.second.index
+        results.record_result(m, by=user, juegos=[3, 0] if m.first.index < m.second.index
                                else [1, 3])
     for slot in ("qf1", "qf2", "qf3", "qf4", "sf1", "sf2"):
         knockout = competition.matches.filter(slot=slot).first()
         if knockout is not None:
             if slot == "sf2":
-                services.record_no_show(knockout, by=user, who=1)
+                results.record_no_show(knockout, by=user, who=1)
             else:
-                services.record_result(knockout, by=user, juegos=[3, 2])
-    services.record_result(competition.matches.get(slot="third"), by=user, juegos=[0, 3])
+                results.record_result(knockout, by=user, juegos=[3, 2])
+    results.record_result(competition.matches.get(slot="third"), by=user, juegos=[0, 3])
     competition.refresh_from_db()
     return competition, user
 
@@ -378,13 +378,13 @@ def played_groups(groups: int, draw: list[int]) -> tuple[Competition, Any]:
                                               (4, list(range(8)))])
 def test_a_groups_competition_is_imported_again_as_it_was(groups: int, draw: list[int]) -> None:
     competition, user = played_groups(groups, draw)
-    exported = services.league_document(competition, hands=True)
+    exported = documents.league_document(competition, hands=True)
     assert "final" not in [m.get("slot") for m in exported["matches"]]  # the contract's form
-    copy = services.import_competition(make_club("Otro club", organiser=user), exported, by=user,
+    copy = documents.import_competition(make_club("Otro club", organiser=user), exported, by=user,
                                        format="groups", groups=groups)
     assert copy.format == "groups" and copy.group_count == groups
-    assert services.league_document(copy, hands=True) == exported
-    assert services.api_document(copy) == services.api_document(competition)
+    assert documents.league_document(copy, hands=True) == exported
+    assert documents.api_document(copy) == documents.api_document(competition)
     assert sorted(copy.matches.exclude(slot="").values_list("slot", "source")) == sorted(
         competition.matches.exclude(slot="").values_list("slot", "source"))
     copy_final = copy.matches.get(slot="final")
@@ -396,20 +396,20 @@ def test_a_document_that_is_not_those_groups_is_refused_whole() -> None:
 
     translation.activate("es")  # the messages matched below are the Spanish ones
     competition, user = played_groups(2, list(range(8)))
-    exported = services.league_document(competition)
+    exported = documents.league_document(competition)
     before = (Competition.objects.count(), Match.objects.count())
     # Another draw places other pairs in the groups: its first match is not the document's.
-    with pytest.raises(services.CompetitionError, match="no es la que toca"):
-        services.import_competition(competition.club, {**exported, "draw": [1, 0, *range(2, 8)]},
+    with pytest.raises(competitions.CompetitionError, match="no es la que toca"):
+        documents.import_competition(competition.club, {**exported, "draw": [1, 0, *range(2, 8)]},
                                     by=user, format="groups", groups=2)
-    with pytest.raises(services.CompetitionError, match="4 grupos"):
-        services.import_competition(competition.club, exported, by=user, format="groups",
+    with pytest.raises(competitions.CompetitionError, match="4 grupos"):
+        documents.import_competition(competition.club, exported, by=user, format="groups",
                                     groups=4)
     # A semifinal between pairs the group results do not send there.
     wrong = {**exported, "matches": [*exported["matches"][:12],
                                      {**exported["matches"][12], "pairs": [5, 6]}]}
-    with pytest.raises(services.CompetitionError):
-        services.import_competition(competition.club, wrong, by=user, format="groups",
+    with pytest.raises(competitions.CompetitionError):
+        documents.import_competition(competition.club, wrong, by=user, format="groups",
                                     groups=2)
     assert (Competition.objects.count(), Match.objects.count()) == before
 
@@ -419,22 +419,23 @@ def test_an_export_imported_into_its_own_club_is_refused_as_a_copy() -> None:
     from muscore.leagues.models import Competition as Competitions
 
     competition, user = liguilla(4, legs=2)
-    services.record_result(competition.matches.order_by("number")[0], by=user, juegos=[3, 1])
-    exported = services.league_document(competition, hands=True)
+    results.record_result(competition.matches.order_by("number")[0], by=user, juegos=[3, 1])
+    exported = documents.league_document(competition, hands=True)
     for doc in (exported, {**exported, "name": "Otro nombre"}):
-        with pytest.raises(services.CompetitionError, match="es una copia de Liga de los jueves"):
-            services.import_competition(competition.club, doc, by=user)
-    with pytest.raises(services.CompetitionError, match="es una copia"):
-        services.import_competition(competition.club, exported, by=user, name="Renombrada")
+        with pytest.raises(competitions.CompetitionError,
+                           match="es una copia de Liga de los jueves"):
+            documents.import_competition(competition.club, doc, by=user)
+    with pytest.raises(competitions.CompetitionError, match="es una copia"):
+        documents.import_competition(competition.club, exported, by=user, name="Renombrada")
     assert Competitions.objects.count() == 1
     # Into another club: imported, under the name that club gives it, and then known there
     # by its fingerprint (a second import of it is refused too).
     other = make_club("Otro club", organiser=user)
-    copy = services.import_competition(other, exported, by=user, name="Liga de Azpeitia")
+    copy = documents.import_competition(other, exported, by=user, name="Liga de Azpeitia")
     assert copy.name == "Liga de Azpeitia" and copy.fingerprint
-    with pytest.raises(services.CompetitionError, match="es una copia de Liga de Azpeitia"):
-        services.import_competition(other, exported, by=user)
+    with pytest.raises(competitions.CompetitionError, match="es una copia de Liga de Azpeitia"):
+        documents.import_competition(other, exported, by=user)
     # A different document (one more result) is not a copy.
-    services.record_result(competition.matches.order_by("number")[1], by=user, juegos=[3, 0])
-    later = services.league_document(competition, hands=True)
-    assert services.import_competition(other, later, by=user).pk != copy.pk
+    results.record_result(competition.matches.order_by("number")[1], by=user, juegos=[3, 0])
+    later = documents.league_document(competition, hands=True)
+    assert documents.import_competition(other, later, by=user).pk != copy.pk

@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 
 from muscore.clubs.models import Player
-from muscore.leagues import services, stats_store
-from muscore.leagues.handstats import FIELDS, count_vaca
+from muscore.leagues import competitions, results, stats_store
+from muscore.leagues.compute.handstats import FIELDS, count_vaca
 from muscore.leagues.models import Match, PairHandStats, PlayerHandStats
 from muscore.tables import services as tables
 
@@ -42,7 +42,7 @@ def expected(hands: list[dict[str, Any]]) -> dict[int, dict[str, int]]:
 def played_match() -> tuple[Match, Any, Any]:
     competition, user = liguilla(2)
     match = competition.matches.select_related("first__pair", "second__pair").get()
-    table = services.open_table(match, by=user)
+    table = competitions.open_table(match, by=user)
     play(table, *VACA)
     match.refresh_from_db()
     assert match.source == "table"
@@ -85,20 +85,20 @@ def test_the_counts_follow_the_vaca_undone_and_edited() -> None:
 
 def test_an_organisers_result_or_a_clear_drops_the_counts() -> None:
     match, table, user = played_match()
-    services.record_result(match, by=user, juegos=[0, 3])
+    results.record_result(match, by=user, juegos=[0, 3])
     assert stored(match) == {} and not PlayerHandStats.objects.exists()
-    services.clear_result(match, by=user)
+    results.clear_result(match, by=user)
     play(table, PLAIN)  # a later hand on the table brings the table's result back
     match.refresh_from_db()
     assert match.source == "table" and stored(match) == expected(VACA)
-    services.clear_result(match, by=user)
+    results.clear_result(match, by=user)
     assert stored(match) == {}
 
 
 def test_a_substitute_gets_the_counts_of_the_side_he_sat_for() -> None:
     match, table, user = played_match()
     own = match.first.pair.player_names()
-    services.substitute(match, by=user, side=0, replaced=own[1], substitute="Iñaki")
+    competitions.substitute(match, by=user, side=0, replaced=own[1], substitute="Iñaki")
     names = set(PlayerHandStats.objects.filter(match=match, side=0).values_list(
         "player__name", flat=True))
     assert names == {own[0], "Iñaki"}

@@ -12,12 +12,11 @@ import pytest
 from django.test import Client
 from PIL import Image
 
-from muscore.leagues import card
-from muscore.leagues import services as leagues
+from muscore.leagues import card, competitions, results
 from muscore.leagues.models import Competition, Match
 from muscore.tables import services as tables
 from tests.clubs.factory import make_club, make_league
-from tests.clubs.test_league_pages import ordago_record
+from tests.leagues.test_league_pages import ordago_record
 from tests.tables.factory import make_record
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +71,7 @@ def test_an_unchanged_poll_is_answered_304_with_the_security_headers() -> None:
     assert "Content-Security-Policy" in again and again["X-Content-Type-Options"] == "nosniff"
     match = Match.objects.filter(competition=competition, source="").order_by("number").first()
     assert match is not None
-    leagues.record_result(match, by=organiser(competition), juegos=[3, 2])
+    results.record_result(match, by=organiser(competition), juegos=[3, 2])
     changed = client.get(poll, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert "3–2" in changed.content.decode()
@@ -81,7 +80,7 @@ def test_an_unchanged_poll_is_answered_304_with_the_security_headers() -> None:
 def test_the_screen_picks_the_competition_being_played_or_the_one_asked_for() -> None:
     club = make_club()
     older = make_league(club, 4)  # every match played: finished
-    newer = leagues.create_competition(
+    newer = competitions.create_competition(
         club, by=organiser(older), name="Liga de primavera", pairs=list(club.pairs.all()),
         draw=[0, 1, 2, 3])
     older.refresh_from_db()
@@ -108,7 +107,7 @@ def test_the_card_text_has_the_rounds_results_and_the_standings_top() -> None:
     competition = make_league(club, 4, results=0)
     one, two = Match.objects.filter(competition=competition, round__number=1).select_related(
         "first__pair", "second__pair").order_by("number")
-    leagues.record_result(one, by=organiser(competition), juegos=[3, 1])
+    results.record_result(one, by=organiser(competition), juegos=[3, 1])
     text = Client().get(card_url(competition, 1, "txt"))
     assert text.status_code == 200 and text["Content-Type"].startswith("text/plain")
     body = text.content.decode()
@@ -139,7 +138,7 @@ def test_the_card_png_is_a_png_the_same_for_the_same_night_and_changes_with_a_re
                       HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     match = Match.objects.filter(competition=competition, source="").order_by("number").first()
     assert match is not None
-    leagues.record_result(match, by=organiser(competition), juegos=[0, 3])
+    results.record_result(match, by=organiser(competition), juegos=[0, 3])
     after = client.get(card_url(competition, 1, "png"), HTTP_IF_NONE_MATCH=first["ETag"])
     assert after.status_code == 200 and after.content != png
 
@@ -159,7 +158,7 @@ def test_the_card_tells_the_nights_ordago_and_carries_no_private_link() -> None:
         "first__pair").order_by("number").first()
     assert match is not None and match.first is not None
     assert match.second is not None
-    table = leagues.open_table(match, by=organiser(competition))
+    table = competitions.open_table(match, by=organiser(competition))
     # The second pair calls an órdago the first pair's cards win; then three of the first's.
     lost = make_record(grande={"bets": [{"side": "B", "n": "ordago"}], "end": "quiero"})
     tables.add_hand(table, lost, via="edit_link")
@@ -214,16 +213,16 @@ def test_a_ceros_tournament_shows_its_tables_and_the_pairs_still_in() -> None:
 
     competition, user = tournament(4, ceros=2)
     play_round(competition, user, winner=0)  # round 1: the two second pairs get a cero each
-    from muscore.leagues import ceros_services
+    from muscore.leagues import ceros_rounds
 
-    ceros_services.make_round(competition, by=user)
-    round2 = ceros_services.publish_round(competition, by=user)
+    ceros_rounds.make_round(competition, by=user)
+    round2 = ceros_rounds.publish_round(competition, by=user)
     competition.refresh_from_db()
     assert card.current_round(competition) == 2
     page = Client().get(tv_url(competition)).content.decode()
     assert page.count("data-table=") == round2.matches.count()
     assert 'class="tv-standings tv-ceros"' in page and "●○" in page
-    state = ceros_services.table(competition)
+    state = ceros_rounds.table(competition)
     leader = state.rows[0]
     text = Client().get(card_url(competition, 1, "txt")).content.decode()
     assert f"1. {leader.entry.pair.name} (0 ceros)" in text
@@ -251,7 +250,7 @@ def test_the_latest_nights_card_and_its_button_on_the_competition_page() -> None
     assert Client().get(base + "noche/ultima/tarjeta.txt").status_code == 404
     match = Match.objects.filter(competition=competition).order_by("number").first()
     assert match is not None
-    leagues.record_result(match, by=organiser(competition), juegos=[3, 0])
+    results.record_result(match, by=organiser(competition), juegos=[3, 0])
     page = Client().get(base).content.decode()
     assert base + "noche/ultima/tarjeta.png" in page and "La noche del" in page
     text = Client().get(base + "noche/ultima/tarjeta.txt").content.decode()
@@ -259,7 +258,7 @@ def test_the_latest_nights_card_and_its_button_on_the_competition_page() -> None
 
 
 def test_many_tables_turn_through_pages_of_the_screen() -> None:
-    from muscore.leagues import views_tv
+    from muscore.leagues.views import screen as views_tv
 
     club = make_club()
     competition = make_league(club, 16, results=0)  # 8 tables a round

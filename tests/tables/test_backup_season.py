@@ -20,7 +20,7 @@ from django.test import Client
 
 from muscore.clubs import services as clubs
 from muscore.clubs.models import Club
-from muscore.leagues import ceros_services, confirmations, services
+from muscore.leagues import ceros_rounds, competitions, confirmations, results
 from muscore.leagues.models import (
     Match,
     PairHandStats,
@@ -48,24 +48,24 @@ def season() -> tuple[Club, Any, Table]:
     competition, organiser = liguilla(4, legs=2)
     club = competition.club
     matches = list(competition.matches.order_by("number"))
-    table = services.open_table(matches[0], by=organiser)
+    table = competitions.open_table(matches[0], by=organiser)
     for record in VACA:
         tables.add_hand(table, record, via="edit_link")
-    services.record_result(matches[1], by=organiser, juegos=[3, 2], tantos=[130, 110])
-    services.record_no_show(matches[2], by=organiser, who=1)
+    results.record_result(matches[1], by=organiser, juegos=[3, 2], tantos=[130, 110])
+    results.record_no_show(matches[2], by=organiser, who=1)
     confirmations.keys_for(matches[3:5])
     confirmations.claim(matches[3], side=0, juegos=[3, 1], tantos=[120, 80])
     # A second organiser, invited by the first.
     clubs.invite(club, "iñaki", by=organiser)
     # A ceros tournament of the same club, its first round played.
     pairs = [make_pair(club, f"C{i}a", f"C{i}b") for i in range(4)]
-    ceros = services.create_competition(
+    ceros = competitions.create_competition(
         club, by=organiser, name="Torneo a ceros", pairs=pairs, format="ceros", ceros=2,
         draw=[0, 1, 2, 3])
-    ceros_services.make_round(ceros, by=organiser)
-    round_ = ceros_services.publish_round(ceros, by=organiser)
+    ceros_rounds.make_round(ceros, by=organiser)
+    round_ = ceros_rounds.publish_round(ceros, by=organiser)
     for match in round_.matches.all():
-        services.record_result(match, by=organiser, juegos=[3, 1])
+        results.record_result(match, by=organiser, juegos=[3, 1])
     return club, organiser, table
 
 
@@ -204,7 +204,7 @@ def test_replace_gives_the_season_back_with_its_links(tmp_path):
     call_command("backup", str(backup))
     # Changes after the backup: a result, and a new club.
     match = club.competitions.get(format="liguilla").matches.get(number=6)
-    services.record_result(match, by=organiser, juegos=[3, 0])
+    results.record_result(match, by=organiser, juegos=[3, 0])
     make_pair(Club.objects.create(name="Otro", slug="otro"), "X", "Y")
     with pytest.raises(CommandError, match="already holds 1 tables and 2 clubs"):
         call_command("restore", str(backup))

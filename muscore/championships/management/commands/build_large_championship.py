@@ -25,8 +25,8 @@ from muscore.championships import services
 from muscore.championships.models import Enrolment, Sede
 from muscore.clubs.models import Club, Membership, Pair, PairMember, Player
 from muscore.clubs.services import create_club, unique_slug
-from muscore.leagues import services as leagues
-from muscore.leagues.document import Result
+from muscore.leagues import competitions, documents, results
+from muscore.leagues.compute.document import Result
 from muscore.leagues.models import Competition, Match
 
 REGIONS = ["Nafarroa Garaia", "Gipuzkoa", "Behe Nafarroa", "Araba", "Lapurdi", "Bizkaia",
@@ -122,7 +122,7 @@ class Command(BaseCommand):
                 for e, p in zip(entries, pairs, strict=True):
                     e.heat_pair = p
                 Enrolment.objects.bulk_update(entries, ["heat_pair"])
-                heat = leagues.create_competition(
+                heat = competitions.create_competition(
                     sede.club, by=user, name=f"{championship.name} · {sede.name}",
                     pairs=pairs, rules=championship.rules, draw=list(range(len(pairs))))
                 matches = list(Match.objects.filter(competition=heat)
@@ -130,14 +130,14 @@ class Command(BaseCommand):
                 for m in matches:
                     assert m.first is not None and m.second is not None
                     first_wins = m.first.index < m.second.index
-                    leagues.store_figures(
+                    results.store_figures(
                         m, Result(juegos=(3, 1) if first_wins else (1, 3)),
                         Match.Source.MANUAL, now)
                 Match.objects.bulk_update(matches, [
                     "source", "juegos_first", "juegos_second", "tantos_first", "tantos_second",
                     "no_show_first", "no_show_second", "winner", "result_at"], batch_size=500)
-                leagues.recount_lines(heat)
-                leagues.refresh_docs(heat)
+                results.recount_lines(heat)
+                documents.refresh_docs(heat)
                 Competition.objects.filter(pk=heat.pk).update(
                     status=Competition.Status.FINISHED, revision=heat.revision + 1)
                 sede.heat = heat

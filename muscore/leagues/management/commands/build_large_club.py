@@ -22,8 +22,8 @@ from django.utils import timezone
 
 from muscore.clubs.models import Club, Membership, Pair, PairMember, Player
 from muscore.clubs.services import unique_slug
-from muscore.leagues import services
-from muscore.leagues.document import replay_result
+from muscore.leagues import competitions, documents, results
+from muscore.leagues.compute.document import replay_result
 from muscore.leagues.models import Competition, Match
 from muscore.rules import Rules, replay
 from muscore.tables.models import Hand, Table
@@ -97,7 +97,7 @@ class Command(BaseCommand):
             for i, pair in enumerate(club_pairs) for k in range(2))
         draw = list(range(count))
         rng.shuffle(draw)
-        competition = services.create_competition(
+        competition = competitions.create_competition(
             club, by=user, name="Liga grande", pairs=club_pairs, legs=legs, draw=draw,
             draw_method="random")
         vacas = [random_vaca(rng) for _ in range(templates)]
@@ -122,13 +122,13 @@ class Command(BaseCommand):
             hands.extend(Hand(table=table, number=n, record=record)
                          for n, record in enumerate(vaca["hands"], 1))
             m.table = table
-            services.store_figures(m, result, Match.Source.TABLE, now)
+            results.store_figures(m, result, Match.Source.TABLE, now)
             on_table.add(m.pk)
             if len(hands) > 20000:
                 Hand.objects.bulk_create(hands, batch_size=2000)
                 hands = []
         Hand.objects.bulk_create(hands, batch_size=2000)
-        from muscore.leagues.document import Result
+        from muscore.leagues.compute.document import Result
 
         for m in matches:
             if m.pk in on_table:
@@ -138,8 +138,8 @@ class Command(BaseCommand):
                 no_show = (True, False) if roll < 0.01 else (False, True)
                 if roll < 0.002:
                     no_show = (True, True)
-                result = services.forfeit_figures(no_show, RULES)
-                services.store_figures(m, result, Match.Source.NO_SHOW, now)
+                result = competitions.forfeit_figures(no_show, RULES)
+                results.store_figures(m, result, Match.Source.NO_SHOW, now)
                 continue
             loser = rng.randint(0, 2)
             tantos_loser = 40 * loser + rng.randint(0, 39) * (3 - loser)
@@ -147,13 +147,13 @@ class Command(BaseCommand):
                 result = Result((3, loser), (120 + rng.randint(0, 39) * loser, tantos_loser))
             else:
                 result = Result((loser, 3), (tantos_loser, 120 + rng.randint(0, 39) * loser))
-            services.store_figures(m, result, Match.Source.MANUAL, now)
+            results.store_figures(m, result, Match.Source.MANUAL, now)
         Match.objects.bulk_update(
             matches, ["table", "source", "juegos_first", "juegos_second", "tantos_first",
                       "tantos_second", "no_show_first", "no_show_second", "winner", "result_at"],
             batch_size=1000)
-        services.recount_lines(competition)
-        services.refresh_docs(competition)  # bulk_update skipped save(), which writes them
+        results.recount_lines(competition)
+        documents.refresh_docs(competition)  # bulk_update skipped save(), which writes them
         Competition.objects.filter(pk=competition.pk).update(
             status=Competition.Status.FINISHED, revision=competition.revision + 1)
         competition.refresh_from_db()

@@ -1,0 +1,72 @@
+"""The league contract on the command line.
+
+    python -m muscore.leagues standings [FILE]   # a league -> {"standings": [...]}
+    python -m muscore.leagues fixtures [FILE]    # {"pairs": N, "legs": L} -> {"rounds": [...]}
+    python -m muscore.leagues ratings [FILE]     # a league -> {"ratings": [...]}
+    python -m muscore.leagues quotas [FILE]      # venues and seats -> {"quotas": [...]}
+
+Reads one JSON document from FILE or standard input and writes one compact JSON
+line. Exit 0, or 2 with ``{"error": ...}`` when the document breaks the contract.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from muscore.leagues.compute.document import read_league
+from muscore.leagues.compute.errors import LeagueError
+from muscore.leagues.compute.fixtures import fixtures_json
+from muscore.leagues.compute.quotas import QuotaError, quotas_json
+from muscore.leagues.compute.ratings import ratings_json
+from muscore.leagues.compute.standings import standings_json
+
+COMMANDS: dict[str, Callable[[Any], dict[str, Any]]] = {
+    "standings": lambda data: standings_json(read_league(data)),
+    "fixtures": fixtures_json,
+    "ratings": lambda data: ratings_json(read_league(data)),
+    "quotas": quotas_json,  # championship.md
+}
+
+
+def run(command: str, text: str, out: TextIO) -> int:
+    """Answer one document; the exit status."""
+    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    try:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise LeagueError("not_json", msg=error.msg, line=error.lineno,
+                              column=error.colno) from error
+        answer = COMMANDS[command](data)
+    except (LeagueError, QuotaError) as error:
+        out.write(dumps({"error": str(error)}) + "\n")
+        return 2
+    out.write(dumps(answer) + "\n")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m muscore.leagues",
+        description="Standings, fixtures and player ratings of a Mus league (league.md), "
+                    "a championship's quotas (championship.md).",
+    )
+    parser.add_argument("command", choices=sorted(COMMANDS))
+    parser.add_argument("file", nargs="?", help="a JSON document; standard input if absent")
+    args = parser.parse_args(argv)
+    try:
+        if args.file and args.file != "-":
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+        else:
+            text = sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as error:
+        sys.stdout.write(json.dumps({"error": f"cannot read {args.file}: {error}"},
+                                    ensure_ascii=False) + "\n")
+        return 2
+    return run(args.command, text, sys.stdout)
+

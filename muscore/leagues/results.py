@@ -1,0 +1,313 @@
+"""A match's result: the one module that writes it.
+
+- `record_result(match, *, by, juegos, tantos=None)`, `record_no_show(match, *, by, who)`,
+  `clear_result(match, *, by)`: the organiser's doors
+- `on_table_changed(table, state)`: the door of a played table (the first vaca, once won)
+- `store(match, result, source)` and `after_change(competition)`: what every door ends in
+  (muscore.leagues.confirmations and .documents call them for the pairs' claims and an
+  import): the stored figures, the standings lines, ratings, hand stats, the knockout's
+  next matches and a ceros tournament's consequences
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from muscore.leagues import ceros_rounds, rating_store, stats_store
+from muscore.leagues.competitions import (
+    KNOCKOUT_ORDER,
+    LINE_FIELDS,
+    CompetitionError,
+    audit,
+    bump,
+    competition_rules,
+    league_error,
+    side_sums,
+    standings,
+    writable_match,
+)
+from muscore.leagues.compute.document import (
+    Points,
+    Result,
+    read_league,
+    replay_result,
+)
+from muscore.leagues.compute.errors import LeagueError
+from muscore.leagues.compute.standings import match_points
+from muscore.leagues.models import (
+    Competition,
+    Entry,
+    Match,
+)
+from muscore.rules import Rules
+from muscore.tables.models import Table
+from muscore.tables.state import TableState
+
+logger = logging.getLogger(__name__)
+
+
+# ------------------------------------------------------------------------------ results
+
+
+
+def store_figures(match: Match, result: Result, source: str, at: Any) -> None:
+    """Set a match's stored figures from `result` (not saved: bulk writers save them)."""
+    match.source = source
+    match.juegos_first, match.juegos_second = result.juegos
+    tantos = result.tantos
+    match.tantos_first, match.tantos_second = tantos if tantos is not None else (None, None)
+    match.no_show_first, match.no_show_second = result.no_show
+    match.winner = result.winner
+    match.result_at = at
+
+
+
+def _line_change(match: Match, sign: int) -> None:
+    """Add (sign 1) or take away (-1) a league match's stored figures to its entries' lines."""
+    if match.slot or not match.source or match.first_id is None or match.second_id is None:
+        return
+    result = match_result(match)
+    assert result is not None
+    competition = Competition.objects.only(
+        "points_win", "points_loss", "points_forfeit").get(pk=match.competition_id)
+    gained = match_points(result, Points(**competition.points))
+    tantos = result.tantos or (0, 0)
+    for side, entry_id in enumerate((match.first_id, match.second_id)):
+        deltas = {
+            "played": 1, "won": int(result.winner == side), "lost": int(result.winner != side),
+            "forfeits": int(result.no_show[side]), "points": gained[side],
+            "juegos_for": result.juegos[side], "juegos_against": result.juegos[1 - side],
+            "tantos_for": tantos[side], "tantos_against": tantos[1 - side],
+        }
+        Entry.objects.filter(pk=entry_id).update(
+            **{name: F(name) + sign * value for name, value in deltas.items() if value})
+
+
+def recount_lines(competition: Competition) -> None:
+    """Set every entry's standings line from the matches' stored figures (the bulk builder
+    uses it; also a repair should a line ever drift)."""
+    sums: dict[int, dict[str, int]] = {}
+    for side in (0, 1):
+        for pk, *values in side_sums(competition, side):
+            line = sums.setdefault(pk, dict.fromkeys(LINE_FIELDS, 0))
+            played, won, forfeits, points, jf, ja, tf, ta = values
+            for name, value in (("played", played), ("won", won), ("lost", played - won),
+                                ("forfeits", forfeits), ("points", points),
+                                ("juegos_for", jf), ("juegos_against", ja),
+                                ("tantos_for", tf), ("tantos_against", ta)):
+                line[name] += value
+    entries = list(competition.entries.all())
+    for entry in entries:
+        for name, value in sums.get(entry.pk, dict.fromkeys(LINE_FIELDS, 0)).items():
+            setattr(entry, name, value)
+    Entry.objects.bulk_update(entries, list(LINE_FIELDS), batch_size=500)
+
+
+def store(
+    match: Match, result: Result | None, source: str, at: datetime | None = None
+) -> None:
+    """Write (or clear, with None) a match's figures and its pairs' standings lines.
+    `at` is the result's time when it is not now (a claim accepted after 24 hours)."""
+    if match.competition.format == Competition.Format.CEROS:
+        ceros_rounds.check_change(match, result)
+    _line_change(match, -1)
+    if result is None:
+        match.source = ""
+        match.juegos_first = match.juegos_second = None
+        match.tantos_first = match.tantos_second = None
+        match.no_show_first = match.no_show_second = False
+        match.winner = None
+        match.result_at = None
+    else:
+        store_figures(match, result, source, at or timezone.now())
+    match.save()
+    _line_change(match, 1)
+    rating_store.match_changed(match)  # re-rates the club's players from this match on
+    if source != Match.Source.TABLE:
+        stats_store.drop(match)  # an organiser's result, or none: the hands no longer count
+
+
+def match_result(match: Match) -> Result | None:
+    """The stored figures of a match as the pure computations take them."""
+    if not match.source:
+        return None
+    tantos = None
+    if match.tantos_first is not None and match.tantos_second is not None:
+        tantos = (match.tantos_first, match.tantos_second)
+    source = {"table": "vaca", "manual": "juegos", "no_show": "forfeit"}[match.source]
+    return Result((match.juegos_first or 0, match.juegos_second or 0), tantos,
+                  (match.no_show_first, match.no_show_second), source)  # type: ignore[arg-type]
+
+
+def after_change(competition: Competition) -> None:
+    if competition.format == Competition.Format.CEROS:
+        ceros_rounds.after_change(competition)
+        bump(competition)
+        return
+    if competition.format == Competition.Format.GROUPS:
+        fill_knockout(competition)
+    left = Match.objects.filter(competition=competition, source="").exists()
+    status = Competition.Status.PLAYING if left else Competition.Status.FINISHED
+    Competition.objects.filter(pk=competition.pk).update(status=status)
+    bump(competition)
+
+
+@transaction.atomic
+def record_result(
+    match: Match, *, by: Any, juegos: Sequence[int], tantos: Sequence[int] | None = None
+) -> Match:
+    """A vaca kept on paper: the juegos of each pair and, if counted, the tantos."""
+    match = writable_match(match, by)
+    rules = competition_rules(match.competition)
+    data: dict[str, Any] = {"pairs": [0, 1], "juegos": list(juegos)}
+    if tantos is not None:
+        data["tantos"] = list(tantos)
+    try:
+        result = read_result(data, rules)
+    except LeagueError as error:
+        raise league_error(error) from None
+    check_knockout(match, result)
+    before = match.figures()
+    store(match, result, Match.Source.MANUAL)
+    audit(match, by, "manual", before)
+    after_change(match.competition)
+    return match
+
+
+@transaction.atomic
+def record_no_show(match: Match, *, by: Any, who: int | str) -> Match:
+    """A no-show: `who` is 0 (the first pair), 1 (the second) or "both"."""
+    match = writable_match(match, by)
+    rules = competition_rules(match.competition)
+    if who not in (0, 1, "0", "1", "both"):
+        raise CompetitionError(_("¿Quién no se presentó?"))
+    forfeit: int | str = who if who == "both" else int(who)
+    data = {"pairs": [0, 1], "forfeit": forfeit}
+    result = read_result(data, rules)
+    check_knockout(match, result)
+    before = match.figures()
+    store(match, result, Match.Source.NO_SHOW)
+    audit(match, by, "no_show", before)
+    after_change(match.competition)
+    return match
+
+
+@transaction.atomic
+def clear_result(match: Match, *, by: Any) -> Match:
+    """Take a result back (the audit keeps it)."""
+    match = writable_match(match, by)
+    before = match.figures()
+    store(match, None, "")
+    audit(match, by, "clear", before)
+    after_change(match.competition)
+    return match
+
+
+def read_result(data: dict[str, Any], rules: Rules) -> Result:
+    league = read_league({
+        "name": "-", "rules": rules.to_json(),
+        "pairs": [{"name": str(i), "players": [f"{i}-{k}" for k in range(rules.players // 2)]}
+                  for i in range(2)],
+        "matches": [data],
+    })
+    result = league.matches[0].result
+    assert result is not None
+    return result
+
+
+def check_knockout(match: Match, result: Result) -> None:
+    if match.slot and result.winner is None:
+        raise CompetitionError(_("En una eliminatoria una de las dos parejas tiene que pasar."))
+
+
+def on_table_changed(table: Table, state: TableState) -> None:
+    """The listener of `muscore.tables.signals.table_changed` (inside the table's write).
+
+    Stores the result of the table's first vaca in its league match once won, and takes
+    it back when an undo or edit un-wins it. A failure here never blocks the table: it
+    is logged, and the next write to the table checks again.
+    """
+    match_id = Match.objects.filter(table_id=table.pk).values_list("pk", flat=True).first()
+    if match_id is None:
+        return
+    try:
+        with transaction.atomic():
+            _sync(match_id, table, state)
+    except Exception:  # the table's hand is saved whatever happens to the league
+        logger.exception("league match %s: the result of table %s was not stored",
+                         match_id, table.pk)
+
+
+def _sync(match_id: int, table: Table, state: TableState) -> None:
+    match = Match.objects.select_for_update().select_related("competition").get(pk=match_id)
+    if match.source not in ("", Match.Source.TABLE):
+        return  # an organiser's result (by hand, a no-show) stands until they clear it
+    finished = state.get("finished") or []
+    result = replay_result(finished[0], Rules.from_json(table.rules)) if finished else None
+    current = match_result(match) if match.source else None
+    if finished or current is not None:  # what the hands say follows the vaca (an edited bet)
+        stats_store.count_match(match, table, finished[0] if finished else None)
+    if result == current:
+        return
+    before = match.figures()
+    store(match, result, Match.Source.TABLE)
+    audit(match, None, "table", before)
+    after_change(match.competition)
+
+
+# ----------------------------------------------------------------------------- knockout
+
+
+def fill_knockout(competition: Competition) -> None:
+    matches = list(Match.objects.filter(competition=competition).select_related("round"))
+    group_matches = [m for m in matches if not m.slot]
+    slots = {m.slot: m for m in matches if m.slot}
+    wanted: dict[str, tuple[int | None, int | None]] = {}
+    if all(m.source for m in group_matches):
+        # Never from the cache inside a write: a rolled-back write must leave no trace there.
+        table = {g.group.order if g.group else 0: g.rows
+                 for g in standings(competition, cached=False) if g.group is not None}
+        firsts = [rows[0].pair if rows else None for _, rows in sorted(table.items())]
+        seconds = [rows[1].pair if len(rows) > 1 else None for _, rows in sorted(table.items())]
+        if competition.group_count == 2:
+            wanted["sf1"] = (firsts[0], seconds[1])
+            wanted["sf2"] = (firsts[1], seconds[0])
+        else:
+            wanted["qf1"] = (firsts[0], seconds[1])
+            wanted["qf2"] = (firsts[1], seconds[0])
+            wanted["qf3"] = (firsts[2], seconds[3])
+            wanted["qf4"] = (firsts[3], seconds[2])
+    entries = {e.index: e.pk for e in competition.entries.all()}
+    by_pk = {pk: index for index, pk in entries.items()}
+
+    def outcome(slot: str, winner: bool) -> int | None:
+        m = slots.get(slot)
+        if m is None or m.winner is None or m.first_id is None or m.second_id is None:
+            return None
+        side = m.winner if winner else 1 - m.winner
+        return by_pk[m.first_id if side == 0 else m.second_id]
+
+    if competition.group_count == 4:
+        wanted["sf1"] = (outcome("qf1", True), outcome("qf3", True))
+        wanted["sf2"] = (outcome("qf2", True), outcome("qf4", True))
+    wanted["final"] = (outcome("sf1", True), outcome("sf2", True))
+    wanted["third"] = (outcome("sf1", False), outcome("sf2", False))
+    for slot in KNOCKOUT_ORDER:
+        m = slots.get(slot)
+        if m is None or m.source:
+            continue  # played: a later correction upstream is the organiser's to settle
+        first, second = wanted.get(slot, (None, None))
+        first_pk = entries[first] if first is not None else None
+        second_pk = entries[second] if second is not None else None
+        if (m.first_id, m.second_id) != (first_pk, second_pk):
+            m.first_id, m.second_id = first_pk, second_pk
+            m.save(update_fields=["first", "second"])  # save() writes its document text too
+
+

@@ -1,0 +1,379 @@
+"""The league pages of a club, and the club page itself (it lists the club's competitions
+and latest matches): thin function views over muscore.leagues.competitions, .results and .documents.
+
+Anyone may look at a competition; every write (a POST) is refused with 403 before any
+form is read unless the user organises the club, and the services check it again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from muscore.clubs.models import Club
+from muscore.clubs.permissions import require_organiser
+from muscore.clubs.views import club_context
+from muscore.leagues import card, competitions, confirmations, pages, results, stats_store
+from muscore.leagues.forms import (
+    CompetitionForm,
+    DrawForm,
+    NoShowForm,
+    ResultForm,
+    ScheduleForm,
+)
+from muscore.leagues.models import Competition, Entry, Match
+from muscore.leagues.views import players as views_players
+from muscore.leagues.views.base import (
+    base_context,
+    competition_or_404,
+    export_links,
+    form_status,
+    match_or_404,
+    match_page,
+    organised_or_403,
+    substitute_forms,
+)
+from muscore.text import sorted_by_name
+
+# --- the club page (its players and pairs, and its competitions) ----------------------------------
+
+
+@require_safe
+def club(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club's page: its players, pairs, competitions and latest matches. It lives here,
+    not in muscore.clubs, because clubs sits below leagues (it must not import it)."""
+    club = get_object_or_404(Club, slug=slug)
+    confirmations.accept_due(club=club)  # its latest matches include the pairs' results
+    context = club_context(request, club)
+    # Names as Spanish sorts them (Iñaki after Inza, Órdago among the O), not byte-wise.
+    context["players"] = sorted_by_name(club.players.all(), lambda p: p.name)
+    context["pairs"] = sorted_by_name(club.pairs.prefetch_related("members__player"),
+                                      lambda p: p.name)
+    context.update(league_summary(club))
+    return render(request, "leagues/club.html", context)
+
+
+def league_summary(club: Club) -> dict[str, Any]:
+    """The club's competitions and latest matches, for its page."""
+    listed = list(Competition.objects.filter(club=club, archived=False).select_related("club"))
+    disputes = pages.disputes_by_competition(listed)
+    competitions = [
+        {"name": c.name, "url": pages.competition_url(c), "note": pages.status(c),
+         "disputes": pages.disputes_text(disputes.get(c.pk, 0))}
+        for c in listed
+    ]
+    latest = (
+        Match.objects.filter(competition__club=club)
+        .exclude(source="")
+        .select_related("competition__club", "first__pair", "second__pair", "round")
+        .order_by("-result_at", "-id")[:10]
+    )
+    return {
+        "competitions": competitions,
+        "latest_matches": [pages.match_row(m) for m in latest],
+        "new_competition_url": reverse("clubs:new_competition", args=[club.slug]),
+    }
+
+
+# --- the competitions -----------------------------------------------------------------------------
+
+
+# --- a new competition and its draw ------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def new_competition(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    require_organiser(request.user, club)
+    form = CompetitionForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            competition = competitions.create_competition(
+                club,
+                by=request.user,
+                name=data["name"],
+                pairs=list(data["pairs"]),
+                format=data["format"],
+                legs=data["legs"],
+                groups=data["groups"],
+                rules=form.rules(),
+                points=form.points(),
+                ceros=data["ceros"],
+            )
+        except competitions.CompetitionError as error:
+            form.add_error(None, str(error))
+        else:
+            if competition.format == Competition.Format.CEROS:
+                return redirect(pages.competition_url(competition, "ceros"))
+            return redirect(pages.competition_url(competition, "draw"))
+    context = {"club": club, "organiser": True, "form": form}
+    return render(request, "leagues/new.html", context, status=form_status(form))
+
+
+def _entries(competition: Competition) -> list[Entry]:
+    return list(competition.entries.select_related("pair").order_by("index"))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def draw(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
+    """The public draw: 'Sortear' records a random order, or the order drawn by hand."""
+    if request.method == "POST":
+        competition = organised_or_403(request, slug, competition_id)
+    else:
+        competition = competition_or_404(slug, competition_id)
+    if competition.format == Competition.Format.CEROS:
+        return redirect(pages.competition_url(competition, "ceros"))
+    entries = _entries(competition)
+    form = DrawForm(request.POST or None, count=len(entries))
+    if request.method == "POST" and form.is_valid():
+        order, method = form.draw()
+        try:
+            competitions.record_draw(competition, order, by=request.user, method=method)
+        except competitions.CompetitionError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Sorteo hecho. Ya están las jornadas."))
+            return redirect(pages.competition_url(competition))
+    context = {**base_context(request, competition, "draw"), "form": form, "entries": entries}
+    if competition.draw is not None:
+        by_index = {e.index: e for e in entries}
+        context["drawn"] = [by_index[i] for i in competition.draw if i in by_index]
+    return render(request, "leagues/draw.html", context, status=form_status(form))
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+@require_safe
+def competition(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
+    """The standings (each group's), the knockout, and the next matches to play."""
+    competition = competition_or_404(slug, competition_id)
+    if competition.format == Competition.Format.CEROS:
+        return redirect(pages.competition_url(competition, "ceros"))
+    context = {
+        **base_context(request, competition, "standings"),
+        "standings": pages.standings_tables(competition),
+        "bracket": pages.bracket(competition),
+        # Only the next round's matches: a league of 200 pairs has 39,800 of them.
+        "next_rounds": pages.next_round(competition),
+        "exports": export_links(competition),
+        "format_text": pages.format_text(competition),
+        "rules": competitions.competition_rules(competition),
+        # The share button of the latest night's card (muscore.leagues.card).
+        "latest_night": card.latest_night(competition),
+    }
+    return render(request, "leagues/competition.html", context)
+
+
+@require_safe
+def rounds(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
+    """Every round with how many of its matches are left, and the next round's matches;
+    each round's own page lists them all."""
+    competition = competition_or_404(slug, competition_id)
+    context = {
+        **base_context(request, competition, "rounds"),
+        "rounds": pages.round_summaries(competition),
+        "next_rounds": pages.next_round(competition),
+    }
+    return render(request, "leagues/rounds.html", context)
+
+
+@require_safe
+def round_page(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
+    """One round, ready to print: table by table, the pairs, the time."""
+    competition = competition_or_404(slug, competition_id)
+    views = pages.rounds_of(competition, number)
+    if not views:
+        raise Http404(_("No hay ninguna jornada con ese número."))
+    return _round_page(
+        request,
+        competition,
+        views,
+        number,
+        ScheduleForm(initial={"starts_at": views[0].round.starts_at}),
+    )
+
+
+def _round_page(
+    request: HttpRequest, competition: Competition, views: list[Any], number: int, form: Any
+) -> HttpResponse:
+    context = {
+        **base_context(request, competition, "rounds"),
+        "rounds": views,
+        "number": number,
+        "schedule_form": form,
+    }
+    return render(request, "leagues/round.html", context, status=form_status(form))
+
+
+@require_POST
+def schedule(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
+    """The day and time of a round, for its printed sheet."""
+    competition = organised_or_403(request, slug, competition_id)
+    form = ScheduleForm(request.POST)
+    if form.is_valid():
+        if competitions.schedule_round(
+            competition, number, form.cleaned_data["starts_at"], by=request.user
+        ):
+            messages.success(request, _("Hora de la jornada guardada."))
+            return redirect(pages.competition_url(competition, "round", number))
+        raise Http404(_("No hay ninguna jornada con ese número."))
+    views = pages.rounds_of(competition, number)
+    if not views:
+        raise Http404(_("No hay ninguna jornada con ese número."))
+    return _round_page(request, competition, views, number, form)
+
+
+@require_safe
+def match(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
+    competition = competition_or_404(slug, competition_id)
+    return match_page(request, competition, match_or_404(competition, number))
+
+
+# --- playing and results -----------------------------------------------------------------------
+
+
+def _match_action(request: HttpRequest, slug: str, competition_id: int, number: int) -> Match:
+    competition = organised_or_403(request, slug, competition_id)
+    return match_or_404(competition, number)
+
+
+@require_POST
+def play(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
+    """'Jugar': a muscore table with the two pairs seated; its edit link is then on the
+    match page for whoever keeps the score."""
+    match = _match_action(request, slug, competition_id, number)
+    try:
+        competitions.open_table(match, by=request.user)
+    except competitions.CompetitionError as error:
+        return match_page(
+            request, match.competition, match, forms={"errors": [str(error)]}, status=400
+        )
+    return redirect(pages.match_url(match) + "#mesa")
+
+
+@require_POST
+def result(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
+    """A vaca kept on paper (juegos, optional tantos), or an organiser's correction."""
+    match = _match_action(request, slug, competition_id, number)
+    juegos = competitions.competition_rules(match.competition).juegos
+    form = ResultForm(request.POST, juegos=juegos)
+    if form.is_valid():
+        try:
+            results.record_result(
+                match, by=request.user, juegos=form.juegos_pair(), tantos=form.tantos_pair()
+            )
+        except competitions.CompetitionError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Resultado guardado."))
+            return redirect(pages.match_url(match))
+    return match_page(request, match.competition, match, forms={"result": form}, status=400)
+
+
+@require_POST
+def no_show(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
+    match = _match_action(request, slug, competition_id, number)
+    assert match.first is not None and match.second is not None
+    form = NoShowForm(request.POST, first=match.first.pair.name, second=match.second.pair.name)
+    if form.is_valid():
+        who = form.cleaned_data["who"]
+        try:
+            results.record_no_show(match, by=request.user, who=who if who == "both" else int(who))
+        except competitions.CompetitionError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("No presentado anotado."))
+            return redirect(pages.match_url(match))
+    return match_page(request, match.competition, match, forms={"no_show": form}, status=400)
+
+
+@require_POST
+def substitute(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
+    match = _match_action(request, slug, competition_id, number)
+    side = 1 if request.POST.get("side") == "1" else 0
+    forms = substitute_forms(match, (side, request.POST))
+    form = forms[side]["form"]
+    if form.is_valid():
+        try:
+            competitions.substitute(
+                match,
+                by=request.user,
+                side=side,
+                replaced=form.cleaned_data["replaced"].name,
+                substitute=form.cleaned_data["substitute"],
+            )
+        except competitions.CompetitionError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Suplente anotado para esta partida."))
+            return redirect(pages.match_url(match))
+    return match_page(request, match.competition, match, forms={"substitute": forms}, status=400)
+
+
+@require_POST
+def own_players(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
+    """Back to the pair's own players for one side (a substitute entered by mistake)."""
+    match = _match_action(request, slug, competition_id, number)
+    side = 1 if request.POST.get("side") == "1" else 0
+    try:
+        competitions.set_players(match, by=request.user, side=side, players=None)
+    except competitions.CompetitionError as error:
+        return match_page(
+            request, match.competition, match, forms={"errors": [str(error)]}, status=400
+        )
+    return redirect(pages.match_url(match))
+
+
+@require_POST
+def clear(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
+    """Take a result back (kept in the audit)."""
+    match = _match_action(request, slug, competition_id, number)
+    try:
+        results.clear_result(match, by=request.user)
+    except competitions.CompetitionError as error:
+        return match_page(
+            request, match.competition, match, forms={"errors": [str(error)]}, status=400
+        )
+    messages.success(request, _("Resultado anulado: queda en el registro de cambios."))
+    return redirect(pages.match_url(match))
+
+
+# --- a pair in a competition --------------------------------------------------------------------
+
+
+@require_safe
+def entry(request: HttpRequest, slug: str, competition_id: int, index: int) -> HttpResponse:
+    """A pair's matches in this competition, each with its table's hands when it has one."""
+    competition = competition_or_404(slug, competition_id)
+    entry = get_object_or_404(
+        Entry.objects.select_related("pair"), competition=competition, index=index
+    )
+    rows = pages.pair_rows(competition, entry)
+    standing = next(
+        (
+            r
+            for table in pages.standings_tables(competition)
+            for r in table.rows
+            if r["row"].pair == index
+        ),
+        None,
+    )
+    context = {
+        **base_context(request, competition, "standings"),
+        "entry": entry,
+        "players": entry.pair.player_names(),
+        "player_links": views_players.pair_players(competition.club, entry.pair),
+        "rows": rows,
+        "standing": standing,
+        # What the hands say: this pair's counts in this competition's table matches.
+        **stats_store.pair_context(entry.pair, entry),
+    }
+    return render(request, "leagues/entry.html", context)

@@ -1,0 +1,83 @@
+"""Importing a competition from its export (league.md's JSON form): the organiser's page.
+
+The contract has no field for a competition's format, so the organiser says whether the
+document was a liguilla or groups and a knockout (services.import_competition checks the
+document against it and writes nothing if it does not fit).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from muscore import ratelimits
+from muscore.clubs.models import Club
+from muscore.clubs.permissions import require_organiser
+from muscore.leagues import competitions, documents, pages
+
+# An export of a 200-pair double liguilla with every hand is about 40 MB; a club's own
+# leagues are far smaller. Past this the file is refused before it is read.
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+
+FORMATS = [
+    ("liguilla", gettext_lazy("Liguilla")),
+    ("groups-2", gettext_lazy("Dos grupos y eliminatoria")),
+    ("groups-4", gettext_lazy("Cuatro grupos y eliminatoria")),
+]
+
+
+class ImportForm(forms.Form):
+    """The exported JSON file and what the competition was."""
+
+    file = forms.FileField(label=gettext_lazy("Archivo exportado (JSON)"))
+    format = forms.ChoiceField(label=gettext_lazy("Formato de la competición"),
+                               choices=FORMATS, initial="liguilla", widget=forms.RadioSelect)
+    # Another club's competition is named as this club knows it (empty: the file's name).
+    name = forms.CharField(label=gettext_lazy("Nombre en este club (opcional)"), max_length=200,
+                           required=False)
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(
+                _("El archivo es demasiado grande: como mucho %(mb)s MB.")
+                % {"mb": MAX_IMPORT_BYTES // (1024 * 1024)})
+        try:
+            return json.loads(upload.read().decode("utf-8"))
+        except RecursionError:
+            raise forms.ValidationError(
+                _("El archivo anida listas y objetos a demasiada profundidad: no es una liga.")
+            ) from None
+        except (UnicodeDecodeError, ValueError):
+            raise forms.ValidationError(
+                _("El archivo no es un JSON válido: sube el que se descargó con «Liga en JSON».")
+            ) from None
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@ratelimits.limit(ratelimits.IMPORT, api=False, per_account=True)
+def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
+    """A competition made again from its export, with its results and hands."""
+    club = get_object_or_404(Club, slug=slug)
+    require_organiser(request.user, club)
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        kind, _sep, groups = form.cleaned_data["format"].partition("-")
+        try:
+            competition = documents.import_competition(
+                club, form.cleaned_data["file"], by=request.user, format=kind,
+                groups=int(groups or 2), name=form.cleaned_data["name"].strip())
+        except competitions.CompetitionError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect(pages.competition_url(competition))
+    context = {"club": club, "organiser": True, "form": form}
+    return render(request, "leagues/import.html", context,
+                  status=400 if form.errors else 200)
