@@ -193,7 +193,7 @@ def _result(match: Match, juegos: Sequence[int], tantos: Sequence[int] | None) -
     except LeagueError as error:
         raise ClaimError(str(competitions.league_error(error))) from None
     try:
-        results.check_knockout(match, result)
+        results.check_result(match, result, rules)
     except competitions.CompetitionError as error:
         raise ClaimError(str(error)) from None
     return result

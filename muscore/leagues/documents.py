@@ -40,7 +40,7 @@ from muscore.leagues.models import (
 )
 from muscore.leagues.results import (
     after_change,
-    check_knockout,
+    check_result,
     fill_knockout,
     store,
 )
@@ -395,8 +395,7 @@ def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Any
     if result is None:
         match.save()
         return
-    if match.slot:
-        check_knockout(match, result)
+    check_result(match, result, league.rules)
     source = {"vaca": Match.Source.TABLE, "juegos": Match.Source.MANUAL,
               "forfeit": Match.Source.NO_SHOW}[result.source]
     if result.source == "vaca" and doc_match.vaca is not None:

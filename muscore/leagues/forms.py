@@ -204,10 +204,15 @@ class ResultForm(forms.Form):
     juegos_second = forms.IntegerField(label="", min_value=0, max_value=5)
     tantos_first = forms.IntegerField(label="", min_value=0, max_value=500, required=False)
     tantos_second = forms.IntegerField(label="", min_value=0, max_value=500, required=False)
+    # Offered when the change would send other pairs to knockout matches already played.
+    reset = forms.BooleanField(
+        label=gettext_lazy("Anular también las partidas que dependen de este resultado"),
+        required=False)
 
     def __init__(self, *args: Any, juegos: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.juegos = juegos
+        self.offer_reset = bool(self.data.get("reset"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -397,6 +397,7 @@ def audit_rows(match: Match) -> list[dict[str, Any]]:
         "manual": _("resultado anotado a mano"),
         "no_show": _("no presentado"),
         "clear": _("resultado anulado"),
+        "reset": _("anulado: dependía de un resultado corregido"),
         "players": _("jugadores cambiados"),
         "import": _("importado"),
         "confirmed": _("resultado de una pareja, confirmado por la otra"),

@@ -38,6 +38,8 @@ from muscore.leagues.compute.document import (
     Result,
     read_league,
     replay_result,
+    tantos_bounds,
+    tantos_possible,
 )
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.compute.standings import match_points
@@ -146,13 +148,30 @@ def match_result(match: Match) -> Result | None:
                   (match.no_show_first, match.no_show_second), source)  # type: ignore[arg-type]
 
 
-def after_change(competition: Competition) -> None:
+class KnockoutConflict(CompetitionError):
+    """A change that would send other pairs to knockout matches already played: refused
+    (the whole write rolls back) unless the organiser resets those matches with it."""
+
+    def __init__(self, numbers: Sequence[int]) -> None:
+        self.numbers = list(numbers)
+        super().__init__(
+            _("Este cambio cambia quién juega la partida %(numbers)s, que ya se jugó. "
+              "Para hacerlo, anula también lo que depende de este resultado: esas partidas "
+              "se borran (quedan en el registro) y se vuelven a jugar.")
+            % {"numbers": ", ".join(str(n) for n in self.numbers)})
+
+
+def after_change(competition: Competition, *, by: Any = None, reset: bool = False) -> None:
+    """What follows a stored result: a ceros tournament's state; a groups competition's
+    knockout filled from the standings and the matches before (KnockoutConflict if a
+    played match would change, unless `reset`: then each such match is cleared, logged
+    as "reset" by `by`); the competition's status and revision."""
     if competition.format == Competition.Format.CEROS:
         ceros_rounds.after_change(competition)
         bump(competition)
         return
     if competition.format == Competition.Format.GROUPS:
-        fill_knockout(competition)
+        fill_knockout(competition, by=by, reset=reset)
     left = Match.objects.filter(competition=competition, source="").exists()
     status = Competition.Status.PLAYING if left else Competition.Status.FINISHED
     Competition.objects.filter(pk=competition.pk).update(status=status)
@@ -161,7 +180,8 @@ def after_change(competition: Competition) -> None:
 
 @transaction.atomic
 def record_result(
-    match: Match, *, by: Any, juegos: Sequence[int], tantos: Sequence[int] | None = None
+    match: Match, *, by: Any, juegos: Sequence[int], tantos: Sequence[int] | None = None,
+    reset: bool = False,
 ) -> Match:
     """A vaca kept on paper: the juegos of each pair and, if counted, the tantos."""
     match = writable_match(match, by)
@@ -173,16 +193,16 @@ def record_result(
         result = read_result(data, rules)
     except LeagueError as error:
         raise league_error(error) from None
-    check_knockout(match, result)
+    check_result(match, result, rules)
     before = match.figures()
     store(match, result, Match.Source.MANUAL)
     audit(match, by, "manual", before)
-    after_change(match.competition)
+    after_change(match.competition, by=by, reset=reset)
     return match
 
 
 @transaction.atomic
-def record_no_show(match: Match, *, by: Any, who: int | str) -> Match:
+def record_no_show(match: Match, *, by: Any, who: int | str, reset: bool = False) -> Match:
     """A no-show: `who` is 0 (the first pair), 1 (the second) or "both"."""
     match = writable_match(match, by)
     rules = competition_rules(match.competition)
@@ -191,22 +211,22 @@ def record_no_show(match: Match, *, by: Any, who: int | str) -> Match:
     forfeit: int | str = who if who == "both" else int(who)
     data = {"pairs": [0, 1], "forfeit": forfeit}
     result = read_result(data, rules)
-    check_knockout(match, result)
+    check_result(match, result, rules)
     before = match.figures()
     store(match, result, Match.Source.NO_SHOW)
     audit(match, by, "no_show", before)
-    after_change(match.competition)
+    after_change(match.competition, by=by, reset=reset)
     return match
 
 
 @transaction.atomic
-def clear_result(match: Match, *, by: Any) -> Match:
+def clear_result(match: Match, *, by: Any, reset: bool = False) -> Match:
     """Take a result back (the audit keeps it)."""
     match = writable_match(match, by)
     before = match.figures()
     store(match, None, "")
     audit(match, by, "clear", before)
-    after_change(match.competition)
+    after_change(match.competition, by=by, reset=reset)
     return match
 
 
@@ -222,9 +242,22 @@ def read_result(data: dict[str, Any], rules: Rules) -> Result:
     return result
 
 
-def check_knockout(match: Match, result: Result) -> None:
+def check_result(match: Match, result: Result, rules: Rules) -> None:
+    """The checks every door's result passes, whoever enters it (CompetitionError says
+    what is wrong): a knockout match has a winner; the tantos can come from the juegos."""
     if match.slot and result.winner is None:
         raise CompetitionError(_("En una eliminatoria una de las dos parejas tiene que pasar."))
+    if not tantos_possible(result, rules):
+        assert result.tantos is not None and result.winner is not None
+        loser = 1 - result.winner
+        (wlo, whi), (llo, lhi) = tantos_bounds(rules, result.juegos[loser])
+        raise CompetitionError(
+            _("Con %(won)s juegos a %(lost)s, la pareja que gana suma entre %(wlo)s y "
+              "%(whi)s tantos y la que pierde entre %(llo)s y %(lhi)s, no %(got_w)s y "
+              "%(got_l)s.")
+            % {"won": result.juegos[result.winner], "lost": result.juegos[loser],
+               "wlo": wlo, "whi": whi, "llo": llo, "lhi": lhi,
+               "got_w": result.tantos[result.winner], "got_l": result.tantos[loser]})
 
 
 def on_table_changed(table: Table, state: TableState) -> None:
@@ -265,7 +298,26 @@ def _sync(match_id: int, table: Table, state: TableState) -> None:
 # ----------------------------------------------------------------------------- knockout
 
 
-def fill_knockout(competition: Competition) -> None:
+def fill_knockout(competition: Competition, *, by: Any = None, reset: bool = False) -> None:
+    """Put in each unplayed knockout match the pairs the standings and the matches before
+    send there. A played one whose pairs would change is a KnockoutConflict, or with
+    `reset` is cleared (audited) and the knockout filled again, until nothing differs."""
+    while True:
+        conflicts = _fill_knockout_once(competition)
+        if not conflicts:
+            return
+        if not reset:
+            raise KnockoutConflict([m.number for m in conflicts])
+        for m in conflicts:
+            before = m.figures()
+            m.table = None  # its table seated other pairs: a new one is opened to replay it
+            store(m, None, "")
+            audit(m, by, "reset", before)
+
+
+def _fill_knockout_once(competition: Competition) -> list[Match]:
+    """Fill the unplayed knockout matches; the played ones whose pairs differ from those
+    the results send there."""
     matches = list(Match.objects.filter(competition=competition).select_related("round"))
     group_matches = [m for m in matches if not m.slot]
     slots = {m.slot: m for m in matches if m.slot}
@@ -299,15 +351,21 @@ def fill_knockout(competition: Competition) -> None:
         wanted["sf2"] = (outcome("qf2", True), outcome("qf4", True))
     wanted["final"] = (outcome("sf1", True), outcome("sf2", True))
     wanted["third"] = (outcome("sf1", False), outcome("sf2", False))
+    conflicts: list[Match] = []
     for slot in KNOCKOUT_ORDER:
         m = slots.get(slot)
-        if m is None or m.source:
-            continue  # played: a later correction upstream is the organiser's to settle
+        if m is None:
+            continue
         first, second = wanted.get(slot, (None, None))
         first_pk = entries[first] if first is not None else None
         second_pk = entries[second] if second is not None else None
-        if (m.first_id, m.second_id) != (first_pk, second_pk):
-            m.first_id, m.second_id = first_pk, second_pk
-            m.save(update_fields=["first", "second"])  # save() writes its document text too
+        if (m.first_id, m.second_id) == (first_pk, second_pk):
+            continue
+        if m.source:
+            conflicts.append(m)  # played between other pairs: the organiser decides
+            continue
+        m.first_id, m.second_id = first_pk, second_pk
+        m.save(update_fields=["first", "second"])  # save() writes its document text too
+    return conflicts
 
 

@@ -311,7 +311,12 @@ def test_database_standings_equal_the_contract_on_random_leagues() -> None:
                         j = rng.choice([(3, 0), (3, 1), (0, 3), (2, 3)])
                         m: dict[str, Any] = {"pairs": [first, second], "juegos": list(j)}
                         if rng.random() < 0.5:
-                            m["tantos"] = [rng.choice([120, 130]), rng.choice([40, 60])]
+                            # Tantos the juegos allow (the winner 3 x 40 and up to 39 a
+                            # juego lost, the loser 40 a juego won and up to 39 a juego lost).
+                            lost = min(j)
+                            won_t = 120 + lost * rng.choice([0, 10])
+                            lost_t = 40 * lost + rng.choice([40, 60])
+                            m["tantos"] = [won_t, lost_t] if j[0] == 3 else [lost_t, won_t]
                         matches.append(m)
         doc = league(n, matches, legs=2, draw=rng.sample(range(n), n),
                      points={"win": 2, "loss": rng.choice([0, 1]), "forfeit": -1})

@@ -568,3 +568,33 @@ def loads_league(text: str) -> League:
     except ValueError as error:  # a number of more than 4,300 digits
         raise LeagueError("not_json", msg=str(error)[:80], line=1, column=1) from None
     return read_league(data)
+
+
+def tantos_bounds(rules: Rules, loser_juegos: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The tantos a match's winner and its loser can have (each ``(least, most)``) when
+    the loser won ``loser_juegos`` juegos: the winner of a juego counts the target, the
+    loser of it its score, at most one short of the target (league.md).
+
+    >>> tantos_bounds(Rules(target=40, juegos=3), 1)
+    ((120, 159), (40, 157))
+    """
+    to_win, target = rules.juegos, rules.target
+    return ((to_win * target, to_win * target + loser_juegos * (target - 1)),
+            (loser_juegos * target, loser_juegos * target + to_win * (target - 1)))
+
+
+def tantos_possible(result: Result, rules: Rules) -> bool:
+    """Whether a result's tantos can come from its juegos (no tantos, or no winner: yes).
+
+    >>> rules = Rules(target=40, juegos=3)
+    >>> tantos_possible(Result((3, 1), (150, 97), (False, False), "juegos"), rules)
+    True
+    >>> tantos_possible(Result((3, 1), (50, 150), (False, False), "juegos"), rules)
+    False
+    """
+    winner = result.winner
+    if result.tantos is None or winner is None:
+        return True
+    loser = 1 - winner
+    (wlo, whi), (llo, lhi) = tantos_bounds(rules, result.juegos[loser])
+    return wlo <= result.tantos[winner] <= whi and llo <= result.tantos[loser] <= lhi

@@ -268,8 +268,12 @@ def result(request: HttpRequest, slug: str, competition_id: int, number: int) ->
     if form.is_valid():
         try:
             results.record_result(
-                match, by=request.user, juegos=form.juegos_pair(), tantos=form.tantos_pair()
+                match, by=request.user, juegos=form.juegos_pair(), tantos=form.tantos_pair(),
+                reset=form.cleaned_data.get("reset") or False,
             )
+        except results.KnockoutConflict as error:
+            form.add_error(None, str(error))
+            form.offer_reset = True  # the checkbox that says yes, in the same form
         except competitions.CompetitionError as error:
             form.add_error(None, str(error))
         else:
