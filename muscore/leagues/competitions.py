@@ -110,6 +110,25 @@ def audit(match: Match, by: Any, action: str, before: dict[str, Any]) -> None:
 # ------------------------------------------------------------------------ create, draw
 
 
+def check_one_pair_each(pairs: Sequence[Pair]) -> None:
+    """A person plays a competition for one pair only: in two he would sit at two tables
+    of one round, or on both sides of one match. CompetitionError names the pair he is in
+    (the first of `pairs`) and the one refused."""
+    members: dict[int, list[tuple[int, str]]] = {}
+    for player_id, player, pair_id in (PairMember.objects.filter(pair__in=pairs)
+                                       .values_list("player_id", "player__name", "pair_id")):
+        members.setdefault(pair_id, []).append((player_id, player))
+    pair_of: dict[int, Pair] = {}
+    for pair in pairs:  # in the order entered: the later pair is the one refused
+        for player_id, player in members.get(pair.pk, []):
+            if player_id in pair_of:
+                raise CompetitionError(
+                    _("%(player)s ya juega en la pareja %(pair)s: una persona entra en una "
+                      "competición con una sola pareja (%(other)s no puede entrar).")
+                    % {"player": player, "pair": pair_of[player_id].name, "other": pair.name})
+            pair_of[player_id] = pair
+
+
 @transaction.atomic
 def create_competition(
     club: Club,
@@ -159,6 +178,7 @@ def create_competition(
                 _("La pareja %(pair)s no tiene %(size)s jugadores.") % {
                     "pair": pair.name, "size": size}
             )
+    check_one_pair_each(entries)
     group_count = 0
     if format == Competition.Format.GROUPS:
         if groups not in (2, 4):
@@ -201,7 +221,9 @@ def record_draw(
         raise CompetitionError(_("Un torneo a ceros se sortea ronda a ronda."))
     if competition.draw is not None:
         raise CompetitionError(_("El sorteo ya está hecho."))
-    count = competition.entries.count()
+    entered = [e.pair for e in competition.entries.select_related("pair").order_by("index")]
+    check_one_pair_each(entered)  # a competition entered before this was checked
+    count = len(entered)
     try:
         drawn = list(read_draw(list(order), count))
     except LeagueError as error:
@@ -321,6 +343,13 @@ def set_players(match: Match, *, by: Any, side: int, players: Sequence[str] | No
     other = match_players(match)[1 - side]
     if names and {n.lower() for n in names} & {n.lower() for n in other}:
         raise CompetitionError(_("Un jugador no puede sentarse con las dos parejas."))
+    against = match.second if side == 0 else match.first
+    assert against is not None
+    for name in names or []:
+        if name.lower() in {n.lower() for n in pair_players(against)}:
+            raise CompetitionError(
+                _("%(name)s es de la pareja %(pair)s: no puede sentarse contra ella.")
+                % {"name": name, "pair": against.pair.name})
     before = match.figures()
     if side == 0:
         match.players_first = names
