@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from muscore.leagues import competitions, confirmations, results
+from muscore.leagues import results as league_results
 from muscore.leagues.models import Competition, ResultClaim
 from tests.clubs.factory import logged_in, make_club, make_pair, make_user
 
@@ -27,7 +28,7 @@ def make_league(club: Any, pairs: int = 4, *, results: int = 0,
         club, by=organiser, name=name, pairs=made, format="liguilla", legs=1, groups=2,
         draw=list(range(pairs)))
     for n, match in enumerate(competition.matches.order_by("number")[:results]):
-        results.record_result(match, by=organiser, juegos=[3, n % 3])
+        league_results.record_result(match, by=organiser, juegos=[3, n % 3])
     return competition
 
 
