@@ -66,7 +66,7 @@ def league_document(competition: Competition, *, hands: bool = False) -> dict[st
         "round_id", "first_id", "second_id", "source", "juegos_first", "juegos_second",
         "tantos_first", "tantos_second", "no_show_first", "no_show_second", "players_first",
         "players_second", "table_id"))
-    vacas = _table_vacas([row[12] for row in rows if row[3] == Match.Source.TABLE
+    vacas = table_vacas([row[12] for row in rows if row[3] == Match.Source.TABLE
                           and row[12] is not None]) if hands else {}
     for (round_id, first, second, source, jf, js, tf, ts, nf, ns, pf, ps, table_id) in rows:
         if first is None or second is None:
@@ -229,9 +229,9 @@ def _blank(value: Any) -> Any:
 VACA_BATCH = 500
 
 
-def _table_vacas(table_ids: list[str]) -> dict[str, dict[str, Any] | None]:
+def table_vacas(table_ids: list[str]) -> dict[str, dict[str, Any] | None]:
     """Each table's first finished vaca as the export writes it ({"mano", "hands"}, None
-    while none is finished), as `_table_vaca` gives it: from the stored vacas and the hand
+    while none is finished), as `table_vaca` gives it: from the stored vacas and the hand
     records, three queries per VACA_BATCH tables instead of three per table (a large
     league's export read 4,000 tables one by one). A table whose stored vacas are behind
     its hands (loaded by hand) is replayed as before."""
@@ -250,7 +250,7 @@ def _table_vacas(table_ids: list[str]) -> dict[str, dict[str, Any] | None]:
             records.setdefault(table_id, []).append(record)
         for table_id in batch:
             if table_id not in current:
-                out[table_id] = _table_vaca(table_id)
+                out[table_id] = table_vaca(table_id)
             elif table_id not in firsts:
                 out[table_id] = None
             else:
@@ -260,7 +260,7 @@ def _table_vacas(table_ids: list[str]) -> dict[str, dict[str, Any] | None]:
     return out
 
 
-def _table_vaca(table_id: str) -> dict[str, Any] | None:
+def table_vaca(table_id: str) -> dict[str, Any] | None:
     table = Table.objects.get(pk=table_id)
     state = tables.table_state(table)
     finished = state["finished"]

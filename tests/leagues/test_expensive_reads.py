@@ -102,8 +102,7 @@ def test_expensive_reads_are_limited_per_address(settings: Any,
 
 
 def test_the_exports_tables_read_in_batches_give_what_one_by_one_gives() -> None:
-    from muscore.leagues.services import _table_vaca, _table_vacas
-
+    from muscore.leagues.documents import table_vaca, table_vacas
     from muscore.tables import services as tables
     from tests.tables.factory import make_hands, make_record, make_table
 
@@ -120,7 +119,7 @@ def test_the_exports_tables_read_in_batches_give_what_one_by_one_gives() -> None
     make_hands(behind, [ORDAGO_B, PLAIN])
     type(behind).objects.filter(pk=behind.pk).update(replayed_revision=0)  # loaded by hand
     ids = [t.id for t in (two, open_one, empty, won, behind)]
-    one_by_one = {t: _table_vaca(t) for t in ids}
+    one_by_one = {t: table_vaca(t) for t in ids}
     assert one_by_one[two.id] is not None and one_by_one[empty.id] is None
-    assert _table_vacas(ids) == one_by_one
+    assert table_vacas(ids) == one_by_one
     assert tables.table_state(won)["finished"]

@@ -7,8 +7,7 @@ import re
 import pytest
 from django.test import Client
 
-from muscore.leagues import confirmations
-from muscore.leagues import services as leagues
+from muscore.leagues import confirmations, results
 from tests.clubs.factory import logged_in, make_club, make_league
 from tests.test_languages_pages import visible_text
 
@@ -19,7 +18,7 @@ def test_a_paper_result_says_en_papel_once() -> None:
     club = make_club()
     competition = make_league(club, 4, results=0)
     match = competition.matches.order_by("number").first()
-    leagues.record_result(match, by=club.memberships.get().user, juegos=[3, 1])
+    results.record_result(match, by=club.memberships.get().user, juegos=[3, 1])
     html = Client().get(f"/club/{club.slug}/liga/{competition.pk}/partida/1/").content.decode()
     text = visible_text(html)
     assert "anotada a mano" in text and text.count("en papel") == 1, text
