@@ -307,7 +307,11 @@
       return !item.refused && window.location.pathname.indexOf("/t/" + item.table + "/") === 0;
     });
     var numbers = here.map(function (item) { return item.number; });
-    say("pending", numbers.length ? format(root.getAttribute("data-msg-pending"), { list: numbers.join(", ") }) : "");
+    // One hand is said as a hand ("la mano 17"), never as a bare "17" that reads as a count.
+    var text = "";
+    if (numbers.length === 1) text = format(root.getAttribute("data-msg-pending-one"), { n: numbers[0] });
+    else if (numbers.length) text = format(root.getAttribute("data-msg-pending"), { list: numbers.join(", ") });
+    say("pending", text);
   }
 
   // A hand saved without signal: kept on the phone, then off to the board's last copy.

@@ -321,3 +321,28 @@ def test_pages_print_black_on_white_without_buttons(new_phone: Any, scheme: str)
         ink = page.evaluate("getComputedStyle(document.body).color")
         assert background in ("rgb(255, 255, 255)", "rgba(0, 0, 0, 0)"), (url, background)
         assert ink == "rgb(0, 0, 0)", (url, ink)
+
+
+def test_one_hand_waiting_to_be_sent_is_said_as_a_hand(phone: Page) -> None:
+    """Item 6: one hand kept on the phone is "La mano 17 está guardada en este móvil...",
+    never "sin enviar todavía: 17", which reads as seventeen hands; two are listed."""
+    page = phone
+    table = services.create_table(players=NAMES)
+    board = f"/t/{table.id}/k/{table.edit_key}/"
+    page.goto(board)
+    wait_for_worker(page)
+    page.reload()  # through the worker, which keeps the board for the offline reloads below
+    queue = [{"table": table.id, "number": 17, "clientId": "x17", "fields": [],
+              "action": board + "mano"}]
+    page.evaluate("q => localStorage.setItem('muscore:queue', JSON.stringify(q))", queue)
+    page.context.set_offline(True)
+    try:
+        page.reload()
+        expect(page.locator("[data-pending]")).to_have_text(
+            "La mano 17 está guardada en este móvil, sin enviar todavía.")
+        queue.append({**queue[0], "number": 18, "clientId": "x18"})
+        page.evaluate("q => localStorage.setItem('muscore:queue', JSON.stringify(q))", queue)
+        page.reload()
+        expect(page.locator("[data-pending]")).to_contain_text("sin enviar todavía: 17, 18.")
+    finally:
+        page.context.set_offline(False)
