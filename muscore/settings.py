@@ -252,7 +252,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "es"
-LANGUAGES = [("es", "Español"), ("en", "English"), ("eu", "Euskara")]
+LANGUAGES = [("es", "Español"), ("en", "English"), ("eu", "Euskara"), ("fr", "Français")]
 # English dates day before month (muscore/formats/en): Django's en is the US way.
 FORMAT_MODULE_PATH = ["muscore.formats"]
 LOCALE_PATHS = [BASE_DIR / "locale"]

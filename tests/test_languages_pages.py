@@ -1,4 +1,4 @@
-"""Every page, rendered in Spanish, English and Basque, speaks only that language.
+"""Every page, rendered in Spanish, English, Basque and French, speaks only that language.
 
 The catalogues being complete (test_translations.py) is not enough: a string built
 outside gettext, or a template text never marked, still reaches the page in the wrong
@@ -25,7 +25,7 @@ from muscore.tables.models import Table
 from tests.tables.factory import make_deje_record, make_hands, make_record, make_table
 from tests.translations import LOCALE, messages
 
-LANGUAGES = ["es", "en", "eu"]
+LANGUAGES = ["es", "en", "eu", "fr"]
 # Placeholders and markup split a message into the literal runs a page shows.
 SPLIT = re.compile(r"%\(\w+\)s|%s|\{\w*\}|<[^>]+>|\n")
 # Shorter runs ("no", "A", "31") are shared by the languages or are the players' names.
@@ -72,7 +72,7 @@ def runs(message: str) -> set[str]:
 def language_texts() -> dict[str, set[str]]:
     """Each language's literal runs: Spanish from the msgids, the others from msgstr."""
     texts: dict[str, set[str]] = {"es": set()}
-    for code in ("en", "eu"):
+    for code in LANGUAGES[1:]:
         texts[code] = set()
         for entry in messages(LOCALE / code / "LC_MESSAGES" / "django.po"):
             texts["es"] |= runs(entry.msgid) | runs(entry.msgid_plural or "")
@@ -154,7 +154,7 @@ def test_every_page_speaks_only_its_language(client: Client, table: Table, code:
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
-def test_the_switch_offers_the_three_languages_on_every_page(
+def test_the_switch_offers_every_language_on_every_page(
     client: Client, table: Table, code: str
 ) -> None:
     for name, url in page_urls(table):

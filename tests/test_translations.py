@@ -1,4 +1,4 @@
-"""Every language the switch offers is complete: Spanish (the source), English and Basque.
+"""Every language the switch offers is complete: Spanish (the source), English, Basque, French.
 
 A string missing from a catalogue shows Spanish to an English or Basque table with no
 error anywhere, and a fuzzy entry (msgmerge's guess) shows nothing at all: both fail here.
@@ -31,19 +31,19 @@ def translated_languages() -> list[str]:
     return [code for code, _name in settings.LANGUAGES if code != SOURCE_LANGUAGE]
 
 
-def test_the_switch_offers_spanish_english_and_basque() -> None:
+def test_the_switch_offers_spanish_english_basque_and_french() -> None:
     assert settings.LANGUAGE_CODE == SOURCE_LANGUAGE
-    assert [code for code, _name in settings.LANGUAGES] == ["es", "en", "eu"]
+    assert [code for code, _name in settings.LANGUAGES] == ["es", "en", "eu", "fr"]
 
 
-@pytest.mark.parametrize("code", ["en", "eu"])
+@pytest.mark.parametrize("code", ["en", "eu", "fr"])
 def test_every_offered_language_has_its_catalogue(code: str) -> None:
     assert code in translated_languages()
     assert catalogue(code).exists(), f"locale/{code} is missing: run makemessages -l {code}"
     assert messages(catalogue(code)), f"locale/{code} has no messages: is the parser reading it?"
 
 
-@pytest.mark.parametrize("code", ["en", "eu"])
+@pytest.mark.parametrize("code", ["en", "eu", "fr"])
 def test_committed_catalogue_has_no_untranslated_or_fuzzy_entry(code: str) -> None:
     found = problems(catalogue(code))
     assert not found, f"locale/{code}: fill these in (and drop the fuzzy flag):\n" + "\n".join(
@@ -79,7 +79,7 @@ def test_the_parser_sees_fuzzy_and_untranslated_entries(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def regenerated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the project after `makemessages -l en -l eu`: what the code asks for now."""
+    """A copy of the project after `makemessages -l en -l eu -l fr`: what the code asks for now."""
     if not (shutil.which("xgettext") and shutil.which("msgmerge")):
         pytest.fail("makemessages needs Debian's gettext: ./scripts/test installs it as root")
     copy = tmp_path_factory.mktemp("messages")
@@ -103,7 +103,7 @@ def regenerated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy
 
 
-@pytest.mark.parametrize("code", ["en", "eu"])
+@pytest.mark.parametrize("code", ["en", "eu", "fr"])
 def test_every_string_the_code_uses_is_translated(regenerated: Path, code: str) -> None:
     # makemessages adds each new msgid of the code to the catalogue untranslated (or
     # fuzzy, when msgmerge guesses from a similar one): a forgotten string fails here.
@@ -111,7 +111,7 @@ def test_every_string_the_code_uses_is_translated(regenerated: Path, code: str) 
     found = problems(fresh)
     assert not found, (
         f"locale/{code} lacks strings the code uses: run "
-        f"`manage.py makemessages -l en -l eu --no-obsolete` and translate:\n" + "\n".join(found)
+        f"`manage.py makemessages -l en -l eu -l fr --no-obsolete` and translate:\n" + "\n".join(found)
     )
     committed = {(e.msgctxt, e.msgid) for e in messages(catalogue(code))}
     used = {(e.msgctxt, e.msgid) for e in messages(fresh)}
