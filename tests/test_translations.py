@@ -111,7 +111,8 @@ def test_every_string_the_code_uses_is_translated(regenerated: Path, code: str) 
     found = problems(fresh)
     assert not found, (
         f"locale/{code} lacks strings the code uses: run "
-        f"`manage.py makemessages -l en -l eu -l fr --no-obsolete` and translate:\n" + "\n".join(found)
+        f"`manage.py makemessages -l en -l eu -l fr --no-obsolete` and translate:\n"
+        + "\n".join(found)
     )
     committed = {(e.msgctxt, e.msgid) for e in messages(catalogue(code))}
     used = {(e.msgctxt, e.msgid) for e in messages(fresh)}
