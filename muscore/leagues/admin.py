@@ -17,6 +17,7 @@ from muscore.leagues.models import (
     PairHandStats,
     PlayerHandStats,
     PlayerRating,
+    RatingBacklog,
     RatingMatch,
     RatingPoint,
     ResultClaim,
@@ -149,3 +150,15 @@ class CerosEventAdmin(admin.ModelAdmin[CerosEvent]):
     list_display = ["competition", "number", "action", "at", "by"]
     list_filter = ["action"]
     raw_id_fields = ["competition", "by"]
+
+
+@admin.register(RatingBacklog)
+class RatingBacklogAdmin(admin.ModelAdmin[RatingBacklog]):
+    """A club whose ratings the worker has still to bring up to date (read-only: the
+    worker alone clears it; deleting one by hand would leave the ratings stale)."""
+
+    list_display = ["club", "since_at", "version", "queued_at"]
+    raw_id_fields = ["club"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
