@@ -93,3 +93,18 @@ def test_an_import_with_impossible_tantos_is_refused_whole() -> None:
     with pytest.raises(CompetitionError):
         documents.import_competition(club, document, by=other)
     assert Competition.objects.count() == before
+
+
+def test_the_correction_form_opens_filled_with_the_current_result() -> None:
+    competition, user = liguilla(4)
+    match = first_match(competition)
+    rules = competition_rules(competition)
+    won = rules.juegos
+    url = f"/club/{competition.club.slug}/liga/{competition.pk}/partida/{match.number}/"
+    empty = logged_in(user).get(url).content.decode()
+    assert 'name="juegos_first" value=' not in empty
+    results.record_result(match, by=user, juegos=[won, 1], tantos=[won * rules.target + 5, 52])
+    page = logged_in(user).get(url).content.decode()
+    for name, value in [("juegos_first", won), ("juegos_second", 1),
+                        ("tantos_first", won * rules.target + 5), ("tantos_second", 52)]:
+        assert f'name="{name}" value="{value}"' in page, name

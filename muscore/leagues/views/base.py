@@ -115,7 +115,12 @@ def match_page(
     if context["organiser"] and known:
         juegos = competitions.competition_rules(competition).juegos
         forms = forms or {}
-        context["result_form"] = forms.get("result") or ResultForm(juegos=juegos)
+        # A correction starts from the result it corrects (a typo is one field to change).
+        current = {"juegos_first": match.juegos_first, "juegos_second": match.juegos_second,
+                   "tantos_first": match.tantos_first, "tantos_second": match.tantos_second,
+                   } if match.source else None
+        context["result_form"] = forms.get("result") or ResultForm(juegos=juegos,
+                                                                   initial=current)
         context["no_show_form"] = forms.get("no_show") or NoShowForm(
             first=match.first.pair.name,  # type: ignore[union-attr]
             second=match.second.pair.name,  # type: ignore[union-attr]
