@@ -17,6 +17,7 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from muscore.clubs.models import PairMember
 from muscore.leagues import competitions
 from muscore.leagues.compute.standings import Row
 from muscore.leagues.models import Competition, Correction, Entry, Match, ResultClaim, Round
@@ -343,6 +344,26 @@ def rounds_of(competition: Competition, number: int | None = None) -> list[Round
         view.matches.append(row)
         view.left += 0 if match.source else 1
     return list(views.values())
+
+
+def add_named_pairs_players(views: list[RoundView]) -> None:
+    """On a round's sheet, the players of each pair whose name does not say them ("Los de
+    Azpeitia": who sits?), as `first_players` / `second_players` of each match row, in one
+    query for the whole sheet."""
+    pair_ids = {getattr(row["match"], side).pair_id for view in views for row in view.matches
+                for side in ("first", "second") if getattr(row["match"], side) is not None}
+    names: dict[int, list[str]] = {}
+    for pair_id, name in (PairMember.objects.filter(pair_id__in=pair_ids)
+                          .order_by("pair_id", "position")
+                          .values_list("pair_id", "player__name")):
+        names.setdefault(pair_id, []).append(name)
+    for view in views:
+        for row in view.matches:
+            for side in ("first", "second"):
+                entry = getattr(row["match"], side)
+                players = names.get(entry.pair_id, []) if entry is not None else []
+                shown = entry is not None and not all(p in entry.pair.name for p in players)
+                row[f"{side}_players"] = ", ".join(players) if shown else ""
 
 
 def next_round(competition: Competition) -> list[RoundView]:

@@ -34,3 +34,19 @@ def test_a_pair_waiting_to_confirm_is_plural() -> None:
     other = match.second.pair.name
     assert re.search(rf"falta que {re.escape(other)} lo confirmen\.", visible_text(html))
     assert "lo confirme." not in visible_text(html)
+
+
+def test_the_round_sheet_names_the_players_of_named_pairs_and_has_juegos_boxes() -> None:
+    from muscore.clubs.models import Pair
+
+    club = make_club()
+    competition = make_league(club, 4, results=0)
+    named = Pair.objects.get(pk=competition.entries.get(index=0).pair_id)
+    players = named.player_names()
+    named.name = "Los de Azpeitia"
+    named.save()
+    html = Client().get(f"/club/{club.slug}/liga/{competition.pk}/jornada/1/").content.decode()
+    assert f"Los de Azpeitia</a> <span class=\"muted\" data-players>({', '.join(players)})" in html
+    # A pair named after its players is not repeated.
+    assert html.count("data-players") == 1
+    assert html.count("data-juegos-box") == 4  # two matches, a box per pair

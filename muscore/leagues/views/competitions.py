@@ -204,6 +204,7 @@ def round_page(request: HttpRequest, slug: str, competition_id: int, number: int
 def _round_page(
     request: HttpRequest, competition: Competition, views: list[Any], number: int, form: Any
 ) -> HttpResponse:
+    pages.add_named_pairs_players(views)
     context = {
         **base_context(request, competition, "rounds"),
         "rounds": views,
