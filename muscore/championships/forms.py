@@ -41,6 +41,11 @@ class PhaseForm(forms.Form):
                                  initial=2)
     region = forms.CharField(label=_("Solo la región (opcional: una final provincial)"),
                              max_length=NAME_MAX, required=False)
+    knockout = forms.BooleanField(label=_("Eliminatoria (la última fase)"), required=False)
+    best_of = forms.TypedChoiceField(label=_("Cada eliminatoria"), coerce=int, initial=1,
+                                     required=False, choices=[
+                                         (1, _("A una vaca")), (3, _("Al mejor de 3"))])
+    third_place = forms.BooleanField(label=_("Partida por el tercer puesto"), required=False)
 
 
 class DrawForm(forms.Form):

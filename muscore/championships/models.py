@@ -138,6 +138,11 @@ class Phase(models.Model):
     #: and the groups (enrolment ids), so anyone can make it again.
     draw = models.JSONField(null=True, blank=True)
     drawn_at = models.DateTimeField(null=True, blank=True)
+    #: The last phase may be a knockout instead of groups: each tie one vaca or the best
+    #: of 3 (``best_of``), with a match for third place if asked.
+    knockout = models.BooleanField(default=False)
+    best_of = models.PositiveSmallIntegerField(default=1)
+    third_place = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["level", "id"]
@@ -147,15 +152,20 @@ class Phase(models.Model):
 
 
 class PhaseGroup(models.Model):
-    """One group of a phase: a liguilla of the championship's club."""
+    """One group of a phase: a liguilla of the championship's club; in a knockout phase,
+    one game of a tie (``round`` from 1, ``order`` its place in the round, in the last
+    round 0 the final and 1 the third place; ``game`` 1 to 3 for a best of 3), each game a
+    liguilla of the tie's two pairs (one match)."""
 
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="groups")
     order = models.PositiveSmallIntegerField()
+    round = models.PositiveSmallIntegerField(default=0)
+    game = models.PositiveSmallIntegerField(default=1)
     competition = models.OneToOneField(Competition, on_delete=models.CASCADE,
                                        related_name="phase_group")
 
     class Meta:
-        ordering = ["order"]
+        ordering = ["round", "order", "game"]
 
     def __str__(self) -> str:
         return f"{self.phase} {self.order + 1}"

@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from muscore.championships import services
+from muscore.championships import knockout, services
 from muscore.championships.models import Championship, Enrolment, Phase
 from muscore.leagues import competitions
 from muscore.leagues import pages as league_pages
@@ -64,10 +64,41 @@ def pair_url(enrolment: Enrolment) -> str:
     return reverse("championships:pair", args=[enrolment.championship_id, enrolment.pk])
 
 
+def bracket_view(phase: Phase) -> dict[str, Any] | None:
+    """A knockout phase's bracket for people: each round's ties (pairs, games won, the
+    games' links), the third place and the champion. Makes the games the bracket waits
+    for (a tie whose pairs are now known), as the league's results arrive."""
+    state = knockout.sync(phase)
+    if state is None:
+        return None
+    names = {pk: e.name for pk, e in state.enrolments.items()}
+    urls = {g.competition_id: league_pages.competition_url(g.competition)
+            for g in phase.groups.select_related("competition__club")}
+    total = len(state.rounds)
+
+    def tie_view(tie: knockout.Tie) -> dict[str, Any]:
+        return {"first": names.get(tie.first or 0, ""), "second": names.get(tie.second or 0, ""),
+                "wins": tie.wins, "bye": tie.bye, "winner": names.get(tie.winner or 0, ""),
+                "games": [urls[g.competition_id] for g in tie.games if g.competition_id in urls]}
+
+    rounds = [{"name": knockout.round_name(total, n + 1), "ties": [tie_view(t) for t in ties]}
+              for n, ties in enumerate(state.rounds)]
+    if state.third is not None:
+        rounds.append({"name": knockout.round_name(total, total, third=True),
+                       "ties": [tie_view(state.third)]})
+    return {"rounds": rounds, "champion": names.get(state.champion or 0, ""),
+            "best_of": phase.best_of}
+
+
 def phase_views(championship: Championship) -> list[dict[str, Any]]:
-    """Each phase: its groups with their standings and links."""
+    """Each phase: its groups with their standings and links, or its bracket."""
     views = []
     for phase in championship.phases.prefetch_related("groups__competition__club"):
+        if phase.knockout:
+            views.append({"phase": phase, "groups": [], "bracket": bracket_view(phase),
+                          "tv_url": reverse("championships:tv",
+                                            args=[championship.pk, phase.pk])})
+            continue
         groups = []
         for group in phase.groups.all():
             competition = group.competition
@@ -146,8 +177,11 @@ def tv_groups(phase: Phase, now: datetime | None = None) -> list[dict[str, Any]]
                     "late": bool(deadline and not match.source and now > deadline),
                     "table": match.table_number,
                 })
+        if phase.knockout and current is None:
+            continue  # a decided game: the bracket above shows it
         tables = competitions.standings(competition)
         out.append({"number": group.order + 1, "round": current.round.number if current else None,
+                    "title": competition.name if phase.knockout else "",
                     "deadline": deadline, "matches": matches,
                     "rows": tables[0].rows if tables else []})
     return out

@@ -30,6 +30,7 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from muscore.championships import knockout
 from muscore.championships.models import (
     Championship,
     Enrolment,
@@ -224,7 +225,7 @@ def _replace_in_groups(enrolment: Enrolment) -> None:
     if entry is None or entry.competition.matches.exclude(source="").exists():
         return
     phase = PhaseGroup.objects.get(competition=entry.competition).phase
-    if phase.level != 1:
+    if phase.level != 1 or phase.knockout:  # a knockout's tie: the organiser's no-show
         return
     placed = {e for g in (phase.draw or {}).get("groups", []) for e in g}
     heat = qualified(enrolment.championship).get(enrolment.sede_id)
@@ -456,10 +457,18 @@ def qualified(championship: Championship) -> dict[int, HeatQualifiers]:
 
 @transaction.atomic
 def add_phase(championship: Championship, *, by: Any, name: str, level: int = 1,
-              region: Region | None = None, advance: int = 2) -> Phase:
+              region: Region | None = None, advance: int = 2, knockout: bool = False,
+              best_of: int = 1, third_place: bool = False) -> Phase:
     """A phase: level 1 draws the heats' qualified (its region's venues' only, if it has
-    one); level n the pairs going on from the groups of level n - 1 (of its region)."""
+    one); level n the pairs going on from the groups of level n - 1 (of its region).
+    ``knockout`` makes it the last phase as a bracket, each tie one vaca (``best_of`` 1)
+    or the best of 3, with a match for third place if ``third_place``."""
     require_organiser(by, championship.club)
+    if best_of not in (1, 3):
+        raise ChampionshipError(_("Una eliminatoria se juega a una vaca o al mejor de 3."))
+    if championship.phases.filter(knockout=True, level__lt=level).exists() or (
+            knockout and championship.phases.filter(level__gt=level).exists()):
+        raise ChampionshipError(_("La eliminatoria es la última fase."))
     if level < 1:
         raise ChampionshipError(_("El nivel de una fase es 1 o más."))
     if advance < 1:
@@ -467,7 +476,9 @@ def add_phase(championship: Championship, *, by: Any, name: str, level: int = 1,
     if region is not None and region.championship_id != championship.pk:
         raise ChampionshipError(_("La región no es de este campeonato."))
     return Phase.objects.create(championship=championship, name=_name(name, _("el nombre")),
-                                level=level, region=region, advance=advance)
+                                level=level, region=region, advance=advance,
+                                knockout=knockout, best_of=best_of,
+                                third_place=third_place and knockout)
 
 
 def phase_field(phase: Phase) -> list[tuple[Enrolment, int | None]]:
@@ -518,7 +529,10 @@ def phase_field(phase: Phase) -> list[tuple[Enrolment, int | None]]:
 
 
 def phase_group_orders(phase: Phase) -> list[list[Enrolment]] | None:
-    """Each group's final order (enrolments), or None while a group is playing."""
+    """Each group's final order (enrolments), or None while a group is playing (a
+    knockout has no groups: its order is its bracket)."""
+    if phase.knockout:
+        return None
     groups = list(phase.groups.select_related("competition"))
     if not groups or any(g.competition.status != Competition.Status.FINISHED for g in groups):
         return None
@@ -547,6 +561,14 @@ def draw_phase(phase: Phase, *, by: Any, seed: str) -> Phase:
     pairs = phase_field(phase)
     if any(e.status == Enrolment.Status.WITHDRAWN for e, _s in pairs):
         raise ChampionshipError(_("Una pareja retirada no puede entrar en un grupo."))
+    if phase.knockout:
+        phase.seed, phase.drawn_at = seed, timezone.now()
+        phase.save(update_fields=["seed", "drawn_at"])
+        try:
+            knockout.draw(phase, pairs, seed, by)
+        except knockout.KnockoutError as error:  # the whole draw is rolled back
+            raise ChampionshipError(str(error)) from None
+        return phase
     region_of = {s.pk: s.region.name if s.region else None
                  for s in championship.sedes.select_related("region")}
     field_ = [DrawPair(e.pk, str(e.sede_id), region_of.get(e.sede_id), s) for e, s in pairs]
@@ -578,10 +600,14 @@ def draw_phase(phase: Phase, *, by: Any, seed: str) -> Phase:
 
 
 def champion(championship: Championship) -> Enrolment | None:
-    """The winner of the last phase once it is finished and has one group."""
+    """The winner of the last phase once it is finished: its knockout's final, or its
+    one group."""
     last = championship.phases.order_by("-level", "-id").first()
     if last is None:
         return None
+    if last.knockout:
+        state = knockout.bracket(last)
+        return state.enrolments.get(state.champion) if state and state.champion else None
     orders = phase_group_orders(last)
     if orders is None or len(orders) != 1 or not orders[0]:
         return None

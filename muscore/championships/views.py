@@ -73,7 +73,10 @@ def add_phase(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.add_phase(championship, by=request.user, name=form.cleaned_data["name"],
                            level=form.cleaned_data["level"], region=region,
-                           advance=form.cleaned_data["advance"])
+                           advance=form.cleaned_data["advance"],
+                           knockout=form.cleaned_data["knockout"],
+                           best_of=int(form.cleaned_data["best_of"] or 1),
+                           third_place=form.cleaned_data["third_place"])
     except ChampionshipError as error:
         return _page(request, championship, error=str(error), status=400)
     return redirect(pages.championship_url(championship) + "#fases")
@@ -207,7 +210,8 @@ def tv(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     championship = _championship(pk)
     phase = get_object_or_404(Phase, pk=phase_pk, championship=championship)
     return render(request, "championships/tv.html", {
-        "championship": championship, "phase": phase, "groups": pages.tv_groups(phase)})
+        "championship": championship, "phase": phase, "bracket": pages.bracket_view(phase),
+        "groups": pages.tv_groups(phase)})
 
 
 @require_POST

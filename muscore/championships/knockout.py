@@ -1,0 +1,249 @@
+"""The last phase as a knockout: a seeded bracket, each tie one vaca or the best of 3, an
+optional match for third place, and the champion from the final.
+
+A tie's games are liguillas of its two pairs (one match each) in the championship's club,
+so every result goes through the league's result functions (tables, paper, links,
+no-shows) and is only read here. A tie's next game and the next round's ties are made as
+soon as the games before them are decided (:func:`sync`, called by the draw and by the
+pages that show the bracket), so no one has to press a button between rounds.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from muscore.championships.models import Enrolment, Phase, PhaseGroup
+from muscore.leagues import competitions
+from muscore.leagues.models import Match
+
+
+class KnockoutError(ValueError):
+    """A knockout the phase cannot draw; str() says why."""
+
+
+def bracket_order(size: int) -> list[int]:
+    """The seed ranks (from 0) in bracket order for ``size`` places (a power of 2): seed 1
+    and 2 can meet only in the final, 1 to 4 only from the semifinals, and so on."""
+    order = [0]
+    while len(order) < size:
+        n = len(order) * 2
+        order = [x for seed in order for x in (seed, n - 1 - seed)]
+    return order
+
+
+def place_pairs(keys: list[int], seeded: int, seed: str) -> list[int | None]:
+    """The bracket's places (None a bye): the first ``seeded`` keys keep their rank, the
+    others are drawn at random (``random.Random("muscore-knockout:" + seed)``, so the same
+    pairs and seed give the same bracket); the byes go to the best seeds."""
+    if len(keys) < 2:
+        raise KnockoutError(_("Una eliminatoria necesita al menos dos parejas."))
+    rest = keys[seeded:]
+    random.Random("muscore-knockout:" + seed).shuffle(rest)
+    ranked = keys[:seeded] + rest
+    size = 1
+    while size < len(ranked):
+        size *= 2
+    return [ranked[rank] if rank < len(ranked) else None for rank in bracket_order(size)]
+
+
+def rounds_of(places: int) -> int:
+    """The rounds of a bracket of ``places`` (a power of 2): 8 places, 3 rounds."""
+    return max(places.bit_length() - 1, 1)
+
+
+def round_name(phase_rounds: int, number: int, third: bool = False) -> str:
+    """A round's name for people: the final, semifinals, quarterfinals, else its number."""
+    if third:
+        return _("Tercer puesto")
+    left = phase_rounds - number
+    if left == 0:
+        return _("Final")
+    if left == 1:
+        return _("Semifinales")
+    if left == 2:
+        return _("Cuartos de final")
+    if left == 3:
+        return _("Octavos de final")
+    return _("Ronda %(n)s") % {"n": number}
+
+
+@dataclass
+class Tie:
+    """One tie: its two pairs (enrolment ids; None not known yet, or a bye), the games'
+    wins of each, its winner once decided."""
+
+    round: int
+    order: int
+    first: int | None
+    second: int | None
+    bye: bool = False
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    games: list[PhaseGroup] = field(default_factory=list)
+    winner: int | None = None
+
+    @property
+    def loser(self) -> int | None:
+        if self.winner is None or self.bye:
+            return None
+        return self.second if self.winner == self.first else self.first
+
+
+@dataclass
+class Bracket:
+    """The knockout as it stands: its rounds of ties, the third-place tie, the champion."""
+
+    phase: Phase
+    rounds: list[list[Tie]]
+    third: Tie | None
+    champion: int | None
+    enrolments: dict[int, Enrolment]
+
+
+def _game_results(games: list[PhaseGroup]) -> dict[int, list[int]]:
+    """The winning pair of each game's decided matches by competition id, in one query."""
+    out: dict[int, list[int]] = {}
+    rows = Match.objects.filter(competition_id__in=[g.competition_id for g in games],
+                                winner__isnull=False).values_list(
+        "competition_id", "winner", "first__pair_id", "second__pair_id")
+    for competition_id, winner, first, second in rows:
+        out.setdefault(competition_id, []).append(second if winner else first)
+    return out
+
+
+def bracket(phase: Phase) -> Bracket | None:
+    """The phase's bracket as it stands, read in a fixed number of queries (None before
+    the draw or for a phase of groups)."""
+    if not phase.knockout or not phase.draw or "bracket" not in phase.draw:
+        return None
+    places: list[int | None] = list(phase.draw["bracket"])
+    enrolments = {e.pk: e for e in Enrolment.objects.filter(
+        pk__in=[p for p in places if p is not None])}
+    pair_to_enrolment = {e.phase_pair_id: e.pk for e in enrolments.values()}
+    games = list(phase.groups.all())
+    results = _game_results(games)
+    by_tie: dict[tuple[int, int], list[PhaseGroup]] = {}
+    for game in games:
+        by_tie.setdefault((game.round, game.order), []).append(game)
+    needed = phase.best_of // 2 + 1
+    total = rounds_of(len(places))
+
+    def decide(tie: Tie) -> None:
+        tie.games = sorted(by_tie.get((tie.round, tie.order), []), key=lambda g: g.game)
+        for game in tie.games:
+            for pair_id in results.get(game.competition_id, []):
+                winner = pair_to_enrolment.get(pair_id)
+                if winner == tie.first:
+                    tie.wins[0] += 1
+                elif winner == tie.second:
+                    tie.wins[1] += 1
+        if tie.wins[0] >= needed:
+            tie.winner = tie.first
+        elif tie.wins[1] >= needed:
+            tie.winner = tie.second
+
+    rounds: list[list[Tie]] = []
+    previous: list[int | None] = places
+    known = [True] * len(places)  # a place known: a pair or a bye
+    for number in range(1, total + 1):
+        ties, winners, decided = [], [], []
+        for order in range(len(previous) // 2):
+            first, second = previous[2 * order], previous[2 * order + 1]
+            both_known = known[2 * order] and known[2 * order + 1]
+            tie = Tie(number, order, first, second)
+            if both_known and (first is None or second is None):
+                tie.bye, tie.winner = True, first if first is not None else second
+            elif both_known:
+                decide(tie)
+            ties.append(tie)
+            winners.append(tie.winner)
+            decided.append(both_known and (tie.winner is not None or tie.bye))
+        rounds.append(ties)
+        previous, known = winners, decided
+    third = None
+    if phase.third_place and len(places) >= 4:
+        semis = rounds[-2]
+        first, second = semis[0].loser, semis[1].loser
+        third = Tie(total, 1, first, second)
+        if first is not None and second is not None:
+            decide(third)
+    return Bracket(phase, rounds, third, rounds[-1][0].winner, enrolments)
+
+
+def _new_game(phase: Phase, tie: Tie, total: int, by: Any) -> None:
+    from muscore.championships.services import _acting, _phase_pair
+
+    enrolments = Enrolment.objects.select_related("championship__club", "sede").in_bulk(
+        [tie.first, tie.second])
+    first, second = enrolments[tie.first or 0], enrolments[tie.second or 0]
+    game = len(tie.games) + 1
+    # The pairs swap sides each game (the first in the bracket opens the odd games).
+    pairs = [_phase_pair(first), _phase_pair(second)]
+    if game % 2 == 0:
+        pairs.reverse()
+    club = phase.championship.club
+    title = round_name(total, tie.round, third=tie.order == 1 and tie.round == total)
+    name = f"{phase.name} · {title}"
+    if tie.round != total:
+        name += f" {tie.order + 1}"
+    if phase.best_of > 1:
+        name += " · " + _("partida %(n)s") % {"n": game}
+    try:
+        competition = competitions.create_competition(
+            club, by=_acting(by, club), name=name, pairs=pairs, rules=phase.championship.rules,
+            draw=[0, 1], draw_method="phase")
+    except competitions.CompetitionError as error:  # the whole change is rolled back
+        raise KnockoutError(str(error)) from None
+    PhaseGroup.objects.create(phase=phase, order=tie.order, round=tie.round, game=game,
+                              competition=competition)
+
+
+@transaction.atomic
+def sync(phase: Phase, by: Any = None) -> Bracket | None:
+    """Make the games the bracket is waiting for: a tie's first game (and second, for a
+    best of 3) once both its pairs are known, its next game while it is undecided and every
+    game before is played. Returns the bracket as it then stands."""
+    state = bracket(phase)
+    if state is None:
+        return None
+    total = len(state.rounds)
+    made = False
+    ties = [t for ties in state.rounds for t in ties]
+    if state.third is not None:
+        ties.append(state.third)
+    for tie in ties:
+        if tie.bye or tie.winner is not None or tie.first is None or tie.second is None:
+            continue
+        played = sum(tie.wins)
+        if not tie.games:
+            for _n in range(min(phase.best_of, 2) if phase.best_of > 1 else 1):
+                _new_game(phase, tie, total, by)
+                tie.games.append(PhaseGroup(game=len(tie.games) + 1))
+            made = True
+        elif played >= len(tie.games) and len(tie.games) < phase.best_of:
+            _new_game(phase, tie, total, by)
+            made = True
+    return bracket(phase) if made else state
+
+
+def draw(phase: Phase, pairs: list[tuple[Enrolment, int | None]], seed: str, by: Any) -> None:
+    """Draw the bracket (seeded pairs by rank, the rest at random with the seed), record
+    it on the phase and make the first round's games."""
+    seeded = sum(1 for _e, rank in pairs if rank is not None)
+    places = place_pairs([e.pk for e, _r in pairs], seeded, seed)
+    phase.draw = {"seed": seed, "pairs": [{"enrolment": e.pk, "sede": e.sede_id, "seed": rank}
+                                          for e, rank in pairs],
+                  "bracket": places}
+    phase.save(update_fields=["draw"])
+    sync(phase, by)
+
+
+def finished(phase: Phase) -> bool:
+    """The knockout is over: its final (and the third place, if played) decided."""
+    state = bracket(phase)
+    return state is not None and state.champion is not None and (
+        state.third is None or state.third.winner is not None)

@@ -1,0 +1,145 @@
+"""The last phase as a knockout: the seeded bracket, ties to one vaca or the best of 3,
+the third place, the champion; its results only through the league's result functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from muscore.championships import knockout, services
+from muscore.championships.models import Championship, Phase
+from muscore.championships.services import ChampionshipError
+from muscore.leagues import results
+from muscore.leagues.models import Competition
+from tests.championships.factory import play_all, play_heats, small_championship
+from tests.clubs.factory import logged_in
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_bracket_keeps_the_best_seeds_apart_and_gives_them_the_byes() -> None:
+    assert knockout.bracket_order(8) == [0, 7, 3, 4, 1, 6, 2, 5]
+    places = knockout.place_pairs([10, 11, 12, 13, 14, 15], seeded=2, seed="s")
+    assert len(places) == 8 and places.count(None) == 2
+    # Seeds 1 and 2 are in opposite halves and each has a bye.
+    assert places[0] == 10 and places[1] is None
+    assert places[4] == 11 and places[5] is None
+    assert knockout.place_pairs([1, 2, 3, 4, 5], 1, "x") == knockout.place_pairs(
+        [1, 2, 3, 4, 5], 1, "x")
+    with pytest.raises(knockout.KnockoutError):
+        knockout.place_pairs([1], 1, "x")
+
+
+def knockout_phase(**options: Any) -> tuple[Championship, Any, Phase]:
+    """Three bars' heats played, 6 pairs qualified, a knockout drawn from them."""
+    championship, boss, barmen = small_championship()
+    services.close_entries(championship, by=boss)
+    play_heats(championship, barmen)
+    phase = services.add_phase(championship, by=boss, name="Final", knockout=True, **options)
+    return championship, boss, services.draw_phase(phase, by=boss, seed="Txapelketa")
+
+
+def open_games(phase: Phase) -> list[Competition]:
+    knockout.sync(phase)
+    return [g.competition for g in phase.groups.select_related("competition")
+            if g.competition.status != Competition.Status.FINISHED]
+
+
+def test_a_knockout_to_one_vaca_with_third_place_ends_with_its_champion() -> None:
+    championship, boss, phase = knockout_phase(third_place=True)
+    state = knockout.bracket(phase)
+    assert state is not None
+    # 6 pairs: 8 places, the 2 best seeds (two of the three heat winners) get a bye.
+    assert [len(r) for r in state.rounds] == [4, 2, 1]
+    assert sum(t.bye for t in state.rounds[0]) == 2
+    assert phase.groups.count() == 2  # the two first-round ties that are played
+    assert services.champion(championship) is None
+    played = 0
+    while games := open_games(phase):
+        for competition in games:
+            play_all(competition, boss)  # league.record_result: the first entered wins
+            played += 1
+    # 2 first-round ties, 2 semifinals, the final and the third place: one vaca each.
+    assert played == 6
+    state = knockout.bracket(phase)
+    assert state is not None and state.third is not None and state.third.winner is not None
+    assert knockout.finished(phase)
+    champion = services.champion(championship)
+    assert champion is not None and champion.pk == state.champion
+    assert {state.third.first, state.third.second} == {
+        t.loser for t in state.rounds[1]}
+
+
+def test_a_best_of_3_tie_plays_a_third_game_only_at_one_all() -> None:
+    championship, boss, phase = knockout_phase(best_of=3)
+    state = knockout.bracket(phase)
+    assert state is not None
+    tie = next(t for t in state.rounds[0] if not t.bye)
+    assert len(tie.games) == 2  # both games of a best of 3 at once
+    first_game, second_game = (g.competition for g in tie.games)
+    play_all(first_game, boss)
+    # The second game swaps the sides: its first entry is the tie's second pair, who wins.
+    play_all(second_game, boss)
+    state = knockout.sync(phase)
+    assert state is not None
+    tie = state.rounds[0][tie.order]
+    assert tie.wins == [1, 1] and tie.winner is None and len(tie.games) == 3
+    match = tie.games[2].competition.matches.get()
+    results.record_result(match, by=boss, juegos=[1, 0])
+    state = knockout.bracket(phase)
+    assert state is not None and state.rounds[0][tie.order].winner == tie.first
+    # Another tie won 2-0 needs no third game.
+    other = next(t for t in state.rounds[0] if not t.bye and t.order != tie.order)
+    for game in other.games:
+        match = game.competition.matches.select_related("first").get()
+        assert match.first is not None
+        first_is_tie_first = match.first.pair_id == state.enrolments[other.first or 0].phase_pair_id
+        results.record_result(match, by=boss, juegos=[1, 0] if first_is_tie_first else [0, 1])
+    state = knockout.sync(phase)
+    assert state is not None
+    decided = state.rounds[0][other.order]
+    assert decided.wins == [2, 0] and decided.winner == other.first and len(decided.games) == 2
+
+
+def test_a_knockout_is_the_last_phase_and_one_vaca_or_best_of_3() -> None:
+    championship, boss, _ = small_championship()
+    with pytest.raises(ChampionshipError, match="mejor de 3"):
+        services.add_phase(championship, by=boss, name="Final", knockout=True, best_of=2)
+    services.add_phase(championship, by=boss, name="Final", knockout=True)
+    with pytest.raises(ChampionshipError, match="última fase"):
+        services.add_phase(championship, by=boss, name="Después", level=2)
+
+
+def test_the_page_and_the_hall_screen_show_the_bracket_and_the_champion() -> None:
+    championship, boss, phase = knockout_phase(third_place=True)
+    client = logged_in(boss)
+    page = client.get(reverse("championships:detail", args=[championship.pk]))
+    assert page.status_code == 200
+    assert "data-bracket" in page.text and "Semifinales" in page.text
+    assert "Tercer puesto" in page.text
+    while games := open_games(phase):
+        for competition in games:
+            play_all(competition, boss)
+    champion = services.champion(championship)
+    assert champion is not None
+    page = Client().get(reverse("championships:detail", args=[championship.pk]))
+    assert f"Campeones: {champion.name}" in page.text
+    tv = Client().get(reverse("championships:tv", args=[championship.pk, phase.pk]))
+    assert tv.status_code == 200 and "data-bracket" in tv.text and champion.name in tv.text
+
+
+def test_the_phase_form_adds_a_knockout_and_refuses_a_bad_one() -> None:
+    championship, boss, _ = small_championship()
+    client = logged_in(boss)
+    add = reverse("championships:add_phase", args=[championship.pk])
+    bad = client.post(add, {"name": "Final", "level": 1, "advance": 1, "knockout": "on",
+                            "best_of": 2})
+    assert bad.status_code == 400 and not championship.phases.exists()
+    good = client.post(add, {"name": "Final", "level": 1, "advance": 1, "knockout": "on",
+                             "best_of": 3, "third_place": "on"})
+    assert good.status_code == 302
+    phase = championship.phases.get()
+    assert phase.knockout and phase.best_of == 3 and phase.third_place
