@@ -99,11 +99,11 @@ def league_error(error: LeagueError) -> CompetitionError:
     return CompetitionError(league_message(error))
 
 
-def audit(match: Match, by: Any, action: str, before: dict[str, Any]) -> None:
+def audit(match: Match, by: Any, action: str, before: dict[str, Any], reason: str = "") -> None:
     Correction.objects.create(
         competition_id=match.competition_id, match=match,
         by=by if getattr(by, "is_authenticated", False) else None,
-        action=action, before=before, after=match.figures(),
+        action=action, before=before, after=match.figures(), reason=reason[:200],
     )
 
 

@@ -204,6 +204,9 @@ class ResultForm(forms.Form):
     juegos_second = forms.IntegerField(label="", min_value=0, max_value=5)
     tantos_first = forms.IntegerField(label="", min_value=0, max_value=500, required=False)
     tantos_second = forms.IntegerField(label="", min_value=0, max_value=500, required=False)
+    # Required when the match has a result already (the view says so): shown in the audit.
+    reason = forms.CharField(label=gettext_lazy("Motivo de la corrección"), max_length=200,
+                             required=False)
     # Offered when the change would send other pairs to knockout matches already played.
     reset = forms.BooleanField(
         label=gettext_lazy("Anular también las partidas que dependen de este resultado"),

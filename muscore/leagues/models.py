@@ -317,6 +317,8 @@ class Correction(models.Model):
     action = models.CharField(max_length=12)
     before = models.JSONField()
     after = models.JSONField()
+    # Why an organiser changed a result (the correction form asks for it).
+    reason = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         ordering = ["competition", "at", "id"]

@@ -437,6 +437,7 @@ def audit_rows(match: Match) -> list[dict[str, Any]]:
                 "action": actions.get(c.action, c.action),
                 "before": figures_text(c.before),
                 "after": figures_text(c.after),
+                "reason": c.reason,
             }
         )
     return rows

@@ -181,7 +181,7 @@ def after_change(competition: Competition, *, by: Any = None, reset: bool = Fals
 @transaction.atomic
 def record_result(
     match: Match, *, by: Any, juegos: Sequence[int], tantos: Sequence[int] | None = None,
-    reset: bool = False,
+    reset: bool = False, reason: str = "",
 ) -> Match:
     """A vaca kept on paper: the juegos of each pair and, if counted, the tantos."""
     match = writable_match(match, by)
@@ -196,7 +196,7 @@ def record_result(
     check_result(match, result, rules)
     before = match.figures()
     store(match, result, Match.Source.MANUAL)
-    audit(match, by, "manual", before)
+    audit(match, by, "manual", before, reason)
     after_change(match.competition, by=by, reset=reset)
     return match
 

@@ -78,7 +78,7 @@ def test_an_organiser_runs_a_tournament_from_the_pages() -> None:
     organiser.post(base + "ceros/publicar")
     # Round 1's loser cannot change now: the match page says why.
     response = organiser.post(base + f"partida/{first.number}/resultado",
-                              {"juegos_first": 1, "juegos_second": 3})
+                              {"juegos_first": 1, "juegos_second": 3, "reason": "Mal anotado"})
     assert response.status_code == 400
     assert "ronda 2 ya está sorteada" in response.content.decode()
     # Played to the end by hand.

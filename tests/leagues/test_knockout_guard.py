@@ -85,11 +85,12 @@ def test_the_page_offers_the_reset_and_does_it_when_ticked() -> None:
     sf1 = slot(competition, "sf1")
     url = f"/club/{competition.club.slug}/liga/{competition.pk}/partida/{sf1.number}/resultado"
     client = logged_in(user)
-    refused = client.post(url, {"juegos_first": 2, "juegos_second": 3})
+    refused = client.post(url, {"juegos_first": 2, "juegos_second": 3, "reason": "Acta"})
     page = refused.content.decode()
     assert refused.status_code == 400 and 'name="reset"' in page
     assert str(slot(competition, "final").number) in page
-    done = client.post(url, {"juegos_first": 2, "juegos_second": 3, "reset": "on"})
+    done = client.post(url, {"juegos_first": 2, "juegos_second": 3, "reset": "on",
+                             "reason": "Acta"})
     assert done.status_code == 302
     assert slot(competition, "final").source == ""
     assert slot(competition, "sf1").winner == 1

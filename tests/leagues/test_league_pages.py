@@ -211,12 +211,17 @@ def test_a_result_by_hand_a_no_show_a_substitute_and_a_correction_are_audited() 
     assert sub.status_code == 302
     three.refresh_from_db()
     assert three.players_first == ["Iñaki", three.first.pair.player_names()[1]]
-    fix = client.post(_match_url(one) + "resultado", {"juegos_first": "3", "juegos_second": "2"})
+    # A correction says why (issue 17): without a reason the form asks for one.
+    unsaid = client.post(_match_url(one) + "resultado", {"juegos_first": "3", "juegos_second": "2"})
+    assert unsaid.status_code == 400 and "lleva su motivo" in unsaid.content.decode()
+    fix = client.post(_match_url(one) + "resultado",
+                      {"juegos_first": "3", "juegos_second": "2", "reason": "Acta mal leída"})
     assert fix.status_code == 302
     actions = list(Correction.objects.filter(match=one).values_list("action", flat=True))
     assert actions == ["manual", "manual"]
     page = client.get(_match_url(one)).content.decode()
     assert "2 cambios registrados" in page and "1–3" in page and "3–2" in page
+    assert "motivo: Acta mal leída" in page
     assert client.post(_match_url(one) + "anular").status_code == 302
     one.refresh_from_db()
     assert one.source == ""

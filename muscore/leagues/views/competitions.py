@@ -266,11 +266,14 @@ def result(request: HttpRequest, slug: str, competition_id: int, number: int) ->
     match = _match_action(request, slug, competition_id, number)
     juegos = competitions.competition_rules(match.competition).juegos
     form = ResultForm(request.POST, juegos=juegos)
+    if form.is_valid() and match.source and not form.cleaned_data["reason"].strip():
+        form.add_error("reason", _("Una corrección lleva su motivo: di por qué cambia."))
     if form.is_valid():
         try:
             results.record_result(
                 match, by=request.user, juegos=form.juegos_pair(), tantos=form.tantos_pair(),
                 reset=form.cleaned_data.get("reset") or False,
+                reason=form.cleaned_data["reason"].strip(),
             )
         except results.KnockoutConflict as error:
             form.add_error(None, str(error))
