@@ -1,0 +1,25 @@
+"""On a phone (issue 17, item 2): an organiser ticks three pairs where one player is in
+two of them; the new competition's page refuses it naming the player and the pair he is
+in, and no competition is made (before, he sat at two tables of round 1)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from muscore.leagues.models import Competition
+from tests.browser.test_clubs import add_pairs, start_club
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_person_in_two_pairs_is_refused_on_the_new_competition_page(phone: Page) -> None:
+    page = phone
+    start_club(page)
+    add_pairs(page, [("Ana", "Bea"), ("Carlos", "Dani"), ("Bea", "Eva")])
+    page.get_by_role("link", name="Nueva competición").click()
+    page.get_by_label("Nombre", exact=True).fill("Liga de los jueves")
+    page.get_by_role("button", name="Crear y pasar al sorteo").click()
+    error = page.locator(".error, .errorlist, [role=alert]").filter(has_text="Bea")
+    expect(error.first).to_contain_text("ya juega en la pareja")
+    assert not Competition.objects.exists()
