@@ -1,5 +1,5 @@
 """axe-core and an HTML check on every page of the screenshot tour (issue 19): in Spanish,
-English and Basque, light and dark, no accessibility violation that axe finds, and the
+English, Basque and French, light and dark, no accessibility violation that axe finds, and the
 rendered HTML parses without an error and without the mistakes a validator names.
 
 axe-core comes inside axe-playwright-python (pinned in pyproject.toml): no network at test
@@ -22,7 +22,7 @@ from tests.browser.test_screenshots import tour
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LANGUAGES = ("es", "en", "eu")
+LANGUAGES = ("es", "en", "eu", "fr")
 SCHEMES = ("light", "dark")
 # Elements where an aria-label names nothing (no role to name): html-validate's aria-label-misuse.
 PLAIN = {"span", "div", "p", "b", "i", "strong", "em", "small", "code", "pre"}
