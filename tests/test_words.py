@@ -72,7 +72,12 @@ def test_english_says_the_bet_was_accepted_not_quiero() -> None:
 def test_every_recuento_line_names_its_side() -> None:
     # A wins grande and chica en paso: the chica line names A again ("Chica: +1" alone
     # tells a reader of that one line nothing).
-    pairs = (("es", "Ana y Carla"), ("en", "Ana and Carla"), ("eu", "Ana eta Carla"))
+    pairs = (
+        ("es", "Ana y Carla"),
+        ("en", "Ana and Carla"),
+        ("eu", "Ana eta Carla"),
+        ("fr", "Ana et Carla"),
+    )
     for language, names in pairs:
         lines = lines_of(language)
         steps = rules.score({"hands": dict(CARDS)})["recuento"]
@@ -80,7 +85,7 @@ def test_every_recuento_line_names_its_side() -> None:
             side_names = names if step["side"] == "A" else names.replace(
                 "Ana", "Bruno").replace("Carla", "Diego")
             assert side_names in line, (language, line)
-        assert lines[1].startswith(("Chica: Ana", "Txikia: Ana")), lines
+        assert lines[1].startswith(("Chica: Ana", "Txikia: Ana", "Petit : Ana")), lines
 
 
 def test_the_as_is_written_1_everywhere_a_card_is_shown(client: Client) -> None:
@@ -111,7 +116,7 @@ def test_openapi_json_stays_english_whatever_the_reader_speaks(client: Client) -
     assert data["info"]["summary"] == "Score Mus hands, replay vacas and keep a table's hands."
 
 
-@pytest.mark.parametrize("language", ["es", "en", "eu"])
+@pytest.mark.parametrize("language", ["es", "en", "eu", "fr"])
 def test_no_rules_intro_ends_on_a_colon_with_nothing_after(client: Client, language: str) -> None:
     with translation.override(language):
         for page in rules_pages.pages():

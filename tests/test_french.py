@@ -1,0 +1,118 @@
+"""French (issue 18): three of the seven provinces are in France, and the championship
+announces in French too. The key pages, asked for in French by the browser
+(Accept-Language) or the switch, speak French with the words French Basque-country
+tables use (grand, petit, paires, jeu, point, hordago), and no other language's text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from muscore.tables.models import Table
+from muscore.tables.offline import offline_words
+from tests.championships.factory import drawn_semifinal, small_championship
+from tests.clubs.factory import make_club, make_league, make_pair
+from tests.leagues.test_league_pages import urls as league_urls
+from tests.tables.factory import make_deje_record, make_hands, make_record, make_table
+from tests.test_languages_pages import foreign_runs, found_in, visible_text
+
+pytestmark = pytest.mark.django_db
+
+
+def french(client: Client, url: str) -> str:
+    """The page as a phone set to French asks for it: no cookie, Accept-Language only."""
+    response = client.get(url, headers={"accept-language": "fr-FR,fr;q=0.9"})
+    assert response.status_code == 200, (url, response.status_code)
+    html = response.content.decode()
+    assert '<html lang="fr"' in html, f"{url} is not served in French"
+    assert '<meta property="og:locale" content="fr_FR">' in html or "tv-html" in html
+    # "Txapelketa 2026" is the test championship's own name, not a Basque sentence.
+    wrong = found_in(visible_text(html), foreign_runs("fr") - {"Txapelketa"})
+    assert not wrong, f"{url} in French shows other languages' text: {wrong}"
+    return visible_text(html)
+
+
+@pytest.fixture
+def table() -> Table:
+    table = make_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    make_hands(table, [make_record(), make_deje_record("B")])
+    return table
+
+
+def test_home_and_board_speak_french(client: Client, table: Table) -> None:
+    home = french(client, reverse("tables:home"))
+    assert "Nouvelle table" in home and "Préparer la table" in home
+    board = french(client, reverse("tables:board", args=[table.id]))
+    assert "Score de chaque camp main par main" in board
+    assert re.search(r"\bGrand : ", board), "the recuento names the lances as Iparralde does"
+    hand = french(client, reverse("tables:hand", args=[table.id, table.edit_key]))
+    for word in ("Grand", "Petit", "Paires", "Jeu", "Hordago", "Enregistrer la main"):
+        assert word in hand, word
+
+
+def test_the_calculator_speaks_french(client: Client) -> None:
+    text = french(client, reverse("disputes:calculator"))
+    for word in ("Calculatrice du décompte", "Voir le décompte", "Jeu / point", "Paires"):
+        assert word in text, word
+    # Envido, quiero and no quiero stay as the tables say them.
+    assert "quiero" in text and "no quiero" in text.lower()
+
+
+def test_a_league_page_speaks_french(client: Client) -> None:
+    club = make_club()
+    make_pair(club, "Ana", "Bea")
+    league = make_league(club, 4, format="groups", results=3)
+    text = french(client, league_urls(league)[1])
+    assert "Classement" in text and "Poule" in text
+
+
+def test_the_championship_pages_speak_french(client: Client) -> None:
+    championship, _boss, _barmen, phase = drawn_semifinal()
+    detail = reverse("championships:detail", args=[championship.pk])
+    text = french(client, detail)
+    for words in (
+        "Sites",
+        "Places par site",
+        "Qualifiées et réserves",
+        "Tirage avec la graine « s »",
+        "Poule 1",
+    ):
+        assert words in text, words
+    tv = french(client, reverse("championships:tv", args=[championship.pk, phase.pk]))
+    assert "Horloge pas encore lancée" in tv
+    assert "Les inscriptions de Txapelketa 2026 sont closes." in french(
+        client, reverse("championships:enter", args=[championship.pk])
+    )
+
+
+def test_the_championship_entry_form_speaks_french(client: Client) -> None:
+    championship, _boss, _barmen = small_championship()
+    entry = french(client, reverse("championships:enter", args=[championship.pk]))
+    assert "Nom de l'équipe" in entry and "Joueur 1" in entry and "Inscrire" in entry
+
+
+def test_the_switch_offers_french_and_sets_it(client: Client, table: Table) -> None:
+    assert ("fr", "Français") in settings.LANGUAGES
+    response = client.post(
+        reverse("set_language"), {"language": "fr", "next": reverse("tables:home")}
+    )
+    assert response.status_code == 302
+    html = client.get(reverse("tables:board", args=[table.id])).content.decode()
+    assert '<html lang="fr"' in html
+    assert 'name="language" value="fr" aria-current="true"' in html
+    assert "Score de chaque camp" in visible_text(html)
+
+
+def test_the_offline_page_has_french_words() -> None:
+    # The service worker answers a phone set to French with these.
+    assert offline_words()["fr"] == {
+        "title": "Hors connexion",
+        "text": "Cette page n'est pas gardée sur ce téléphone : elle s'ouvrira quand le "
+        "réseau reviendra. Les tables, la calculatrice et les règles que vous avez déjà "
+        "ouvertes fonctionnent.",
+        "home": "Aller à l'accueil",
+    }
