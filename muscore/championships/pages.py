@@ -93,7 +93,11 @@ def bracket_view(phase: Phase) -> dict[str, Any] | None:
 def phase_views(championship: Championship) -> list[dict[str, Any]]:
     """Each phase: its groups with their standings and links, or its bracket."""
     views = []
-    for phase in championship.phases.prefetch_related("groups__competition__club"):
+    phases = list(championship.phases.prefetch_related("groups__competition__club"))
+    # Every group's standings at once: the page's queries do not grow with the groups.
+    tables_of = competitions.standings_of([g.competition for p in phases if not p.knockout
+                                           for g in p.groups.all()])
+    for phase in phases:
         if phase.knockout:
             views.append({"phase": phase, "groups": [], "bracket": bracket_view(phase),
                           "tv_url": reverse("championships:tv",
@@ -102,7 +106,7 @@ def phase_views(championship: Championship) -> list[dict[str, Any]]:
         groups = []
         for group in phase.groups.all():
             competition = group.competition
-            tables = competitions.standings(competition)
+            tables = tables_of.get(competition.pk, [])
             groups.append({
                 "number": group.order + 1, "url": league_pages.competition_url(competition),
                 "rows": tables[0].rows if tables else [], "advance": phase.advance,
@@ -159,17 +163,30 @@ def tv_groups(phase: Phase, now: datetime | None = None) -> list[dict[str, Any]]
     now = now or timezone.now()
     limit = timedelta(minutes=phase.championship.round_minutes)
     out = []
-    for group in phase.groups.select_related("competition"):
+    groups = list(phase.groups.select_related("competition"))
+    ids = [g.competition_id for g in groups]
+    # Each group's current round (its first unplayed match's) and that round's matches,
+    # two queries for the whole hall, and every group's standings at once.
+    current: dict[int, Match] = {}
+    for match in (Match.objects.filter(competition_id__in=ids, source="")
+                  .select_related("round").order_by("competition_id", "number")):
+        current.setdefault(match.competition_id, match)
+    shown: dict[int, list[Match]] = {}
+    for match in (Match.objects.filter(round_id__in=[m.round_id for m in current.values()])
+                  .select_related("first__pair", "second__pair").order_by("number")):
+        shown.setdefault(match.competition_id, []).append(match)
+    tables_of = competitions.standings_of([g.competition for g in groups
+                                           if not phase.knockout or g.competition_id in current])
+    for group in groups:
         competition = group.competition
-        pending = (Match.objects.filter(competition=competition, source="")
-                   .select_related("round", "first__pair", "second__pair").order_by("number"))
-        current = pending.first()
+        now_playing = current.get(competition.pk)
+        if phase.knockout and now_playing is None:
+            continue  # a decided game: the bracket above shows it
         matches, deadline = [], None
-        if current is not None:
-            starts = current.round.starts_at
+        if now_playing is not None:
+            starts = now_playing.round.starts_at
             deadline = starts + limit if starts else None
-            for match in Match.objects.filter(competition=competition, round=current.round) \
-                    .select_related("first__pair", "second__pair").order_by("number"):
+            for match in shown.get(competition.pk, []):
                 matches.append({
                     "first": league_pages.pair_name(match.first),
                     "second": league_pages.pair_name(match.second),
@@ -177,10 +194,9 @@ def tv_groups(phase: Phase, now: datetime | None = None) -> list[dict[str, Any]]
                     "late": bool(deadline and not match.source and now > deadline),
                     "table": match.table_number,
                 })
-        if phase.knockout and current is None:
-            continue  # a decided game: the bracket above shows it
-        tables = competitions.standings(competition)
-        out.append({"number": group.order + 1, "round": current.round.number if current else None,
+        tables = tables_of.get(competition.pk, [])
+        out.append({"number": group.order + 1,
+                    "round": now_playing.round.number if now_playing else None,
                     "title": competition.name if phase.knockout else "",
                     "deadline": deadline, "matches": matches,
                     "rows": tables[0].rows if tables else []})
