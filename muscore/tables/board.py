@@ -588,14 +588,18 @@ def history(state: TableState) -> list[dict[str, Any]]:
     players = list(state["players"])
     vacas = [*(state.get("finished") or []), state["current"]]
     out: list[dict[str, Any]] = []
+    # The number a player reads counts hands dealt: piedras taps are entries, not hands.
+    dealt = 0
     for vaca_index, vaca in enumerate(vacas, start=1):
         first = int(vaca.get("first_hand", 1))
         hands = list(vaca.get("hands") or [])
         for i, hand in enumerate(hands):
+            dealt += 0 if is_piedras(hand) else 1
             is_last_of_vaca = i == len(hands) - 1 and vaca.get("winner")
             out.append(
                 {
                     "number": first + i,
+                    "dealt": dealt,
                     "vaca": vaca_index,
                     "juego": hand.get("juego"),
                     "mano": players[hand["mano"]] if "mano" in hand else "",

@@ -659,6 +659,13 @@ def table_revision(table_id: str) -> int | None:
     return Table.objects.filter(pk=table_id).values_list("revision", flat=True).first()
 
 
+def dealt_number(table: Table, number: int) -> int:
+    """The number a player reads for entry `number`: hands dealt up to it, piedras taps
+    tapped by hand not counted (the entry number stays the record's key)."""
+    taps = table.hands.filter(number__lt=number, record__has_key="piedras").count()
+    return number - taps
+
+
 def iter_hands(state: TableState) -> list[tuple[int, ReplayedHand]]:
     """(table-wide number, replayed hand) for every hand of every vaca, in order."""
     out: list[tuple[int, ReplayedHand]] = []

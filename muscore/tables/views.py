@@ -191,10 +191,13 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
         "b": board.board(state),
         "editable": editable,
         "links": _links(table, editable),
-        "notice": _notice(request),
+        "notice": _notice(request, table),
         # The hand undone last, offered back until the table changes otherwise.
         "redo": services.redo_candidate(table) if editable else None,
     }
+    last = context["b"]["last_hand"]
+    if last and not last["piedras"]:
+        last["dealt"] = services.dealt_number(table, last["number"])
     context["board_url"] = context["links"]["edit" if editable else "view"]
     # "Otra vaca" leaves the end-of-vaca screen for the new vaca's empty board.
     context["new_vaca"] = "otra-vaca" in request.GET
@@ -212,20 +215,27 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
     return context
 
 
-def _notice(request: HttpRequest) -> str:
-    """What the last change did, carried in the redirect's query string."""
+def _notice(request: HttpRequest, table: Table) -> str:
+    """What the last change did, carried in the redirect's query string, its hands
+    numbered as players count them (hands dealt, not piedras taps)."""
+
+    def shown(raw: str) -> str:
+        return str(services.dealt_number(table, int(raw))) if raw.isdigit() else raw
+
     if "deshecha" in request.GET:
-        return _("Mano %(n)s deshecha.") % {"n": request.GET["deshecha"][:6]}
+        return _("Mano %(n)s deshecha.") % {"n": shown(request.GET["deshecha"][:6])}
     if "rehecha" in request.GET:
-        return _("Mano %(n)s rehecha: vuelve a contar.") % {"n": request.GET["rehecha"][:6]}
+        return _("Mano %(n)s rehecha: vuelve a contar.") % {
+            "n": shown(request.GET["rehecha"][:6])
+        }
     if "corregida" in request.GET:
-        number = request.GET["corregida"][:6]
+        number = shown(request.GET["corregida"][:6])
         changed = [c for c in request.GET.get("cambian", "").split(",") if c.isdigit()][:50]
         if not changed:
             return _("Mano %(n)s corregida: ningún tanteo cambia.") % {"n": number}
         return _("Mano %(n)s corregida: cambian los tantos de las manos %(list)s.") % {
             "n": number,
-            "list": board.join_words(changed),
+            "list": board.join_words([shown(c) for c in changed]),
         }
     return ""
 
@@ -532,6 +542,8 @@ def hand(
         "conflict": conflict,
         "missing_lances": missing_lances,
         "editing": number is not None,
+        # The title counts hands dealt; the entry number stays the form's key.
+        "dealt": services.dealt_number(table, entry.number),
         "links": _links(table, True),
         "card_values": CARD_VALUES,
         "pares_choices": PARES_CHOICES,
