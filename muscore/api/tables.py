@@ -70,6 +70,8 @@ def api_view(*methods: str) -> Callable[[View], View]:
                 return error(str(exc), 409, hand=exc.hand)
             except services.StaleEdit as exc:
                 return error(str(exc), 409, revision=exc.revision)
+            except services.ResultSettled as exc:
+                return error(str(exc), 409)
             except services.IdempotencyMismatch as exc:
                 return error(str(exc), 422)
             except services.LaterHandInvalid as exc:

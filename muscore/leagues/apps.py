@@ -16,6 +16,15 @@ class LeaguesConfig(AppConfig):
 
         table_changed.connect(listener, weak=False, dispatch_uid="leagues-table-result")
 
+        # ...and refuses, through the table's own write, an undo or correction of a final result.
+        from muscore.leagues.results import check_table_write
+        from muscore.tables.signals import table_changing
+
+        def guard(sender: object, table: object, vaca: int, **kwargs: object) -> None:
+            check_table_write(table, vaca)  # type: ignore[arg-type]
+
+        table_changing.connect(guard, weak=False, dispatch_uid="leagues-table-settled")
+
         # A renamed pair or player changes the league's document: its ETag must change.
         from django.db.models.signals import post_delete, post_save
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -47,9 +47,11 @@ from muscore.leagues.models import (
     Competition,
     Entry,
     Match,
+    Round,
 )
 from muscore.rules import Rules
 from muscore.tables.models import Table
+from muscore.tables.services import ResultSettled
 from muscore.tables.state import TableState
 
 logger = logging.getLogger(__name__)
@@ -276,6 +278,40 @@ def on_table_changed(table: Table, state: TableState) -> None:
     except Exception:  # the table's hand is saved whatever happens to the league
         logger.exception("league match %s: the result of table %s was not stored",
                          match_id, table.pk)
+
+
+SETTLED_AFTER = timedelta(hours=24)
+
+
+def is_final(match: Match, now: datetime | None = None) -> bool:
+    """Whether a match's stored result is final, so its table can no longer change it: an
+    organiser's (or both pairs' confirmed) result, or a table's once 24 hours old, or, in
+    a ceros tournament, one a later round was drawn from."""
+    if not match.source:
+        return False
+    if match.source != Match.Source.TABLE:
+        return True  # entered, confirmed, accepted or corrected: the league's word
+    if match.result_at is not None and match.result_at + SETTLED_AFTER <= (now or timezone.now()):
+        return True
+    if match.competition.format == Competition.Format.CEROS:
+        return Round.objects.filter(
+            competition_id=match.competition_id, number__gt=match.round.number).exists()
+    return False
+
+
+def check_table_write(table: Table, vaca: int, now: datetime | None = None) -> None:
+    """The receiver of `muscore.tables.signals.table_changing`: an undo or correction of a
+    league table's first vaca (the match's result) is refused once that result is final
+    (ResultSettled, a 409 naming the competition and whom to ask)."""
+    if vaca != 0:
+        return  # later vacas are the pairs' own: the league reads only the first
+    match = (Match.objects.filter(table_id=table.pk)
+             .select_related("competition", "round").first())
+    if match is None or not is_final(match, now):
+        return
+    raise ResultSettled(
+        _("El resultado ya es definitivo en %(competition)s: pide la corrección a sus "
+          "organizadores"), competition=match.competition.name)
 
 
 def _sync(match_id: int, table: Table, state: TableState) -> None:

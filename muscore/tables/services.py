@@ -61,7 +61,7 @@ from muscore import text as unicode_text
 from muscore.permalink import next_context
 from muscore.rule_messages import rule_message
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table, VacaCheckpoint
-from muscore.tables.signals import table_changed
+from muscore.tables.signals import table_changed, table_changing
 from muscore.tables.state import (
     BoardState,
     EditedState,
@@ -149,6 +149,11 @@ class StaleEdit(TableError):
 
 class IdempotencyMismatch(TableError):
     """An Idempotency-Key (or client id) sent again with a different request."""
+
+
+class ResultSettled(TableError):
+    """A change refused because what its vaca decided is final elsewhere (a league match's
+    result): raised by a `signals.table_changing` receiver; a 409."""
 
 
 class LaterHandInvalid(TableError):
@@ -1138,6 +1143,7 @@ def undo_last_json(
         if row.hand_count == 0:
             # The last hand won the vaca before: that vaca is played again without it.
             row = VacaCheckpoint.objects.get(table_id=table.pk, index=row.index - 1)
+        table_changing.send(sender=Table, table=table, vaca=row.index)
         records = _records(table, row.first_hand)[:-1]
         last.delete()
         return _commit_json(
@@ -1299,6 +1305,17 @@ def replace_hand(
     )
 
 
+def _vaca_index(table: Table, number: int) -> int:
+    """The index of the vaca stored hand `number` belongs to."""
+    index = (
+        VacaCheckpoint.objects.filter(table_id=table.pk, first_hand__lte=number)
+        .order_by("-index")
+        .values_list("index", flat=True)
+        .first()
+    )
+    return index or 0
+
+
 def _rewrite_from(table: Table, number: int, record: dict[str, Any]) -> Rewrite:
     """Hand `number` replaced by `record`: its vaca is replayed, and the later ones only
     if that vaca now ends at another hand (each vaca starts at 0-0 with its own mano)."""
@@ -1348,6 +1365,7 @@ def replace_hand_json(
             hand = table.hands.get(number=number)
         except Hand.DoesNotExist:
             raise HandNotFound(_("la mano %(n)s no existe"), n=number) from None
+        table_changing.send(sender=Table, table=table, vaca=_vaca_index(table, number))
         try:
             rewrite = _rewrite_from(table, number, clean)
         except _BadHand as bad:

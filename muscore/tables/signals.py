@@ -4,8 +4,15 @@
 replaced), with `table` and its new `state` (services.table_state's shape), so a
 listener (a league match waiting for its result) stays in step with the hands
 without muscore.tables knowing it exists. A listener must not raise.
+
+`table_changing` is sent before an undo or a correction of a stored hand is saved,
+inside the write's lock, with `table` and `vaca` (the index of the vaca the change
+touches). A receiver that owns what that vaca decided (a league match whose result is
+final) refuses the change by raising `services.ResultSettled`: the table's write rolls
+back and the player is told whom to ask. The tables never know who listens.
 """
 
 from django.dispatch import Signal
 
 table_changed = Signal()
+table_changing = Signal()

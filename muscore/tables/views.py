@@ -370,6 +370,8 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
                 "marcador y vuelve a deshacer si hace falta."
             ),
         )
+    except services.ResultSettled as error:
+        return _board_error(request, table, service_message(error))
     except services.TableError:
         return _board_error(request, table, _("No hay ninguna mano que deshacer."))
     return _redirect(request, f"{url}?deshecha={numbers[-1][0]}")
@@ -507,6 +509,7 @@ def hand(
         entry = HandEntry(data=request.POST, **kwargs)
     status = 200
     conflict: dict[str, Any] | None = None
+    settled = False
     act = entry.act
     # A winner the engine refuses does not stop a tap; anything else unreadable does.
     if act and act != "save" and not [e for e in entry.errors if e not in entry.conflicts]:
@@ -530,9 +533,10 @@ def hand(
                 return saved
             problems = [saved.message]
             conflict = saved.conflict
+            settled = saved.settled
         entry.save_errors = problems
-        # 409: another phone got there first; 400: the entry itself is wrong.
-        status = 409 if conflict else 400
+        # 409: another phone got there first, or the result is final; 400: the entry is wrong.
+        status = 409 if conflict or settled else 400
     context = {
         "table": table,
         "entry": entry,
@@ -559,9 +563,12 @@ def hand(
 class SaveProblem:
     """Why a hand was not saved, and the stored hand the phone must see instead, if any."""
 
-    def __init__(self, message: str, conflict: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, message: str, conflict: dict[str, Any] | None = None, *, settled: bool = False
+    ) -> None:
         self.message = message
         self.conflict = conflict
+        self.settled = settled  # refused because its vaca's result is final elsewhere: a 409
 
 
 def _stored_hand(table: Table, number: int) -> dict[str, Any] | None:
@@ -622,6 +629,8 @@ def _save(
             % {"n": number},
             _stored_hand(table, number) if number is not None else None,
         )
+    except services.ResultSettled as error:
+        return SaveProblem(service_message(error), settled=True)
     except services.TableError as error:
         return SaveProblem(service_message(error))
     except rules_engine.RuleError as error:

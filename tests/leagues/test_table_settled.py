@@ -1,0 +1,111 @@
+"""A league table's result, settled (issue 17 item 6): while provisional the table's undo
+takes it back; once final (an organiser's or confirmed result, 24 hours, a ceros round
+drawn from it) the table refuses an undo or correction of that vaca with a 409."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from muscore.leagues import ceros_rounds, competitions, results
+from muscore.leagues.models import Competition, Match
+from muscore.tables import services as tables
+from muscore.tables.models import Table
+
+from .factory import club_with_pairs, liguilla
+from .helpers import ORDAGO_A, ORDAGO_B, PLAIN
+
+pytestmark = pytest.mark.django_db
+
+SETTLED = "El resultado ya es definitivo en"
+
+
+def played(competition: Competition, user: Any, match: Match | None = None) -> tuple[Match, Table]:
+    """A match whose table won its first vaca 3-1 (stored with source "table")."""
+    match = match or competition.matches.get()
+    table = competitions.open_table(match, by=user)
+    for record in (PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A):
+        tables.add_hand(table, record, via="edit_link")
+    match.refresh_from_db()
+    assert match.source == Match.Source.TABLE and match.winner == 0
+    return match, table
+
+
+def test_a_provisional_result_is_taken_back_by_the_table_s_undo() -> None:
+    competition, user = liguilla(2)
+    match, table = played(competition, user)
+    assert not results.is_final(match)
+    tables.undo_last(table, via="edit_link")
+    match.refresh_from_db()
+    assert match.source == "" and match.winner is None
+
+
+def test_an_organiser_s_result_refuses_the_table_s_undo_and_correction() -> None:
+    competition, user = liguilla(2)
+    match, table = played(competition, user)
+    results.record_result(match, by=user, juegos=[1, 3], reason="acta en papel")
+    revision = Table.objects.get(pk=table.pk).revision
+    with pytest.raises(tables.ResultSettled, match="Liga") as refused:
+        tables.undo_last(table, via="edit_link")
+    message = refused.value.page_message()
+    assert SETTLED in message and competition.name in message
+    with pytest.raises(tables.ResultSettled):
+        tables.replace_hand(table, 2, ORDAGO_B, via="edit_link")
+    table.refresh_from_db()
+    assert table.revision == revision and table.hands.count() == 6  # nothing half-saved
+    match.refresh_from_db()
+    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 1, 3)
+
+
+def test_a_table_s_result_is_final_after_24_hours() -> None:
+    competition, user = liguilla(2)
+    match, table = played(competition, user)
+    Match.objects.filter(pk=match.pk).update(result_at=timezone.now() - timedelta(hours=25))
+    with pytest.raises(tables.ResultSettled):
+        tables.undo_last(table, via="edit_link")
+    match.refresh_from_db()
+    assert match.source == Match.Source.TABLE and match.winner == 0
+
+
+def test_later_vacas_stay_the_table_s_own() -> None:
+    competition, user = liguilla(2)
+    match, table = played(competition, user)
+    results.record_result(match, by=user, juegos=[3, 1])
+    tables.add_hand(table, PLAIN, via="edit_link")  # the second vaca, the league ignores it
+    tables.undo_last(table, via="edit_link")
+    assert table.hands.count() == 6
+
+
+def test_a_ceros_result_a_later_round_was_drawn_from_refuses_the_undo() -> None:
+    club, user, pairs = club_with_pairs(3)
+    competition = competitions.create_competition(
+        club, by=user, name="Ceros de diciembre", pairs=pairs, format="ceros", ceros=2,
+        draw=[0, 1, 2])
+    ceros_rounds.make_round(competition, by=user)
+    first = ceros_rounds.publish_round(competition, by=user).matches.get()
+    match, table = played(competition, user, first)
+    assert not results.is_final(match)
+    ceros_rounds.make_round(competition, by=user)
+    ceros_rounds.publish_round(competition, by=user)
+    with pytest.raises(tables.ResultSettled, match="Ceros de diciembre"):
+        tables.undo_last(table, via="edit_link")
+    match.refresh_from_db()
+    assert match.source == Match.Source.TABLE and match.winner == 0
+
+
+def test_the_board_and_the_api_answer_409_naming_the_competition(client: Client) -> None:
+    competition, user = liguilla(2)
+    match, table = played(competition, user)
+    results.record_result(match, by=user, juegos=[3, 1])
+    url = reverse("tables:undo", args=[table.id, table.edit_key])
+    response = client.post(url, {"revision": str(Table.objects.get(pk=table.pk).revision)},
+                           HTTP_ACCEPT_LANGUAGE="es")
+    assert response.status_code == 409
+    text = response.content.decode()
+    assert SETTLED in text and competition.name in text and "organizadores" in text
+    assert Table.objects.get(pk=table.pk).hands.count() == 6
