@@ -306,12 +306,47 @@
     var here = readQueue().filter(function (item) {
       return !item.refused && window.location.pathname.indexOf("/t/" + item.table + "/") === 0;
     });
-    var numbers = here.map(function (item) { return item.number; });
+    var numbers = here.map(shownNumber);
     // One hand is said as a hand ("la mano 17"), never as a bare "17" that reads as a count.
     var text = "";
     if (numbers.length === 1) text = format(root.getAttribute("data-msg-pending-one"), { n: numbers[0] });
     else if (numbers.length) text = format(root.getAttribute("data-msg-pending"), { list: numbers.join(", ") });
     say("pending", text);
+  }
+
+  // The number a player reads (hands dealt, as the server wrote it on the entry), not the
+  // entry number that keys the record: piedras taps are entries, not hands.
+  function shownNumber(item) { return item.shown || item.number; }
+
+  function dealtFor(form, number) {
+    var formNumber = parseInt(form.getAttribute("data-number"), 10);
+    var dealt = parseInt(form.getAttribute("data-dealt"), 10);
+    return formNumber && dealt ? dealt + (number - formNumber) : number;
+  }
+
+  // A page kept offline opens the hand after the last one saved on the phone, not the
+  // one it was kept for: its number, title and draft move on past the queue.
+  function nextOfflineNumber(form) {
+    var table = form.getAttribute("data-table");
+    var number = parseInt(form.getAttribute("data-number"), 10);
+    var input = form.querySelector('input[name="number"]');
+    if (!number || !input) return;
+    var next = number;
+    readQueue().forEach(function (item) {
+      // Only hands still to send: a refused one is reopened on purpose, as itself.
+      if (item.table === table && !item.refused && item.number >= next) next = item.number + 1;
+    });
+    if (next === number) return;
+    var before = String(dealtFor(form, number));
+    var after = String(dealtFor(form, next));
+    input.value = String(next);
+    form.setAttribute("data-draft", table + ":n" + next);
+    form.setAttribute("data-dealt", after);
+    form.setAttribute("data-number", String(next));
+    var words = new RegExp("(^|\\D)" + before + "(?!\\d)");
+    var h1 = document.querySelector("h1");
+    if (h1) h1.textContent = h1.textContent.replace(words, "$1" + after);
+    document.title = document.title.replace(words, "$1" + after);
   }
 
   // A hand saved without signal: kept on the phone, then off to the board's last copy.
@@ -333,11 +368,12 @@
     });
     setField(fields, "client_id", clientId);
     setField(fields, "number", String(number));
-    queue.push({ table: table, action: form.action, clientId: clientId, number: number, fields: fields });
+    var shown = dealtFor(form, number);
+    queue.push({ table: table, action: form.action, clientId: clientId, number: number, shown: shown, fields: fields });
     writeQueue(queue);
     dropDraft();  // the queue holds the hand now
     leaving = true;
-    window.sessionStorage.setItem("muscore:queued", String(number));
+    window.sessionStorage.setItem("muscore:queued", String(shown));
     window.location.href = form.getAttribute("data-board");
   }
 
@@ -351,7 +387,7 @@
     var open = box.querySelector("[data-refused-open]");
     open.hidden = !item;
     if (item) {
-      open.textContent = format(root.getAttribute("data-msg-fix"), { n: item.number });
+      open.textContent = format(root.getAttribute("data-msg-fix"), { n: shownNumber(item) });
       open.onclick = function () { openRefused(item); };
     }
     box.hidden = false;
@@ -382,6 +418,20 @@
     if (here.length) showRefused(here[0].refused, here[0]);
   }
 
+  // The hands this page has sent since it opened: all said, never only the last one.
+  var syncedHere = [];
+  function saySynced(root) {
+    var text = "";
+    if (syncedHere.length === 1) {
+      text = format(root && root.getAttribute("data-msg-synced"), { n: syncedHere[0] });
+    } else if (syncedHere.length > 1) {
+      text = format(root && root.getAttribute("data-msg-synced-many"), {
+        list: syncedHere.slice(0, -1).join(", "), last: syncedHere[syncedHere.length - 1],
+      });
+    }
+    say("synced", text);
+  }
+
   var flushing = false;
   function flush() {
     var queue = readQueue().filter(function (item) { return !item.refused; });
@@ -400,12 +450,13 @@
         var others = readQueue().filter(function (other) { return other.clientId !== item.clientId; });
         if (response.ok && response.headers.get("HX-Redirect")) {
           writeQueue(others);
-          say("synced", format(root && root.getAttribute("data-msg-synced"), { n: item.number }));
+          syncedHere.push(shownNumber(item));
+          saySynced(root);
         } else {
           var page = new DOMParser().parseFromString(text, "text/html");
           var why = page.querySelector("[role=alert]") || page.querySelector("h1");
           var message = format(root && root.getAttribute("data-msg-refused"), {
-            n: item.number, why: why ? why.textContent.trim().replace(/\s+/g, " ") : String(response.status),
+            n: shownNumber(item), why: why ? why.textContent.trim().replace(/\s+/g, " ") : String(response.status),
           });
           // Nothing entered is ever dropped: the hand stays on the phone, to be opened
           // filled in. Incomplete or wrong (400): completed there. Its number taken by
@@ -415,6 +466,9 @@
           if (response.status === 409) item.conflict = true;
           others.push(item);
           writeQueue(others);
+          // The signal is back: the green "sin conexión, queda guardada" note is over;
+          // only what was sent stays beside the refusal.
+          saySynced(root);
           showRefused(message, response.status === 400 || response.status === 409 ? item : null);
         }
         setOffline(false);
@@ -764,6 +818,7 @@
   }
 
   function initEntry(form) {
+    if (form.hasAttribute("data-queue-offline")) nextOfflineNumber(form);
     entryForm = form;
     entryStart = entered(entryFields(form));
     var kept = readDraft();
