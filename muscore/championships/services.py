@@ -39,7 +39,7 @@ from muscore.championships.models import (
     Region,
     Sede,
 )
-from muscore.clubs.models import NAME_MAX, Club, Pair
+from muscore.clubs.models import NAME_MAX, Club, ClubChange, Pair, PairMember, Player
 from muscore.clubs.permissions import is_organiser, require_organiser
 from muscore.clubs.services import create_club, save_pair
 from muscore.leagues import competitions, documents
@@ -316,6 +316,52 @@ def _unique_pair_name(club: Club, name: str, suffix: str) -> str:
     return candidate
 
 
+def _phase_pairs(championship: Championship, enrolments: Sequence[Enrolment],
+                 by: Any) -> None:
+    """Each enrolment's pair in the championship's club, made for all those without one in
+    a fixed number of queries (a phase of 448 pairs made them one by one in thousands):
+    the players by name (a name already in the club is that player), the pairs with
+    names unique in the club, their members, and the club's audit of each new pair."""
+    todo = [e for e in enrolments if e.phase_pair_id is None]
+    if not todo:
+        return
+    club = championship.club
+    taken = {name.lower() for name in Pair.objects.filter(club=club).values_list(
+        "name", flat=True)}
+    players = {p.name.lower(): p for p in Player.objects.filter(club=club)}
+    new_players = []
+    for enrolment in todo:
+        for name in enrolment.players:
+            if name.lower() not in players:
+                players[name.lower()] = Player(club=club, name=name)
+                new_players.append(players[name.lower()])
+    Player.objects.bulk_create(new_players)
+    pairs = []
+    for enrolment in todo:
+        name = enrolment.name
+        if name.lower() in taken:  # as _unique_pair_name: the venue's name, then a number
+            name, number = f"{enrolment.name} ({enrolment.sede.name})"[:NAME_MAX], 2
+            while name.lower() in taken:
+                name = f"{enrolment.name} ({enrolment.sede.name} {number})"[:NAME_MAX]
+                number += 1
+        taken.add(name.lower())
+        pairs.append(Pair(club=club, name=name))
+    Pair.objects.bulk_create(pairs)
+    PairMember.objects.bulk_create(
+        PairMember(pair=pair, player=players[name.lower()], position=i)
+        for pair, enrolment in zip(pairs, todo, strict=True)
+        for i, name in enumerate(enrolment.players))
+    user = by if getattr(by, "is_authenticated", False) else None
+    ClubChange.objects.bulk_create(
+        ClubChange(club=club, by=user, what="pair", before=None, after={
+            "id": pair.pk, "name": pair.name,
+            "players": [players[n.lower()].name for n in enrolment.players]})
+        for pair, enrolment in zip(pairs, todo, strict=True))
+    for pair, enrolment in zip(pairs, todo, strict=True):
+        enrolment.phase_pair = pair
+    Enrolment.objects.bulk_update(todo, ["phase_pair"])
+
+
 def _heat_pair(enrolment: Enrolment, by: Any) -> Pair:
     if enrolment.heat_pair_id is None:
         club = enrolment.sede.club
@@ -514,7 +560,7 @@ def phase_field(phase: Phase) -> list[tuple[Enrolment, int | None]]:
         raise ChampionshipError(_("No hay fase anterior de nivel %(level)s.")
                                 % {"level": phase.level - 1})
     going: list[tuple[Enrolment, int | None]] = []
-    by_pk = {e.pk: e for e in championship.enrolments.all()}
+    by_pk = {e.pk: e for e in championship.enrolments.select_related("sede")}
     for previous in before_list:
         orders = phase_group_orders(previous)
         if orders is None:
@@ -561,6 +607,7 @@ def draw_phase(phase: Phase, *, by: Any, seed: str) -> Phase:
     pairs = phase_field(phase)
     if any(e.status == Enrolment.Status.WITHDRAWN for e, _s in pairs):
         raise ChampionshipError(_("Una pareja retirada no puede entrar en un grupo."))
+    _phase_pairs(championship, [e for e, _s in pairs], by)
     if phase.knockout:
         phase.seed, phase.drawn_at = seed, timezone.now()
         phase.save(update_fields=["seed", "drawn_at"])

@@ -69,3 +69,29 @@ def test_many_standings_at_once_are_each_ones_standings() -> None:
     again = competitions.standings_of(every)
     assert {pk: [[r.name for r in t.rows] for t in v] for pk, v in again.items()} == {
         pk: [[r.name for r in t.rows] for t in v] for pk, v in batched.items()}
+
+
+def test_the_draw_makes_the_phase_pairs_at_once_with_their_players_and_audit() -> None:
+    championship, boss, barmen = small_championship(seats=6)
+    services.close_entries(championship, by=boss)
+    play_heats(championship, barmen)
+    # A pair of the championship's club already has the name of a qualified pair.
+    from muscore.clubs.services import save_pair
+
+    save_pair(championship.club, "Bar Txoko 1", ["Bar Txoko 1a", "Someone else"])
+    phase = services.add_phase(championship, by=boss, name="Semifinal")
+    with CaptureQueriesContext(connection) as queries:
+        services.draw_phase(phase, by=boss, seed="s")
+    enrolments = list(championship.enrolments.filter(phase_pair__isnull=False)
+                      .select_related("phase_pair"))
+    assert len(enrolments) == 6
+    names = {e.name: e.phase_pair.name for e in enrolments if e.phase_pair}
+    assert names["Bar Txoko 1"] == "Bar Txoko 1 (Bar Txoko)"
+    for e in enrolments:
+        assert e.phase_pair is not None and e.phase_pair.player_names() == e.players
+    # The player already in the club is that player, not a second one of the same name.
+    assert championship.club.players.filter(name="Bar Txoko 1a").count() == 1
+    assert championship.club.changes.filter(what="pair").count() == 7
+    pair_writes = [q for q in queries.captured_queries
+                   if 'INSERT INTO "clubs_pair"' in q["sql"]]
+    assert len(pair_writes) == 1
