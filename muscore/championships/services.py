@@ -367,7 +367,7 @@ def _heat_pair(enrolment: Enrolment, by: Any) -> Pair:
         club = enrolment.sede.club
         enrolment.heat_pair = save_pair(
             club, _unique_pair_name(club, enrolment.name, enrolment.championship.name),
-            enrolment.players, by=by)
+            enrolment.players, by=by, same_players_ok=True)
         enrolment.save(update_fields=["heat_pair"])
     assert enrolment.heat_pair is not None
     return enrolment.heat_pair
@@ -378,7 +378,7 @@ def _phase_pair(enrolment: Enrolment) -> Pair:
         club = enrolment.championship.club
         enrolment.phase_pair = save_pair(
             club, _unique_pair_name(club, enrolment.name, enrolment.sede.name),
-            enrolment.players)
+            enrolment.players, same_players_ok=True)
         enrolment.save(update_fields=["phase_pair"])
     assert enrolment.phase_pair is not None
     return enrolment.phase_pair

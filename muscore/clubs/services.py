@@ -197,17 +197,49 @@ def _pair_record(pair: Pair) -> dict[str, Any]:
     return {"id": pair.pk, "name": pair.name, "players": pair.player_names()}
 
 
+def pair_with_players(
+    club: Club, players: list[str], *, besides: Pair | None = None
+) -> Pair | None:
+    """The club's pair (other than `besides`) made of exactly `players`, in any seat order
+    and letter case; None if there is none."""
+    wanted = sorted(n.lower() for n in players)
+    candidates = club.pairs.filter(players__name__iexact=players[0]).prefetch_related(
+        "members__player"
+    )
+    if besides is not None:
+        candidates = candidates.exclude(pk=besides.pk)
+    for candidate in candidates:
+        if sorted(n.lower() for n in candidate.player_names()) == wanted:
+            return candidate
+    return None
+
+
 @transaction.atomic
 def save_pair(
-    club: Club, name: str, players: list[str], pair: Pair | None = None, *, by: Any = None
+    club: Club,
+    name: str,
+    players: list[str],
+    pair: Pair | None = None,
+    *,
+    by: Any = None,
+    same_players_ok: bool = False,
 ) -> Pair:
     """A pair of `players` (names: a new one joins the club), in that seat order.
 
     A pair that has played keeps its players: its results say who sat (a substitute for
-    one match is entered on that match); its name may still be corrected.
+    one match is entered on that match); its name may still be corrected. Two pairs of a
+    club never have the same players (one person would sit at two tables of a draw), unless
+    `same_players_ok`: a championship's heat and final phase each make their own pair of
+    one enrolment, and the venue may be the championship's own club.
     """
     if len(players) not in (2, 3):
         raise ClubError(_("Una pareja tiene dos jugadores (tres en mus a 6)."))
+    twin = None if same_players_ok else pair_with_players(club, players, besides=pair)
+    if twin is not None:
+        raise ClubError(
+            _("%(pair)s ya tiene esos jugadores: elige esa pareja en vez de hacer otra.")
+            % {"pair": twin.name}
+        )
     before = None
     if pair is None:
         pair = Pair.objects.create(club=club, name=name)

@@ -382,7 +382,9 @@ def _import_pairs(club: Club, league: League) -> list[Pair]:
                     % {"pair": doc_pair.name})
             pairs.append(existing)
             continue
-        pairs.append(save_pair(club, doc_pair.name, list(doc_pair.players)))
+        # An import keeps its pairs as its record names them, even with the players of a
+        # pair of the club: the competition's own check keeps a person in one pair of it.
+        pairs.append(save_pair(club, doc_pair.name, list(doc_pair.players), same_players_ok=True))
     return pairs
 
 
