@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -24,6 +26,15 @@ class LeaguesConfig(AppConfig):
             check_table_write(table, vaca)  # type: ignore[arg-type]
 
         table_changing.connect(guard, weak=False, dispatch_uid="leagues-table-settled")
+
+        # ...and tells its board which competition and match it is, and the league's result.
+        from muscore.leagues.pages import table_board
+        from muscore.tables.signals import board_shown
+
+        def board(sender: object, table: Any, **kwargs: object) -> dict[str, Any] | None:
+            return table_board(table.pk)
+
+        board_shown.connect(board, weak=False, dispatch_uid="leagues-table-board")
 
         # A renamed pair or player changes the league's document: its ETag must change.
         from django.db.models.signals import post_delete, post_save

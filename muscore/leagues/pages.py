@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from muscore.clubs.models import PairMember
-from muscore.leagues import competitions
+from muscore.leagues import competitions, results
 from muscore.leagues.compute.standings import Row
 from muscore.leagues.models import Competition, Correction, Entry, Match, ResultClaim, Round
 
@@ -207,6 +207,41 @@ def result_text(match: Match) -> str:
         absent = match.first if match.no_show_first else match.second
         return _("No se presentó %(pair)s") % {"pair": pair_name(absent)}
     return f"{match.juegos_first}–{match.juegos_second}"
+
+
+def table_board(table_id: str) -> dict[str, Any] | None:
+    """What a league table's board shows (muscore.tables.signals.board_shown): the
+    competition, round and match, the result the league holds (an organiser's correction
+    included) and how final it is, and the way back to the competition. None for a table
+    of no league match."""
+    match = (
+        Match.objects.filter(table_id=table_id)
+        .select_related("competition__club", "round__group", "first__pair", "second__pair")
+        .first()
+    )
+    if match is None:
+        return None
+    competition = match.competition
+    result = ""
+    note = ""
+    if match.source:
+        result = _("Resultado de la partida: %(first)s %(result)s %(second)s") % {
+            "first": pair_name(match.first), "result": result_text(match),
+            "second": pair_name(match.second)}
+        if results.is_final(match):
+            note = _("Definitivo: una corrección la hace la organización.")
+        else:
+            note = _("Provisional: deshacer en la mesa todavía lo cambia.")
+    return {
+        "title": competition.name,
+        "where": _("%(round)s · partida %(n)s") % {
+            "round": round_title(match.round), "n": match.number},
+        "url": match_url(match),
+        "result": result,
+        "note": note,
+        "back_url": competition_url(competition),
+        "back": _("Volver a %(competition)s") % {"competition": competition.name},
+    }
 
 
 def source_text(match: Match) -> str:

@@ -10,9 +10,16 @@ inside the write's lock, with `table` and `vaca` (the index of the vaca the chan
 touches). A receiver that owns what that vaca decided (a league match whose result is
 final) refuses the change by raising `services.ResultSettled`: the table's write rolls
 back and the player is told whom to ask. The tables never know who listens.
+
+`board_shown` is sent when a board is drawn, with `table`; a receiver whose table it
+is (a league match) answers a dict the board shows: "title" and "where" (the
+competition, its round and match), "url" (the match's page), "result" and "note" (the
+result the owner holds, which is what counts, and how final it is), "back_url" and
+"back" (the way back, offered instead of "Otra vaca"). Other receivers answer None.
 """
 
 from django.dispatch import Signal
 
 table_changed = Signal()
 table_changing = Signal()
+board_shown = Signal()

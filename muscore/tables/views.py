@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied
@@ -46,6 +46,7 @@ from muscore.tables.forms import (
 )
 from muscore.tables.models import Table
 from muscore.tables.presets import PRESETS
+from muscore.tables.signals import board_shown
 from muscore.tables.state import StoredHand, TableState
 
 VIA = "edit_link"
@@ -199,6 +200,8 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
     if last and not last["piedras"]:
         last["dealt"] = services.dealt_number(table, last["number"])
     context["board_url"] = context["links"]["edit" if editable else "view"]
+    # A league match's table: its competition, match and result (the league's, not the hands').
+    context["owner"] = owner_of(table)
     # "Otra vaca" leaves the end-of-vaca screen for the new vaca's empty board.
     context["new_vaca"] = "otra-vaca" in request.GET
     # The live part polls its own link under a URL of its own: the browser then keeps the
@@ -215,6 +218,14 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
     return context
 
 
+def owner_of(table: Table) -> dict[str, Any] | None:
+    """What the app a table belongs to says about it (signals.board_shown), or None."""
+    for _receiver, answer in board_shown.send(sender=Table, table=table):
+        if answer:
+            return cast(dict[str, Any], answer)
+    return None
+
+
 def _notice(request: HttpRequest, table: Table) -> str:
     """What the last change did, carried in the redirect's query string, its hands
     numbered as players count them (hands dealt, not piedras taps)."""
@@ -222,6 +233,10 @@ def _notice(request: HttpRequest, table: Table) -> str:
     def shown(raw: str) -> str:
         return str(services.dealt_number(table, int(raw))) if raw.isdigit() else raw
 
+    if "deshecha" in request.GET and "pendiente" in request.GET:
+        return _("Mano %(n)s deshecha: el resultado de la partida vuelve a estar pendiente.") % {
+            "n": shown(request.GET["deshecha"][:6])
+        }
     if "deshecha" in request.GET:
         return _("Mano %(n)s deshecha.") % {"n": shown(request.GET["deshecha"][:6])}
     if "rehecha" in request.GET:
@@ -250,7 +265,12 @@ def _render_board(request: HttpRequest, table: Table, editable: bool) -> HttpRes
     # What the next poll answers while nothing changes: muscore.js swaps only another tag.
     context["etag"] = live.board_etag(revision, get_language(), True)
     template = "tables/board.html" + ("#scoreboard" if partial else "")
-    return live.mark_board(render(request, template, context), etag)
+    response = live.mark_board(render(request, template, context), etag)
+    if context["owner"] and not partial:
+        # The page shows its owner's result (a league's), which changes without the
+        # table's revision: no tag, so a reload never gets a 304 with the old result.
+        del response["ETag"]
+    return response
 
 
 @table_page("GET", "HEAD")
@@ -354,6 +374,7 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
         }
         return render(request, "tables/undo.html", context)
     revision = request.POST.get("revision", "")
+    before = owner_of(table)
     try:
         services.undo_last_json(
             table,
@@ -374,7 +395,12 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
         return _board_error(request, table, service_message(error))
     except services.TableError:
         return _board_error(request, table, _("No hay ninguna mano que deshacer."))
-    return _redirect(request, f"{url}?deshecha={numbers[-1][0]}")
+    after = owner_of(table)
+    # The undo took back the result the table had given its league match: say so.
+    taken_back = bool(before and before.get("result") and after and not after.get("result"))
+    return _redirect(
+        request, f"{url}?deshecha={numbers[-1][0]}" + ("&pendiente=1" if taken_back else "")
+    )
 
 
 @table_page("POST")

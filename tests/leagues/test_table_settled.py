@@ -109,3 +109,45 @@ def test_the_board_and_the_api_answer_409_naming_the_competition(client: Client)
     text = response.content.decode()
     assert SETTLED in text and competition.name in text and "organizadores" in text
     assert Table.objects.get(pk=table.pk).hands.count() == 6
+
+
+def board_text(client: Client, table: Table, query: str = "") -> str:
+    url = reverse("tables:edit_board", args=[table.id, table.edit_key]) + query
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE="es")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_league_table_s_board_names_its_match_and_leads_back(client: Client) -> None:
+    competition, user = liguilla(2)
+    match, table = played(competition, user)
+    text = board_text(client, table)
+    assert competition.name in text and "Jornada 1 · partida 1" in text
+    assert "Resultado de la partida:" in text and "3–1" in text and "Provisional" in text
+    assert f"Volver a {competition.name}" in text and 'data-action="otra-vaca"' not in text
+    back = reverse("clubs:competition", args=[competition.club.slug, competition.pk])
+    assert f'href="{back}"' in text
+    plain = tables.create_table()
+    assert "data-owner" not in board_text(client, plain)
+
+
+def test_the_board_says_the_undo_took_the_result_back(client: Client) -> None:
+    competition, user = liguilla(2)
+    match, table = played(competition, user)
+    url = reverse("tables:undo", args=[table.id, table.edit_key])
+    response = client.post(url, {"revision": str(Table.objects.get(pk=table.pk).revision)})
+    assert response.status_code == 302 and "pendiente=1" in response["Location"]
+    text = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "el resultado de la partida vuelve a estar pendiente" in text
+    assert "Resultado de la partida:" not in text
+
+
+def test_the_board_shows_the_organiser_s_correction(client: Client) -> None:
+    competition, user = liguilla(2)
+    match, table = played(competition, user)
+    results.record_result(match, by=user, juegos=[1, 3], reason="acta en papel")
+    text = board_text(client, table)
+    assert "1–3" in text and "Definitivo" in text
+    # The page carries no tag a reload could answer 304 with the old result from.
+    page = client.get(reverse("tables:edit_board", args=[table.id, table.edit_key]))
+    assert not page.has_header("ETag")
