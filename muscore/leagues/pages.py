@@ -304,7 +304,9 @@ def pair_rows(competition: Competition, entry: Entry) -> list[dict[str, Any]]:
             result = (_("No se presentó ninguna") if nf and ns
                       else _("No se presentó %(pair)s") % {"pair": absent})
         else:
-            result = f"{jf}–{js}"
+            # From the pair's side, as it would say it: its own juegos first ("1–3 · perdida").
+            mine, theirs = (jf, js) if side == 0 else (js, jf)
+            result = f"{mine}–{theirs}"
         if result and winner is not None:
             result += " · " + words[winner == side]
         rows.append({
