@@ -19,7 +19,7 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from muscore import rules as rules_engine
 from muscore.rules import HandDraft, Lance, Side, Tap, TapKind
@@ -79,11 +79,20 @@ def winner_message(error: rules_engine.RuleError, names: Sequence[str] | None = 
             why = _("la mentira de %(name)s") % {"name": who(params.get("seat"))}
         else:
             why = _("las jugadas")
-        return _(
-            "%(lance)s: %(why)s se la dan a %(side)s, pero habéis marcado que la ganó "
-            "%(got)s. Quitad ese ganador o corregid las cartas."
+        # Read aloud at the table: the verb agrees with the side (one player at a table
+        # of two, a pair otherwise), and what to correct is what gave the lance.
+        if error.code == "winner_contradicts_jugadas":
+            fix = pgettext("lo que hay que corregir", "las jugadas")
+        else:
+            fix = pgettext("lo que hay que corregir", "las cartas")
+        return ngettext(
+            "%(lance)s: según %(why)s la gana %(side)s, pero habéis marcado que la ganó "
+            "%(got)s. Quitad ese ganador o corregid %(fix)s.",
+            "%(lance)s: según %(why)s la ganan %(side)s, pero habéis marcado que la ganaron "
+            "%(got)s. Quitad ese ganador o corregid %(fix)s.",
+            1 if len(players) == 2 else 2,
         ) % {"lance": lance_name, "why": why, "side": team(params.get("side")),
-             "got": team(params.get("got"))}
+             "got": team(params.get("got")), "fix": fix}
     if error.code == "winner_not_holder":
         return _(
             "%(lance)s: solo %(side)s tienen %(word)s, pero habéis marcado que la ganó %(got)s."

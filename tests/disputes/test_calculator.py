@@ -344,6 +344,7 @@ def test_jugadas_that_settle_pares_need_no_winner_and_a_contradiction_is_named(
     text = text_of(response)
     assert "Queda" in text, text
     contradicted = text_of(client.post(URL, {**data, "w_pares": "B"}))
-    assert "Pares: las jugadas se la dan a A1 y A2, pero habéis marcado que la ganó B1 y B2." in (
-        contradicted
+    assert (
+        "Pares: según las jugadas la ganan A1 y A2, pero habéis marcado que la ganaron B1 y B2. "
+        "Quitad ese ganador o corregid las jugadas." in contradicted
     )

@@ -581,8 +581,8 @@ def test_a_winner_the_jugadas_contradict_is_refused_naming_both(client: Client) 
     response = post_hand(client, table, data)
     assert response.status_code == 400
     assert (
-        "Pares: las jugadas se la dan a Ana y Carla, pero habéis marcado que la ganó "
-        "Bruno y Diego." in text_of(response)
+        "Pares: según las jugadas la ganan Ana y Carla, pero habéis marcado que la ganaron "
+        "Bruno y Diego. Quitad ese ganador o corregid las jugadas." in text_of(response)
     )
     assert not Hand.objects.exists()
 

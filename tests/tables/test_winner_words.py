@@ -1,0 +1,34 @@
+"""Issue 19.7: a winner the cards contradict is said as a sentence read aloud, the verb
+agreeing with the side (a pair, or one player at a table of two), and what to correct
+being what gave the lance."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from muscore.rules.errors import RuleError
+from muscore.tables.forms import winner_message
+
+
+def test_a_pair_agrees_in_the_plural_and_the_cards_are_what_to_correct() -> None:
+    error = RuleError("winner_contradicts", lance="grande", side="A", got="B")
+    with translation.override("es"):
+        text = winner_message(error, ["Ana", "Bruno", "Carla", "Diego"])
+    assert text == (
+        "Grande: según las cartas la ganan Ana y Carla, pero habéis marcado que la ganaron "
+        "Bruno y Diego. Quitad ese ganador o corregid las cartas."
+    )
+
+
+def test_one_player_a_side_agrees_in_the_singular() -> None:
+    error = RuleError("winner_contradicts_jugadas", lance="pares", side="B", got="A", seat=1,
+                      held="pares", other_seat=0, other_held="no")
+    with translation.override("es"):
+        text = winner_message(error, ["Ana", "Bruno"])
+    assert text == (
+        "Pares: según las jugadas la gana Bruno, pero habéis marcado que la ganó Ana. "
+        "Quitad ese ganador o corregid las jugadas."
+    )
+    with translation.override("en"):
+        english = winner_message(error, ["Ana", "Bruno"])
+    assert "Bruno wins it" in english and "correct the jugadas" in english
