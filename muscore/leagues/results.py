@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -285,8 +285,8 @@ SETTLED_AFTER = timedelta(hours=24)
 
 def is_final(match: Match, now: datetime | None = None) -> bool:
     """Whether a match's stored result is final, so its table can no longer change it: an
-    organiser's (or both pairs' confirmed) result, or a table's once 24 hours old, or, in
-    a ceros tournament, one a later round was drawn from."""
+    organiser's (or both pairs' confirmed) result, or a table's once 24 hours old, or one
+    that later matches were drawn from (a ceros round, a knockout match played)."""
     if not match.source:
         return False
     if match.source != Match.Source.TABLE:
@@ -296,7 +296,21 @@ def is_final(match: Match, now: datetime | None = None) -> bool:
     if match.competition.format == Competition.Format.CEROS:
         return Round.objects.filter(
             competition_id=match.competition_id, number__gt=match.round.number).exists()
-    return False
+    return _knockout_went_on(match)
+
+
+def _knockout_went_on(match: Match) -> bool:
+    """Whether a knockout match already played depends on this one: a group's result once
+    any knockout match is played (taking it back empties the draw), a knockout result
+    once its pairs played a later stage."""
+    played = (Match.objects.filter(competition_id=match.competition_id)
+              .exclude(source="").exclude(slot=""))
+    if not match.slot:
+        return match.competition.format == Competition.Format.GROUPS and played.exists()
+    later = KNOCKOUT_ORDER[KNOCKOUT_ORDER.index(match.slot) + 1:]
+    pairs = [match.first_id, match.second_id]
+    return played.filter(slot__in=later).filter(
+        Q(first_id__in=pairs) | Q(second_id__in=pairs)).exists()
 
 
 def check_table_write(table: Table, vaca: int, now: datetime | None = None) -> None:

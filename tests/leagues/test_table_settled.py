@@ -1,6 +1,7 @@
 """A league table's result, settled (issue 17 item 6): while provisional the table's undo
 takes it back; once final (an organiser's or confirmed result, 24 hours, a ceros round
-drawn from it) the table refuses an undo or correction of that vaca with a 409."""
+drawn from it, a knockout match played from it) the table refuses an undo or correction
+of that vaca with a 409."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from muscore.tables.models import Table
 
 from .factory import club_with_pairs, liguilla
 from .helpers import ORDAGO_A, ORDAGO_B, PLAIN
+from .test_services import played_groups
 
 pytestmark = pytest.mark.django_db
 
@@ -151,3 +153,37 @@ def test_the_board_shows_the_organiser_s_correction(client: Client) -> None:
     # The page carries no tag a reload could answer 304 with the old result from.
     page = client.get(reverse("tables:edit_board", args=[table.id, table.edit_key]))
     assert not page.has_header("ETag")
+
+
+def test_the_api_refuses_the_undo_of_a_final_result_with_409(client: Client) -> None:
+    competition, user = liguilla(2)
+    match, table = played(competition, user)
+    results.record_result(match, by=user, juegos=[3, 0])
+    response = client.delete(f"/api/v1/tables/{table.id}/hands/last",
+                             headers={"X-Table-Key": table.edit_key})
+    assert response.status_code == 409
+    assert competition.name in response.json()["error"]
+    assert Table.objects.get(pk=table.pk).hands.count() == 6
+
+
+def test_a_group_result_the_played_knockout_came_from_refuses_the_undo() -> None:
+    competition, user = played_groups(2, [3, 1, 0, 2, 7, 5, 6, 4])
+    match = competition.matches.select_related("table").get(source=Match.Source.TABLE)
+    assert match.table is not None and results.is_final(match)
+    with pytest.raises(tables.ResultSettled):
+        tables.undo_last(match.table, via="edit_link")
+    match.refresh_from_db()
+    assert match.source == Match.Source.TABLE
+
+
+def test_a_semifinal_whose_pairs_played_the_final_refuses_the_undo() -> None:
+    competition, user = played_groups(2, [3, 1, 0, 2, 7, 5, 6, 4])
+    sf1 = competition.matches.get(slot="sf1")
+    results.clear_result(sf1, by=user, reset=True)  # the final and third are cleared too
+    sf1, table = played(competition, user, competition.matches.get(slot="sf1"))
+    assert not results.is_final(sf1)
+    results.record_result(competition.matches.get(slot="final"), by=user, juegos=[3, 0])
+    with pytest.raises(tables.ResultSettled):
+        tables.undo_last(table, via="edit_link")
+    sf1.refresh_from_db()
+    assert sf1.source == Match.Source.TABLE and sf1.winner == 0
