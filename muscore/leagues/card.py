@@ -184,7 +184,8 @@ def latest_night(competition: Competition) -> dt.date | None:
 
 def _night(competition: Competition, title: str, filename: str, matches: list[Match]) -> Night:
     night = Night(competition.club.name, competition.name, title, filename)
-    for i, match in enumerate(matches, 1):
+    tables = table_labels(matches)
+    for match in matches:
         row = pages.match_row(match)
         if not row["known"]:
             continue
@@ -192,7 +193,7 @@ def _night(competition: Competition, title: str, filename: str, matches: list[Ma
             night.left += 1
             continue
         night.results.append({
-            "table": str(match.table_number or i),
+            "table": tables[match.pk],
             "first": row["first"],
             "second": row["second"],
             "result": row["result"],
@@ -201,11 +202,23 @@ def _night(competition: Competition, title: str, filename: str, matches: list[Ma
             "winner": "" if match.winner is None else (row["first"], row["second"])[match.winner],
         })
     night.standings = _standings_top(competition)
-    night.ordagos = ordagos(matches)
+    night.ordagos = ordagos(matches, tables)
     return night
 
 
-def ordagos(matches: list[Match]) -> list[str]:
+def table_labels(matches: list[Match]) -> dict[int, str]:
+    """Each match's table as the players know it: its drawn table number, else its place
+    in its own round (the round's first match at table 1), never the competition-wide
+    match number ("mesa 8" for the fourth table of round 2 was the match number)."""
+    labels: dict[int, str] = {}
+    placed: dict[int | None, int] = {}
+    for match in sorted(matches, key=lambda m: m.number):
+        placed[match.round_id] = placed.get(match.round_id, 0) + 1
+        labels[match.pk] = str(match.table_number or placed[match.round_id])
+    return labels
+
+
+def ordagos(matches: list[Match], tables: dict[int, str] | None = None) -> list[str]:
     """The órdagos accepted in these matches' hands, in words, in the order played, with
     who won each when the stored counts tell it.
 
@@ -220,6 +233,7 @@ def ordagos(matches: list[Match]) -> list[str]:
     by_table = {m.table_id: m for m in matches if m.table_id is not None}
     if not by_table:
         return []
+    tables = tables or table_labels(matches)
     names = {"grande": _("a la grande"), "chica": _("a la chica"), "pares": _("a pares"),
              "juego": _("a juego"), "punto": _("al punto")}
     counted: dict[tuple[int, int], tuple[int, int]] = {
@@ -243,7 +257,7 @@ def ordagos(matches: list[Match]) -> list[str]:
             caller, other = (match.first, match.second) if side == 0 else (
                 match.second, match.first)
             words = {"lance": names[lance], "pair": pages.pair_name(caller),
-                     "other": pages.pair_name(other), "table": match.table_number or match.number}
+                     "other": pages.pair_name(other), "table": tables[match.pk]}
             if accepted > 0 and won == accepted:
                 text = _("Órdago %(lance)s de %(pair)s, aceptado y ganado (mesa %(table)s)")
             elif accepted > 0 and won == 0:
