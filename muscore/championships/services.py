@@ -626,16 +626,17 @@ def draw_phase(phase: Phase, *, by: Any, seed: str) -> Phase:
             _("No se puede sortear %(phase)s: %(n)s parejas.") % {"phase": phase.name,
                                                                  "n": len(pairs)}) from error
     by_pk = {e.pk: e for e, _s in pairs}
-    for number, keys in enumerate(draw.groups):
-        members = [_phase_pair(by_pk[int(str(k))]) for k in keys]
-        try:
-            competition = competitions.create_competition(
-                championship.club, by=by, name=f"{phase.name} · {_('Grupo')} {number + 1}",
-                pairs=members, rules=championship.rules, draw=list(range(len(members))),
-                draw_method="phase")
-        except competitions.CompetitionError as error:  # the whole draw is rolled back
-            raise ChampionshipError(str(error)) from None
-        PhaseGroup.objects.create(phase=phase, order=number, competition=competition)
+    try:  # every group at once: a phase of 112 groups in a fixed number of queries
+        groups = competitions.create_liguillas(
+            championship.club, by=by, rules=championship.rules, draw_method="phase",
+            leagues=[(f"{phase.name} · {_('Grupo')} {number + 1}",
+                      [_phase_pair(by_pk[int(str(k))]) for k in keys])
+                     for number, keys in enumerate(draw.groups)])
+    except competitions.CompetitionError as error:  # the whole draw is rolled back
+        raise ChampionshipError(str(error)) from None
+    PhaseGroup.objects.bulk_create(
+        PhaseGroup(phase=phase, order=number, competition=competition)
+        for number, competition in enumerate(groups))
     phase.seed = seed
     phase.draw = {"seed": seed,
                   "pairs": [{"enrolment": p.key, "sede": int(p.sede), "region": p.region,

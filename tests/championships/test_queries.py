@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from muscore.championships import services
 from muscore.leagues import competitions
+from muscore.leagues.models import Competition
 from tests.championships.factory import play_heats, small_championship
 
 pytestmark = pytest.mark.django_db
@@ -95,3 +96,53 @@ def test_the_draw_makes_the_phase_pairs_at_once_with_their_players_and_audit() -
     pair_writes = [q for q in queries.captured_queries
                    if 'INSERT INTO "clubs_pair"' in q["sql"]]
     assert len(pair_writes) == 1
+
+
+def draw_queries(bars: list[tuple[str, int]], seats: int) -> tuple[int, int]:
+    championship, boss, barmen = small_championship(seats=seats, bars=bars)
+    services.close_entries(championship, by=boss)
+    play_heats(championship, barmen)
+    services.qualified(championship)  # each heat's order, kept once the heats end
+    phase = services.add_phase(championship, by=boss, name="Semifinal")
+    with CaptureQueriesContext(connection) as queries:
+        services.draw_phase(phase, by=boss, seed="s")
+    return len(queries), phase.groups.count()
+
+
+def test_drawing_a_phase_does_not_read_or_write_more_for_more_groups() -> None:
+    small = draw_queries([("Bar A", 4), ("Bar B", 4), ("Bar C", 4)], seats=6)
+    get_user_model().objects.update(username=Concat("username", Value("-1")))
+    large = draw_queries([(f"Bar {n}", 4) for n in range(7)], seats=14)
+    assert (small[1], large[1]) == (2, 4)
+    assert small[0] == large[0]
+
+
+def test_liguillas_made_at_once_are_as_made_one_by_one() -> None:
+    championship, boss, _barmen = small_championship()
+    club = championship.club
+    from muscore.clubs.services import save_pair
+
+    pairs = [save_pair(club, f"P{i}", [f"P{i}a", f"P{i}b"]) for i in range(9)]
+    one = [competitions.create_competition(club, by=boss, name=f"One {n}", pairs=group,
+                                           draw=list(range(len(group))), draw_method="phase",
+                                           rules=championship.rules)
+           for n, group in enumerate([pairs[:4], pairs[4:]])]
+    bulk = competitions.create_liguillas(club, by=boss, rules=championship.rules,
+                                         draw_method="phase",
+                                         leagues=[("Bulk 0", pairs[:4]), ("Bulk 1", pairs[4:])])
+
+    def shape(competition: Competition) -> tuple[object, ...]:
+        competition.refresh_from_db()
+        return (competition.status, competition.draw, competition.revision,
+                competition.draw_method, competition.legs, competition.rules,
+                list(competition.rounds.values_list("number", "bye__index")),
+                list(competition.matches.order_by("number").values_list(
+                    "number", "round__number", "first__index", "second__index", "doc")),
+                list(competition.entries.values_list("index", "pair_id")))
+
+    assert [shape(c) for c in bulk] == [shape(c) for c in one]
+    with pytest.raises(competitions.CompetitionError, match="dos veces"):
+        competitions.create_liguillas(club, by=boss, leagues=[("X", [pairs[0], pairs[0]])])
+    with pytest.raises(competitions.CompetitionError, match="ya juega"):
+        competitions.create_liguillas(club, by=boss, leagues=[("X", [pairs[0], save_pair(
+            club, "Otra", ["P0a", "Z"])])])
