@@ -28,7 +28,7 @@ from django.utils.translation import ngettext
 from PIL import Image, ImageDraw, ImageFont
 
 from muscore.leagues import ceros_rounds, pages
-from muscore.leagues.models import Competition, Match, PairHandStats
+from muscore.leagues.models import Competition, Match, PairHandStats, Round
 from muscore.tables.models import Hand
 
 # Changes every card's ETag when the drawing changes.
@@ -185,6 +185,7 @@ def latest_night(competition: Competition) -> dt.date | None:
 def _night(competition: Competition, title: str, filename: str, matches: list[Match]) -> Night:
     night = Night(competition.club.name, competition.name, title, filename)
     tables = table_labels(matches)
+    rounds = round_labels(matches)
     for match in matches:
         row = pages.match_row(match)
         if not row["known"]:
@@ -194,6 +195,7 @@ def _night(competition: Competition, title: str, filename: str, matches: list[Ma
             continue
         night.results.append({
             "table": tables[match.pk],
+            "round": rounds.get(match.pk, ""),
             "first": row["first"],
             "second": row["second"],
             "result": row["result"],
@@ -204,6 +206,17 @@ def _night(competition: Competition, title: str, filename: str, matches: list[Ma
     night.standings = _standings_top(competition)
     night.ordagos = ordagos(matches, tables)
     return night
+
+
+def round_labels(matches: list[Match]) -> dict[int, str]:
+    """Each match's round by name ("Ronda 2") when the matches span more than one round (a
+    ceros tournament's day, a night of two jornadas): their tables repeat round after round,
+    so "Mesa 1" alone would not say which. One round: no labels (the card's title says it)."""
+    ids = {m.round_id for m in matches}
+    if len(ids) < 2:
+        return {}
+    rounds = Round.objects.select_related("group").in_bulk(ids)
+    return {m.pk: pages.round_title(rounds[m.round_id]) for m in matches}
 
 
 def table_labels(matches: list[Match]) -> dict[int, str]:
@@ -299,7 +312,11 @@ def card_text(night: Night, url: str) -> str:
     lines = [f"{night.club} · {night.competition}", night.title, ""]
     if night.results:
         lines.append(_("Resultados:"))
+        heading = ""
         for r in night.results:
+            if r.get("round") and r["round"] != heading:
+                heading = r["round"]
+                lines.append(f"{heading}:")
             where = _("Mesa %(n)s") % {"n": r["table"]}
             lines.append(f"{where}: {r['first']} {r['result']} {r['second']}")
     else:

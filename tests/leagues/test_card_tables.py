@@ -25,3 +25,18 @@ def test_a_nights_card_numbers_the_tables_within_each_round() -> None:
     assert sorted(r["table"] for r in night.results) == ["1", "1", "2", "2"]
     labels = card.table_labels(matches)
     assert [labels[m.pk] for m in matches] == ["1", "2", "1", "2"]
+
+
+def test_a_card_over_several_rounds_labels_each_rounds_results() -> None:
+    club = make_club()
+    competition = make_league(club, 4, results=0)
+    organiser = club.memberships.get().user
+    for match in Match.objects.filter(competition=competition).order_by("number")[:4]:
+        results.record_result(match, by=organiser, juegos=[3, 1])
+    night = card.date_night(competition, timezone.localdate())
+    assert night is not None
+    assert [r["round"] for r in night.results] == ["Jornada 1"] * 2 + ["Jornada 2"] * 2
+    text = card.card_text(night, "http://testserver/")
+    assert text.index("Jornada 1:") < text.index("Jornada 2:")
+    one_round = card.round_night(competition, 1)
+    assert one_round is not None and all(r["round"] == "" for r in one_round.results)
