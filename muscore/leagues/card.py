@@ -361,13 +361,21 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(Path(settings.BASE_DIR) / "static" / "fonts" / name), size)
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
-    """`text` cut with an ellipsis to fit `width` pixels."""
-    if draw.textlength(text, font=font) <= width:
-        return text
+SMALLEST = 18  # pixels: the smallest letters a name is shrunk to, still read on a phone
+
+
+def fitted(
+    draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool, width: int
+) -> tuple[str, ImageFont.FreeTypeFont]:
+    """`text` and the font it is drawn in to fit `width` pixels: the letters shrunk (down to
+    SMALLEST) so two long pair names are read whole; cut with an ellipsis only beyond."""
+    for smaller in range(size, min(size, SMALLEST) - 1, -1):
+        font = _font(smaller, bold)
+        if draw.textlength(text, font=font) <= width:
+            return text, font
     while text and draw.textlength(text + "…", font=font) > width:
         text = text[:-1]
-    return text.rstrip() + "…"
+    return text.rstrip() + "…", font
 
 
 def _lines(night: Night) -> list[tuple[str, str, int, bool, tuple[int, int, int]]]:
@@ -419,8 +427,8 @@ def render_png(night: Night) -> bytes:
         if right:
             draw.text((WIDTH - MARGIN, y), right, font=_font(size, True), fill=GOLD, anchor="ra")
         if left:
-            draw.text((MARGIN, y), _fit(draw, left, font, inner - right_width), font=font,
-                      fill=colour)
+            shown, shrunk = fitted(draw, left, size, bold, inner - right_width)
+            draw.text((MARGIN, y), shown, font=shrunk, fill=colour)
         y += step
     out = io.BytesIO()
     # Not optimize=True: it costs more time than the bytes it saves are worth here.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.utils import timezone
+from PIL import Image, ImageDraw
 
 from muscore.leagues import card, results
 from muscore.leagues.models import Match
@@ -40,3 +41,12 @@ def test_a_card_over_several_rounds_labels_each_rounds_results() -> None:
     assert text.index("Jornada 1:") < text.index("Jornada 2:")
     one_round = card.round_night(competition, 1)
     assert one_round is not None and all(r["round"] == "" for r in one_round.results)
+
+
+def test_two_long_pair_names_are_shrunk_to_fit_whole_not_cut() -> None:
+    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    line = "3. " + "Los txapeldunak de Azpeitiko Kirol Elkartea" + " – " + "Bea Etxeberria y Ana"
+    text, font = card.fitted(draw, line, 32, False, card.WIDTH - 2 * card.MARGIN - 100)
+    assert text == line and font.size < 32
+    short, same = card.fitted(draw, "1. Ana – Bea", 32, False, 800)
+    assert short == "1. Ana – Bea" and same.size == 32
