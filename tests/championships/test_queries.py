@@ -146,3 +146,15 @@ def test_liguillas_made_at_once_are_as_made_one_by_one() -> None:
     with pytest.raises(competitions.CompetitionError, match="ya juega"):
         competitions.create_liguillas(club, by=boss, leagues=[("X", [pairs[0], save_pair(
             club, "Otra", ["P0a", "Z"])])])
+
+
+def test_the_pages_links_to_the_pairs_paths_are_their_urls() -> None:
+    from muscore.championships import pages
+
+    championship, boss, barmen = small_championship()
+    services.close_entries(championship, by=boss)
+    play_heats(championship, barmen)
+    rows = pages.heat_rows(championship)
+    links = [(e, url) for row in rows for e, url in row["qualified"] + row["reserves"]]
+    assert len(links) == 12
+    assert all(url == pages.pair_url(e) for e, url in links)
