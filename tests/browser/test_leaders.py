@@ -39,3 +39,17 @@ def test_the_leaders_wall_on_a_phone(phone: Page, assert_page_ok: Callable[..., 
     expect(page.locator(".club-nav")).to_be_hidden()
     expect(board).to_be_visible()
     expect(page.get_by_role("button", name="Imprimir")).to_be_hidden()
+
+
+def test_the_leaders_wall_on_a_big_screen_uses_its_width(phone: Page) -> None:
+    competition, user = liguilla(4)
+    for match in competition.matches.order_by("number"):
+        play(competitions.open_table(match, by=user), *VACA)
+    page = phone
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"/club/{competition.club.slug}/lideres/")
+    width = page.locator(".boards").evaluate("el => el.getBoundingClientRect().width")
+    assert width > 1600
+    columns = page.locator(".boards").evaluate(
+        "el => getComputedStyle(el).gridTemplateColumns.split(' ').length")
+    assert columns >= 3
