@@ -32,15 +32,17 @@ gunicorn's timeout and SQLite's one write lock for as long. So a write that woul
 more than INLINE_LIMIT matches only records, in its own transaction, from where the club's
 ratings are out of date (`RatingBacklog`, the earliest place wins), and every later write of
 that club joins the backlog rather than rate on stale figures. `manage.py rating_worker`
-(`catch_up`) then computes the tail with no transaction open and writes it CHUNK matches per
-transaction, each a few milliseconds of lock; when it ends it drops the backlog only if no
-write joined it meanwhile, and otherwise starts again from the earliest place, so the
-ratings end as a fresh `rate_club` gives them whatever the order of the writes. The pages
-say the ratings are being brought up to date while a backlog is there (`waiting`).
+(`catch_up`) then computes the tail with no transaction open and writes it in short
+transactions sized to hold the write lock about LOCK_TARGET (80 ms) each; when it ends it
+drops the backlog only if no write joined it meanwhile, and otherwise starts again from
+the earliest place, so the ratings end as a fresh `rate_club` gives them whatever the order
+of the writes. The pages say the ratings are being brought up to date while a backlog is
+there (`waiting`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -67,8 +69,13 @@ BATCH = 2000
 # A write re-rates at most this many matches itself (a new result re-rates one; a few
 # hundred take well under 200 ms); more wait for the worker.
 INLINE_LIMIT = 300
-# Matches the worker re-rates per transaction: a few milliseconds of write lock each.
-CHUNK = 250
+# Matches the worker re-rates per transaction to start with; then each transaction's size
+# follows how long the last one held the write lock, aiming at LOCK_TARGET seconds (250
+# matches held SQLite's lock ~0.9 s on a loaded machine: every other write waited that long).
+CHUNK = 50
+MIN_CHUNK = 1
+MAX_CHUNK = 400
+LOCK_TARGET = 0.08
 Place = tuple[datetime, int]
 
 
@@ -279,8 +286,8 @@ def _plan(club_id: int, since: Place | None) -> _Plan:
 
 
 def _apply(plan: _Plan, *, chunked: bool) -> None:
-    """Write a re-rating: at once (in the caller's transaction), or CHUNK matches per
-    transaction (the worker: no lock held for long; the pages say it is catching up)."""
+    """Write a re-rating: at once (in the caller's transaction), or in short transactions
+    (the worker: each holds the lock about LOCK_TARGET; the pages say it is catching up)."""
     if not chunked:
         points = RatingPoint.objects.filter(club_id=plan.club_id)
         (points.filter(_from(plan.since)) if plan.since is not None else points).delete()
@@ -290,11 +297,21 @@ def _apply(plan: _Plan, *, chunked: bool) -> None:
     if plan.since is None:  # no place: points of matches that lost theirs go too
         RatingPoint.objects.filter(club_id=plan.club_id, match__rating_place__isnull=True
                                    ).delete()
-    for start in range(0, len(plan.places), CHUNK):
-        chunk = plan.places[start:start + CHUNK]
+    start, size = 0, CHUNK
+    while start < len(plan.places):
+        chunk = plan.places[start:start + size]
+        ids = [m for m, _rows in chunk]
+        rows = [row for _match, rows in chunk for row in rows]
+        began = time.monotonic()
         with transaction.atomic():
-            RatingPoint.objects.filter(match_id__in=[m for m, _rows in chunk]).delete()
-            _insert_points([row for _match, rows in chunk for row in rows])
+            RatingPoint.objects.filter(match_id__in=ids).delete()
+            _insert_points(rows)
+        took = time.monotonic() - began
+        start += len(chunk)
+        # The next transaction's size from this one's time: a loaded machine (or a slower
+        # database) gets smaller ones, so no other write waits much past LOCK_TARGET.
+        size = max(MIN_CHUNK, min(MAX_CHUNK, 2 * len(chunk),
+                                  int(len(chunk) * LOCK_TARGET / max(took, 1e-3))))
     with transaction.atomic():
         _write_ratings(plan)
 
