@@ -448,10 +448,17 @@ class HandDraft:
         ended = self._ended_in
         return ended is not None and ORDER.index(ended) < ORDER.index(lance)
 
+    def ended_in(self) -> Lance | None:
+        """The lance whose betting won the juego before the recuento: an accepted órdago
+        (unless both sides lied in its pares or juego), or a no quiero whose deje took a
+        side to the target; the earliest if several, None while the juego goes on. The
+        lances after it are not played (no tap is legal there) and never counted; a
+        count that reaches the target is not this (the betting of later lances still
+        happens then, see :meth:`winners_needed`)."""
+        return self._ended_in
+
     @cached_property
     def _ended_in(self) -> Lance | None:
-        """The lance whose betting won the juego before the recuento (an accepted órdago,
-        or a deje that reached the target), the earliest if several; None otherwise."""
         reading = self._reading
         found: list[Lance] = []
         for lance in ORDER:
@@ -657,9 +664,15 @@ class HandDraft:
                 out.append(RecordError("winner_contradicts", lance=lance.value,
                                        side=by_rules.value, got=side.value))
             else:
-                out.append(RecordError("winner_contradicts_jugadas", lance=lance.value,
-                                       side=by_rules.value, got=side.value,
-                                       **reading.best_holders(lance.value, by_rules.value)))
+                holders = reading.best_holders(lance.value, by_rules.value)
+                if "other_seat" not in holders:
+                    # The side given the lance holds nothing in it (its bets were dropped
+                    # as nobody could bet): said so, rather than comparing with nothing.
+                    out.append(RecordError("winner_not_holder", lance=lance.value,
+                                           side=by_rules.value, got=side.value))
+                else:
+                    out.append(RecordError("winner_contradicts_jugadas", lance=lance.value,
+                                           side=by_rules.value, got=side.value, **holders))
         for lance, bets in self.bets.items():
             if not bets or self.bettable(lance) is not False:
                 continue

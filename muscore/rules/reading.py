@@ -169,7 +169,8 @@ class Reading:
         )
 
     def best_holders(self, lance: str, side: str) -> dict[str, Any]:
-        """For a message: the winning side's best jugada and the other side's best."""
+        """For a message: the winning side's best jugada and the other side's best (no
+        ``other_*`` keys when nobody of the other side holds the lance)."""
         held: list[Any] = self.pares if lance == PARES else self.juego
 
         def rank(seat: int) -> int:
@@ -185,8 +186,10 @@ class Reading:
             ):
                 best[seat & 1] = seat
         win, lose = (0, 1) if side == A else (1, 0)
-        return {"seat": best[win], "held": said(best[win]),
-                "other_seat": best[lose], "other_held": said(best[lose])}
+        out: dict[str, Any] = {"seat": best[win], "held": said(best[win])}
+        if lose in best:
+            out.update(other_seat=best[lose], other_held=said(best[lose]))
+        return out
 
     def first_juego_seat(self) -> int:
         """The first seat from the mano that plays juego (for a message)."""

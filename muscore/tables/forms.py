@@ -622,15 +622,10 @@ class HandEntry:
         self.preview = closed.preview()
         fourth = draft.fourth() or Lance.JUEGO
         order = [Lance.GRANDE, Lance.CHICA, Lance.PARES, fourth]
-        # The juego ended in an earlier lance (a deje reaching the target, an accepted
-        # órdago): the engine offers no tap in a later lance nobody bet in.
-        ended_at = None
-        for i, lance in enumerate(order):
-            state = draft.lance(lance)
-            if state.bettable and not state.bets and not state.taps:
-                earlier = [e for e in order[:i] if draft.bets.get(e) and e in draft.ends]
-                ended_at = earlier[-1] if earlier else None
-                break
+        # The lance whose betting won the juego (a deje reaching the target, an accepted
+        # órdago), as the engine knows it of the hand as it would be saved (a lance nobody
+        # bet in passed): only the lances after it are not played.
+        ended_at = closed.ended_in()
         for lance in order:
             self.lances.append(self._lance(lance, needed, ended_at, order))
 
@@ -647,7 +642,8 @@ class HandEntry:
                         if any(plays[s] for s in board.side_seats(side, self.n))]
         else:
             sides_in = ["A", "B"]
-        not_played = ended_at is not None and order.index(lance) > order.index(ended_at)
+        not_played = (ended_at is not None and ended_at in order
+                      and order.index(lance) > order.index(ended_at))
         bets = bets_of(draft, name)
         end = draft.ends.get(lance)
         info: dict[str, Any] = {
