@@ -11,11 +11,22 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 from django.utils import translation
+from hypothesis import settings as hypothesis_settings
 
 # Playwright's sync API runs an event loop in the test thread, and Django then refuses
 # ORM calls from that thread unless told it is safe. That is true in tests only (one
 # thread, no real async code), so it is set here and never in muscore/settings.py.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# Hypothesis settings profiles (tests/examples.py): `ci`, the default, keeps every example
+# each test names and no deadline (a loaded 2-core machine must not fail a test on time);
+# `dev` (HYPOTHESIS_PROFILE=dev) tries a tenth of them while editing. Neither is derandomised:
+# a failure prints the blob that replays it (@reproduce_failure).
+hypothesis_settings.register_profile("ci", deadline=None, print_blob=True)
+hypothesis_settings.register_profile(
+    "dev", parent=hypothesis_settings.get_profile("ci"), max_examples=10
+)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"

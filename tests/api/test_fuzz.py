@@ -20,12 +20,13 @@ from hypothesis import strategies as st
 from muscore.api import openapi
 from muscore.tables import services
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
+from tests.examples import examples
 from tests.tables.factory import SEED_CARDS, make_deje_record, make_hands, make_record, make_table
 
 pytestmark = pytest.mark.django_db
 
 FUZZ = settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -216,13 +217,13 @@ RESPONSE_CHECKS = [
 live_schema = schemathesis.openapi.from_dict(openapi.spec())
 live_schema.config.generation.update(
     modes=[schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE],
-    max_examples=5,
+    max_examples=examples(5),
 )
 
 
 @pytest.mark.django_db(transaction=True)
 @live_schema.parametrize()
-@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(5), deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_answer_matches_the_openapi_document(live_server: Any, case: Any) -> None:
     params = case.path_parameters or {}
     if "table_id" in params and len(str(params["table_id"])) % 4:

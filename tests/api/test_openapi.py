@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, settings
 from muscore import rules
 from muscore.api import openapi
 from muscore.tables import services
+from tests.examples import examples
 
 SPEC = openapi.spec()
 pytestmark = pytest.mark.django_db
@@ -219,7 +220,7 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", get_wsgi_applica
 # Both valid and invalid requests, at most 50 of each kind per operation: CI has 2 cores.
 schema.config.generation.update(
     modes=[schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE],
-    max_examples=50,
+    max_examples=examples(50),
 )
 
 
@@ -236,7 +237,7 @@ def error_is_the_error_object(ctx: Any, response: Any, case: Any) -> None:
 
 @pytest.mark.django_db(transaction=True)
 @schema.parametrize()
-@settings(max_examples=50, deadline=None,
+@settings(max_examples=examples(50), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                  HealthCheck.function_scoped_fixture])
 def test_api_never_500_and_errors_are_the_error_object(case: Any) -> None:

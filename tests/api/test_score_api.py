@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tests.rules.test_examples import HANDS, VACAS, matches
 
 
@@ -93,7 +94,9 @@ json_values = st.recursive(
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(body=json_values)
 def test_score_never_answers_500_for_any_json_body(client: Any, body: Any) -> None:

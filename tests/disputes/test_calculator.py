@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from muscore import permalink, rules
 from muscore.disputes.calculator import Calculation, settle
 from muscore.tables import services
+from tests.examples import examples
 from tests.rules.strategies import records
 
 HX = {"HX-Request": "true"}
@@ -194,7 +195,7 @@ def test_english_page_speaks_english(client: Client) -> None:
     assert "A rejected raise pays what stood before it, 2." in text
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(records())
 def test_every_valid_record_scores_the_same_through_the_form(record: dict[str, Any]) -> None:
     """A record shown in the form and read back scores exactly as the record itself."""

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from muscore import rules
 from muscore.disputes.lector import read_hand
+from tests.examples import examples
 
 HX = {"HX-Request": "true"}
 
@@ -86,7 +87,7 @@ def test_lector_bad_cards_are_a_400_naming_the_fault(
     assert message in text_of(response)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from(rules.INDICES), min_size=4, max_size=4))
 def test_lector_agrees_with_the_engine_for_every_hand(cards: list[int]) -> None:
     reading = read_hand(tuple(sorted(cards, reverse=True)))

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from muscore import permalink
+from tests.examples import examples
 from tests.rules.strategies import records
 
 
@@ -29,7 +30,7 @@ def records_with_extras(draw: Any) -> dict[str, Any]:
     return record
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(records_with_extras())
 def test_permalink_round_trips_every_valid_hand_record_exactly(record: dict[str, Any]) -> None:
     code = permalink.encode(record)
@@ -39,7 +40,7 @@ def test_permalink_round_trips_every_valid_hand_record_exactly(record: dict[str,
     assert permalink.encode(back) == code
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(records())
 def test_permalink_code_is_url_safe_and_short(record: dict[str, Any]) -> None:
     code = permalink.encode(record)
@@ -66,7 +67,7 @@ def test_a_code_that_inflates_past_the_limit_is_refused() -> None:
         permalink.decode(bomb.decode())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=200))
 def test_any_text_either_decodes_to_an_object_or_raises_permalink_error(text: str) -> None:
     with contextlib.suppress(permalink.PermalinkError):

@@ -22,6 +22,7 @@ from muscore.leagues.compute.ceros import (
     next_round,
     replay,
 )
+from tests.examples import examples
 
 
 def perfect_matchings(players: list[int]) -> Iterator[list[tuple[int, int]]]:
@@ -97,7 +98,7 @@ def play(
     raise AssertionError("the tournament did not end")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     count=st.integers(2, 10),
     ceros=st.integers(1, 5),

@@ -19,6 +19,7 @@ from muscore.leagues.compute.draw import (
     qualifiers,
 )
 from muscore.leagues.compute.quotas import Sede, compute_quotas
+from tests.examples import examples
 
 
 @st.composite
@@ -45,7 +46,7 @@ def placed(pairs: list[DrawPair], groups: Any) -> list[list[DrawPair]]:
     return [[by_key[k] for k in g] for g in groups]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(fields(), st.text(max_size=8))
 def test_the_draw(pairs: list[DrawPair], seed: str) -> None:
     draw = draw_groups(pairs, seed)
@@ -109,7 +110,7 @@ def test_group_winners_seed_winners_first() -> None:
         ("a", 1), ("d", 2), ("b", 3), ("e", 4)]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.integers(1, 12), min_size=2, max_size=10), st.data())
 def test_phases_chain_every_qualified_pair_placed_once(venues: list[int],
                                                        data: st.DataObject) -> None:

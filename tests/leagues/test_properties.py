@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from muscore import text
 from muscore.leagues import read_league, standings_json
+from tests.examples import examples
 
 RESULTS = [("juegos", (3, 0)), ("juegos", (3, 1)), ("juegos", (3, 2)), ("juegos", (0, 3)),
            ("juegos", (1, 3)), ("juegos", (2, 3)), ("forfeit", 0), ("forfeit", 1),
@@ -52,7 +53,7 @@ def leagues(draw: Any) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(leagues(), st.randoms(use_true_random=False))
 def test_shuffling_matches_changes_nothing(doc: dict[str, Any], rng: Any) -> None:
     expected = standings_json(read_league(doc))
@@ -61,7 +62,7 @@ def test_shuffling_matches_changes_nothing(doc: dict[str, Any], rng: Any) -> Non
     assert standings_json(read_league(shuffled)) == expected
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(leagues(), st.data())
 def test_renaming_pairs_changes_nothing_but_the_names(doc: dict[str, Any], data: Any) -> None:
     n = len(doc["pairs"])

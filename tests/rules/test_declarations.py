@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from muscore.rules import BettingError, RecordError, Rules, score
+from tests.examples import examples
 from tests.rules.strategies import records
 
 H2 = {"0": "R 7 5 4", "1": "C C 5 1", "2": "S S 7 7", "3": "R 6 4 1"}
@@ -226,7 +227,7 @@ def declared_records(draw: Any) -> dict[str, Any]:
     return record
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(declared_records())
 def test_a_lances_result_is_one_side_with_all_its_piedras(record: dict[str, Any]) -> None:
     """rules.md: "A lance's result names one side and all the piedras that side got in it

@@ -29,6 +29,7 @@ from muscore.rules import (
     TapKind,
     score,
 )
+from tests.examples import examples
 from tests.rules.strategies import bets, records
 
 SEED = {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}
@@ -325,7 +326,7 @@ def enter(draft: HandDraft, fact: tuple[Any, ...]) -> HandDraft:
     return draft.tap(fact[1], fact[2])
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(250), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(entries())
 def test_the_draft_never_contradicts_the_score_of_the_completed_record(
     case: tuple[dict[str, Any], list[tuple[Any, ...]]],

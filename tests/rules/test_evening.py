@@ -18,6 +18,7 @@ from muscore.rules import (
     replay,
     replay_evening,
 )
+from tests.examples import examples
 from tests.rules.strategies import records
 
 SEED = {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}
@@ -105,7 +106,7 @@ def split_by_replay(rules: Rules, mano: int, entries: list[dict[str, Any]]) -> l
         return vacas
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(evenings())
 def test_the_evening_is_the_contracts_vacas_one_after_another(
     evening_input: tuple[Rules, int, list[dict[str, Any]]],

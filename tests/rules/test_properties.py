@@ -9,9 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from muscore.rules import Hand, Rules, VacaError, replay, score
+from tests.examples import examples
 from tests.rules.strategies import records
 
-PROPERTY = settings(max_examples=300, deadline=None)
+PROPERTY = settings(max_examples=examples(300), deadline=None)
 
 
 # An independent, deliberately plain oracle for who wins a lance on the cards: the

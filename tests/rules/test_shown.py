@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from muscore.rules import RuleError, Rules, score
 from muscore.rules.scoring import parse_mano, parse_score, score_general
 from muscore.rules.shown import score_shown
+from tests.examples import examples
 from tests.rules.strategies import records
 from tests.rules.test_examples import HANDS
 
@@ -33,7 +34,7 @@ def scored(record: dict[str, Any]) -> str:
         return repr(error)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(records())
 def test_the_one_pass_equals_the_general_path(record: dict[str, Any]) -> None:
     scored(record)  # the cards are read (and memoised) the first time

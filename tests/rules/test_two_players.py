@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from muscore.rules import RecordError, Rules, replay, score
 from muscore.rules.cards import Side
 from muscore.rules.draft import HandDraft
+from tests.examples import examples
 from tests.rules.strategies import records
 
 TWO = {"players": 2}
@@ -59,7 +60,7 @@ def test_without_cards_a_single_seat_declares_for_its_side() -> None:
     assert result["score"] == {Side.A: 1, Side.B: 6}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(records(players=2))
 def test_the_draft_agrees_with_the_score_at_two(record: dict[str, Any]) -> None:
     draft = HandDraft.from_record(record)
