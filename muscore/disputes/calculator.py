@@ -16,34 +16,24 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from muscore import rules as engine
-from muscore.rules import HandDraft, Lance
-from muscore.tables import board
-from muscore.tables.forms import (
-    CARD_VALUES,
+from muscore.handentry.cards import (
+    DECLARED_CHOICES,
+    DECLARED_FIELDS,
     JUEGO_CHOICES,
     PARES_CHOICES,
-    EntryError,
-    bet_words,
-    bets_of,
-    tap_draft,
-    winner_message,
+    normal_cards,
+    seat_fields,
 )
+from muscore.handentry.messages import winner_message
+from muscore.handentry.options import DEFAULT_RULES, number_reader, read_options
+from muscore.handentry.taps import MAX_BET, EntryError, bet_words, bets_of, bets_text, tap_draft
+from muscore.handentry.words import LANCE_NAMES, NAME_MAX, default_names, other
+from muscore.rules import HandDraft, Lance
 
 #: The form's lances. The fourth is "juego" in the form; the engine says whether it is punto.
 LANCES = ("grande", "chica", "pares", "juego")
-DECLARED = ("", "si", "no")
 ENDS = ("", "quiero", "no_quiero")
-DEFAULT_RULES = engine.Rules().to_json()
-MAX_BET = 99
-TARGETS = (30, 35, 40)
-REAL31 = tuple(v.value for v in engine.Real31)
 _ORDAGO = ("o", "ordago", "órdago")
-_LETTERS = set("1234567SCRA")
-
-
-def default_names(players: int) -> list[str]:
-    """A1, B1, A2, B2 (A3, B3): the side of each seat and its place in the side."""
-    return [f"{'AB'[seat % 2]}{seat // 2 + 1}" for seat in range(players)]
 
 
 @dataclass
@@ -73,33 +63,12 @@ class Calculation:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Calculation:
-        """Read the form's fields; every bad field becomes a message naming it."""
+        """Read the form's fields; every bad field becomes a message naming it and keeps
+        its default (the table options are read as muscore.handentry.options says)."""
         calc = cls()
-        get = data.get
-        errors = calc.errors
-
-        def number(name: str, default: int, low: int, high: int, label: str) -> int:
-            raw = str(get(name, "") or "").strip()
-            if not raw:
-                return default
-            if not raw.isdigit() or not low <= int(raw) <= high:
-                errors.append(
-                    _("%(label)s: «%(v)s» no vale; debe ser un número del %(low)s al %(high)s.")
-                    % {"label": label, "v": raw[:10], "low": low, "high": high}
-                )
-                return default
-            return int(raw)
-
-        players = number("players", 4, 2, 6, _("Jugadores"))
-        calc.players = players if players in (2, 4, 6) else 4
-        n = calc.players
-        calc.rules = {
-            "players": n,
-            "reyes": 4 if str(get("reyes", "")) == "4" else 8,
-            "target": number("target", 40, 10, 100, _("Piedras por juego")),
-            "juegos": number("juegos", 2, 1, 5, _("Juegos para la vaca")),
-            "real31": real31 if (real31 := str(get("real31", "no"))) in REAL31 else "no",
-        }
+        calc.rules = read_options(data, calc.errors)
+        calc.players = n = calc.rules["players"]
+        number = number_reader(data, calc.errors)
         target = calc.rules["target"]
         calc.mano = number("mano", 0, 0, n - 1, _("Mano"))
         calc.score = {
@@ -108,71 +77,78 @@ class Calculation:
         }
         defaults = default_names(n)
         calc.names = [
-            (str(get(f"n{seat}", "") or "").strip()[:40] or defaults[seat]) for seat in range(n)
+            (_text(data, f"n{seat}").strip()[:NAME_MAX] or defaults[seat]) for seat in range(n)
         ]
         for seat in range(n):
-            name = calc.names[seat]
-            text = str(get(f"c{seat}", "") or "")[:60]
-            try:
-                calc.cards[seat] = normal_cards(text)
-            except ValueError as bad:
-                errors.append(
-                    _("%(name)s: «%(token)s» no es una carta (1-7, S, C, R).")
-                    % {"name": name, "token": str(bad)[:10]}
-                )
-                calc.cards[seat] = ""
-            if calc.cards[seat] and len(calc.cards[seat].split()) != 4:
-                errors.append(
-                    _("%(name)s: %(k)s cartas; hacen falta 4 (o ninguna).")
-                    % {"name": name, "k": len(calc.cards[seat].split())}
-                )
-            pares = str(get(f"p{seat}", "no") or "no")
-            calc.pares[seat] = pares if pares in PARES_CHOICES else "no"
-            juego = str(get(f"j{seat}", "no") or "no")
-            calc.juego[seat] = juego if juego in JUEGO_CHOICES else "no"
-            said = {}
-            for lance, key in (("pares", "dp"), ("juego", "dj")):
-                value = str(get(f"{key}{seat}", "") or "")
-                said[lance] = value if value in DECLARED else ""
-            calc.declared[seat] = said
-        calc.act = str(get("act", "") or "")[:60]
-        tapped = calc.act.split(":")
+            calc._read_seat(data, seat)
+        calc.act = _text(data, "act")[:60]
         for lance in LANCES:
-            name = str(board.LANCE_NAMES[lance]) if lance != "juego" else _("Juego / punto")
-            first = str(get(f"f_{lance}", "") or "")
-            calc.first[lance] = first if first in ("A", "B") else ""
-            calc.amounts[lance] = str(get(f"b_{lance}", "") or "").strip()[:80]
-            written = typed_sides(calc.amounts[lance])
-            if written:
-                calc.first[lance] = written[0]
-            end = str(get(f"e_{lance}", "") or "")
-            calc.ends[lance] = end if end in ENDS else ""
-            amount = str(get(f"a_{lance}", "") or "").strip()[:3]
-            calc.tap_amounts[lance] = amount if amount.isdigit() else ""
-            if len(tapped) > 1 and tapped[0] in ("bet", "end", "pop") and tapped[1] == lance:
-                calc._tap(lance, tapped, amount, name)
-                calc.tap_amounts[lance] = ""
-            winner = str(get(f"w_{lance}", "") or "")
-            calc.winners[lance] = winner if winner in ("A", "B") else ""
-            try:
-                bets = parse_amounts(calc.amounts[lance])
-            except ValueError as bad:
-                errors.append(
-                    _("%(lance)s: «%(token)s» no es un envite: escribe números (2 = envido, "
-                      "5 = cinco más) u «o» para el órdago.") % {"lance": name, "token": str(bad)}
-                )
-                continue
-            if bets and not calc.first[lance]:
-                errors.append(_("%(lance)s: ¿qué bando envidó primero?") % {"lance": name})
-            elif calc.first[lance] and "ordago" in bets[:-1]:
-                errors.append(
-                    _("%(lance)s: tras un órdago solo cabe quiero o no quiero.") % {"lance": name}
-                )
-            elif calc.first[lance] and not calc.ends[lance]:
-                errors.append(
-                    _("%(lance)s: falta si quisieron o no quisieron.") % {"lance": name}
-                )
+            calc._read_lance(data, lance)
         return calc
+
+    def _read_seat(self, data: Mapping[str, Any], seat: int) -> None:
+        """A seat's cards, or the jugadas it said without them, and what it declared."""
+        name = self.names[seat]
+        try:
+            self.cards[seat] = normal_cards(_text(data, f"c{seat}")[:60])
+        except ValueError as bad:
+            self.errors.append(
+                _("%(name)s: «%(token)s» no es una carta (1-7, S, C, R).")
+                % {"name": name, "token": str(bad)[:10]}
+            )
+            self.cards[seat] = ""
+        if self.cards[seat] and len(self.cards[seat].split()) != 4:
+            self.errors.append(
+                _("%(name)s: %(k)s cartas; hacen falta 4 (o ninguna).")
+                % {"name": name, "k": len(self.cards[seat].split())}
+            )
+        pares = _text(data, f"p{seat}") or "no"
+        self.pares[seat] = pares if pares in PARES_CHOICES else "no"
+        juego = _text(data, f"j{seat}") or "no"
+        self.juego[seat] = juego if juego in JUEGO_CHOICES else "no"
+        said = {}
+        for lance, key in DECLARED_FIELDS:
+            value = _text(data, f"{key}{seat}")
+            said[lance] = value if value in DECLARED_CHOICES else ""
+        self.declared[seat] = said
+
+    def _read_lance(self, data: Mapping[str, Any], lance: str) -> None:
+        """A lance's bets (typed, or the button tapped now), answer and winner."""
+        name = str(LANCE_NAMES[lance]) if lance != "juego" else _("Juego / punto")
+        first = _text(data, f"f_{lance}")
+        self.first[lance] = first if first in ("A", "B") else ""
+        self.amounts[lance] = _text(data, f"b_{lance}").strip()[:80]
+        written = typed_sides(self.amounts[lance])
+        if written:
+            self.first[lance] = written[0]
+        end = _text(data, f"e_{lance}")
+        self.ends[lance] = end if end in ENDS else ""
+        amount = _text(data, f"a_{lance}").strip()[:3]
+        self.tap_amounts[lance] = amount if amount.isdigit() else ""
+        tapped = self.act.split(":")
+        if len(tapped) > 1 and tapped[0] in ("bet", "end", "pop") and tapped[1] == lance:
+            self._tap(lance, tapped, amount, name)
+            self.tap_amounts[lance] = ""
+        winner = _text(data, f"w_{lance}")
+        self.winners[lance] = winner if winner in ("A", "B") else ""
+        try:
+            bets = parse_amounts(self.amounts[lance])
+        except ValueError as bad:
+            self.errors.append(
+                _("%(lance)s: «%(token)s» no es un envite: escribe números (2 = envido, "
+                  "5 = cinco más) u «o» para el órdago.") % {"lance": name, "token": str(bad)}
+            )
+            return
+        if bets and not self.first[lance]:
+            self.errors.append(_("%(lance)s: ¿qué bando envidó primero?") % {"lance": name})
+        elif self.first[lance] and "ordago" in bets[:-1]:
+            self.errors.append(
+                _("%(lance)s: tras un órdago solo cabe quiero o no quiero.") % {"lance": name}
+            )
+        elif self.first[lance] and not self.ends[lance]:
+            self.errors.append(
+                _("%(lance)s: falta si quisieron o no quisieron.") % {"lance": name}
+            )
 
     def _tap(self, lance: str, parts: list[str], amount: str, name: str) -> None:
         """Apply a tapped bet button to the lance's fields (first side, amounts, answer).
@@ -192,7 +168,7 @@ class Calculation:
         bets = bets_of(tapped, engine_lance)
         end = tapped.ends.get(Lance(engine_lance))
         self.first[lance] = bets[0][0] if bets else ""
-        self.amounts[lance] = bets_text([{"side": side, "n": n} for side, n in bets])
+        self.amounts[lance] = bets_text(bets)
         self.ends[lance] = end or ""
 
     def _draft_so_far(self) -> HandDraft:
@@ -226,7 +202,7 @@ class Calculation:
             "amount": self.tap_amounts.get(lance, ""),
         }
         if bets and end is None:
-            info["to_answer"] = board.other(bets[-1][0])
+            info["to_answer"] = other(bets[-1][0])
             info["to_answer_label"] = labels[info["to_answer"]]
             info["last_ordago"] = bets[-1][1] == "ordago"
         return info
@@ -248,7 +224,7 @@ class Calculation:
         out = []
         for n in amounts:
             out.append({"side": side, "n": n})
-            side = board.other(side)
+            side = other(side)
         return out
 
     def record(self) -> dict[str, Any]:
@@ -304,17 +280,7 @@ class Calculation:
         data["sa"], data["sb"] = str(score.get("A", 0)), str(score.get("B", 0))
         for seat, name in enumerate(names or []):
             data[f"n{seat}"] = name
-        for seat, text in (record.get("hands") or {}).items():
-            data[f"c{seat}"] = str(engine.Hand.parse(text))
-        for seat, jugada in (record.get("jugadas") or {}).items():
-            if "pares" in jugada:
-                data[f"p{seat}"] = str(jugada["pares"])
-            if "juego" in jugada:
-                data[f"j{seat}"] = str(jugada["juego"])
-        for seat, said in (record.get("declared") or {}).items():
-            for lance, key in (("pares", "dp"), ("juego", "dj")):
-                if lance in said:
-                    data[f"{key}{seat}"] = "si" if said[lance] else "no"
+        data.update(seat_fields(record))
         for lance, side in (record.get("winners") or {}).items():
             data[f"w_{_form_lance(lance)}"] = side
         for lance, betting in (record.get("lances") or {}).items():
@@ -323,7 +289,7 @@ class Calculation:
                 continue
             key = _form_lance(lance)
             data[f"f_{key}"] = bets[0]["side"]
-            data[f"b_{key}"] = bets_text(bets)
+            data[f"b_{key}"] = bets_text((bet["side"], bet["n"]) for bet in bets)
             data[f"e_{key}"] = betting.get("end") or ""
         return cls.from_data(data)
 
@@ -342,26 +308,13 @@ class Calculation:
         return self.names != default_names(self.players)
 
 
+def _text(data: Mapping[str, Any], name: str) -> str:
+    """A field's raw text ("" when missing or empty)."""
+    return str(data.get(name, "") or "")
+
+
 def _form_lance(lance: str) -> str:
     return "juego" if lance == "punto" else lance
-
-
-def normal_cards(text: str) -> str:
-    """Cards as typed or tapped ("r r 5 4", "RR54", "12 12 5 4") -> "R R 5 4"; "" for none."""
-    cards: list[str] = []
-    for token in text.replace(",", " ").upper().split():
-        if token in ("10", "11", "12", "1", "A") or token in CARD_VALUES:
-            cards.append(token)
-        elif all(ch in _LETTERS for ch in token):
-            # Written together, as the picker fills the field without JS: "RR54".
-            cards.extend(token)
-        else:
-            raise ValueError(token)
-    if not cards:
-        return ""
-    if len(cards) != 4:
-        return " ".join(cards)
-    return str(engine.Hand.parse(" ".join(cards)))
 
 
 def typed_sides(text: str) -> list[str] | None:
@@ -371,11 +324,6 @@ def typed_sides(text: str) -> list[str] | None:
     if tokens and all(token[:1].upper() in ("A", "B") and token[1:] for token in tokens):
         return [token[:1].upper() for token in tokens]
     return None
-
-
-def bets_text(bets: list[dict[str, Any]]) -> str:
-    """A lance's bets in the fields' one encoding, shared with the hand entry: "A2 B5 Ao"."""
-    return " ".join(f"{b['side']}{'o' if b['n'] == 'ordago' else b['n']}" for b in bets)
 
 
 def parse_amounts(text: str) -> list[int | str]:

@@ -17,6 +17,7 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
 from muscore import rules as engine
+from muscore.handentry.words import jugada_word, lance_word, side_names, side_of
 from muscore.tables import board
 
 
@@ -32,7 +33,7 @@ def premiums_text(premiums: Sequence[Mapping[str, Any]], names: Sequence[str]) -
         name = names[p["seat"]] if p["seat"] < len(names) else str(p["seat"])
         parts.append(
             _("%(name)s %(jugada)s: %(points)s")
-            % {"name": name, "jugada": board.jugada_word(p["jugada"]), "points": p["points"]}
+            % {"name": name, "jugada": jugada_word(p["jugada"]), "points": p["points"]}
         )
     return get_text_list(parts, _("y"))
 
@@ -51,7 +52,7 @@ def _rule(
     points = step["points"]
     premiums = premiums_text(step.get("premiums") or [], names)
     stake = step.get("stake", 0)
-    params = {"lance": board.lance_word(lance), "points": points, "stake": stake,
+    params = {"lance": lance_word(lance), "points": points, "stake": stake,
               "premiums": premiums}
     if why == "deje":
         bets = _bets(record, lance)
@@ -113,7 +114,7 @@ def _winner_words(step: Mapping[str, Any], record: Mapping[str, Any], names: Seq
     try:
         draft = engine.HandDraft.from_record(record)
         seat = draft.lance_winner_seat(lance)
-        if seat is None or board.side_of(seat) != step["side"]:
+        if seat is None or side_of(seat) != step["side"]:
             return ""  # not the cards: a lie or a rejected bet gave the lance away
         cards = engine.parse_cards(str(record["hands"][str(seat)]))
     except (engine.RuleError, KeyError, TypeError, ValueError):
@@ -122,7 +123,7 @@ def _winner_words(step: Mapping[str, Any], record: Mapping[str, Any], names: Seq
     shown = reversed(cards) if lance == "chica" else cards  # chica reads from the lowest card
     extra = ""
     if lance == "pares" and ev.pares:
-        extra = f" ({board.jugada_word(ev.pares.kind)})"
+        extra = f" ({jugada_word(ev.pares.kind)})"
     elif lance in ("juego", "punto"):
         extra = f" ({ev.total}{', 31 real' if ev.real31 else ''})"
     return _("Gana %(name)s con %(cards)s%(extra)s.") % {
@@ -179,7 +180,7 @@ def explain(
         "lies": lies(result, record, names),
         "score": result["score"],
         "winner": result.get("winner"),
-        "winner_names": board.side_names(names, result["winner"]) if result.get("winner") else "",
+        "winner_names": side_names(names, result["winner"]) if result.get("winner") else "",
     }
 
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from muscore import rules as engine
 from muscore.disputes import lector
 from muscore.disputes.explain import explain
-from muscore.tables import board
+from muscore.handentry.words import LANCE_NAMES, side_names, side_of
 
 NAMES = ("Ana", "Bruno", "Carla", "Diego")
 #: The table of the guide's examples: Ana and Carla (A) against Bruno and Diego (B).
@@ -478,7 +478,7 @@ def bet_words(record: Mapping[str, Any], names: Sequence[str]) -> list[str]:
             continue
         words = []
         for i, bet in enumerate(bets):
-            who = board.side_names(names, bet["side"])
+            who = side_names(names, bet["side"])
             if bet["n"] == "ordago":
                 words.append(gettext("%(who)s: órdago") % {"who": who})
             elif i == 0:
@@ -487,7 +487,7 @@ def bet_words(record: Mapping[str, Any], names: Sequence[str]) -> list[str]:
                 words.append(gettext("%(who)s: %(n)s más") % {"who": who, "n": bet["n"]})
         answer = gettext("quiero") if betting.get("end") == "quiero" else gettext("no quiero")
         words.append(answer)
-        out.append(f"{board.LANCE_NAMES[lance]}: " + ", ".join(words))
+        out.append(f"{LANCE_NAMES[lance]}: " + ", ".join(words))
     return out
 
 
@@ -502,7 +502,7 @@ def render_example(example: Example) -> dict[str, Any]:
     return {
         "key": example.key,
         "seats": [
-            {"name": names[int(seat)], "side": board.side_of(int(seat)), "cards": cards,
+            {"name": names[int(seat)], "side": side_of(int(seat)), "cards": cards,
              "is_mano": int(seat) == mano}
             for seat, cards in sorted((record.get("hands") or {}).items())
         ],

@@ -15,17 +15,18 @@ from muscore.disputes import calculator as calc_mod
 from muscore.disputes import lector as lector_mod
 from muscore.disputes import rules_pages
 from muscore.disputes.explain import explain
+from muscore.handentry.cards import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES, normal_cards
+from muscore.handentry.options import REAL31_CHOICES, TARGETS
+from muscore.handentry.words import LANCE_NAMES, NAME_MAX, side_names, side_of
 from muscore.htmx import HtmxHttpRequest
 from muscore.rules import Rules, parse_cards
-from muscore.tables import board
-from muscore.tables.forms import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES
 from muscore.tables.presets import PRESETS
 
 MAX_NAMES_PARAM = 300
 
 
 def _names(raw: str, players: int) -> list[str] | None:
-    names = [n.strip()[:40] for n in raw[:MAX_NAMES_PARAM].split(",")]
+    names = [n.strip()[:NAME_MAX] for n in raw[:MAX_NAMES_PARAM].split(",")]
     if len(names) != players or not all(names):
         return None
     return names
@@ -37,7 +38,7 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
         {
             "seat": seat,
             "name": calc.names[seat],
-            "side": board.side_of(seat),
+            "side": side_of(seat),
             "cards": calc.cards.get(seat, ""),
             "showed": len(calc.cards.get(seat, "").split()) == 4,
             "pares": calc.pares.get(seat, "no"),
@@ -48,12 +49,12 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
         }
         for seat in range(n)
     ]
-    sides = [{"side": side, "label": board.side_names(calc.names, side)} for side in ("A", "B")]
+    sides = [{"side": side, "label": side_names(calc.names, side)} for side in ("A", "B")]
     labels = {s["side"]: s["label"] for s in sides}
     lances = [
         {
             "lance": lance,
-            "name": board.LANCE_NAMES[lance] if lance != "juego" else _("Juego / punto"),
+            "name": LANCE_NAMES[lance] if lance != "juego" else _("Juego / punto"),
             "first": calc.first.get(lance, ""),
             "amounts": calc.amounts.get(lance, ""),
             "end": calc.ends.get(lance, ""),
@@ -71,14 +72,11 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
         "card_values": CARD_VALUES,
         "pares_choices": PARES_CHOICES,
         "juego_choices": JUEGO_CHOICES,
-        "targets": calc_mod.TARGETS,
+        "targets": TARGETS,
         "presets": PRESETS,
         "six": n == 6,
         "players": n,
-        "real31_choices": [
-            ("no", _("No")), ("rey", _("Rey (7 7 7 R)")),
-            ("figura", _("Figura (7 7 7 S/C/R)")), ("sota", _("Sota (7 7 7 S)")),
-        ],
+        "real31_choices": [(value, str(label)) for value, label in REAL31_CHOICES],
     }
 
 
@@ -169,7 +167,7 @@ def lector(request: HtmxHttpRequest) -> HttpResponse:
     cards_text = ""
     if text.strip():
         try:
-            cards_text = calc_mod.normal_cards(text)
+            cards_text = normal_cards(text)
         except ValueError as bad:
             error = _("«%(token)s» no es una carta (1-7, S, C, R).") % {"token": str(bad)[:10]}
             cards_text = text

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from muscore.clubs.forms import clean_name
 from muscore.clubs.models import NAME_MAX, Club, Pair, Player
+from muscore.handentry.options import TableOptionsFields
 
 FORMATS = [
     ("liguilla", gettext_lazy("Liguilla (todos contra todos)")),
@@ -21,7 +22,7 @@ FORMATS = [
 ]
 
 
-class CompetitionForm(forms.Form):
+class CompetitionForm(TableOptionsFields):
     """A liguilla (one or two legs) or groups + knockout, with every match's table options
     and the points. The pairs come from the club; all are ticked to start with."""
 
@@ -56,38 +57,6 @@ class CompetitionForm(forms.Form):
         queryset=Pair.objects.none(),
         widget=forms.CheckboxSelectMultiple,
     )
-    reyes = forms.TypedChoiceField(
-        label=gettext_lazy("Reyes"),
-        choices=[(8, gettext_lazy("8 reyes")), (4, gettext_lazy("4 reyes"))],
-        coerce=int,
-        initial=8,
-        widget=forms.RadioSelect,
-    )
-    target = forms.TypedChoiceField(
-        label=gettext_lazy("Piedras por juego"),
-        choices=[(30, "30"), (35, "35"), (40, "40")],
-        coerce=int,
-        initial=40,
-        widget=forms.RadioSelect,
-    )
-    juegos = forms.TypedChoiceField(
-        label=gettext_lazy("Juegos para la vaca"),
-        choices=[(i, str(i)) for i in range(1, 6)],
-        coerce=int,
-        initial=3,
-        widget=forms.RadioSelect,
-    )
-    real31 = forms.ChoiceField(
-        label=gettext_lazy("31 real"),
-        choices=[
-            ("no", gettext_lazy("No")),
-            ("rey", gettext_lazy("Rey (7 7 7 R)")),
-            ("figura", gettext_lazy("Figura (7 7 7 S/C/R)")),
-            ("sota", gettext_lazy("Sota (7 7 7 S)")),
-        ],
-        initial="no",
-        widget=forms.RadioSelect,
-    )
     win = forms.IntegerField(
         label=gettext_lazy("Puntos por partida ganada"), initial=2, min_value=0, max_value=10
     )
@@ -100,6 +69,7 @@ class CompetitionForm(forms.Form):
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["juegos"].initial = 3  # a league's match is a vaca of three juegos
         self.club = club
         pairs = club.pairs.prefetch_related("members__player")
         field = self.fields["pairs"]
@@ -146,13 +116,9 @@ class CompetitionForm(forms.Form):
         return 6 if pairs and len(pairs[0].player_names()) == 3 else 4
 
     def rules(self) -> dict[str, Any]:
-        data = self.cleaned_data
         return {
             "players": self.players(),
-            "reyes": data["reyes"],
-            "target": data["target"],
-            "juegos": data["juegos"],
-            "real31": data["real31"],
+            **self.options(),
         }
 
     def points(self) -> dict[str, int]:

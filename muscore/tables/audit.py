@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from muscore import rules as rules_engine
+from muscore.handentry.words import LANCE_NAMES, side_names
 from muscore.permalink import hand_contexts
 from muscore.tables import board
 from muscore.tables.models import Change
@@ -149,12 +150,12 @@ def _seat_name(players: Sequence[str], seat: Any) -> str:
 
 def _side_words(players: Sequence[str], side: Any) -> str:
     if side in board.SIDES:
-        return board.side_names(players, side)
+        return side_names(players, side)
     return str(_("nadie"))
 
 
 def _lance_name(lance: str) -> str:
-    return str(board.LANCE_NAMES.get(lance, lance))
+    return str(LANCE_NAMES.get(lance, lance))
 
 
 def _score_words(score: Mapping[str, int]) -> str:

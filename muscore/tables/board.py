@@ -11,38 +11,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.functional import Promise
-from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from muscore import rules as rules_engine
+from muscore.handentry.words import (
+    LANCE_NAMES,
+    join_words,
+    lance_word,
+    other,
+    side_names,
+    side_seats,
+)
 from muscore.tables.state import BoardState, Score, SideName, TableState, Vaca
 
 SIDES: tuple[SideName, SideName] = ("A", "B")
-# The game's words stay Spanish in English (issue 3, point 6) and are the Basque
-# tables' own in Basque (handia, txikia...): the catalogues say which.
-LANCE_NAMES: dict[str, str | Promise] = {
-    "grande": gettext_lazy("Grande"),
-    "chica": gettext_lazy("Chica"),
-    "pares": gettext_lazy("Pares"),
-    "juego": gettext_lazy("Juego"),
-    "punto": gettext_lazy("Punto"),
-}
-# The same names inside a sentence ("Nadie tiene pares.").
-LANCE_WORDS: dict[str, str | Promise] = {
-    "grande": gettext_lazy("grande"),
-    "chica": gettext_lazy("chica"),
-    "pares": gettext_lazy("pares"),
-    "juego": gettext_lazy("juego"),
-    "punto": gettext_lazy("punto"),
-}
-# The pares jugadas as the recuento names them ("Ana medias: 2"); juego is a number.
-JUGADA_WORDS: dict[str, str | Promise] = {
-    "par": gettext_lazy("par"),
-    "medias": gettext_lazy("medias"),
-    "duples": gettext_lazy("duples"),
-}
 PIEDRAS_PER_AMARRACO = 5
 REAL31_WORDS = {
     "no": gettext_lazy("sin 31 real"),
@@ -50,39 +33,6 @@ REAL31_WORDS = {
     "figura": gettext_lazy("31 real: 7 7 7 y figura"),
     "sota": gettext_lazy("31 real: 7 7 7 S"),
 }
-
-
-def lance_word(lance: str) -> str:
-    """A lance's name inside a sentence, in the reader's language ("pares", "pareak")."""
-    return str(LANCE_WORDS.get(lance, lance))
-
-
-def jugada_word(jugada: object) -> str:
-    """A jugada as the recuento names it: "medias" (translated) or a juego's total."""
-    return str(JUGADA_WORDS.get(str(jugada), jugada))
-
-
-def other(side: str) -> str:
-    return "B" if side == "A" else "A"
-
-
-def side_of(seat: int) -> str:
-    return "A" if seat % 2 == 0 else "B"
-
-
-def side_seats(side: str, players: int) -> list[int]:
-    first = 0 if side == "A" else 1
-    return list(range(first, players, 2))
-
-
-def side_names(players: Sequence[str], side: str) -> str:
-    """'Ana y Carla': how a table names a partnership."""
-    names = [players[seat] for seat in side_seats(side, len(players))]
-    return get_text_list(names, _("y"))
-
-
-def join_words(words: Sequence[str]) -> str:
-    return get_text_list(list(words), _("y"))
 
 
 def piedras(points: int) -> dict[str, Any]:

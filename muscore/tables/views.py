@@ -31,19 +31,14 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from muscore import ratelimits
 from muscore import rules as rules_engine
+from muscore.handentry.cards import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES
+from muscore.handentry.messages import rule_message
+from muscore.handentry.taps import EntryError
+from muscore.handentry.words import join_words
 from muscore.htmx import HtmxHttpRequest
 from muscore.permalink import next_context, table_hand_links, table_hand_records
 from muscore.tables import audit, board, live, offline, services, share
-from muscore.tables.forms import (
-    CARD_VALUES,
-    JUEGO_CHOICES,
-    PARES_CHOICES,
-    EntryError,
-    HandEntry,
-    ImportForm,
-    SetupForm,
-    rule_message,
-)
+from muscore.tables.forms import HandEntry, ImportForm, SetupForm
 from muscore.tables.models import Table
 from muscore.tables.presets import PRESETS
 from muscore.tables.signals import board_shown
@@ -250,7 +245,7 @@ def _notice(request: HttpRequest, table: Table) -> str:
             return _("Mano %(n)s corregida: ningún tanteo cambia.") % {"n": number}
         return _("Mano %(n)s corregida: cambian los tantos de las manos %(list)s.") % {
             "n": number,
-            "list": board.join_words([shown(c) for c in changed]),
+            "list": join_words([shown(c) for c in changed]),
         }
     return ""
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from muscore.handentry.taps import EntryError
 from muscore.rules import HandDraft, Lance
-from muscore.tables.forms import EntryError, HandEntry
+from muscore.tables.forms import HandEntry
 
 NAMES = ["Ana", "Bruno", "Carla", "Diego"]
 # Juego: only Bruno (35) and Diego (34), so nobody bets in it; pares: everybody.

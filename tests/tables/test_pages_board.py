@@ -6,6 +6,7 @@ import pytest
 from django.utils import translation
 
 from muscore import rules
+from muscore.handentry.words import side_names
 from muscore.tables import board
 
 NAMES = ["Ana", "Bruno", "Carla", "Diego"]
@@ -50,8 +51,8 @@ def test_the_postre_sits_on_the_manos_left():
 
 
 def test_side_names_join_partners_in_seat_order():
-    assert board.side_names(NAMES, "A") == "Ana y Carla"
-    assert board.side_names([*NAMES, "Eva", "Fede"], "B") == "Bruno, Diego y Fede"
+    assert side_names(NAMES, "A") == "Ana y Carla"
+    assert side_names([*NAMES, "Eva", "Fede"], "B") == "Bruno, Diego y Fede"
 
 
 def test_chart_starts_at_zero_and_ends_at_the_last_score():

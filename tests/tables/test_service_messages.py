@@ -74,7 +74,7 @@ def test_a_record_the_engine_chokes_on_is_a_rule_error_in_the_page_language(
     # An engine slip (a TypeError where a RuleError was due) must still reach the player
     # as a refusal he can read, on a Spanish page in Spanish, and never as a crash.
     from muscore import rules as rules_engine
-    from muscore.tables.forms import rule_message
+    from muscore.handentry.messages import rule_message
 
     table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
 

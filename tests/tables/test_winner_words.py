@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from django.utils import translation
 
+from muscore.handentry.messages import winner_message
 from muscore.rules.errors import RuleError
-from muscore.tables.forms import HandEntry, winner_message
+from muscore.tables.forms import HandEntry
 
 
 def test_a_pair_agrees_in_the_plural_and_the_cards_are_what_to_correct() -> None:

@@ -11,327 +11,43 @@ form shows while the hand is entered, and the saved result never depends on it.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from muscore import rules as rules_engine
-from muscore.rules import HandDraft, Lance, Side, Tap, TapKind
-from muscore.tables import board
+from muscore.handentry.cards import (
+    DECLARED_CHOICES,
+    DECLARED_FIELDS,
+    JUEGO_CHOICES,
+    PARES_CHOICES,
+    CardTokenError,
+    cards_from_text,
+    seat_fields,
+)
+from muscore.handentry.messages import rule_message, winner_message
+from muscore.handentry.taps import (
+    EntryError,
+    bet_words,
+    bets_of,
+    bets_text,
+    parse_bets,
+    tap_draft,
+)
+from muscore.handentry.words import (
+    LANCE_NAMES,
+    LANCE_WORDS,
+    lance_word,
+    side_names,
+    side_of,
+    side_seats,
+)
+from muscore.rules import HandDraft, Lance, TapKind
 
-NAME_MAX = 40
 LANCES_FIRST = ("grande", "chica", "pares")
-PARES_CHOICES = ("no", "par", "medias", "duples")
-JUEGO_CHOICES = ("no", "31", "32", "33", "34", "35", "36", "37", "40")
-# The ten card values a table tells apart (suits never matter); 2 and 3 are still
-# their own indices for counting the deck, even when they play as as and rey.
-CARD_VALUES = ("1", "2", "3", "4", "5", "6", "7", "S", "C", "R")
-CARD_ALIASES = {"A": "1", "10": "S", "11": "C", "12": "R", "S": "S", "C": "C", "R": "R"}
-MAX_BET = 99
-# What a seat said before pares and juego, as the calculator's fields (dp<seat>, dj<seat>):
-# "" = what his cards hold (the common case, no tap), "si" / "no" = what he said instead.
-DECLARED_CHOICES = ("", "si", "no")
-DECLARED_FIELDS = (("pares", "dp"), ("juego", "dj"))
-
-
-def rule_message(error: Exception) -> str:
-    """A RuleError in the page's language (muscore.rule_messages: gettext)."""
-    from muscore.rule_messages import rule_message as translated
-
-    return translated(error)
-
-
-def winner_message(error: rules_engine.RuleError, names: Sequence[str] | None = None) -> str:
-    """An engine refusal about a lance's winner, as a referee says it (names, not seats,
-    and the calculator's own words, not the record's fields); any other error as the
-    engine words it."""
-    params = error.params
-    lance = str(params.get("lance", ""))
-    lance_name = board.LANCE_NAMES.get(lance, lance)
-    players = list(names or [])
-
-    def who(seat: object) -> str:
-        try:
-            return players[int(str(seat))]
-        except (ValueError, IndexError):
-            return str(seat)
-
-    def team(side: object) -> str:
-        if side in ("A", "B") and players:
-            return board.side_names(players, str(side))
-        return str(side)
-
-    if error.code == "winner_missing":
-        return _(
-            "%(lance)s: sin las cartas de %(name)s no se sabe quién ganó. Marcad el ganador, "
-            "A o B, bajo «Sin cartas»."
-        ) % {"lance": lance_name, "name": who(params.get("seat"))}
-    if error.code in ("winner_contradicts", "winner_contradicts_jugadas", "winner_contradicts_lie"):
-        if error.code == "winner_contradicts":
-            why = _("las cartas")
-        elif error.code == "winner_contradicts_lie":
-            why = _("la mentira de %(name)s") % {"name": who(params.get("seat"))}
-        else:
-            why = _("las jugadas")
-        # Read aloud at the table: the verb agrees with the side (one player at a table
-        # of two, a pair otherwise), and what to correct is what gave the lance.
-        if error.code == "winner_contradicts_jugadas":
-            fix = pgettext("lo que hay que corregir", "las jugadas")
-        else:
-            fix = pgettext("lo que hay que corregir", "las cartas")
-        return ngettext(
-            "%(lance)s: según %(why)s la gana %(side)s, pero habéis marcado que la ganó "
-            "%(got)s. Quitad ese ganador o corregid %(fix)s.",
-            "%(lance)s: según %(why)s la ganan %(side)s, pero habéis marcado que la ganaron "
-            "%(got)s. Quitad ese ganador o corregid %(fix)s.",
-            1 if len(players) == 2 else 2,
-        ) % {"lance": lance_name, "why": why, "side": team(params.get("side")),
-             "got": team(params.get("got")), "fix": fix}
-    if error.code == "winner_not_holder":
-        return _(
-            "%(lance)s: solo %(side)s tienen %(word)s, pero habéis marcado que la ganó %(got)s."
-        ) % {"lance": lance_name, "side": team(params.get("side")), "word": lance,
-             "got": team(params.get("got"))}
-    if error.code == "winner_nobody":
-        return _(
-            "%(lance)s: nadie tiene %(word)s, pero habéis marcado que la ganó %(got)s."
-        ) % {"lance": lance_name, "word": lance, "got": team(params.get("got"))}
-    return rule_message(error)
-
-
-# --- set-up -------------------------------------------------------------------------------------
-
-
-class SetupForm(forms.Form):
-    """Names by seat in speaking order, the first mano and the options of rules.md."""
-
-    players = forms.TypedChoiceField(
-        label=gettext_lazy("Jugadores"),
-        choices=[
-            (4, gettext_lazy("4 (2 contra 2)")), (6, gettext_lazy("6 (3 contra 3)")),
-            (2, gettext_lazy("2 (cada uno para sí)")),
-        ],
-        coerce=int,
-        initial=4,
-        widget=forms.RadioSelect,
-    )
-    mano = forms.ChoiceField(
-        label=gettext_lazy("Mano en la primera"),
-        choices=[(str(i), str(i + 1)) for i in range(6)] + [("random", gettext_lazy("Sorteo"))],
-        initial="0",
-        widget=forms.RadioSelect,
-    )
-    reyes = forms.TypedChoiceField(
-        label=gettext_lazy("Reyes"),
-        choices=[(8, gettext_lazy("8 reyes")), (4, gettext_lazy("4 reyes"))],
-        coerce=int,
-        initial=8,
-        widget=forms.RadioSelect,
-    )
-    target = forms.TypedChoiceField(
-        label=gettext_lazy("Piedras por juego"),
-        choices=[(30, "30"), (35, "35"), (40, "40")],
-        coerce=int,
-        initial=40,
-        widget=forms.RadioSelect,
-    )
-    juegos = forms.TypedChoiceField(
-        label=gettext_lazy("Juegos para la vaca"),
-        choices=[(i, str(i)) for i in range(1, 6)],
-        coerce=int,
-        initial=2,
-        widget=forms.RadioSelect,
-    )
-    real31 = forms.ChoiceField(
-        label=gettext_lazy("31 real"),
-        choices=[
-            ("no", gettext_lazy("No")),
-            ("rey", gettext_lazy("Rey (7 7 7 R)")),
-            ("figura", gettext_lazy("Figura (7 7 7 S/C/R)")),
-            ("sota", gettext_lazy("Sota (7 7 7 S)")),
-        ],
-        initial="no",
-        widget=forms.RadioSelect,
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for seat in range(6):
-            self.fields[f"name_{seat}"] = forms.CharField(
-                label=_("Asiento %(n)s") % {"n": seat + 1},
-                required=False,
-                max_length=NAME_MAX,
-                widget=forms.TextInput(
-                    attrs={
-                        "placeholder": f"{'AB'[seat % 2]}{seat // 2 + 1}",
-                        "autocomplete": "off",
-                        "maxlength": NAME_MAX,
-                    }
-                ),
-            )
-
-    def name_fields(self) -> list[forms.BoundField]:
-        return [self[f"name_{seat}"] for seat in range(6)]
-
-    def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
-        count = data.get("players")
-        mano = data.get("mano")
-        if count and mano not in (None, "random") and int(mano) >= count:
-            self.add_error(
-                "mano",
-                _("En una mesa de %(n)s la mano es un asiento del 1 al %(n)s.") % {"n": count},
-            )
-        return data
-
-    def table_kwargs(self) -> dict[str, Any]:
-        """The arguments of services.create_table."""
-        data = self.cleaned_data
-        count = data["players"]
-        names = [(data.get(f"name_{seat}") or "").strip() for seat in range(count)]
-        mano = data["mano"]
-        return {
-            "players": [name or None for name in names],
-            "rules": {
-                "players": count,
-                "reyes": data["reyes"],
-                "target": data["target"],
-                "juegos": data["juegos"],
-                "real31": data["real31"],
-            },
-            "mano": "random" if mano == "random" else int(mano),
-        }
-
-
-# --- the hand entry -----------------------------------------------------------------------------
-
-
-class EntryError(ValueError):
-    """A tap or a field the entry cannot take; str() says what, for the table."""
-
-
-def _cards_from_text(text: str) -> list[str]:
-    cards = []
-    for token in text.replace(",", " ").upper().split():
-        if token in CARD_VALUES:
-            cards.append(token)
-        elif token in CARD_ALIASES:
-            cards.append(CARD_ALIASES[token])
-        else:
-            # Written together, as the picker fills the field without JS: "RR54".
-            if all(ch in CARD_VALUES or ch == "A" for ch in token):
-                cards.extend(CARD_ALIASES.get(ch, ch) for ch in token)
-            else:
-                raise EntryError(token)
-    return cards
-
-
-def _parse_bets(text: str) -> list[tuple[str, int | str]]:
-    """'A2 B5 Ao' -> [("A", 2), ("B", 5), ("A", "ordago")]: the hidden state of a lance."""
-    bets: list[tuple[str, int | str]] = []
-    for token in text.split():
-        side, amount = token[:1], token[1:]
-        if side not in ("A", "B"):
-            raise EntryError(token)
-        if amount == "o":
-            bets.append((side, "ordago"))
-        elif amount.isdigit() and 1 <= int(amount) <= MAX_BET:
-            bets.append((side, int(amount)))
-        else:
-            raise EntryError(token)
-    return bets
-
-
-def _bets_text(bets: Sequence[tuple[str, int | str]]) -> str:
-    return " ".join(f"{side}{'o' if n == 'ordago' else n}" for side, n in bets)
-
-
-def bet_words(
-    bets: Sequence[tuple[str, int | str]], end: str | None, labels: Mapping[str, str]
-) -> list[str]:
-    """A lance's bets as the table says them: "Ana y Carla: envido 2", "…: no quiero".
-
-    Shared by the hand entry and the recuento calculator, so both speak alike.
-    """
-    words = []
-    for i, (side, n) in enumerate(bets):
-        if n == "ordago":
-            what = _("órdago")
-        elif i == 0:
-            what = _("envido %(n)s") % {"n": n}
-        else:
-            what = _("%(n)s más") % {"n": n}
-        words.append(f"{labels[side]}: {what}")
-    if bets and end:
-        answer = _("quiero") if end == "quiero" else _("no quiero")
-        words.append(f"{labels[board.other(bets[-1][0])]}: {answer}")
-    return words
-
-
-def bets_of(draft: HandDraft, lance: str) -> list[tuple[str, int | str]]:
-    """A lance's bets in the draft as (side, n) pairs, the fields' own shape."""
-    return [(str(bet["side"]), bet["n"]) for bet in draft.bets.get(Lance(lance), ())]
-
-
-def tap_draft(draft: HandDraft, parts: Sequence[str], amount: str, name: str) -> HandDraft:
-    """One tapped bet button (`act` split on ":") applied to a hand draft by the engine.
-
-    The bet buttons (templates/tables/_bets.html) are shared by the hand entry and the
-    recuento calculator; this is the one place their taps are understood, and the engine
-    (muscore.rules.HandDraft.tap) says which are legal. `amount` is what the lance's "otra
-    cantidad" field held, for a `…:amt` bet. EntryError says why a tap cannot be taken.
-    """
-    kind, lance = parts[0], Lance(parts[1])
-    if kind == "clear":
-        while draft.bets.get(lance) or lance in draft.ends:
-            draft = draft.undo(lance)
-        return draft
-    if kind == "pop":
-        return draft.undo(lance) if draft.bets.get(lance) else draft
-    legal = draft.legal_taps(lance)
-    tap: Tap | None = None
-    if kind == "end" and len(parts) == 3 and parts[2] in ("quiero", "no_quiero"):
-        wanted = TapKind.QUIERO if parts[2] == "quiero" else TapKind.NO_QUIERO
-        tap = next((t for t in legal if t.kind is wanted), None)
-        if tap is None:
-            raise EntryError(_("%(lance)s: nadie ha envidado.") % {"lance": name})
-    elif kind == "bet" and len(parts) == 4 and parts[2] in ("A", "B"):
-        side, given = Side(parts[2]), parts[3]
-        wanted = TapKind.ORDAGO if given == "ordago" else TapKind.ENVIDO
-        if not any(t.kind is wanted and t.side is side for t in legal):
-            if draft.bets.get(lance) and draft.lance(lance).ordago:
-                raise EntryError(
-                    _("%(lance)s: tras un órdago solo cabe quiero o no quiero.") % {"lance": name}
-                )
-            if not legal:
-                raise EntryError(
-                    _("%(lance)s ya está cerrado: bórralo para cambiarlo.") % {"lance": name}
-                )
-            raise EntryError(_("%(lance)s: ahora contesta el otro bando.") % {"lance": name})
-        if wanted is TapKind.ORDAGO:
-            tap = Tap.ordago(side)
-        else:
-            if given == "amt":
-                given = amount or "2"
-            if not given.isdigit() or not 1 <= int(given) <= MAX_BET:
-                raise EntryError(
-                    _("%(lance)s: un envite es un número de piedras del 1 al %(max)s.")
-                    % {"lance": name, "max": MAX_BET}
-                )
-            tap = Tap.envido(side, int(given))
-    if tap is None:
-        raise EntryError(_("%(lance)s: esa apuesta no se entiende.") % {"lance": name})
-    try:
-        return draft.tap(lance, tap)
-    except rules_engine.RuleError as error:
-        raise EntryError(rule_message(error)) from None
 
 
 class HandEntry:
@@ -382,9 +98,9 @@ class HandEntry:
                 "side": side,
                 "label": self.labels[side],
                 # The partners' names, so a button may wrap between them (never inside one).
-                "parts": [self.players[s] for s in board.side_seats(side, self.n)],
+                "parts": [self.players[s] for s in side_seats(side, self.n)],
                 # The side in a sentence ("Bruno y Diego").
-                "names": board.side_names(self.players, side),
+                "names": side_names(self.players, side),
             }
             for side in ("A", "B")
         ]
@@ -417,28 +133,18 @@ class HandEntry:
             name = self.players[seat]
             text = str(get(f"c{seat}", "") or "")[:60]
             try:
-                self.cards[seat] = _cards_from_text(text)
-            except EntryError as bad:
+                self.cards[seat] = cards_from_text(text)
+            except CardTokenError as bad:
                 self.errors.append(
                     _("%(name)s: «%(token)s» no es una carta (1-7, S, C, R).")
                     % {"name": name, "token": str(bad)[:10]}
                 )
-            pares = str(get(f"p{seat}", "no") or "no")
-            if pares not in PARES_CHOICES:
-                self.errors.append(
-                    _("%(name)s: «%(v)s» no es una jugada de pares.")
-                    % {"name": name, "v": pares[:10]}
-                )
-                pares = "no"
-            self.pares[seat] = pares
-            juego = str(get(f"j{seat}", "no") or "no")
-            if juego not in JUEGO_CHOICES:
-                self.errors.append(
-                    _("%(name)s: «%(v)s» no es un juego (31-37 o 40).")
-                    % {"name": name, "v": juego[:10]}
-                )
-                juego = "no"
-            self.juego[seat] = juego
+            self.pares[seat] = self._choice(
+                str(get(f"p{seat}", "no") or "no"), PARES_CHOICES,
+                _("%(name)s: «%(v)s» no es una jugada de pares."), name)
+            self.juego[seat] = self._choice(
+                str(get(f"j{seat}", "no") or "no"), JUEGO_CHOICES,
+                _("%(name)s: «%(v)s» no es un juego (31-37 o 40)."), name)
             for lance, key in DECLARED_FIELDS:
                 said = str(get(f"{key}{seat}", "") or "")
                 if said not in DECLARED_CHOICES:
@@ -453,36 +159,33 @@ class HandEntry:
             winner = get(f"w_{lance}")
             self.winners[lance] = winner if winner in ("A", "B") else None
             try:
-                self.bets[lance] = _parse_bets(str(get(f"b_{lance}", "") or "")[:200])
+                self.bets[lance] = parse_bets(str(get(f"b_{lance}", "") or "")[:200])
             except EntryError:
                 self.errors.append(
                     _("%(lance)s: las apuestas no se entienden.")
-                    % {"lance": board.LANCE_NAMES[lance]}
+                    % {"lance": LANCE_NAMES[lance]}
                 )
                 self.bets[lance] = []
             end = get(f"e_{lance}")
             self.ends[lance] = end if end in ("quiero", "no_quiero") else None
             self.amounts[lance] = str(get(f"a_{lance}", "") or "")[:3]
 
+    def _choice(self, value: str, choices: Sequence[str], message: str, name: str) -> str:
+        """A jugada field's value when it is one of `choices`; else "no", said."""
+        if value in choices:
+            return value
+        self.errors.append(message % {"name": name, "v": value[:10]})
+        return "no"
+
     @classmethod
     def from_record(cls, record: Mapping[str, Any], **kwargs: Any) -> HandEntry:
         """The form filled with a stored record, to correct it."""
-        data: dict[str, Any] = {}
-        for seat, cards in (record.get("hands") or {}).items():
-            data[f"c{seat}"] = str(rules_engine.Hand.parse(cards))
-        for seat, jugada in (record.get("jugadas") or {}).items():
-            data[f"p{seat}"] = str(jugada.get("pares", "no"))
-            data[f"j{seat}"] = str(jugada.get("juego", "no"))
-        # Kept through an edit: what was said is part of the hand (a lie changes the count).
-        for seat, said in (record.get("declared") or {}).items():
-            for lance, key in DECLARED_FIELDS:
-                if lance in said:
-                    data[f"{key}{seat}"] = "si" if said[lance] else "no"
+        data: dict[str, Any] = seat_fields(record)
         for lance, side in (record.get("winners") or {}).items():
             data[f"w_{lance}"] = side
         for lance, betting in (record.get("lances") or {}).items():
             bets = [(b["side"], b["n"]) for b in betting.get("bets") or []]
-            data[f"b_{lance}"] = _bets_text(bets)
+            data[f"b_{lance}"] = bets_text(bets)
             if betting.get("end"):
                 data[f"e_{lance}"] = betting["end"]
         return cls(data=data, **kwargs)
@@ -573,7 +276,7 @@ class HandEntry:
                 lance = str(problem.params.get("lance") or "")
                 self.errors.append(
                     _("En %(lance)s no se apuesta: solo se apuesta cuando los dos bandos tienen.")
-                    % {"lance": board.lance_word(lance)}
+                    % {"lance": lance_word(lance)}
                 )
                 self.bets[lance], self.ends[lance] = [], None
             return self._make_draft()
@@ -639,7 +342,7 @@ class HandEntry:
         if lance in (Lance.PARES, Lance.JUEGO):
             plays = [self.said(seat, name) for seat in range(self.n)]
             sides_in = [side for side in ("A", "B")
-                        if any(plays[s] for s in board.side_seats(side, self.n))]
+                        if any(plays[s] for s in side_seats(side, self.n))]
         else:
             sides_in = ["A", "B"]
         not_played = (ended_at is not None and ended_at in order
@@ -648,8 +351,8 @@ class HandEntry:
         end = draft.ends.get(lance)
         info: dict[str, Any] = {
             "lance": name,
-            "name": board.LANCE_NAMES[name],
-            "word": board.LANCE_WORDS[name],
+            "name": LANCE_NAMES[name],
+            "word": LANCE_WORDS[name],
             "bettable": bool(state.bettable),
             "solo": sides_in[0] if len(sides_in) == 1 else None,
             "nobody": not sides_in,
@@ -703,7 +406,7 @@ class HandEntry:
                 self.errors.append(
                     _("Sin conexión se anotó en %(lance)s algo que no cabe: %(why)s "
                       "Lo demás está anotado; repasad las apuestas de ese lance.")
-                    % {"lance": board.lance_word(parts[1]) if len(parts) > 1 else "?",
+                    % {"lance": lance_word(parts[1]) if len(parts) > 1 else "?",
                        "why": str(error)}
                 )
                 self.taps = self.taps[i:]
@@ -749,15 +452,15 @@ class HandEntry:
             if info["not_played"]:
                 continue
             if info["bets"] and info["end"] is None:
-                who = board.side_names(self.players, info["to_answer"])
+                who = side_names(self.players, info["to_answer"])
                 text = _("%(lance)s: falta si %(who)s quieren o no.") % {
                     "lance": info["name"], "who": who,
                 }
             elif info["needs_winner"] and info["winner"] is None:
                 text = _("%(lance)s: falta quién gana, %(a)s o %(b)s.") % {
                     "lance": info["name"],
-                    "a": board.side_names(self.players, "A"),
-                    "b": board.side_names(self.players, "B"),
+                    "a": side_names(self.players, "A"),
+                    "b": side_names(self.players, "B"),
                 }
             else:
                 continue
@@ -790,7 +493,7 @@ class HandEntry:
     def hidden(self) -> dict[str, str]:
         out = {"client_id": self.client_id, "revision": self.revision, "number": str(self.number)}
         for lance in (*LANCES_FIRST, "juego", "punto"):
-            out[f"b_{lance}"] = _bets_text(self.bets.get(lance, []))
+            out[f"b_{lance}"] = bets_text(self.bets.get(lance, []))
             out[f"e_{lance}"] = self.ends.get(lance) or ""
         return out
 
@@ -801,7 +504,7 @@ class HandEntry:
             {
                 "seat": seat,
                 "name": self.players[seat],
-                "side": board.side_of(seat),
+                "side": side_of(seat),
                 "cards": " ".join(self.cards[seat]),
                 "card_list": self.cards[seat],
                 "showed": self.showed(seat),
@@ -830,64 +533,6 @@ class HandEntry:
     def side_labels(self) -> dict[str, str]:
         # Short labels for buttons: first names joined, e.g. "Ana·Carla".
         return {
-            side: "·".join(self.players[s] for s in board.side_seats(side, self.n))
+            side: "·".join(self.players[s] for s in side_seats(side, self.n))
             for side in ("A", "B")
         }
-
-
-# --- import -------------------------------------------------------------------------------------
-
-IMPORT_MAX_BYTES = 1_000_000  # a vaca of a hundred hands is well under 100 kB
-
-
-class ImportForm(forms.Form):
-    """A table exported as JSON (the API's export), as a file or pasted: parsed, not saved."""
-
-    file = forms.FileField(label=gettext_lazy("Archivo exportado (.json)"), required=False)
-    text = forms.CharField(
-        label=gettext_lazy("O pega aquí su contenido"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "autocomplete": "off"}),
-    )
-
-    def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
-        upload = data.get("file")
-        text = (data.get("text") or "").strip()
-        if upload and text:
-            raise forms.ValidationError(_("Elige el archivo o pega el texto, no las dos cosas."))
-        if upload:
-            if upload.size > IMPORT_MAX_BYTES:
-                raise forms.ValidationError(
-                    _("El archivo pesa demasiado (%(kb)s kB); una mesa exportada pesa mucho menos.")
-                    % {"kb": upload.size // 1000}
-                )
-            raw = upload.read()
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                raise forms.ValidationError(
-                    _("El archivo no es texto UTF-8: no es una mesa exportada por muscore.")
-                ) from None
-        if not text:
-            raise forms.ValidationError(
-                _("Falta la mesa: elige el archivo exportado o pega su texto.")
-            )
-        if len(text.encode()) > IMPORT_MAX_BYTES:
-            raise forms.ValidationError(_("El texto es demasiado largo para una mesa exportada."))
-        try:
-            parsed = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise forms.ValidationError(
-                _("No es JSON válido (línea %(line)s, columna %(col)s): %(why)s")
-                % {"line": error.lineno, "col": error.colno, "why": error.msg}
-            ) from None
-        except RecursionError:
-            raise forms.ValidationError(_("No es JSON válido: anida demasiado.")) from None
-        if not isinstance(parsed, dict):
-            raise forms.ValidationError(
-                _("Una mesa exportada es un objeto JSON ({...}), no una lista ni un valor suelto.")
-            )
-        data["table"] = parsed
-        return data

@@ -1,0 +1,125 @@
+"""The bet buttons' taps (templates/tables/_bets.html), shared by the hand entry and the
+recuento calculator: understood here once, made legal or refused by the engine's
+:class:`muscore.rules.HandDraft`, and the bets said back as the table says them.
+
+A lance's bets travel in the fields as "A2 B5 Ao" (side and piedras, "o" the órdago).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from django.utils.translation import gettext as _
+
+from muscore import rules as rules_engine
+from muscore.handentry.messages import rule_message
+from muscore.handentry.words import other
+from muscore.rules import HandDraft, Lance, Side, Tap, TapKind
+
+MAX_BET = 99
+
+
+class EntryError(ValueError):
+    """A tap or a field the entry cannot take; str() says what, for the table."""
+
+
+def parse_bets(text: str) -> list[tuple[str, int | str]]:
+    """'A2 B5 Ao' -> [("A", 2), ("B", 5), ("A", "ordago")]: the hidden state of a lance."""
+    bets: list[tuple[str, int | str]] = []
+    for token in text.split():
+        side, amount = token[:1], token[1:]
+        if side not in ("A", "B"):
+            raise EntryError(token)
+        if amount == "o":
+            bets.append((side, "ordago"))
+        elif amount.isdigit() and 1 <= int(amount) <= MAX_BET:
+            bets.append((side, int(amount)))
+        else:
+            raise EntryError(token)
+    return bets
+
+
+def bets_text(bets: Iterable[tuple[str, int | str]]) -> str:
+    """[("A", 2), ("B", "ordago")] -> "A2 Bo": a lance's bets in the fields' one encoding."""
+    return " ".join(f"{side}{'o' if n == 'ordago' else n}" for side, n in bets)
+
+
+def bet_words(
+    bets: Sequence[tuple[str, int | str]], end: str | None, labels: Mapping[str, str]
+) -> list[str]:
+    """A lance's bets as the table says them: "Ana y Carla: envido 2", "…: no quiero".
+
+    Shared by the hand entry and the recuento calculator, so both speak alike.
+    """
+    words = []
+    for i, (side, n) in enumerate(bets):
+        if n == "ordago":
+            what = _("órdago")
+        elif i == 0:
+            what = _("envido %(n)s") % {"n": n}
+        else:
+            what = _("%(n)s más") % {"n": n}
+        words.append(f"{labels[side]}: {what}")
+    if bets and end:
+        answer = _("quiero") if end == "quiero" else _("no quiero")
+        words.append(f"{labels[other(bets[-1][0])]}: {answer}")
+    return words
+
+
+def bets_of(draft: HandDraft, lance: str) -> list[tuple[str, int | str]]:
+    """A lance's bets in the draft as (side, n) pairs, the fields' own shape."""
+    return [(str(bet["side"]), bet["n"]) for bet in draft.bets.get(Lance(lance), ())]
+
+
+def tap_draft(draft: HandDraft, parts: Sequence[str], amount: str, name: str) -> HandDraft:
+    """One tapped bet button (`act` split on ":") applied to a hand draft by the engine.
+
+    The bet buttons (templates/tables/_bets.html) are shared by the hand entry and the
+    recuento calculator; this is the one place their taps are understood, and the engine
+    (muscore.rules.HandDraft.tap) says which are legal. `amount` is what the lance's "otra
+    cantidad" field held, for a `…:amt` bet. EntryError says why a tap cannot be taken.
+    """
+    kind, lance = parts[0], Lance(parts[1])
+    if kind == "clear":
+        while draft.bets.get(lance) or lance in draft.ends:
+            draft = draft.undo(lance)
+        return draft
+    if kind == "pop":
+        return draft.undo(lance) if draft.bets.get(lance) else draft
+    legal = draft.legal_taps(lance)
+    tap: Tap | None = None
+    if kind == "end" and len(parts) == 3 and parts[2] in ("quiero", "no_quiero"):
+        wanted = TapKind.QUIERO if parts[2] == "quiero" else TapKind.NO_QUIERO
+        tap = next((t for t in legal if t.kind is wanted), None)
+        if tap is None:
+            raise EntryError(_("%(lance)s: nadie ha envidado.") % {"lance": name})
+    elif kind == "bet" and len(parts) == 4 and parts[2] in ("A", "B"):
+        side, given = Side(parts[2]), parts[3]
+        wanted = TapKind.ORDAGO if given == "ordago" else TapKind.ENVIDO
+        if not any(t.kind is wanted and t.side is side for t in legal):
+            if draft.bets.get(lance) and draft.lance(lance).ordago:
+                raise EntryError(
+                    _("%(lance)s: tras un órdago solo cabe quiero o no quiero.") % {"lance": name}
+                )
+            if not legal:
+                raise EntryError(
+                    _("%(lance)s ya está cerrado: bórralo para cambiarlo.") % {"lance": name}
+                )
+            raise EntryError(_("%(lance)s: ahora contesta el otro bando.") % {"lance": name})
+        if wanted is TapKind.ORDAGO:
+            tap = Tap.ordago(side)
+        else:
+            if given == "amt":
+                given = amount or "2"
+            if not given.isdigit() or not 1 <= int(given) <= MAX_BET:
+                raise EntryError(
+                    _("%(lance)s: un envite es un número de piedras del 1 al %(max)s.")
+                    % {"lance": name, "max": MAX_BET}
+                )
+            tap = Tap.envido(side, int(given))
+    if tap is None:
+        raise EntryError(_("%(lance)s: esa apuesta no se entiende.") % {"lance": name})
+    try:
+        return draft.tap(lance, tap)
+    except rules_engine.RuleError as error:
+        raise EntryError(rule_message(error)) from None
