@@ -146,3 +146,14 @@ def check_page(
 def assert_page_ok(screenshots_dir: Path) -> Callable[..., None]:
     """check_page as a fixture: assert_page_ok(phone, "/", screenshot="home")."""
     return partial(check_page, screenshots=screenshots_dir)
+
+
+def wait_for_polls(page: Page, path: str, count: int, timeout_ms: float = 10_000) -> None:
+    """Wait until the page has polled `path` `count` more times (htmx's `every` trigger):
+    a check that nothing changes over a few polls awaits the polls themselves, not a
+    fixed sleep that is too long on a quiet machine and too short on a loaded one."""
+    for _ in range(count):
+        with page.expect_response(
+            lambda response: urlsplit(response.url).path == path, timeout=timeout_ms
+        ):
+            pass

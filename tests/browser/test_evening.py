@@ -7,12 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from muscore.tables import services
 from muscore.tables.models import Change, Hand, Table
+from tests.browser.conftest import wait_for_polls
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -132,7 +134,8 @@ def test_the_end_of_a_vaca_is_a_screen_with_the_tally(
     expect(page.locator("#scoreboard [data-points]").first).to_have_text("0")
     expect(page.locator("[data-tally]")).to_have_text("Vacas: Ana y Carla 1 – Bruno y Diego 0")
     # Still the new vaca's board after a few polls, not the end screen again.
-    page.wait_for_timeout(2_000)
+    poll = urlsplit(page.locator("[data-poll]").get_attribute("hx-get") or "").path
+    wait_for_polls(page, poll, 2)
     expect(page.locator("[data-vaca-end]")).to_have_count(0)
     expect(page.locator('[data-action="enter-hand"]')).to_have_text("Anotar mano")
     # The board keeps the current vaca's won juegos with their final score.

@@ -19,6 +19,7 @@ from muscore import rules
 from muscore.tables import services
 from muscore.tables.middleware import NotModifiedMiddleware
 from muscore.tables.models import Hand, Table
+from tests.browser.conftest import wait_for_polls
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -220,7 +221,7 @@ def test_an_unchanged_poll_is_a_304_and_swaps_nothing(
     # Mark the live part: a swap would replace the element and lose the mark.
     phone.locator("#board-live").evaluate("el => { el.muscoreMark = 'still here'; }")
     answers.clear()
-    phone.wait_for_timeout(4_000)
+    wait_for_polls(phone, view_path(table), 2)
     polls = [a for a in answers if a[0] == view_path(table) and a[3]]
     assert len(polls) >= 2, answers
     # The browser revalidates its copy: the poll carries If-None-Match and gets a 304.
@@ -336,8 +337,7 @@ def test_a_hand_entered_offline_is_kept_and_synced_once(
         )
         expect(p.locator(".last-hand h2")).to_have_text("Mano 1")
     # Sent once: reloading the phone that queued it sends nothing more.
-    a.reload()
-    a.wait_for_timeout(1_000)
+    a.reload(wait_until="networkidle")
     assert a.evaluate("() => localStorage.getItem('muscore:queue')") == "[]"
     assert Hand.objects.count() == 1
 
@@ -415,8 +415,7 @@ def test_bets_entered_without_signal_are_replayed_by_the_server_and_counted_once
         expect(p.locator("#scoreboard [data-points]").last).to_have_text(
             str(expected["score"]["B"]), timeout=LIVE_MS
         )
-    a.reload()
-    a.wait_for_timeout(1_000)
+    a.reload(wait_until="networkidle")
     assert Hand.objects.count() == 1
 
 

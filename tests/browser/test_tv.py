@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from muscore.leagues import results
 from muscore.leagues.models import Match
+from tests.browser.conftest import wait_for_polls
 from tests.browser.test_live import answers  # noqa: F401 (the server's answers, a fixture)
 from tests.clubs.factory import make_club, make_league
 
@@ -55,7 +56,7 @@ def test_the_screen_shows_a_result_within_2_seconds_and_asks_nothing_outside(
     # A result recorded elsewhere (the organiser's page, here its service) shows up.
     match = Match.objects.filter(competition=competition, source="").order_by("number").first()
     assert match is not None
-    tv.wait_for_timeout(3200)  # a few unchanged polls first
+    wait_for_polls(tv, url, 3)  # a few unchanged polls first
     # Unchanged polls: the browser revalidates its copy and the server answers 304.
     polls = [(status, tagged) for path, status, tagged, htmx in answers if path == url and htmx]
     # (The first poll has no copy to revalidate yet.)
