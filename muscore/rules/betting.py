@@ -10,6 +10,7 @@ before the rejected raise.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from muscore.rules.cards import A, B, Side, show
 from muscore.rules.errors import BettingError, RecordError
@@ -39,13 +40,12 @@ class Betting:
 
     def __init__(self, lance: str, data: object, *, answered: bool = True) -> None:
         self.lance = lance
-        if type(data) is not dict and not isinstance(data, Mapping):
-            raise RecordError("not_a", field=f"lances.{lance}", what="object", got=show(data))
-        if not _LANCE_KEYS.issuperset(data):
-            key = next(k for k in data if k not in _LANCE_KEYS)
-            raise RecordError("unknown_key", key=str(key)[:40], where=f"lances.{lance}")
-        bets = data.get("bets", [])
-        end = data.get("end")
+        # The checks' call only when something is unusual: this runs for every lance bet.
+        if type(data) is not dict or not _LANCE_KEYS.issuperset(data):
+            _check_keys(data, _LANCE_KEYS, f"lances.{lance}")
+        fields: Mapping[str, Any] = data  # type: ignore[assignment]  # checked just above
+        bets = fields.get("bets", [])
+        end = fields.get("end")
         if type(bets) is not list:
             raise RecordError("not_a", field=f"lances.{lance}.bets", what="list", got=show(bets))
         last_side = None
@@ -54,15 +54,8 @@ class Betting:
         for i, bet in enumerate(bets, 1):
             if ordago:
                 raise BettingError("after_ordago", lance=lance)
-            if type(bet) is not dict and not isinstance(bet, Mapping):
-                raise RecordError(
-                    "not_a", field=f"lances.{lance}.bets[{i}]", what="object", got=show(bet)
-                )
-            if not _BET_KEYS.issuperset(bet):
-                key = next(k for k in bet if k not in _BET_KEYS)
-                raise RecordError(
-                    "unknown_key", key=str(key)[:40], where=f"lances.{lance}.bets[{i}]"
-                )
+            if type(bet) is not dict or not _BET_KEYS.issuperset(bet):
+                _check_keys(bet, _BET_KEYS, f"lances.{lance}.bets[{i}]")
             side = bet.get("side")
             if side != A and side != B:
                 raise BettingError("bet_side", lance=lance, i=i, got=show(side))
@@ -88,20 +81,27 @@ class Betting:
         self.quiero = False
         self.end = None
         self.deje = 1 if len(bets) == 1 else before
-        if last_side is None:
-            if end is not None:
-                raise BettingError("end_without_bets", lance=lance, got=show(end))
-            self.last_side = None
-            return
-        self.last_side = A if last_side == A else B  # the Side, not the record's string
+        # The Side, not the record's string.
+        self.last_side = None if last_side is None else A if last_side == A else B
         if end is None:
-            if answered:
+            if answered and last_side is not None:
                 raise BettingError("no_answer", lance=lance)
             return
+        if last_side is None:
+            raise BettingError("end_without_bets", lance=lance, got=show(end))
         if end != "quiero" and end != "no_quiero":
             raise BettingError("end_value", lance=lance, got=show(end))
         self.end = end
         self.quiero = end == "quiero"
+
+
+def _check_keys(data: object, keys: frozenset[str], where: str) -> None:
+    """``data`` (the record's ``where``) is an object of the given keys at most."""
+    if type(data) is not dict and not isinstance(data, Mapping):
+        raise RecordError("not_a", field=where, what="object", got=show(data))
+    if not keys.issuperset(data):
+        key = next(k for k in data if k not in keys)
+        raise RecordError("unknown_key", key=str(key)[:40], where=where)
 
 
 __all__ = ["ENDS", "Betting"]

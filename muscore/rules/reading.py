@@ -207,15 +207,29 @@ def read_table(
     record: Mapping[str, Any], rules: Rules, mano: int, *, partial: bool = False
 ) -> Reading:
     """The reading phase: cards, jugadas and declarations into a :class:`Reading`."""
-    n = rules.players
-    order = SEATS_FROM[n][mano]
-    # This loop runs for every hand of every replay: the memo gives each spelling of
-    # four cards already read and evaluated, and anything unusual takes the slow path.
     hands = record.get("hands")
     if hands is None:
         hands = {}
     elif type(hands) is not dict and not isinstance(hands, Mapping):
         raise RecordError("not_a", field="hands", what="object", got=show(hands))
+    reading = _read_hands(hands, rules, mano)
+    jugadas = record.get("jugadas")
+    declared = record.get("declared")
+    if jugadas is not None or len(reading.shown) < rules.players or declared is not None:
+        _read_unshown(jugadas, declared, reading, partial)
+    if reading.sides[JUEGO]:
+        reading.fourth = JUEGO
+    else:
+        reading.fourth = PUNTO if not reading.maybe[JUEGO] else None
+    return reading
+
+
+def _read_hands(hands: Mapping[Any, Any], rules: Rules, mano: int) -> Reading:
+    """The cards shown, read and evaluated: a :class:`Reading` as if every seat had shown
+    and declared nothing (:func:`_read_unshown` then adds what the others said)."""
+    n = rules.players
+    # This loop runs for every hand of every replay: the memo gives each spelling of
+    # four cards already read and evaluated, and anything unusual takes the slow path.
     shown: dict[int, tuple[int, ...]] = {}
     evals: list[Evaluation | None] = [None] * n
     pares: list[ParesHeld | None] = [None] * n
@@ -249,7 +263,7 @@ def read_table(
     reading.rules = rules
     reading.n = n
     reading.mano = mano
-    reading.order = order
+    reading.order = SEATS_FROM[n][mano]
     reading.evals = evals
     reading.pares = pares
     reading.juego = juego
@@ -261,38 +275,40 @@ def read_table(
     reading.denied_juego = _NO_SEATS
     reading.unsure = _NOBODY
     reading.maybe = _NO_MAYBE
-
-    jugadas = record.get("jugadas")
-    declared = record.get("declared")
-    if jugadas is not None or len(shown) < n or declared is not None:
-        reading.maybe = {PARES: set(), JUEGO: set()}
-        unknown = _read_jugadas(jugadas, reading, partial)
-        if declared is not None:
-            _read_declared(declared, reading, unknown)
-        elif unknown:
-            reading.unsure = {lance: frozenset(unknown[lance]) for lance in JUGADA_LANCES}
-        pares_sides = {s & 1 for s in range(n) if pares[s] is not None}
-        juego_sides = {s & 1 for s in range(n) if juego[s] is not None}
-        # A liar plays the lance (the table believed him); his cards never win or collect.
-        for seat in reading.lied.get(PARES, ()):
-            pares_sides.add(seat & 1)
-        for seat in reading.lied.get(JUEGO, ()):
-            juego_sides.add(seat & 1)
-        if reading.unsure:
-            for lance, sides in ((PARES, pares_sides), (JUEGO, juego_sides)):
-                for seat in reading.unsure[lance]:
-                    said = reading.declared.get(seat, {}).get(lance)
-                    if said is True:
-                        sides.add(seat & 1)
-                    elif said is None:
-                        reading.maybe[lance].add(seat & 1)
-                reading.maybe[lance] -= sides
     reading.sides = {PARES: pares_sides, JUEGO: juego_sides}
-    if juego_sides:
-        reading.fourth = JUEGO
-    else:
-        reading.fourth = PUNTO if not reading.maybe[JUEGO] else None
     return reading
+
+
+def _read_unshown(
+    jugadas: object, declared: object, reading: Reading, partial: bool
+) -> None:
+    """The slow path of the reading: the jugadas of the seats without cards, what each
+    seat declared, the liars, and (partial) the sides that may yet play pares or juego;
+    the sides of :func:`_read_hands` are read again from all of it."""
+    n, pares, juego = reading.n, reading.pares, reading.juego
+    reading.maybe = {PARES: set(), JUEGO: set()}
+    unknown = _read_jugadas(jugadas, reading, partial)
+    if declared is not None:
+        _read_declared(declared, reading, unknown)
+    elif unknown:
+        reading.unsure = {lance: frozenset(unknown[lance]) for lance in JUGADA_LANCES}
+    pares_sides = {s & 1 for s in range(n) if pares[s] is not None}
+    juego_sides = {s & 1 for s in range(n) if juego[s] is not None}
+    # A liar plays the lance (the table believed him); his cards never win or collect.
+    for seat in reading.lied.get(PARES, ()):
+        pares_sides.add(seat & 1)
+    for seat in reading.lied.get(JUEGO, ()):
+        juego_sides.add(seat & 1)
+    if reading.unsure:
+        for lance, sides in ((PARES, pares_sides), (JUEGO, juego_sides)):
+            for seat in reading.unsure[lance]:
+                said = reading.declared.get(seat, {}).get(lance)
+                if said is True:
+                    sides.add(seat & 1)
+                elif said is None:
+                    reading.maybe[lance].add(seat & 1)
+            reading.maybe[lance] -= sides
+    reading.sides = {PARES: pares_sides, JUEGO: juego_sides}
 
 
 def _cards_text(cards: tuple[int, ...]) -> str:
@@ -308,21 +324,7 @@ def _read_jugadas(
     """
     n = reading.n
     evals, pares, juego, shown = reading.evals, reading.pares, reading.juego, reading.shown
-    if jugadas is None:
-        jugadas = {}
-    if not isinstance(jugadas, Mapping):
-        raise RecordError("not_a", field="jugadas", what="object", got=show(jugadas))
-    given: dict[int, Mapping[str, Any]] = {}
-    for key, value in jugadas.items():
-        seat = seat_of(key, n)
-        if not isinstance(value, Mapping):
-            raise RecordError(
-                "not_a", field=f"jugadas.{seat}", what="object", got=show(value)
-            )
-        for k in value:
-            if k not in _JUGADA_KEYS:
-                raise RecordError("unknown_key", key=str(k)[:40], where=f"jugadas.{seat}")
-        given[seat] = value
+    given = _given_jugadas(jugadas, n)
     unknown: dict[str, set[int]] = {PARES: set(), JUEGO: set()}
     for seat in range(n):
         value = given.get(seat)
@@ -341,26 +343,9 @@ def _read_jugadas(
                 unknown[field].add(seat)
         said_pares = value.get(PARES)
         said_juego = value.get(JUEGO)
-        if said_pares is not None and said_pares not in PARES_KINDS:
-            raise RecordError("jugada_pares", seat=seat, got=show(said_pares))
-        if said_juego is not None and said_juego != "no" and (
-            type(said_juego) is not int or said_juego not in JUEGO_TOTALS
-        ):
-            raise RecordError("jugada_juego", seat=seat, got=show(said_juego))
+        _check_jugada_words(seat, said_pares, said_juego)
         if ev is not None:
-            # Cards and jugadas both given: they must tell the same story.
-            has_pares = ev.pares.kind if ev.pares else "no"
-            if said_pares is not None and said_pares != has_pares:
-                raise RecordError(
-                    "jugada_contradicts", seat=seat, cards=_cards_text(shown[seat]),
-                    has=has_pares, lance=PARES, said=show(said_pares),
-                )
-            has_juego: Any = ev.total if ev.total >= 31 else "no"
-            if said_juego is not None and said_juego != has_juego:
-                raise RecordError(
-                    "jugada_contradicts", seat=seat, cards=_cards_text(shown[seat]),
-                    has=has_juego, lance=JUEGO, said=show(said_juego),
-                )
+            _check_jugadas_against_cards(seat, ev, shown[seat], said_pares, said_juego)
             continue
         if isinstance(said_pares, str) and said_pares != "no":
             # Without cards the kind is all we know; who wins among holders of the same
@@ -369,6 +354,54 @@ def _read_jugadas(
         if type(said_juego) is int:
             juego[seat] = said_juego
     return unknown if unknown[PARES] or unknown[JUEGO] else None
+
+
+def _given_jugadas(jugadas: object, n: int) -> dict[int, Mapping[str, Any]]:
+    """The record's ``jugadas`` by seat, each an object of pares and juego at most."""
+    if jugadas is None:
+        return {}
+    if not isinstance(jugadas, Mapping):
+        raise RecordError("not_a", field="jugadas", what="object", got=show(jugadas))
+    given: dict[int, Mapping[str, Any]] = {}
+    for key, value in jugadas.items():
+        seat = seat_of(key, n)
+        if not isinstance(value, Mapping):
+            raise RecordError(
+                "not_a", field=f"jugadas.{seat}", what="object", got=show(value)
+            )
+        for k in value:
+            if k not in _JUGADA_KEYS:
+                raise RecordError("unknown_key", key=str(k)[:40], where=f"jugadas.{seat}")
+        given[seat] = value
+    return given
+
+
+def _check_jugada_words(seat: int, said_pares: object, said_juego: object) -> None:
+    """A seat's jugadas are words of the contract: a kind of pares, a juego's total, "no"."""
+    if said_pares is not None and said_pares not in PARES_KINDS:
+        raise RecordError("jugada_pares", seat=seat, got=show(said_pares))
+    if said_juego is not None and said_juego != "no" and (
+        type(said_juego) is not int or said_juego not in JUEGO_TOTALS
+    ):
+        raise RecordError("jugada_juego", seat=seat, got=show(said_juego))
+
+
+def _check_jugadas_against_cards(
+    seat: int, ev: Evaluation, cards: tuple[int, ...], said_pares: object, said_juego: object
+) -> None:
+    """Cards and jugadas both given: they must tell the same story."""
+    has_pares = ev.pares.kind if ev.pares else "no"
+    if said_pares is not None and said_pares != has_pares:
+        raise RecordError(
+            "jugada_contradicts", seat=seat, cards=_cards_text(cards),
+            has=has_pares, lance=PARES, said=show(said_pares),
+        )
+    has_juego: Any = ev.total if ev.total >= 31 else "no"
+    if said_juego is not None and said_juego != has_juego:
+        raise RecordError(
+            "jugada_contradicts", seat=seat, cards=_cards_text(cards),
+            has=has_juego, lance=JUEGO, said=show(said_juego),
+        )
 
 
 def _read_declared(
@@ -556,18 +589,9 @@ def read_winners(data: object, reading: Reading) -> dict[str, Side]:
     """
     if not isinstance(data, Mapping):
         raise RecordError("not_a", field="winners", what="object", got=show(data))
-    fourth = reading.fourth
     winners: dict[str, Side] = {}
     for lance, side in data.items():
-        if lance not in LANCE_NAMES:
-            raise RecordError("lance_name", key=str(lance)[:40])
-        if lance == JUEGO and fourth == PUNTO:
-            raise BettingError("juego_not_punto")
-        if lance == PUNTO and fourth == JUEGO:
-            seat = reading.first_juego_seat()
-            raise BettingError("punto_not_juego", seat=seat)
-        if side != A and side != B:
-            raise RecordError("winner_value", lance=lance, got=show(side))
+        _check_winner_words(lance, side, reading)
         if lance in (PARES, JUEGO):
             sides = reading.sides[lance]
             if not reading.maybe[lance]:
@@ -597,3 +621,16 @@ def read_winners(data: object, reading: Reading) -> dict[str, Side]:
             )
         winners[lance] = A if side == A else B
     return winners
+
+
+def _check_winner_words(lance: object, side: object, reading: Reading) -> None:
+    """A winner names a lance of the hand (juego or punto as the cards say) and a side."""
+    if lance not in LANCE_NAMES:
+        raise RecordError("lance_name", key=str(lance)[:40])
+    if lance == JUEGO and reading.fourth == PUNTO:
+        raise BettingError("juego_not_punto")
+    if lance == PUNTO and reading.fourth == JUEGO:
+        seat = reading.first_juego_seat()
+        raise BettingError("punto_not_juego", seat=seat)
+    if side != A and side != B:
+        raise RecordError("winner_value", lance=lance, got=show(side))
