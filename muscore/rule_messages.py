@@ -115,6 +115,13 @@ MESSAGES: dict[str, str] = {
     "piedras_n": gettext_noop(
         "Las piedras anotadas deben ser un número entero del -%(limit)s al %(limit)s, "
         "distinto de 0, no %(got)s."),
+    "perete_off": gettext_noop(
+        "Esta mesa no juega el perete (la opción «perete» está desactivada): no se puede "
+        "anotar un perete."),
+    "perete_alone": gettext_noop(
+        "Una anotación de perete solo lleva el perete, no «%(key)s»."),
+    "perete_side": gettext_noop(
+        "El perete se anota al bando A o al B, no %(got)s."),
     "tap_illegal": gettext_noop("%(lance)s: ahora no se puede decir %(tap)s."),
     "tap_unanswered": gettext_noop(
         "%(lance)s: nadie contestó al envite de %(earlier)s; contéstalo antes."),
@@ -172,7 +179,8 @@ def _translated_params(error: RuleError) -> dict[str, Any]:
     elif code == "rule_value":
         choices = params.get("choices")
         if choices:
-            words = [f"«{c}»" if isinstance(c, str) else str(c) for c in choices]
+            words = [f"«{c}»" if isinstance(c, str) else str(c).lower() if isinstance(c, bool)
+                     else str(c) for c in choices]
             params["allowed"] = gettext("%(first)s o %(last)s") % {
                 "first": ", ".join(words[:-1]), "last": words[-1]}
         else:

@@ -232,7 +232,7 @@ HAND_PROPS: dict[str, Any] = {
 
 
 # A hand of a table as the API answers it: a hand record or a piedras entry.
-ENTRY = {"anyOf": [_ref("HandRecordBody"), _ref("PiedrasEntry")]}
+ENTRY = {"anyOf": [_ref("HandRecordBody"), _ref("PiedrasEntry"), _ref("PereteEntry")]}
 
 
 def _hand_body(**extra: Any) -> dict[str, Any]:
@@ -262,6 +262,9 @@ SCHEMAS: dict[str, Any] = {
             "juegos": {"type": "integer", "minimum": 1, "maximum": 5, "default": 2},
             "real31": {"type": "string", "enum": ["no", "rey", "figura", "sota"],
                        "default": "no"},
+            "perete": {"type": "boolean", "default": False,
+                       "description": "The table notes a perete (4 5 6 7: one piedra to "
+                                      "its side); written only when true."},
         },
     },
     "Lance": {
@@ -289,6 +292,15 @@ SCHEMAS: dict[str, Any] = {
             "properties": {"side": SIDE, "n": {"type": "integer", "minimum": -100,
                                                "maximum": 100, "not": {"const": 0}}}}},
     },
+    "PereteEntry": {
+        "type": "object", "additionalProperties": False, "required": ["perete"],
+        "description": "A perete (4 5 6 7) shown by a player of a side: one piedra to it, "
+                       "scored like a tap of 1; only on a table whose rules have perete "
+                       "(docs/contract.md, Perete entries).",
+        "properties": {"perete": {
+            "type": "object", "additionalProperties": False, "required": ["side"],
+            "properties": {"side": SIDE}}},
+    },
     "HandRecord": {
         **_hand_body(rules=_ref("Rules"), mano={"type": "integer", "minimum": 0, "maximum": 5},
                      score=SCORE_BEFORE),
@@ -300,11 +312,12 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["lance", "side", "points", "why", "score"],
         "properties": {
-            # null and "piedras": the one step of piedras tapped by hand (docs/contract.md).
+            # null and "piedras" / "perete": the one step of piedras tapped by hand or of a
+            # perete (docs/contract.md).
             "lance": {"enum": ["grande", "chica", "pares", "juego", "punto", None]},
             "side": SIDE, "points": {"type": "integer"},
             "why": {"enum": ["deje", "paso", "quiero", "no_quiero", "solo", "mentira",
-                             "piedras"]},
+                             "piedras", "perete"]},
             "score": SCORE, "stake": {"type": "integer"},
             "premiums": {"type": "array", "items": {"type": "object", "properties": {
                 "seat": {"type": "integer"}, "jugada": {"type": ["string", "integer"]},
@@ -318,7 +331,7 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "score": SCORE,
             "winner": SIDE_OR_NULL,
-            "ended_by": {"enum": ["deje", "ordago", "recuento", "piedras", None]},
+            "ended_by": {"enum": ["deje", "ordago", "recuento", "piedras", "perete", None]},
             "lances": {"type": "object", "additionalProperties": {
                 "type": "object", "required": ["side", "points"],
                 "properties": {"side": SIDE_OR_NULL, "points": {"type": "integer"}}}},
@@ -344,7 +357,9 @@ SCHEMAS: dict[str, Any] = {
                                "score": SCORE, "winner": SIDE_OR_NULL,
                                "result": _ref("Result"),
                                "piedras": {"type": "object", "properties": {
-                                   "side": SIDE, "n": {"type": "integer"}}}}}},
+                                   "side": SIDE, "n": {"type": "integer"}}},
+                               "perete": {"type": "object", "properties": {
+                                   "side": SIDE}}}}},
             "juegos": SCORE, "winner": SIDE_OR_NULL, "score": SCORE,
             "next_mano": {"type": "integer"},
         },

@@ -53,6 +53,8 @@ from muscore.rules.vaca import (
     checkpoints,
     replay,
     replay_evening,
+    score_entry,
+    score_perete,
     score_piedras,
 )
 
@@ -73,5 +75,6 @@ __all__ = [
     "Holding", "Lance", "LanceResult", "LanceState", "Ordago", "Pares", "Preview", "Real31",
     "RecordError", "RuleError", "Rules", "ScoreError", "Side", "Step", "Tap", "TapKind",
     "VacaError", "VacaResult", "checkpoints", "evaluate", "parse_cards", "replay", "replay_evening",
-    "replay_vaca", "score", "score_hand", "score_piedras",
+    "replay_vaca", "score", "score_entry", "score_hand",
+    "score_perete", "score_piedras",
 ]

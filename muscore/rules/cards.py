@@ -87,7 +87,7 @@ REAL31_FOURTH: dict[Real31, tuple[int, ...]] = {
     Real31.REY: (12,), Real31.FIGURA: (10, 11, 12), Real31.SOTA: (10,),
 }
 
-_RULE_KEYS = ("players", "reyes", "target", "juegos", "real31")
+_RULE_KEYS = ("players", "reyes", "target", "juegos", "real31", "perete")
 REAL31_BY_NAME: dict[str, Real31] = {option.value: option for option in Real31}
 
 
@@ -96,7 +96,11 @@ class Rules:
     """The options a table chose when it was set up (see rules.md, "Options").
 
     >>> Rules()
-    Rules(players=4, reyes=8, target=40, juegos=2, real31=<Real31.NO: 'no'>)
+    Rules(players=4, reyes=8, target=40, juegos=2, real31=<Real31.NO: 'no'>, perete=False)
+
+    ``perete`` (seed 001, "Variantes regionales": 4 5 6 7 "en algunas zonas da derecho a
+    un tanto y a pedir cartas nuevas"): whether the table notes a perete, an entry of one
+    piedra to the side that showed it (see :func:`muscore.rules.vaca.score_perete`).
     """
 
     players: int = 4
@@ -104,6 +108,7 @@ class Rules:
     target: int = 40
     juegos: int = 2
     real31: Real31 | str = Real31.NO  #: always a Real31 once made; "rey" is read as Real31.REY
+    perete: bool = False  #: the table plays perete (4 5 6 7 gives a tanto); off by default
 
     def __post_init__(self) -> None:
         _check_rule("players", self.players, (2, 4, 6))
@@ -117,6 +122,9 @@ class Rules:
                     choices=tuple(REAL31_BY_NAME),
                 )
             object.__setattr__(self, "real31", REAL31_BY_NAME[self.real31])
+        if type(self.perete) is not bool:
+            raise RecordError("rule_value", field="perete", got=show(self.perete),
+                              choices=(True, False))
 
     @classmethod
     def from_json(cls, data: object) -> Rules:
@@ -147,11 +155,18 @@ class Rules:
         return rules
 
     def to_json(self) -> dict[str, Any]:
-        """The ``rules`` object of the contract, every option spelled out."""
-        return {
+        """The ``rules`` object of the contract, every option spelled out.
+
+        ``perete`` is written only when it is on: absent means off, so the records,
+        tables and league documents of a table without it stay exactly as they were.
+        """
+        data: dict[str, Any] = {
             "players": self.players, "reyes": self.reyes, "target": self.target,
             "juegos": self.juegos, "real31": str(self.real31),
         }
+        if self.perete:
+            data["perete"] = True
+        return data
 
     def side_of(self, seat: int) -> Side:
         """The side of a seat (even seats A, odd seats B)."""
@@ -442,6 +457,14 @@ class Hand:
     def has_juego(self, rules: Rules = DEFAULT_RULES) -> bool:
         """Whether the cards add to 31 or more."""
         return evaluate(self.cards, rules).total >= 31
+
+    def is_perete(self) -> bool:
+        """Whether these are 4 5 6 7, the perete (a tanto where the table plays it).
+
+        >>> Hand.parse("7 5 4 6").is_perete(), Hand.parse("7 5 4 4").is_perete()
+        (True, False)
+        """
+        return self.cards == (7, 6, 5, 4)
 
     def is_real31(self, rules: Rules) -> bool:
         """Whether this is the table's 31 real (only with that option)."""

@@ -79,6 +79,10 @@ MESSAGES: dict[str, str] = {
     "piedras_side": "Piedras are tapped for side \"A\" or \"B\", not {got}.",
     "piedras_n": "Piedras tapped must be a whole number from -{limit} to {limit}, not 0, "
                  "not {got}.",
+    "perete_off": "This table does not play perete (the option 'perete' is off): a perete "
+                  "cannot be noted.",
+    "perete_alone": "A perete entry holds only 'perete', not '{key}'.",
+    "perete_side": "A perete is noted for side \"A\" or \"B\", not {got}.",
     "tap_illegal": "{lance}: {tap} cannot be said now.",
     "tap_unanswered": "{lance}: the bet in {earlier} was never answered; answer it first.",
     "vaca_hands": "A vaca needs 'hands': the list of its hands in order.",
@@ -109,7 +113,8 @@ def english_params(code: str, params: dict[str, Any]) -> dict[str, Any]:
     elif code == "rule_value":
         choices = params.get("choices")
         if choices:
-            words = [f'"{c}"' if isinstance(c, str) else str(c) for c in choices]
+            words = [f'"{c}"' if isinstance(c, str) else str(c).lower() if isinstance(c, bool)
+                     else str(c) for c in choices]
             values["allowed"] = ", ".join(words[:-1]) + " or " + words[-1]
         else:
             values["allowed"] = f"a whole number from {params['low']} to {params['high']}"

@@ -96,6 +96,16 @@ class HandResult:
         return "piedras" in self.data
 
     @property
+    def is_perete(self) -> bool:
+        """A perete noted (4 5 6 7: one piedra to its side), not a dealt hand either."""
+        return "perete" in self.data
+
+    @property
+    def is_dealt(self) -> bool:
+        """A hand dealt and played: neither piedras tapped by hand nor a perete."""
+        return not (self.is_piedras or self.is_perete)
+
+    @property
     def ordago(self) -> Ordago | None:
         """The accepted órdago that ended the juego in this hand, or None (no órdago was
         accepted, or both sides lied in its lance: then it wins nobody the juego)."""

@@ -11,6 +11,12 @@ a **piedras entry**, ``{"piedras": {"side": "A", "n": 5}}``: piedras tapped for 
 by a table that does not enter lances (``n`` may be negative; the score never goes
 below 0). It ends the juego and the vaca at the target like a hand, but it is not a
 dealt hand, so the mano does not move.
+
+A table whose rules have ``perete`` on also notes a **perete entry**,
+``{"perete": {"side": "A"}}``: a player of that side showed 4 5 6 7 (seed 001,
+"Variantes regionales": "en algunas zonas da derecho a un tanto y a pedir cartas
+nuevas"). It scores exactly like a tap of one piedra for the side, named: the cards
+are dealt again, so the mano does not move either.
 """
 
 from __future__ import annotations
@@ -93,10 +99,60 @@ def score_piedras(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> dic
     }
 
 
+def read_perete(entry: Mapping[str, Any], rules: Rules) -> Side:
+    """The side of a perete entry, checked (refused when the table does not play it)."""
+    for key in entry:
+        if key != "perete":
+            raise RecordError("perete_alone", key=str(key)[:40])
+    data = entry["perete"]
+    if not isinstance(data, Mapping):
+        raise RecordError("not_a", field="perete", what="object", got=show(data))
+    for key in data:
+        if key != "side":
+            raise RecordError("unknown_key", key=str(key)[:40], where="perete")
+    side = data.get("side")
+    if side != A and side != B:
+        raise RecordError("perete_side", got=show(side))
+    if not rules.perete:
+        raise RecordError("perete_off")
+    return Side(side)
+
+
+def score_perete(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> dict[str, Any]:
+    """The result of a perete entry on a score of ``a``-``b``: one piedra to its side.
+
+    The shape of :func:`score_piedras`'s (a tap of 1, named): ``lances`` empty, one
+    ``recuento`` step with lance ``null`` and ``why`` ``"perete"``, ``ended_by``
+    ``"perete"`` when the piedra reached the target, and ``perete``: ``{"side"}``.
+    Raises ``RecordError`` (code ``perete_off``) when ``rules.perete`` is off.
+
+    >>> score_perete({"perete": {"side": "B"}}, Rules(perete=True), 3, 39)["winner"]
+    'B'
+    """
+    side = read_perete(entry, rules)
+    result = score_piedras({"piedras": {"side": side.value, "n": 1}}, rules, a, b)
+    del result["piedras"]
+    result["recuento"][0]["why"] = "perete"
+    if result["ended_by"] is not None:
+        result["ended_by"] = "perete"
+    result["perete"] = {"side": side.value}
+    return result
+
+
+def score_entry(entry: Mapping[str, Any], rules: Rules, mano: int, a: int, b: int
+                ) -> dict[str, Any]:
+    """The result of any entry of a vaca (a hand, a piedras tap or a perete)."""
+    if "piedras" in entry:
+        return score_piedras(entry, rules, a, b)
+    if "perete" in entry:
+        return score_perete(entry, rules, a, b)
+    return score_parts(entry, rules, mano, a, b)
+
+
 def _check_entry(entry: object, number: int) -> Mapping[str, Any]:
     if not isinstance(entry, Mapping):
         raise VacaError("vaca_hand", n=number, inner=RecordError("not_object"))
-    if "piedras" in entry:
+    if "piedras" in entry or "perete" in entry:
         return entry
     for key in entry:
         if key not in VACA_HAND_KEYS:
@@ -128,10 +184,7 @@ def _one_vaca(
         number = first_number + i
         entry = _check_entry(entries[i], number)
         try:
-            if "piedras" in entry:
-                result = score_piedras(entry, rules, a, b)
-            else:
-                result = score_parts(entry, rules, mano, a, b)
+            result = score_entry(entry, rules, mano, a, b)
         except RuleError as error:
             raise VacaError("vaca_hand", n=number, inner=error) from error
         won = result["winner"]
@@ -139,8 +192,10 @@ def _one_vaca(
                "result": result}
         if "piedras" in entry:
             row["piedras"] = result["piedras"]
+        elif "perete" in entry:
+            row["perete"] = result["perete"]
         else:
-            mano = (mano + 1) % n  # a tap is not a dealt hand: the mano stays
+            mano = (mano + 1) % n  # a tap or a perete is not a dealt hand: the mano stays
         out.append(row)
         i += 1
         if won is None:
@@ -166,7 +221,8 @@ def replay(vaca: object) -> dict[str, Any]:
     mano one seat on; a won juego starts the next at 0-0; the side that wins
     ``rules.juegos`` juegos wins the vaca, and a hand after that is an error.
     Every entry of ``hands`` also carries the hand's full ``result``. Piedras
-    entries (see the module) may stand among the hands.
+    entries and, when the rules play it, perete entries (see the module) may stand
+    among the hands.
     """
     if not isinstance(vaca, Mapping):
         raise VacaError("not_vaca")

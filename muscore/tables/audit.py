@@ -83,8 +83,9 @@ def describe(
     return {
         "at": change.at,
         "action": change.action,
-        # Piedras tapped by hand are an "anotación", not a dealt hand.
-        "piedras": bool(entries) and all("piedras" in r for r in entries),
+        # Piedras tapped by hand and a perete are an "anotación", not a dealt hand.
+        "piedras": bool(entries) and all("piedras" in r or "perete" in r for r in entries),
+        "perete": bool(entries) and all("perete" in r for r in entries),
         "number": number,
         "via": change.via,
         "revision": change.revision,
@@ -103,8 +104,8 @@ def record_lines(record: Any, players: Sequence[str]) -> list[str]:
     if not isinstance(record, Mapping):
         return []
     lines: list[str] = []
-    if isinstance(record.get("piedras"), Mapping):
-        lines.append(piedras_words(record["piedras"], players))
+    if (tap := entry_words(record, players)) is not None:
+        lines.append(tap)
     for seat, cards in sorted(_by_seat(record, "hands").items(), key=lambda kv: str(kv[0])):
         lines.append(
             _("cartas de %(name)s: %(cards)s")
@@ -171,6 +172,21 @@ def piedras_words(entry: Mapping[str, Any], players: Sequence[str]) -> str:
     return str(words % {"names": _side_words(players, side), "n": sign})
 
 
+def perete_words(entry: Mapping[str, Any], players: Sequence[str]) -> str:
+    """A perete noted: "perete de Ana y Carla: 1 piedra"."""
+    words = _("perete de %(names)s: 1 piedra")
+    return str(words % {"names": _side_words(players, entry.get("side"))})
+
+
+def entry_words(record: Mapping[str, Any], players: Sequence[str]) -> str | None:
+    """An entry that is no dealt hand (piedras tapped, a perete) in words, else None."""
+    if isinstance(record.get("piedras"), Mapping):
+        return piedras_words(record["piedras"], players)
+    if isinstance(record.get("perete"), Mapping):
+        return perete_words(record["perete"], players)
+    return None
+
+
 def bets_words(lance: Any, players: Sequence[str]) -> str:
     """A lance's betting as said at the table: "Ana y Carla 2, Bruno y Diego +5, no quiero"."""
     if not isinstance(lance, Mapping) or not lance.get("bets"):
@@ -222,9 +238,10 @@ def record_changes(
 ) -> list[str]:
     """What was entered differently, field by field, with names for seats."""
     out: list[str] = []
-    if "piedras" in before or "piedras" in after:
-        old = piedras_words(before["piedras"], players) if "piedras" in before else _("(nada)")
-        new = piedras_words(after["piedras"], players) if "piedras" in after else _("(nada)")
+    old_tap, new_tap = entry_words(before, players), entry_words(after, players)
+    if old_tap is not None or new_tap is not None:
+        old = old_tap if old_tap is not None else _("(nada)")
+        new = new_tap if new_tap is not None else _("(nada)")
         if old != new:
             out.append(old + ARROW + new)
     cards_before, cards_after = _by_seat(before, "hands"), _by_seat(after, "hands")
@@ -274,7 +291,7 @@ def _result(
     context: tuple[int, dict[str, int]] | None,
 ) -> dict[str, Any] | None:
     """The record scored where it stands (its mano, the score before it), or None."""
-    if context is None or "piedras" in record:
+    if context is None or "piedras" in record or "perete" in record:
         return None
     mano, score = context
     try:
@@ -345,8 +362,8 @@ def summary(
     number: int | None,
 ) -> list[str]:
     """An entry added, undone or brought back: what it scored."""
-    if isinstance(record.get("piedras"), Mapping):
-        return [piedras_words(record["piedras"], players)]
+    if (tap := entry_words(record, players)) is not None:
+        return [tap]
     tantos = _tantos(record, _result(record, table_rules, context), context)
     if tantos is None:
         return []

@@ -232,11 +232,38 @@ def piedras_line(result: Mapping[str, Any], players: Sequence[str]) -> str:
     return str(_("Piedras a mano: %(names)s %(n)s, %(score)s.") % params)
 
 
+def perete_line(result: Mapping[str, Any], players: Sequence[str]) -> str:
+    """A perete noted: "Perete de Ana y Carla: 1 piedra, 13." (": ganan el juego.")."""
+    side = result["perete"].get("side")
+    params = {
+        "names": side_names(players, side) if side in SIDES else str(side),
+        "score": int((result.get("score") or {}).get(side, 0)),
+    }
+    if result.get("winner") == side:
+        return str(_("Perete de %(names)s: 1 piedra, %(score)s: ganan el juego.") % params)
+    return str(_("Perete de %(names)s: 1 piedra, %(score)s.") % params)
+
+
+def _entry_of(hand: Mapping[str, Any], key: str) -> bool:
+    return isinstance(hand.get(key), Mapping) or isinstance(
+        (hand.get("result") or {}).get(key), Mapping
+    )
+
+
 def is_piedras(hand: Mapping[str, Any]) -> bool:
     """True for an entry of piedras tapped by hand (not a dealt hand)."""
-    return isinstance(hand.get("piedras"), Mapping) or isinstance(
-        (hand.get("result") or {}).get("piedras"), Mapping
-    )
+    return _entry_of(hand, "piedras")
+
+
+def is_perete(hand: Mapping[str, Any]) -> bool:
+    """True for a perete noted (4 5 6 7: one piedra; not a dealt hand either)."""
+    return _entry_of(hand, "perete")
+
+
+def is_dealt(hand: Mapping[str, Any]) -> bool:
+    """True for a hand dealt and played: neither piedras tapped nor a perete. Players
+    number these ("Mano 6"); the others are entries ("Anotación 9")."""
+    return not (is_piedras(hand) or is_perete(hand))
 
 
 def recuento_lines(
@@ -251,6 +278,8 @@ def recuento_lines(
     """
     if isinstance(result.get("piedras"), Mapping):
         return [piedras_line(result, players)]
+    if isinstance(result.get("perete"), Mapping):
+        return [perete_line(result, players)]
     lines: list[str] = []
     steps = list(result.get("recuento") or [])
     winner = result.get("winner")
@@ -390,6 +419,7 @@ def board(state: BoardState) -> dict[str, Any]:
             "lines": recuento_lines(last.get("result") or {}, players),
             "winner": last.get("winner"),
             "piedras": is_piedras(last),
+            "perete": is_perete(last),
         }
     elif (ended := state.get("last_finished")) and ended.get("hands"):
         # The last hand played ended the last vaca: the board still shows its recuento.
@@ -399,6 +429,7 @@ def board(state: BoardState) -> dict[str, Any]:
             "lines": recuento_lines(fh.get("result") or {}, players),
             "winner": fh.get("winner"),
             "piedras": is_piedras(fh),
+            "perete": is_perete(fh),
         }
     finished_count = len(state.get("finished") or [])
     names = {side: side_names(players, side) for side in SIDES}
@@ -419,7 +450,7 @@ def board(state: BoardState) -> dict[str, Any]:
             chart(
                 [h["score"] for h in juego["hands"]],
                 target,
-                dealt=sum(1 for h in juego["hands"] if not is_piedras(h)),
+                dealt=sum(1 for h in juego["hands"] if is_dealt(h)),
             ),
             players,
         ),
@@ -510,7 +541,7 @@ def shown_vaca_end(
                 target,
                 breaks=breaks,
                 height=170,
-                dealt=sum(1 for h in hands if not is_piedras(h)),
+                dealt=sum(1 for h in hands if is_dealt(h)),
             ),
             players,
         ),
@@ -530,6 +561,8 @@ def table_options(rules: Mapping[str, Any]) -> list[str]:
     )
     real31 = rules.get("real31", "no")
     words.append(str(REAL31_WORDS.get(str(real31), str(real31))))
+    if rules.get("perete"):
+        words.append(_("con perete (4 5 6 7: un tanto)"))
     return [str(w) for w in words]
 
 
@@ -544,7 +577,7 @@ def history(state: TableState) -> list[dict[str, Any]]:
         first = int(vaca.get("first_hand", 1))
         hands = list(vaca.get("hands") or [])
         for i, hand in enumerate(hands):
-            dealt += 0 if is_piedras(hand) else 1
+            dealt += 1 if is_dealt(hand) else 0
             is_last_of_vaca = i == len(hands) - 1 and vaca.get("winner")
             out.append(
                 {
@@ -561,6 +594,7 @@ def history(state: TableState) -> list[dict[str, Any]]:
                     else "",
                     "lines": entry_lines(hand, players),
                     "piedras": is_piedras(hand),
+                    "perete": is_perete(hand),
                 }
             )
     out.reverse()

@@ -4,7 +4,8 @@ Seed 001 ("Variantes regionales"): the guide plays eight reyes, eight ases and n
 to 40; "juego a 30 tantos en vez de 40; cuatro reyes y real en Navarra, Guipúzcoa y La
 Rioja". The real is the 31 real of three sietes and a rey "barbado", index 12, not a 3
 (seed 000: the option ``real31`` "rey"). A preset only fills the table's options: they
-stay editable before the table starts.
+stay editable before the table starts. Perete (4 5 6 7, a tanto "en algunas zonas") is
+on in none: the seeds name no place that plays it, so every preset sets it off.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class Preset:
     reyes: int
     target: int
     real31: str
+    perete: str = "no"  #: "si" where the seeds say the region plays perete (none do)
 
 
 PRESETS = (

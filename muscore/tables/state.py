@@ -29,10 +29,17 @@ class PiedrasTap(TypedDict):
     n: int
 
 
+class PereteNoted(TypedDict):
+    """A perete (4 5 6 7) shown by a player of a side: one piedra to it."""
+
+    side: SideName
+
+
 class ReplayedHand(TypedDict):
     """One entry of a vaca as replayed: its mano and juego, the score after it, who won.
 
-    A dealt hand, or piedras tapped by hand (then "piedras" says which side and how many).
+    A dealt hand, piedras tapped by hand (then "piedras" says which side and how many)
+    or a perete (then "perete" says which side).
     """
 
     mano: int
@@ -41,6 +48,7 @@ class ReplayedHand(TypedDict):
     winner: SideName | None
     result: dict[str, Any]
     piedras: NotRequired[PiedrasTap]
+    perete: NotRequired[PereteNoted]
 
 
 class Vaca(TypedDict):
@@ -112,3 +120,4 @@ class StoredHand(TypedDict):
     winner: NotRequired[SideName | None]
     result: NotRequired[dict[str, Any]]
     piedras: NotRequired[PiedrasTap]
+    perete: NotRequired[PereteNoted]

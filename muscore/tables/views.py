@@ -192,7 +192,7 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
         "redo": services.redo_candidate(table) if editable else None,
     }
     last = context["b"]["last_hand"]
-    if last and not last["piedras"]:
+    if last and not (last["piedras"] or last["perete"]):
         last["dealt"] = services.dealt_number(table, last["number"])
     context["board_url"] = context["links"]["edit" if editable else "view"]
     # A league match's table: its competition, match and result (the league's, not the hands').
@@ -284,11 +284,12 @@ def _history(request: HttpRequest, table: Table, editable: bool) -> HttpResponse
     # H4: each hand opens in the recuento calculator with one tap (muscore/disputes).
     calc_links = table_hand_links(table, state)
     for hand in hands:
-        # Piedras tapped by hand are no dealt hand: nothing to recount or correct.
-        hand["calc_url"] = "" if hand["piedras"] else calc_links.get(hand["number"], "")
+        # Piedras tapped by hand and a perete are no dealt hand: nothing to recount or correct.
+        tap = hand["piedras"] or hand["perete"]
+        hand["calc_url"] = "" if tap else calc_links.get(hand["number"], "")
     if editable:
         for hand in hands:
-            if not hand["piedras"]:
+            if not (hand["piedras"] or hand["perete"]):
                 hand["edit_url"] = reverse(
                     "tables:edit_hand", args=[table.id, table.edit_key, hand["number"]]
                 )
@@ -366,6 +367,7 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
             "score": last["score"],
             "lines": board.entry_lines(last, state["players"]),
             "piedras": board.is_piedras(last),
+            "perete": board.is_perete(last),
         }
         return render(request, "tables/undo.html", context)
     revision = request.POST.get("revision", "")
@@ -483,6 +485,8 @@ def _entry_for(table: Table, state: TableState, number: int | None) -> dict[str,
     if board.is_piedras(hand):
         # Piedras tapped by hand: undone (and tapped again), never corrected as a hand.
         raise Http404(_("Esa anotación son piedras a mano: no es una mano que corregir."))
+    if board.is_perete(hand):
+        raise Http404(_("Esa anotación es un perete: no es una mano que corregir."))
     record = services.hand_entry(table, number)["record"]
     # The mano and score before it as the replay has them (one place: muscore.permalink).
     full = table_hand_records(state, {number: record}).get(number)

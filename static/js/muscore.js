@@ -1011,8 +1011,9 @@
     var button = event.target.closest && event.target.closest("[data-preset]");
     var form = button && button.closest("form");
     if (!form) return;
-    ["reyes", "target", "real31"].forEach(function (name) {
+    ["reyes", "target", "real31", "perete"].forEach(function (name) {
       var value = button.getAttribute("data-preset-" + name);
+      if (value === null) return;
       form.querySelectorAll('[name="' + name + '"]').forEach(function (input) {
         if (input.type === "radio") input.checked = input.value === value;
         else input.value = value;

@@ -115,7 +115,7 @@ def count_hands(hands: Iterable[tuple[Mapping[str, Any], HandResult]]) -> dict[s
             won = counts[result.winner.value]
             won.juegos += 1
             won.juegos_ordago += result.ended_by == "ordago"
-        if result.is_piedras:
+        if not result.is_dealt:
             continue
         for side in counts.values():
             side.hands += 1
