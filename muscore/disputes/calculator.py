@@ -267,6 +267,13 @@ class Calculation:
     def form_winners(self) -> dict[str, str]:
         return {lance: side for lance, side in self.winners.items() if side}
 
+    def peretes(self) -> list[int]:
+        """The seats whose cards are 4 5 6 7, when the table plays perete (else none)."""
+        if not self.rules.get("perete"):
+            return []
+        return [seat for seat, text in sorted(self.cards.items())
+                if len(text.split()) == 4 and engine.Hand.parse(text).is_perete()]
+
     # -- filling the form from a record -----------------------------------------------------
 
     @classmethod

@@ -76,12 +76,17 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
         "presets": PRESETS,
         "six": n == 6,
         "players": n,
+        # A seat dealt 4 5 6 7 at a table that plays perete: a tanto and new cards.
+        "peretes": [
+            {"name": calc.names[seat], "names": labels[side_of(seat)]}
+            for seat in calc.peretes()
+        ],
         "real31_choices": [(value, str(label)) for value, label in REAL31_CHOICES],
     }
 
 
 #: What a calculator link without a hand may set: the table options and the names.
-START_FIELDS = ("reyes", "target", "juegos", "real31", *(f"n{seat}" for seat in range(6)))
+START_FIELDS = ("reyes", "target", "juegos", "real31", "perete", *(f"n{seat}" for seat in range(6)))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

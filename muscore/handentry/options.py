@@ -36,6 +36,23 @@ PLAYERS_CHOICES = [
     (2, gettext_lazy("2 (cada uno para sí)")),
 ]
 OPTION_KEYS = ("reyes", "target", "juegos", "real31")
+#: The perete option's field: "si" from the forms, "True" / "true" from a record's rules.
+PERETE_ON = frozenset({"si", "True", "true", "1"})
+PERETE_CHOICES = [("no", gettext_lazy("No")), ("si", gettext_lazy("Sí: un tanto"))]
+
+
+def perete_field() -> forms.ChoiceField:
+    """Perete (seed 001: 4 5 6 7 "en algunas zonas da derecho a un tanto"), off unless the
+    table says: a table's option only (a competition's matches play without it)."""
+    return forms.ChoiceField(
+        label=gettext_lazy("Perete (4 5 6 7)"), choices=PERETE_CHOICES, initial="no",
+        required=False, widget=forms.RadioSelect,
+    )
+
+
+def perete_option(value: Any) -> dict[str, Any]:
+    """``{"perete": True}`` for a field that turns it on, else nothing (absent is off)."""
+    return {"perete": True} if str(value or "") in PERETE_ON else {}
 
 
 class TableOptionsFields(forms.Form):
@@ -106,4 +123,5 @@ def read_options(data: Mapping[str, Any], errors: list[str]) -> dict[str, Any]:
         "juegos": number("juegos", DEFAULT_RULES["juegos"], *JUEGOS_RANGE,
                          str(juegos_field.label)),
         "real31": real31 if real31 in REAL31 else "no",
+        **perete_option(data.get("perete")),
     }

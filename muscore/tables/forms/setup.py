@@ -8,7 +8,12 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from muscore.handentry.options import PLAYERS_CHOICES, TableOptionsFields
+from muscore.handentry.options import (
+    PLAYERS_CHOICES,
+    TableOptionsFields,
+    perete_field,
+    perete_option,
+)
 from muscore.handentry.words import NAME_MAX, seat_label
 
 
@@ -28,6 +33,8 @@ class SetupForm(TableOptionsFields):
         initial="0",
         widget=forms.RadioSelect,
     )
+    perete = perete_field()
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for seat in range(6):
@@ -70,6 +77,7 @@ class SetupForm(TableOptionsFields):
             "rules": {
                 "players": count,
                 **self.options(),
+                **perete_option(data.get("perete")),
             },
             "mano": "random" if mano == "random" else int(mano),
         }
