@@ -52,17 +52,23 @@ def _empty_vaca(mano: int) -> dict[str, Any]:
             "score": {A: 0, B: 0}, "next_mano": mano}
 
 
+def _entry_data(entry: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
+    """The object of an entry that holds ``name`` alone, with no key but ``keys``."""
+    for key in entry:
+        if key != name:
+            raise RecordError(f"{name}_alone", key=str(key)[:40])
+    data = entry[name]
+    if not isinstance(data, Mapping):
+        raise RecordError("not_a", field=name, what="object", got=show(data))
+    for key in data:
+        if key not in keys:
+            raise RecordError("unknown_key", key=str(key)[:40], where=name)
+    return data
+
+
 def read_piedras(entry: Mapping[str, Any]) -> tuple[Side, int]:
     """The side and the piedras of a piedras entry, checked."""
-    for key in entry:
-        if key != "piedras":
-            raise RecordError("piedras_alone", key=str(key)[:40])
-    data = entry["piedras"]
-    if not isinstance(data, Mapping):
-        raise RecordError("not_a", field="piedras", what="object", got=show(data))
-    for key in data:
-        if key not in ("side", "n"):
-            raise RecordError("unknown_key", key=str(key)[:40], where="piedras")
+    data = _entry_data(entry, "piedras", ("side", "n"))
     side = data.get("side")
     if side != A and side != B:
         raise RecordError("piedras_side", got=show(side))
@@ -101,15 +107,7 @@ def score_piedras(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> dic
 
 def read_perete(entry: Mapping[str, Any], rules: Rules) -> Side:
     """The side of a perete entry, checked (refused when the table does not play it)."""
-    for key in entry:
-        if key != "perete":
-            raise RecordError("perete_alone", key=str(key)[:40])
-    data = entry["perete"]
-    if not isinstance(data, Mapping):
-        raise RecordError("not_a", field="perete", what="object", got=show(data))
-    for key in data:
-        if key != "side":
-            raise RecordError("unknown_key", key=str(key)[:40], where="perete")
+    data = _entry_data(entry, "perete", ("side",))
     side = data.get("side")
     if side != A and side != B:
         raise RecordError("perete_side", got=show(side))
