@@ -3,7 +3,7 @@
 The stored truth is the hand records. Scores, juegos, vacas and the mano are
 never stored: `muscore.tables.services.table_state` replays the records through
 `muscore.rules`. Every change leaves a `Change` row, so nothing is ever lost.
-Business logic lives in `services.py`, not here.
+Business logic lives in the `services` package, not here.
 """
 
 from __future__ import annotations

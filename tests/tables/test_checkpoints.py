@@ -75,8 +75,8 @@ class ReplayCounter:
             self.hands += sum(len(v["hands"]) for v in [*result["finished"], result["current"]])
             return result
 
-        monkeypatch.setattr(services.rules_engine, "replay_evening", counting)
-        monkeypatch.setattr(services.rules_engine, "replay", self.no_vaca_replay)
+        monkeypatch.setattr(services.replay.rules_engine, "replay_evening", counting)
+        monkeypatch.setattr(services.replay.rules_engine, "replay", self.no_vaca_replay)
 
     @staticmethod
     def no_vaca_replay(vaca: Any) -> dict[str, Any]:
@@ -173,8 +173,8 @@ def test_a_read_replays_nothing_even_on_a_cold_cache(monkeypatch):
     def no_replay(*args: Any) -> dict[str, Any]:
         raise AssertionError("a read replayed a vaca")
 
-    monkeypatch.setattr(services.rules_engine, "replay", no_replay)
-    monkeypatch.setattr(services.rules_engine, "replay_evening", no_replay)
+    monkeypatch.setattr(services.replay.rules_engine, "replay", no_replay)
+    monkeypatch.setattr(services.replay.rules_engine, "replay_evening", no_replay)
     assert services.table_state(table) == expected
     assert services.hand_entry(table, 30)["score"] == services.iter_hands(expected)[29][1]["score"]
     services.preview_hand(table, make_record())
@@ -196,7 +196,7 @@ def test_a_table_from_before_the_stored_vacas_is_replayed_once_at_its_first_read
 
 
 def test_a_table_holds_at_most_max_hands(monkeypatch, client):
-    monkeypatch.setattr(services, "MAX_HANDS", 5)
+    monkeypatch.setattr(services.checks, "MAX_HANDS", 5)
     table = long_table(5)
     with pytest.raises(services.TableError, match="already has 5 hands"):
         services.add_hand(table, make_record(), via="api")
@@ -214,7 +214,7 @@ def test_a_table_holds_at_most_max_hands(monkeypatch, client):
 
 
 def test_an_import_above_the_limit_is_refused_whole(monkeypatch, client):
-    monkeypatch.setattr(services, "MAX_HANDS", 5)
+    monkeypatch.setattr(services.checks, "MAX_HANDS", 5)
     tables = Table.objects.count()
     with pytest.raises(services.TableError, match="6 hands"):
         long_table(6)

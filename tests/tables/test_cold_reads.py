@@ -276,8 +276,8 @@ def test_the_board_s_and_the_api_s_summed_up_reads_replay_nothing(monkeypatch, c
     def no_replay(*args: Any) -> dict[str, Any]:
         raise AssertionError("a read replayed a vaca")
 
-    monkeypatch.setattr(services.rules_engine, "replay", no_replay)
-    monkeypatch.setattr(services.rules_engine, "replay_evening", no_replay)
+    monkeypatch.setattr(services.replay.rules_engine, "replay", no_replay)
+    monkeypatch.setattr(services.replay.rules_engine, "replay_evening", no_replay)
     assert services.board_state(table) == expected
     assert json.loads(services.summary_state_json(table))["finished"] == expected["finished"]
     assert client.get(f"/t/{table.id}/").status_code == 200

@@ -16,14 +16,15 @@ from muscore.tables import services
 
 pytestmark = pytest.mark.django_db
 
-SERVICES = Path(services.__file__)
+SERVICES = Path(services.__file__).parent
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "en" / "LC_MESSAGES" / "django.mo"
 
 
 def service_msgids() -> list[str]:
-    """Every _("...") template in services.py (implicitly joined strings included)."""
+    """Every _("...") template in the services package (implicitly joined strings included)."""
     found = []
-    for node in ast.walk(ast.parse(SERVICES.read_text())):
+    nodes = [n for f in sorted(SERVICES.glob("*.py")) for n in ast.walk(ast.parse(f.read_text()))]
+    for node in nodes:
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_":
             (arg,) = node.args
             assert isinstance(arg, ast.Constant) and isinstance(arg.value, str)

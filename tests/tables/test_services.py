@@ -59,7 +59,7 @@ def test_random_mano_comes_from_an_unpredictable_draw(monkeypatch):
         draws.append(n)
         return 3
 
-    monkeypatch.setattr(services.secrets, "randbelow", randbelow)
+    monkeypatch.setattr(services.checks.secrets, "randbelow", randbelow)
     assert make_table(mano="random").first_mano == 3
     assert draws == [4]
 
@@ -241,7 +241,7 @@ def test_an_unchanged_table_is_not_replayed_again(monkeypatch, django_assert_max
     make_hands(table, [make_record(), make_record()])
     calls = []
     real = rules.replay
-    monkeypatch.setattr(services.rules_engine, "replay", lambda v: calls.append(1) or real(v))
+    monkeypatch.setattr(rules, "replay", lambda v: calls.append(1) or real(v))
     with django_assert_max_num_queries(1):
         services.table_state(table)
     assert calls == []

@@ -1,0 +1,169 @@
+"""The state's JSON text, read from the stored vacas without parsing them, and kept in
+Django's cache per (table, revision, epoch): a restore changes the epoch."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Literal, cast
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from muscore.tables.models import Table, VacaCheckpoint
+from muscore.tables.services.errors import TableNotFound
+from muscore.tables.services.reads import table_revision
+from muscore.tables.services.replay import _dumps, _lock, summary_of
+from muscore.tables.state import (
+    BoardState,
+    TableState,
+)
+
+# only a text up to this size: a longer table is read from its stored vacas, which
+# costs one query and no replay. The cache's own limits bound the total.
+STATE_CACHE_SECONDS = 600
+STATE_CACHE_MAX_CHARS = 64 * 1024
+
+
+def _state_text(table: Table, texts: list[str]) -> str:
+    """The state's JSON text from the stored vacas' texts, none of them parsed again.
+
+    The same text as json.dumps of {"id", "players", "rules", "current", "finished",
+    "revision"}: what JsonResponse would send."""
+    head = _dumps({"id": table.id, "players": list(table.players), "rules": dict(table.rules)})
+    finished = ", ".join(texts[:-1])
+    return (
+        f'{head[:-1]}, "current": {texts[-1]}, "finished": [{finished}], '
+        f'"revision": {int(table.revision)}}}'
+    )
+
+
+def _texts(table: Table) -> list[str]:
+    return list(
+        VacaCheckpoint.objects.filter(table_id=table.pk)
+        .order_by("index")
+        .values_list("result", flat=True)
+    )
+
+
+# the finished vacas without their hands) and the board's ("board": the same, plus the
+# last finished vaca whole when the board shows its end).
+READ_KINDS = ("state", "summary", "board")
+# How a write answers: the whole state ("full", the Python API's default) or the API's
+# default read ("summary": no hands of the finished vacas, so a write on a full table
+# answers what one on a short table does).
+Finished = Literal["summary", "full"]
+
+
+def _cache_key(table: Table, kind: str = "state") -> str:
+    # The epoch changes at a restore: a state cached before it is never read again.
+    name = "table-state" if kind == "state" else f"table-{kind}"
+    return f"muscore:{name}:{table.pk}:{table.revision}:{table.epoch}"
+
+
+def _cache_put(table: Table, text: str, kind: str = "state") -> None:
+    # Bounded per entry: a long table's state is read from its stored vacas instead.
+    if len(text) <= STATE_CACHE_MAX_CHARS:
+        cache.set(_cache_key(table, kind), text, STATE_CACHE_SECONDS)
+
+
+def _summary_text(table: Table, *, board: bool) -> str | None:
+    """The state's JSON text with each finished vaca's summary instead of the vaca (and,
+    for the board, "last_finished"), from the stored vacas: two queries whatever the
+    table's length. The hands of a finished vaca are read only when the board shows
+    its end (the current vaca has no hands yet). None when nothing is stored."""
+    rows = list(
+        VacaCheckpoint.objects.filter(table_id=table.pk)
+        .order_by("index")
+        .values_list("index", "hand_count", "summary")
+    )
+    if not rows:
+        return None
+    current = rows[-1][0]
+    shows_end = rows[-1][1] == 0 and len(rows) > 1
+    last = rows[-2][0] if shows_end and board else None
+    # A row stored before the summary column (and not yet filled) gives it from its vaca.
+    wanted = {current, *(index for index, _count, text in rows[:-1] if not text)}
+    if last is not None:
+        wanted.add(last)
+    texts = dict(
+        VacaCheckpoint.objects.filter(table_id=table.pk, index__in=wanted).values_list(
+            "index", "result"
+        )
+    )
+    summaries = ", ".join(
+        text or _dumps(summary_of(json.loads(texts[index]))) for index, _count, text in rows[:-1]
+    )
+    head = _dumps({"id": table.id, "players": list(table.players), "rules": dict(table.rules)})
+    extra = ""
+    if board:
+        extra = f', "last_finished": {texts[last] if last is not None else "null"}'
+    return (
+        f'{head[:-1]}, "current": {texts[current]}, "finished": [{summaries}]{extra}, '
+        f'"revision": {int(table.revision)}}}'
+    )
+
+
+def _read(table: Table, kind: str) -> str:
+    """The JSON text of a read (`kind` of READ_KINDS), from the cache or the stored vacas:
+    no replay, and the revision checked again after reading so that a write landing in
+    between is never half seen."""
+    build: dict[str, Callable[[Table], str | None]] = {
+        "state": lambda t: _state_text(t, texts) if (texts := _texts(t)) else None,
+        "summary": lambda t: _summary_text(t, board=False),
+        "board": lambda t: _summary_text(t, board=True),
+    }
+    for _attempt in range(5):
+        fresh = Table.objects.filter(pk=table.pk).first()
+        if fresh is None:
+            raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
+        if fresh.replayed_revision != fresh.revision:
+            break
+        text = cache.get(_cache_key(fresh, kind))
+        if isinstance(text, str):
+            return text
+        text = build[kind](fresh)
+        if text is None:
+            break
+        if table_revision(fresh.pk) != fresh.revision:
+            continue  # a write landed between the reads: read again
+        _cache_put(fresh, text, kind)
+        return text
+    # Vacas to replay first, or a storm of writes: read inside the lock, always consistent.
+    with transaction.atomic():
+        fresh = _lock(table.pk)
+        text = build[kind](fresh)
+    assert text is not None, "_lock stored the vacas"
+    _cache_put(fresh, text, kind)
+    return text
+
+
+def table_state_json(table: Table) -> str:
+    """table_state() as its JSON text, read from the cache or the stored vacas: no replay,
+    no parsing (the API sends it as it is)."""
+    return _read(table, "state")
+
+
+def summary_state_json(table: Table) -> str:
+    """The API's default read as JSON text: table_state() with each finished vaca's
+    summary (VacaSummary: no hands) in "finished". Its cost does not grow with the hands
+    of the finished vacas."""
+    return _read(table, "summary")
+
+
+def board_state(table: Table) -> BoardState:
+    """What the board draws (BoardState): the current vaca, the finished vacas' summaries,
+    and the last finished vaca whole only when the board shows its end. Never replays,
+    and never reads the hands of the other finished vacas."""
+    return cast(BoardState, json.loads(_read(table, "board")))
+
+
+def table_state(table: Table) -> TableState:
+    """The API's GET shape: {"id","players","rules","current","finished","revision"}.
+
+    Each vaca is muscore.rules.replay's output plus "first_hand" (the table-wide
+    number of its first hand) and "mano" (its first mano). The hand at index i
+    of a vaca is table-wide hand number first_hand + i.
+    """
+    return cast(TableState, json.loads(table_state_json(table)))

@@ -1,0 +1,185 @@
+"""What a table accepts: its rules, names, mano, a hand record, a key, piedras, its size."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from muscore import rules as rules_engine
+from muscore import text as unicode_text
+from muscore.tables.services.errors import TableError, _InLanguage
+
+NAME_MAX = 40
+# Lengths that fit the columns (Hand.client_id 100; IdempotentWrite.key 200 with a prefix).
+CLIENT_ID_MAX = 100
+KEY_MAX = 150
+# Keys a hand record on a table must not carry: the table knows them.
+TABLE_OWNED_KEYS = ("score", "mano", "rules")
+# The most hands a table holds (an import above it is refused): a very long night is
+# about 300; the limit keeps one table's state (about 0.8 kB a hand) to about 1.5 MB.
+MAX_HANDS = 2000
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def normalize_rules(raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Every option of rules.md filled in, or TableError naming the bad one.
+
+    The engine's `Rules` is the one place that knows the options and their values.
+    """
+    try:
+        return rules_engine.Rules.from_json(raw).to_json()
+    except rules_engine.RuleError as error:
+        raise TableError(_InLanguage(error)) from error
+
+
+def default_names(players: int) -> list[str]:
+    """A1, B1, A2, B2 (A3, B3): the side of each seat and its place in the side."""
+    return [f"{'AB'[seat % 2]}{seat // 2 + 1}" for seat in range(players)]
+
+
+def _check_name(seat: int, name: Any, default: str) -> str:
+    if name is None:
+        return default
+    if not isinstance(name, str):
+        raise TableError(_("el nombre del asiento %(seat)s debe ser un texto"), seat=seat + 1)
+    if unicode_text.problem(name) == unicode_text.SURROGATE:
+        raise TableError(
+            _("el nombre del asiento %(seat)s no es texto Unicode válido"), seat=seat + 1
+        )
+    text = name.strip()
+    if not text:
+        return default
+    if len(text) > NAME_MAX:
+        raise TableError(
+            _("el nombre del asiento %(seat)s tiene %(length)s caracteres; como mucho %(max)s"),
+            seat=seat + 1,
+            length=len(text),
+            max=NAME_MAX,
+        )
+    if unicode_text.problem(text):
+        raise TableError(
+            _("el nombre del asiento %(seat)s lleva un carácter de control"), seat=seat + 1
+        )
+    if unicode_text.is_invisible(text):
+        raise TableError(
+            _("el nombre del asiento %(seat)s solo tiene caracteres invisibles"), seat=seat + 1
+        )
+    if unicode_text.has_bidi_control(text):
+        raise TableError(
+            _("el nombre del asiento %(seat)s lleva un carácter que cambia el sentido del texto"),
+            seat=seat + 1,
+        )
+    return text
+
+
+def normalize_players(raw: Any, count: int) -> list[str]:
+    defaults = default_names(count)
+    if raw is None:
+        return defaults
+    if not isinstance(raw, list | tuple):
+        raise TableError(_("los jugadores deben ser una lista de nombres por asiento"))
+    if len(raw) != count:
+        raise TableError(
+            _("%(names)s nombres para una mesa de %(count)s jugadores"), names=len(raw), count=count
+        )
+    return [_check_name(seat, name, defaults[seat]) for seat, name in enumerate(raw)]
+
+
+def normalize_mano(raw: Any, count: int) -> int:
+    if raw is None:
+        return 0
+    if raw == "random":
+        # "We cut for it": the draw must not be predictable.
+        return secrets.randbelow(count)
+    if not _is_int(raw) or not 0 <= raw < count:
+        raise TableError(
+            _('la mano debe ser un asiento del 0 al %(last)s, o "random"'), last=count - 1
+        )
+    return int(raw)
+
+
+def _check_key(name: str, value: Any, limit: int = KEY_MAX) -> str | None:
+    if value is None:
+        return None
+    if (
+        not isinstance(value, str)
+        or not 1 <= len(value) <= limit
+        or not value.isascii()
+        or not value.isprintable()
+    ):
+        raise TableError(
+            _("%(name)s debe tener de 1 a %(limit)s caracteres ASCII imprimibles"),
+            name=name,
+            limit=limit,
+        )
+    return value
+
+
+def check_record(record: Any) -> dict[str, Any]:
+    """A plain, JSON-clean copy of a hand record as a table stores it, or TableError."""
+    if not isinstance(record, Mapping):
+        raise TableError(_("una mano debe ser un objeto JSON"))
+    present = [key for key in TABLE_OWNED_KEYS if key in record]
+    if present:
+        raise TableError(
+            _(
+                "una mano de una mesa no lleva %(key)s: la mesa ya sabe sus reglas, el tanteo "
+                "y la mano"
+            ),
+            key=repr(present[0]),
+        )
+    try:
+        clean = json.loads(json.dumps(record, allow_nan=False))
+    except (TypeError, ValueError):
+        raise TableError(_("una mano solo puede llevar valores JSON")) from None
+    if not isinstance(clean, dict):
+        raise TableError(_("una mano debe ser un objeto JSON"))
+    _check_json_text(clean, _("una mano"))
+    return clean
+
+
+def _check_json_text(data: Any, what: Any) -> None:
+    """TableError when a string of `data` is not text both databases and a page can hold."""
+    found = unicode_text.json_problem(data)
+    if found == unicode_text.SURROGATE:
+        raise TableError(
+            _("%(what)s lleva texto que no es Unicode válido (un surrogate suelto)"), what=what
+        )
+    if found:
+        raise TableError(_("%(what)s lleva un carácter de control"), what=what)
+
+
+def _check_limit(count: int) -> None:
+    if count >= MAX_HANDS:
+        raise TableError(
+            _(
+                "la mesa ya tiene %(max)s manos, el máximo de una mesa: exporta esta y "
+                "empieza una mesa nueva para seguir"
+            ),
+            max=MAX_HANDS,
+        )
+
+
+PIEDRAS_MAX = 100
+
+
+def piedras_record(side: Any, n: Any) -> dict[str, Any]:
+    """The record of piedras tapped by hand, `{"piedras": {"side", "n"}}`, or TableError.
+
+    The engine replays it among the hands (docs/contract.md, "Piedras entries"); here
+    only what a player can get wrong is said in a player's words.
+    """
+    if side not in ("A", "B"):
+        raise TableError(_('las piedras son para un bando: "A" o "B"'))
+    if not _is_int(n) or n == 0 or abs(n) > PIEDRAS_MAX:
+        raise TableError(
+            _("las piedras son un número entero de -%(max)s a %(max)s, sin el 0"), max=PIEDRAS_MAX
+        )
+    return {"piedras": {"side": side, "n": n}}

@@ -1,0 +1,97 @@
+"""Reads of one table that are not its whole state: the table, its revision, one hand,
+the audit, a preview."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from muscore import text as unicode_text
+from muscore.permalink import next_context
+from muscore.tables.models import Change, Hand, Table, VacaCheckpoint
+from muscore.tables.services.checks import check_record
+from muscore.tables.services.errors import HandNotFound, TableNotFound
+from muscore.tables.services.replay import _lock, _score
+from muscore.tables.state import (
+    StoredHand,
+)
+
+
+def _possible_id(table_id: Any) -> bool:
+    # A NUL or a lone surrogate in a URL never names a table, and PostgreSQL refuses to
+    # even compare it (a 500): such a link is a table that does not exist.
+    return isinstance(table_id, str) and len(table_id) <= 64 and not unicode_text.problem(table_id)
+
+
+def table_revision(table_id: str) -> int | None:
+    """The table's revision in one indexed query (the ETag check), None when unknown."""
+    if not _possible_id(table_id):
+        return None
+    return Table.objects.filter(pk=table_id).values_list("revision", flat=True).first()
+
+
+def dealt_number(table: Table, number: int) -> int:
+    """The number a player reads for entry `number`: hands dealt up to it, piedras taps
+    tapped by hand not counted (the entry number stays the record's key)."""
+    taps = table.hands.filter(number__lt=number, record__has_key="piedras").count()
+    return number - taps
+
+
+def get_table(table_id: Any) -> Table:
+    if not _possible_id(table_id):
+        raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
+    try:
+        return Table.objects.get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableNotFound(_("no hay ninguna mesa con ese enlace")) from None
+
+
+def _vaca_of(table: Table, number: int | None) -> dict[str, Any]:
+    """The stored vaca holding hand `number` (None: the current vaca), parsed."""
+    for _attempt in range(5):
+        fresh = Table.objects.filter(pk=table.pk).first()
+        if fresh is None:
+            raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
+        if fresh.replayed_revision != fresh.revision:
+            break
+        rows = VacaCheckpoint.objects.filter(table_id=fresh.pk)
+        if number is not None:
+            rows = rows.filter(first_hand__lte=number)
+        text = rows.order_by("-index").values_list("result", flat=True).first()
+        if text is None:
+            break
+        if table_revision(fresh.pk) != fresh.revision:
+            continue
+        vaca: dict[str, Any] = json.loads(text)
+        return vaca
+    with transaction.atomic():
+        _lock(table.pk)
+        return _vaca_of(table, number)
+
+
+def hand_entry(table: Table, number: int) -> StoredHand:
+    """One stored hand: {"number", "record", "mano", "juego", "score", "winner", "result"}."""
+    try:
+        record = table.hands.get(number=number).record
+    except Hand.DoesNotExist:
+        raise HandNotFound(_("la mano %(n)s no existe"), n=number) from None
+    vaca = _vaca_of(table, number)
+    i = number - vaca["first_hand"]
+    if 0 <= i < len(vaca["hands"]):
+        return cast(StoredHand, {"number": number, "record": record, **vaca["hands"][i]})
+    # pragma: no cover - replay covers every hand
+    return cast(StoredHand, {"number": number, "record": record})
+
+
+def table_changes(table: Table) -> list[Change]:
+    return list(table.changes.order_by("at", "id"))
+
+
+def preview_hand(table: Table, record: Any) -> dict[str, Any]:
+    """The score() result `record` would give as the table's next hand; nothing is saved."""
+    clean = check_record(record)
+    mano, score = next_context(_vaca_of(table, None))
+    return _score({**clean, "rules": dict(table.rules), "mano": mano, "score": score})
