@@ -54,6 +54,7 @@ from muscore.leagues.compute.fixtures import fixtures
 from muscore.leagues.compute.standings import Row, apply_head_to_head, match_points, order_rows
 from muscore.leagues.messages import league_message
 from muscore.leagues.models import (
+    REASON_MAX,
     Competition,
     Correction,
     Entry,
@@ -99,11 +100,13 @@ def league_error(error: LeagueError) -> CompetitionError:
     return CompetitionError(league_message(error))
 
 
-def audit(match: Match, by: Any, action: str, before: dict[str, Any], reason: str = "") -> None:
-    Correction.objects.create(
+def audit(
+    match: Match, by: Any, action: str, before: dict[str, Any], reason: str = "",
+) -> Correction:
+    return Correction.objects.create(
         competition_id=match.competition_id, match=match,
         by=by if getattr(by, "is_authenticated", False) else None,
-        action=action, before=before, after=match.figures(), reason=reason[:200],
+        action=action, before=before, after=match.figures(), reason=reason[:REASON_MAX],
     )
 
 

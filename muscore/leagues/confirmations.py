@@ -370,16 +370,7 @@ def _store(match: Match, claim: ResultClaim, *, by: Any, action: str, at: dateti
     if claim.tantos_first is not None and claim.tantos_second is not None:
         tantos = (claim.tantos_first, claim.tantos_second)
     result = _result(match, (claim.juegos_first, claim.juegos_second), tantos)
-    before = match.figures()
-    results.store(match, result, Match.Source.MANUAL, at=at)
-    correction = Correction.objects.create(
-        competition_id=match.competition_id,
-        match=match,
-        by=by if getattr(by, "is_authenticated", False) else None,
-        action=action,
-        before=before,
-        after=match.figures(),
-    )
+    correction = results.write(match, result, Match.Source.MANUAL, by=by, action=action, at=at)
     # Correction.at is auto_now_add: the audit keeps the result's own time.
     Correction.objects.filter(pk=correction.pk).update(at=at)
     results.after_change(match.competition)

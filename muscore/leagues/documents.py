@@ -17,7 +17,6 @@ from muscore.clubs.services import save_pair
 from muscore.leagues import stats_store
 from muscore.leagues.competitions import (
     CompetitionError,
-    audit,
     check_organiser,
     competition_rules,
     create_competition,
@@ -42,7 +41,7 @@ from muscore.leagues.results import (
     after_change,
     check_result,
     fill_knockout,
-    store,
+    write,
 )
 from muscore.rules import Rules
 from muscore.tables import services as tables
@@ -403,10 +402,9 @@ def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Any
     if result.source == "vaca" and doc_match.vaca is not None:
         match.table = _import_vaca(match, doc_match.vaca, league.rules)
     match.save()
-    store(match, result, source)
+    write(match, result, source, by=by, action="import")
     if match.table_id is not None:
         stats_store.count_table_match(match)
-    audit(match, by, "import", {})
 
 
 def _import_groups(club: Club, league: League, pairs: list[Pair], by: Any,

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from muscore.clubs.forms import clean_name
 from muscore.clubs.models import NAME_MAX, Club, Pair, Player
 from muscore.handentry.options import TableOptionsFields
+from muscore.leagues.models import REASON_MAX
 
 FORMATS = [
     ("liguilla", gettext_lazy("Liguilla (todos contra todos)")),
@@ -171,7 +172,7 @@ class ResultForm(forms.Form):
     tantos_first = forms.IntegerField(label="", min_value=0, max_value=500, required=False)
     tantos_second = forms.IntegerField(label="", min_value=0, max_value=500, required=False)
     # Required when the match has a result already (the view says so): shown in the audit.
-    reason = forms.CharField(label=gettext_lazy("Motivo de la corrección"), max_length=200,
+    reason = forms.CharField(label=gettext_lazy("Motivo de la corrección"), max_length=REASON_MAX,
                              required=False)
     # Offered when the change would send other pairs to knockout matches already played.
     reset = forms.BooleanField(
@@ -216,6 +217,9 @@ class NoShowForm(forms.Form):
     """Who did not show up: the first pair, the second, or both."""
 
     who = forms.ChoiceField(label=gettext_lazy("No se presentó"), widget=forms.RadioSelect)
+    # Required over a result already stored (results.ReasonRequired): shown in the audit.
+    reason = forms.CharField(label=gettext_lazy("Motivo de la corrección"), max_length=REASON_MAX,
+                             required=False)
 
     def __init__(self, *args: Any, first: str, second: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

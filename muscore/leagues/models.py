@@ -301,6 +301,10 @@ def document_text(
     return text + "}"
 
 
+# The longest reason a correction keeps (the forms' limit too).
+REASON_MAX = 200
+
+
 class Correction(models.Model):
     """The audit: every result written or changed, with the figures before and after,
     who did it (null: the match's table, by itself) and when."""
@@ -318,7 +322,7 @@ class Correction(models.Model):
     before = models.JSONField()
     after = models.JSONField()
     # Why an organiser changed a result (the correction form asks for it).
-    reason = models.CharField(max_length=200, blank=True, default="")
+    reason = models.CharField(max_length=REASON_MAX, blank=True, default="")
 
     class Meta:
         ordering = ["competition", "at", "id"]

@@ -1,11 +1,13 @@
 """A match's result: the one module that writes it.
 
-- `record_result(match, *, by, juegos, tantos=None)`, `record_no_show(match, *, by, who)`,
-  `clear_result(match, *, by)`: the organiser's doors
+- `record_result(match, *, by, juegos, tantos=None, reason="")`,
+  `record_no_show(match, *, by, who, reason="")`, `clear_result(match, *, by, reason="")`:
+  the organiser's doors
 - `on_table_changed(table, state)`: the door of a played table (the first vaca, once won)
-- `store(match, result, source)` and `after_change(competition)`: what every door ends in
-  (muscore.leagues.confirmations and .documents call them for the pairs' claims and an
-  import): the stored figures, the standings lines, ratings, hand stats, the knockout's
+- `write(match, result, source, *, by, action, reason="")` and `after_change(competition)`:
+  what every door ends in (muscore.leagues.confirmations and .documents call them for the
+  pairs' claims and an import): a correction refused without its reason (ReasonRequired),
+  the stored figures, the audit, the standings lines, ratings, hand stats, the knockout's
   next matches and a ceros tournament's consequences
 """
 from __future__ import annotations
@@ -45,6 +47,7 @@ from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.compute.standings import match_points
 from muscore.leagues.models import (
     Competition,
+    Correction,
     Entry,
     Match,
     Round,
@@ -150,6 +153,44 @@ def match_result(match: Match) -> Result | None:
                   (match.no_show_first, match.no_show_second), source)  # type: ignore[arg-type]
 
 
+class ReasonRequired(CompetitionError):
+    """A person's change to a result already stored (a correction, a no-show over it, a
+    result taken back, the matches a reset clears) sent without a reason: refused, whatever
+    the door, so the audit always says why a result changed."""
+
+    code = "reason_required"
+
+    def __init__(self) -> None:
+        super().__init__(_("Una corrección lleva su motivo: di por qué cambia."))
+
+
+# The table's own writes: its provisional result follows its hands (an undo at the table
+# before the result is final), which is the match being played, not a person correcting it.
+UNREASONED_ACTIONS = frozenset({"table"})
+
+
+def check_reason(match: Match, action: str, reason: str) -> str:
+    """The reason of a write to `match`, stripped: required (ReasonRequired) when the match
+    already has a result and the write is a person's (anything but its table's)."""
+    reason = reason.strip()
+    if match.source and action not in UNREASONED_ACTIONS and not reason:
+        raise ReasonRequired
+    return reason
+
+
+def write(
+    match: Match, result: Result | None, source: str, *, by: Any, action: str,
+    reason: str = "", at: datetime | None = None,
+) -> Correction:
+    """The one write of a match's result, whatever the door: the reason checked
+    (`check_reason`), the figures stored (`store`) and the change audited with its
+    reason. The caller checked the result (`check_result`) and calls `after_change`."""
+    reason = check_reason(match, action, reason)
+    before = match.figures()
+    store(match, result, source, at)
+    return audit(match, by, action, before, reason)
+
+
 class KnockoutConflict(CompetitionError):
     """A change that would send other pairs to knockout matches already played: refused
     (the whole write rolls back) unless the organiser resets those matches with it."""
@@ -163,17 +204,20 @@ class KnockoutConflict(CompetitionError):
             % {"numbers": ", ".join(str(n) for n in self.numbers)})
 
 
-def after_change(competition: Competition, *, by: Any = None, reset: bool = False) -> None:
+def after_change(
+    competition: Competition, *, by: Any = None, reset: bool = False, reason: str = "",
+) -> None:
     """What follows a stored result: a ceros tournament's state; a groups competition's
     knockout filled from the standings and the matches before (KnockoutConflict if a
     played match would change, unless `reset`: then each such match is cleared, logged
-    as "reset" by `by`); the competition's status and revision."""
+    as "reset" by `by` with the `reason` of the change that cleared it); the
+    competition's status and revision."""
     if competition.format == Competition.Format.CEROS:
         ceros_rounds.after_change(competition)
         bump(competition)
         return
     if competition.format == Competition.Format.GROUPS:
-        fill_knockout(competition, by=by, reset=reset)
+        fill_knockout(competition, by=by, reset=reset, reason=reason)
     left = Match.objects.filter(competition=competition, source="").exists()
     status = Competition.Status.PLAYING if left else Competition.Status.FINISHED
     Competition.objects.filter(pk=competition.pk).update(status=status)
@@ -196,16 +240,17 @@ def record_result(
     except LeagueError as error:
         raise league_error(error) from None
     check_result(match, result, rules)
-    before = match.figures()
-    store(match, result, Match.Source.MANUAL)
-    audit(match, by, "manual", before, reason)
-    after_change(match.competition, by=by, reset=reset)
+    write(match, result, Match.Source.MANUAL, by=by, action="manual", reason=reason)
+    after_change(match.competition, by=by, reset=reset, reason=reason)
     return match
 
 
 @transaction.atomic
-def record_no_show(match: Match, *, by: Any, who: int | str, reset: bool = False) -> Match:
-    """A no-show: `who` is 0 (the first pair), 1 (the second) or "both"."""
+def record_no_show(
+    match: Match, *, by: Any, who: int | str, reset: bool = False, reason: str = "",
+) -> Match:
+    """A no-show: `who` is 0 (the first pair), 1 (the second) or "both"; over a result
+    already stored it is a correction, with its `reason`."""
     match = writable_match(match, by)
     rules = competition_rules(match.competition)
     if who not in (0, 1, "0", "1", "both"):
@@ -214,21 +259,17 @@ def record_no_show(match: Match, *, by: Any, who: int | str, reset: bool = False
     data = {"pairs": [0, 1], "forfeit": forfeit}
     result = read_result(data, rules)
     check_result(match, result, rules)
-    before = match.figures()
-    store(match, result, Match.Source.NO_SHOW)
-    audit(match, by, "no_show", before)
-    after_change(match.competition, by=by, reset=reset)
+    write(match, result, Match.Source.NO_SHOW, by=by, action="no_show", reason=reason)
+    after_change(match.competition, by=by, reset=reset, reason=reason)
     return match
 
 
 @transaction.atomic
-def clear_result(match: Match, *, by: Any, reset: bool = False) -> Match:
-    """Take a result back (the audit keeps it)."""
+def clear_result(match: Match, *, by: Any, reset: bool = False, reason: str = "") -> Match:
+    """Take a result back (the audit keeps it, with its `reason`, required)."""
     match = writable_match(match, by)
-    before = match.figures()
-    store(match, None, "")
-    audit(match, by, "clear", before)
-    after_change(match.competition, by=by, reset=reset)
+    write(match, None, "", by=by, action="clear", reason=reason)
+    after_change(match.competition, by=by, reset=reset, reason=reason)
     return match
 
 
@@ -339,19 +380,20 @@ def _sync(match_id: int, table: Table, state: TableState) -> None:
         stats_store.count_match(match, table, finished[0] if finished else None)
     if result == current:
         return
-    before = match.figures()
-    store(match, result, Match.Source.TABLE)
-    audit(match, None, "table", before)
+    write(match, result, Match.Source.TABLE, by=None, action="table")
     after_change(match.competition)
 
 
 # ----------------------------------------------------------------------------- knockout
 
 
-def fill_knockout(competition: Competition, *, by: Any = None, reset: bool = False) -> None:
+def fill_knockout(
+    competition: Competition, *, by: Any = None, reset: bool = False, reason: str = "",
+) -> None:
     """Put in each unplayed knockout match the pairs the standings and the matches before
     send there. A played one whose pairs would change is a KnockoutConflict, or with
-    `reset` is cleared (audited) and the knockout filled again, until nothing differs."""
+    `reset` is cleared (audited with `reason`, required: ReasonRequired) and the knockout
+    filled again, until nothing differs."""
     while True:
         conflicts = _fill_knockout_once(competition)
         if not conflicts:
@@ -359,10 +401,8 @@ def fill_knockout(competition: Competition, *, by: Any = None, reset: bool = Fal
         if not reset:
             raise KnockoutConflict([m.number for m in conflicts])
         for m in conflicts:
-            before = m.figures()
             m.table = None  # its table seated other pairs: a new one is opened to replay it
-            store(m, None, "")
-            audit(m, by, "reset", before)
+            write(m, None, "", by=by, action="reset", reason=reason)
 
 
 def _fill_knockout_once(competition: Competition) -> list[Match]:

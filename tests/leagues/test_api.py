@@ -149,7 +149,7 @@ def test_the_kept_match_texts_follow_every_write(client: Client) -> None:
     competition, user = liguilla(4, legs=2)
     played(competition, user)
     matches = list(competition.matches.all())
-    results.clear_result(matches[1], by=user)
+    results.clear_result(matches[1], by=user, reason="un error")
     competitions.set_players(matches[3], by=user, side=1, players=None)
     stored_texts_are_fresh(competition)
     exported = documents.league_document(competition, hands=True)

@@ -35,7 +35,7 @@ def play_round(competition: Competition, user: Any, winner: int = 0) -> Round:
     round_ = ceros_rounds.publish_round(competition, by=user)
     for match in round_.matches.all():
         juegos = [3, 1] if winner == 0 else [1, 3]
-        results.record_result(match, by=user, juegos=juegos)
+        results.record_result(match, by=user, juegos=juegos, reason="acta")
     return round_
 
 
@@ -67,12 +67,12 @@ def test_no_round_is_drawn_while_a_result_is_missing() -> None:
     ceros_rounds.make_round(competition, by=user)
     round_ = ceros_rounds.publish_round(competition, by=user)
     first, second = round_.matches.order_by("number")
-    results.record_result(first, by=user, juegos=[3, 0])
+    results.record_result(first, by=user, juegos=[3, 0], reason="acta")
     with pytest.raises(competitions.CompetitionError, match="Faltan resultados de la ronda 1"):
         ceros_rounds.make_round(competition, by=user)
     with pytest.raises(competitions.CompetitionError):
         ceros_rounds.publish_round(competition, by=user)
-    results.record_no_show(second, by=user, who=1)
+    results.record_no_show(second, by=user, who=1, reason="acta")
     assert ceros_rounds.make_round(competition, by=user).number == 2
 
 
@@ -118,7 +118,7 @@ def test_a_result_a_later_round_was_drawn_from_cannot_change_its_loser() -> None
     assert match is not None
     # Before round 2 is drawn any correction is fine; a draft made from it is discarded.
     ceros_rounds.make_round(competition, by=user)
-    results.record_result(match, by=user, juegos=[1, 3])
+    results.record_result(match, by=user, juegos=[1, 3], reason="acta")
     assert not CerosDraft.objects.filter(competition=competition).exists()
     assert CerosEvent.objects.filter(competition=competition, action="discard").exists()
     ceros_rounds.make_round(competition, by=user)
@@ -126,15 +126,15 @@ def test_a_result_a_later_round_was_drawn_from_cannot_change_its_loser() -> None
     match.refresh_from_db()
     corrections = Correction.objects.count()
     for change in (
-        lambda: results.record_result(match, by=user, juegos=[3, 0]),
-        lambda: results.record_no_show(match, by=user, who=1),
-        lambda: results.clear_result(match, by=user),
+        lambda: results.record_result(match, by=user, juegos=[3, 0], reason="acta"),
+        lambda: results.record_no_show(match, by=user, who=1, reason="acta"),
+        lambda: results.clear_result(match, by=user, reason="un error"),
     ):
         with pytest.raises(competitions.CompetitionError, match="ronda 2 ya está sorteada"):
             change()
     assert Correction.objects.count() == corrections
     # The juegos may still be corrected when the same pair lost.
-    results.record_result(match, by=user, juegos=[2, 3])
+    results.record_result(match, by=user, juegos=[2, 3], reason="acta")
     match.refresh_from_db()
     assert (match.juegos_first, match.juegos_second, match.winner) == (2, 3, 1)
 
@@ -145,7 +145,7 @@ def test_a_ceros_match_always_has_a_loser() -> None:
     match = ceros_rounds.publish_round(competition, by=user).matches.first()
     assert match is not None
     with pytest.raises(competitions.CompetitionError, match="una de las dos parejas pierde"):
-        results.record_no_show(match, by=user, who="both")
+        results.record_no_show(match, by=user, who="both", reason="acta")
     match.refresh_from_db()
     assert not match.source
 

@@ -96,7 +96,7 @@ def test_a_claim_is_pending_until_the_other_pair_confirms() -> None:
 def test_a_claim_on_a_match_with_a_result_is_refused() -> None:
     competition, user = liguilla(4)
     match = first_match(competition)
-    results.record_result(match, by=user, juegos=[3, 0])
+    results.record_result(match, by=user, juegos=[3, 0], reason="acta")
     with pytest.raises(confirmations.ClaimForbidden):
         confirmations.claim(fresh(match), side=0, juegos=[3, 1], now=T0)
     assert not ResultClaim.objects.exists()
@@ -210,7 +210,7 @@ def test_withdrawing_and_the_link_after_the_result() -> None:
         confirmations.confirm(match, side=1, now=T0)
     confirmations.claim(match, side=0, juegos=[3, 2], now=T0)
     # The organiser enters the result by hand: the open claim is closed, links change nothing.
-    results.record_result(match, by=user, juegos=[2, 3])
+    results.record_result(match, by=user, juegos=[2, 3], reason="acta")
     assert confirmations.accept_due(now=T0 + timedelta(days=2)) == 1
     closed = ResultClaim.objects.get(juegos_second=2)
     assert closed.status == "superseded"
@@ -229,12 +229,12 @@ def test_a_knockout_claim_needs_a_winner_and_a_changed_pair_loses_its_link() -> 
     with pytest.raises(confirmations.ClaimError):
         confirmations.claim(semifinal, side=0, juegos=[3, 0], now=T0)
     for m in group_matches:
-        results.record_result(m, by=user, juegos=[3, 0])
+        results.record_result(m, by=user, juegos=[3, 0], reason="acta")
     semifinal = fresh(semifinal)
     keys = confirmations.keys_for([semifinal])[semifinal.pk]
     assert confirmations.side_of(semifinal, keys[0]) == 0
     # A group result corrected: the semifinal's pairs change, the old links open nothing.
-    results.record_result(fresh(group_matches[0]), by=user, juegos=[0, 3])
+    results.record_result(fresh(group_matches[0]), by=user, juegos=[0, 3], reason="acta")
     before = semifinal.first_id
     semifinal = fresh(semifinal)
     assert semifinal.first_id != before

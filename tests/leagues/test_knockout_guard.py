@@ -26,7 +26,7 @@ def slot(competition: Competition, name: str) -> Match:
 
 def cup() -> tuple[Competition, Any]:
     competition, user = played_groups(2, [3, 1, 0, 2, 7, 5, 6, 4])
-    results.record_result(slot(competition, "final"), by=user, juegos=[3, 1])
+    results.record_result(slot(competition, "final"), by=user, juegos=[3, 1], reason="acta")
     competition.refresh_from_db()
     return competition, user
 
@@ -36,7 +36,7 @@ def test_a_semifinal_flipped_after_the_final_is_refused_naming_the_final() -> No
     sf1, final = slot(competition, "sf1"), slot(competition, "final")
     before = (sf1.figures(), final.figures(), final.first_id, final.second_id)
     with pytest.raises(results.KnockoutConflict) as refused:
-        results.record_result(sf1, by=user, juegos=[2, 3])
+        results.record_result(sf1, by=user, juegos=[2, 3], reason="acta")
     assert final.number in refused.value.numbers and str(final.number) in str(refused.value)
     sf1, final = slot(competition, "sf1"), slot(competition, "final")
     assert (sf1.figures(), final.figures(), final.first_id, final.second_id) == before
@@ -46,7 +46,7 @@ def test_the_organiser_resets_what_depends_on_it_in_one_step_and_the_export_roun
     competition, user = cup()
     sf1 = slot(competition, "sf1")
     new_winner = sf1.second_id
-    results.record_result(sf1, by=user, juegos=[2, 3], reset=True)
+    results.record_result(sf1, by=user, juegos=[2, 3], reset=True, reason="acta")
     final, third = slot(competition, "final"), slot(competition, "third")
     assert final.source == "" and third.source == ""  # both took sf1's pairs
     assert final.first_id == new_winner and third.first_id == sf1.first_id
@@ -57,10 +57,11 @@ def test_the_organiser_resets_what_depends_on_it_in_one_step_and_the_export_roun
     # The bracket goes on from there (the other semifinal corrected too, so that the
     # final is no rematch of a group match, which one leg forbids), and the cup's export
     # is imported as it is.
-    results.record_result(slot(competition, "sf2"), by=user, juegos=[0, 3], reset=True)
+    results.record_result(slot(competition, "sf2"), by=user, juegos=[0, 3], reset=True,
+        reason="acta")
     final, third = slot(competition, "final"), slot(competition, "third")
-    results.record_result(final, by=user, juegos=[3, 0])
-    results.record_result(third, by=user, juegos=[3, 2])
+    results.record_result(final, by=user, juegos=[3, 0], reason="acta")
+    results.record_result(third, by=user, juegos=[3, 2], reason="acta")
     competition.refresh_from_db()
     exported = documents.league_document(competition, hands=True)
     # (Into another club of the organiser: into its own it would be a copy, refused.)
@@ -74,7 +75,7 @@ def test_a_group_result_taken_back_after_the_semifinals_is_refused() -> None:
     group_match = competition.matches.filter(slot="").exclude(source="").first()
     assert group_match is not None
     with pytest.raises(CompetitionError):
-        results.clear_result(group_match, by=user)
+        results.clear_result(group_match, by=user, reason="un error")
     group_match.refresh_from_db()
     assert group_match.source != ""
     assert slot(competition, "sf1").source != ""

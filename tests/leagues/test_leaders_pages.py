@@ -110,7 +110,7 @@ def test_the_pair_page_shows_its_hand_stats() -> None:
     stat = re.search(r'data-stat="ordagos">([^<]*)<', html)
     assert stat is not None and stat.group(1) == "3 echados, 3 queridos, 3 ganados"
     # A cleared result takes its counts away.
-    results.clear_result(match, by=user)
+    results.clear_result(match, by=user, reason="un error")
     html = get(reverse("clubs:entry", args=[competition.club.slug, competition.pk,
                                             match.first.index]))
     assert "Aún sin partidas jugadas en una mesa de muscore." in visible_text(html)

@@ -222,7 +222,7 @@ def test_a_result_by_hand_a_no_show_a_substitute_and_a_correction_are_audited() 
     page = client.get(_match_url(one)).content.decode()
     assert "2 cambios registrados" in page and "1–3" in page and "3–2" in page
     assert "motivo: Acta mal leída" in page
-    assert client.post(_match_url(one) + "anular").status_code == 302
+    assert client.post(_match_url(one) + "anular", {"reason": "Otra vez"}).status_code == 302
     one.refresh_from_db()
     assert one.source == ""
 

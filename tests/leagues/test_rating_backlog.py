@@ -52,7 +52,7 @@ def season(table_first: bool = False) -> tuple[Competition, Any, Club]:
             for record in VACA:
                 tables.add_hand(table, record, via="edit_link")
         else:
-            results.record_result(match, by=user, juegos=[3, 1] if n % 3 else [2, 3])
+            results.record_result(match, by=user, juegos=[3, 1] if n % 3 else [2, 3], reason="acta")
     assert not RatingBacklog.objects.exists(), "a new result is rated in its own write"
     return competition, user, competition.club
 
@@ -72,7 +72,8 @@ def test_an_early_correction_waits_for_the_worker_and_ends_as_computed_afresh() 
     before = snapshot(club)
     assert WAITING not in ranking_page(club)
     first, *_rest = matches(competition)
-    results.record_result(first, by=user, juegos=[3, 0])  # the other pair wins it now
+    # the other pair wins it now
+    results.record_result(first, by=user, juegos=[3, 0], reason="acta")
     assert rating_store.waiting(club)
     assert snapshot(club) == before, "the write re-rated nothing itself"
     assert WAITING in ranking_page(club)
@@ -92,10 +93,12 @@ def test_an_early_correction_waits_for_the_worker_and_ends_as_computed_afresh() 
 def test_writes_while_it_waits_join_the_backlog_in_any_order() -> None:
     competition, user, club = season()
     m = matches(competition)
-    results.record_result(m[5], by=user, juegos=[0, 3])
-    results.record_result(m[1], by=user, juegos=[1, 3])  # earlier: the backlog starts there
-    results.clear_result(m[8], by=user)
-    results.record_result(m[8], by=user, juegos=[3, 2])  # arrives again, keeps its place
+    results.record_result(m[5], by=user, juegos=[0, 3], reason="acta")
+    # earlier: the backlog starts there
+    results.record_result(m[1], by=user, juegos=[1, 3], reason="acta")
+    results.clear_result(m[8], by=user, reason="un error")
+    # arrives again, keeps its place
+    results.record_result(m[8], by=user, juegos=[3, 2], reason="acta")
     backlog = RatingBacklog.objects.get(club=club)
     assert (backlog.since_match, backlog.version) == (m[1].pk, 4)
     assert rating_store.catch_up() == 1
@@ -106,7 +109,7 @@ def test_writes_while_it_waits_join_the_backlog_in_any_order() -> None:
 def test_a_write_during_the_catch_up_makes_it_run_again(monkeypatch: pytest.MonkeyPatch) -> None:
     competition, user, club = season()
     m = matches(competition)
-    results.record_result(m[2], by=user, juegos=[0, 3])
+    results.record_result(m[2], by=user, juegos=[0, 3], reason="acta")
     apply = rating_store._apply
     calls: list[int] = []
 
@@ -115,7 +118,8 @@ def test_a_write_during_the_catch_up_makes_it_run_again(monkeypatch: pytest.Monk
         if chunked and not calls:
             calls.append(1)
             # A correction lands after the worker read the history and before it ends.
-            results.record_result(Match.objects.get(pk=m[0].pk), by=user, juegos=[0, 3])
+            results.record_result(Match.objects.get(pk=m[0].pk), by=user, juegos=[0, 3],
+                reason="acta")
 
     monkeypatch.setattr(rating_store, "_apply", meanwhile)
     assert rating_store.catch_up() == 2
@@ -142,7 +146,8 @@ def test_an_undo_at_an_early_matchs_table_waits_for_the_worker_too() -> None:
 
 def test_a_new_result_while_nothing_waits_is_rated_at_once() -> None:
     competition, user, club = season()
-    results.record_result(matches(competition)[-1], by=user, juegos=[3, 0])  # the last one
+    # the last one
+    results.record_result(matches(competition)[-1], by=user, juegos=[3, 0], reason="acta")
     assert not rating_store.waiting(club)
     assert afresh(club) == snapshot(club)
 

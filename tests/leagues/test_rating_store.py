@@ -62,19 +62,19 @@ def played_league() -> tuple[Competition, Any]:
     pairs, a no-show, a match neither pair turned up to, and one match not played."""
     competition, user = liguilla(4)
     club = competition.club
-    results.record_result(match(competition, 1), by=user, juegos=[3, 1])
-    results.record_no_show(match(competition, 2), by=user, who=1)
+    results.record_result(match(competition, 1), by=user, juegos=[3, 1], reason="acta")
+    results.record_no_show(match(competition, 2), by=user, who=1, reason="acta")
     m3 = match(competition, 3)
     competitions.substitute(m3, by=user, side=0, replaced=competitions.match_players(
         Match.objects.select_related("first__pair", "second__pair").get(pk=m3.pk))[0][0],
         substitute="Iñaki")
-    results.record_result(m3, by=user, juegos=[1, 3])
+    results.record_result(m3, by=user, juegos=[1, 3], reason="acta")
     m4 = Match.objects.select_related("first__pair", "second__pair").get(pk=match(
         competition, 4).pk)
     competitions.substitute(m4, by=user, side=1, replaced=competitions.match_players(m4)[1][1],
                        substitute="Iñaki")
-    results.record_result(m4, by=user, juegos=[3, 2])
-    results.record_no_show(match(competition, 5), by=user, who="both")
+    results.record_result(m4, by=user, juegos=[3, 2], reason="acta")
+    results.record_no_show(match(competition, 5), by=user, who="both", reason="acta")
     assert club.players.filter(name="Iñaki").exists()
     return competition, user
 
@@ -101,21 +101,21 @@ def test_stored_ratings_equal_openskill_with_substitutes_and_no_shows() -> None:
 def test_a_correction_re_rates_what_follows_and_equals_computing_afresh() -> None:
     competition, user = played_league()
     club = competition.club
-    results.record_result(match(competition, 6), by=user, juegos=[0, 3])
+    results.record_result(match(competition, 6), by=user, juegos=[0, 3], reason="acta")
     first_place = RatingMatch.objects.get(match=match(competition, 1)).arrived_at
     kept = set(RatingPoint.objects.filter(match=match(competition, 1)).values_list(
         "pk", flat=True))
     before = snapshot(club)
     # Correct match 3 (winner flips): match 1's points stay as they were, the rest move.
-    results.record_result(match(competition, 3), by=user, juegos=[3, 0])
+    results.record_result(match(competition, 3), by=user, juegos=[3, 0], reason="acta")
     after = snapshot(club)
     assert after != before
     assert kept <= set(RatingPoint.objects.values_list("pk", flat=True))
     assert RatingMatch.objects.get(match=match(competition, 1)).arrived_at == first_place
     # A first result corrected keeps its place: match 1 is still rated first.
-    results.record_result(match(competition, 1), by=user, juegos=[2, 3])
+    results.record_result(match(competition, 1), by=user, juegos=[2, 3], reason="acta")
     assert RatingMatch.objects.get(match=match(competition, 1)).arrived_at == first_place
-    results.clear_result(match(competition, 4), by=user)
+    results.clear_result(match(competition, 4), by=user, reason="un error")
     incremental = snapshot(club)
     assert [p[1] for p in points(club)][:4] == [match(competition, 1).pk] * 4
     # Afresh, from nothing at all:
@@ -132,7 +132,7 @@ def test_substitutes_changed_after_the_result_are_rated_again() -> None:
     competition, user = liguilla(4)
     club = competition.club
     m1 = match(competition, 1)
-    results.record_result(m1, by=user, juegos=[3, 0])
+    results.record_result(m1, by=user, juegos=[3, 0], reason="acta")
     own = stored(club)
     m1 = Match.objects.select_related("first__pair", "second__pair").get(pk=m1.pk)
     replaced = competitions.match_players(m1)[0][0]
@@ -150,9 +150,9 @@ def test_every_competition_of_the_club_is_one_history() -> None:
                                           draw=[0, 1, 2, 3])
     two = competitions.create_competition(club, by=user, name="Copa", pairs=pairs,
                                           draw=[3, 2, 1, 0])
-    results.record_result(match(one, 1), by=user, juegos=[3, 0])
-    results.record_result(match(two, 1), by=user, juegos=[0, 3])
-    results.record_result(match(one, 2), by=user, juegos=[3, 2])
+    results.record_result(match(one, 1), by=user, juegos=[3, 0], reason="acta")
+    results.record_result(match(two, 1), by=user, juegos=[0, 3], reason="acta")
+    results.record_result(match(one, 2), by=user, juegos=[3, 2], reason="acta")
     incremental = snapshot(club)
     assert [m for _p, m, *_r in points(club)][::4] == [
         match(one, 1).pk, match(two, 1).pk, match(one, 2).pk]
@@ -167,7 +167,7 @@ def test_a_result_refused_rates_nobody() -> None:
     with pytest.raises(PermissionDenied):
         results.record_result(match(competition, 1), by=make_user("intruso"), juegos=[3, 0])
     with pytest.raises(competitions.CompetitionError):
-        results.record_result(match(competition, 1), by=_user, juegos=[3, 3])
+        results.record_result(match(competition, 1), by=_user, juegos=[3, 3], reason="acta")
     assert not RatingPoint.objects.exists() and not PlayerRating.objects.exists()
     assert not RatingMatch.objects.exists()
 
@@ -208,7 +208,7 @@ def test_a_result_from_the_table_is_rated_and_an_undo_takes_it_back() -> None:
 
     competition, user = liguilla(4)
     club = competition.club
-    results.record_result(match(competition, 2), by=user, juegos=[0, 3])
+    results.record_result(match(competition, 2), by=user, juegos=[0, 3], reason="acta")
     table = competitions.open_table(match(competition, 1), by=user)
     for record in (PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A):
         tables.add_hand(table, record, via="edit_link")
@@ -235,7 +235,8 @@ def test_a_pairs_result_accepted_late_takes_its_place_as_of_then() -> None:
     club = competition.club
     t0 = datetime(2025, 11, 27, 21, 30, tzinfo=UTC)
     confirmations.claim(match(competition, 1), side=0, juegos=[3, 2], now=t0)
-    results.record_result(match(competition, 2), by=user, juegos=[3, 1])  # arrives now
+    # arrives now
+    results.record_result(match(competition, 2), by=user, juegos=[3, 1], reason="acta")
     assert confirmations.accept_due(competition=competition, now=t0 + timedelta(days=2)) == 1
     m1 = match(competition, 1)
     assert RatingMatch.objects.get(match=m1).arrived_at == t0 + timedelta(hours=24)
@@ -251,15 +252,19 @@ def test_a_pairs_result_accepted_late_takes_its_place_as_of_then() -> None:
 def test_a_correction_that_keeps_the_winner_re_rates_nothing() -> None:
     competition, user = played_league()
     club = competition.club
-    results.record_result(match(competition, 6), by=user, juegos=[3, 0])
+    results.record_result(match(competition, 6), by=user, juegos=[3, 0], reason="acta")
     rows = set(RatingPoint.objects.values_list("pk", flat=True))
     before = snapshot(club)
-    results.record_result(match(competition, 1), by=user, juegos=[3, 2], tantos=[130, 110])
-    results.record_result(match(competition, 3), by=user, juegos=[0, 3])  # a substitute sat
-    results.record_no_show(match(competition, 2), by=user, who=0)  # still rates nobody
+    results.record_result(match(competition, 1), by=user, juegos=[3, 2], tantos=[130, 110],
+        reason="acta")
+    # a substitute sat
+    results.record_result(match(competition, 3), by=user, juegos=[0, 3], reason="acta")
+    # still rates nobody
+    results.record_no_show(match(competition, 2), by=user, who=0, reason="acta")
     assert set(RatingPoint.objects.values_list("pk", flat=True)) == rows  # not rewritten
     assert snapshot(club) == before
-    results.record_result(match(competition, 1), by=user, juegos=[1, 3])  # the winner flips
+    # the winner flips
+    results.record_result(match(competition, 1), by=user, juegos=[1, 3], reason="acta")
     assert snapshot(club) != before
     incremental = snapshot(club)
     rating_store.rate_club(club)

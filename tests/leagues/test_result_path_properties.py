@@ -32,6 +32,7 @@ step = st.one_of(
     st.tuples(st.just("clear"), st.integers(0, 5)),
     st.tuples(st.just("claim"), st.integers(0, 5), st.integers(0, 2), st.integers(0, 1)),
     st.tuples(st.just("bad_tantos"), st.integers(0, 5)),
+    st.tuples(st.just("no_reason"), st.integers(0, 5), st.sampled_from(["result", "clear"])),
 )
 
 
@@ -72,11 +73,23 @@ def apply(competition: Competition, user: Any, op: tuple[Any, ...]) -> None:
         if with_tantos:
             t = [won * target + lost, lost * target + 7]
             tantos = t if winner == 0 else t[::-1]
-        results.record_result(match, by=user, juegos=juegos, tantos=tantos)
+        results.record_result(match, by=user, juegos=juegos, tantos=tantos, reason="acta")
     elif op[0] == "no_show":
-        results.record_no_show(match, by=user, who=op[2])
+        results.record_no_show(match, by=user, who=op[2], reason="acta")
     elif op[0] == "clear":
-        results.clear_result(match, by=user)
+        results.clear_result(match, by=user, reason="acta")
+    elif op[0] == "no_reason":
+        before = lines(competition)
+        try:
+            if op[2] == "result":
+                results.record_result(match, by=user, juegos=[won, 0], reason="  ")
+            else:
+                results.clear_result(match, by=user)
+        except results.ReasonRequired:
+            assert match.source  # a correction without its reason: refused, nothing written
+            assert lines(competition) == before
+        else:
+            assert not match.source  # a first result needs no reason
     elif op[0] == "claim":
         _, _, lost, winner = op
         juegos = [won, lost] if winner == 0 else [lost, won]

@@ -106,8 +106,8 @@ def test_a_match_played_on_its_table_gets_its_result_by_itself() -> None:
 def test_results_by_hand_no_shows_and_corrections_are_audited() -> None:
     competition, user = liguilla(4)
     m1, m2 = list(competition.matches.filter(round__number=1))
-    results.record_result(m1, by=user, juegos=[3, 2], tantos=[140, 118])
-    results.record_no_show(m2, by=user, who="1")
+    results.record_result(m1, by=user, juegos=[3, 2], tantos=[140, 118], reason="acta")
+    results.record_no_show(m2, by=user, who="1", reason="acta")
     table = rows(competition)
     by_pair = {r["pair"]: r for r in table}
     m1.refresh_from_db()
@@ -117,17 +117,17 @@ def test_results_by_hand_no_shows_and_corrections_are_audited() -> None:
     assert by_pair[m2.second.index]["forfeits"] == 1
     assert by_pair[m2.first.index]["tantos_for"] == 120
     # A correction: the audit keeps before and after, who and when.
-    results.record_result(m1, by=user, juegos=[1, 3])
+    results.record_result(m1, by=user, juegos=[1, 3], reason="acta")
     correction = Correction.objects.filter(match=m1).order_by("-id").first()
     assert correction is not None and correction.by == user and correction.action == "manual"
     assert correction.before["juegos"] == [3, 2] and correction.after["juegos"] == [1, 3]
     assert correction.after["tantos"] == [None, None]
-    results.clear_result(m2, by=user)
+    results.clear_result(m2, by=user, reason="un error")
     m2.refresh_from_db()
     assert m2.source == "" and Correction.objects.filter(match=m2).count() == 2
     with pytest.raises(competitions.CompetitionError):
-        results.record_result(m1, by=user, juegos=[3, 3])
-    results.record_no_show(m2, by=user, who="both")
+        results.record_result(m1, by=user, juegos=[3, 3], reason="acta")
+    results.record_no_show(m2, by=user, who="both", reason="acta")
     by_pair = {r["pair"]: r for r in rows(competition)}
     assert by_pair[m2.first.index]["forfeits"] == by_pair[m2.second.index]["forfeits"] == 1
 
@@ -136,7 +136,7 @@ def test_a_result_entered_by_hand_stands_over_the_table() -> None:
     competition, user = liguilla(2)
     match = competition.matches.get()
     table = competitions.open_table(match, by=user)
-    results.record_result(match, by=user, juegos=[0, 3])
+    results.record_result(match, by=user, juegos=[0, 3], reason="acta")
     play(table, PLAIN, ORDAGO_A, ORDAGO_A, ORDAGO_A)
     match.refresh_from_db()
     assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 0, 3)
@@ -154,7 +154,7 @@ def test_substitutes() -> None:
     assert table.players[2] == "Iñaki"
     with pytest.raises(competitions.CompetitionError):
         competitions.substitute(match, by=user, side=1, replaced="Nadie", substitute="X")
-    results.record_result(match, by=user, juegos=[3, 0])
+    results.record_result(match, by=user, juegos=[3, 0], reason="acta")
     document = documents.league_document(competition)
     assert document["matches"][0]["players"] == [[own[0], "Iñaki"], None]
     assert document["matches"][0]["juegos"] == [3, 0]
@@ -174,26 +174,26 @@ def test_groups_and_knockout() -> None:
     knockout = {m.slot: m for m in competition.matches.exclude(slot="")}
     assert set(knockout) == {"sf1", "sf2", "final", "third"}
     with pytest.raises(competitions.CompetitionError):
-        results.record_result(knockout["sf1"], by=user, juegos=[3, 0])
+        results.record_result(knockout["sf1"], by=user, juegos=[3, 0], reason="acta")
     # The lower index always wins: A's order 1, 3, 5, 7; B's 0, 2, 4, 6.
     for m in group_matches:
         first_wins = m.first.index < m.second.index
-        results.record_result(m, by=user, juegos=[3, 0] if first_wins else [0, 3])
+        results.record_result(m, by=user, juegos=[3, 0] if first_wins else [0, 3], reason="acta")
     knockout = {m.slot: m for m in competition.matches.exclude(slot="").select_related(
         "first", "second")}
     assert (knockout["sf1"].first.index, knockout["sf1"].second.index) == (1, 2)  # 1A-2B
     assert (knockout["sf2"].first.index, knockout["sf2"].second.index) == (0, 3)  # 1B-2A
     assert knockout["final"].first is None
     with pytest.raises(competitions.CompetitionError):
-        results.record_no_show(knockout["sf1"], by=user, who="both")
-    results.record_result(knockout["sf1"], by=user, juegos=[3, 1])
-    results.record_no_show(knockout["sf2"], by=user, who=0)
+        results.record_no_show(knockout["sf1"], by=user, who="both", reason="acta")
+    results.record_result(knockout["sf1"], by=user, juegos=[3, 1], reason="acta")
+    results.record_no_show(knockout["sf2"], by=user, who=0, reason="acta")
     final = competition.matches.select_related("first", "second").get(slot="final")
     third = competition.matches.select_related("first", "second").get(slot="third")
     assert (final.first.index, final.second.index) == (1, 3)
     assert (third.first.index, third.second.index) == (2, 0)
-    results.record_result(final, by=user, juegos=[3, 2])
-    results.record_result(third, by=user, juegos=[2, 3])
+    results.record_result(final, by=user, juegos=[3, 2], reason="acta")
+    results.record_result(third, by=user, juegos=[2, 3], reason="acta")
     competition.refresh_from_db()
     assert competition.status == Competition.Status.FINISHED
     standings = competitions.standings(competition)
@@ -208,7 +208,7 @@ def test_four_groups_quarterfinals() -> None:
     slots = set(competition.matches.exclude(slot="").values_list("slot", flat=True))
     assert slots == {"qf1", "qf2", "qf3", "qf4", "sf1", "sf2", "final", "third"}
     for m in competition.matches.filter(slot=""):
-        results.record_result(m, by=user, juegos=[3, 0])
+        results.record_result(m, by=user, juegos=[3, 0], reason="acta")
     qf = {m.slot: (m.first.index, m.second.index) for m in
           competition.matches.filter(slot__startswith="qf").select_related("first", "second")}
     # Groups: A = 0, 4; B = 1, 5; C = 2, 6; D = 3, 7. The first of each match won.
@@ -219,7 +219,8 @@ def test_four_groups_quarterfinals() -> None:
     assert qf == {"qf1": (a[0], b[1]), "qf2": (b[0], a[1]), "qf3": (c[0], d[1]),
                   "qf4": (d[0], c[1])}
     for slot in ("qf1", "qf2", "qf3", "qf4"):
-        results.record_result(competition.matches.get(slot=slot), by=user, juegos=[3, 0])
+        results.record_result(competition.matches.get(slot=slot), by=user, juegos=[3, 0],
+            reason="acta")
     sf1 = competition.matches.select_related("first", "second").get(slot="sf1")
     assert (sf1.first.index, sf1.second.index) == (a[0], c[0])
 
@@ -239,9 +240,9 @@ def test_visitors_and_other_organisers_change_nothing() -> None:
     before = snapshot()
     def writes(who: Any) -> list[Any]:
         return [
-            lambda: results.record_result(match, by=who, juegos=[3, 0]),
-            lambda: results.record_no_show(match, by=who, who=0),
-            lambda: results.clear_result(match, by=who),
+            lambda: results.record_result(match, by=who, juegos=[3, 0], reason="acta"),
+            lambda: results.record_no_show(match, by=who, who=0, reason="acta"),
+            lambda: results.clear_result(match, by=who, reason="un error"),
             lambda: competitions.open_table(match, by=who),
             lambda: competitions.set_players(match, by=who, side=0, players=["X", "Y"]),
             lambda: competitions.create_competition(competition.club, by=who, name="X",
@@ -263,12 +264,12 @@ def test_export_import_round_trip() -> None:
     matches = list(competition.matches.select_related("first__pair"))
     table = competitions.open_table(matches[0], by=user)
     play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A)
-    results.record_result(matches[1], by=user, juegos=[3, 2], tantos=[150, 133])
-    results.record_no_show(matches[2], by=user, who="both")
-    results.record_no_show(matches[3], by=user, who=1)
+    results.record_result(matches[1], by=user, juegos=[3, 2], tantos=[150, 133], reason="acta")
+    results.record_no_show(matches[2], by=user, who="both", reason="acta")
+    results.record_no_show(matches[3], by=user, who=1, reason="acta")
     competitions.substitute(matches[4], by=user, side=0,
                         replaced=matches[4].first.pair.player_names()[0], substitute="Zuri")
-    results.record_result(matches[4], by=user, juegos=[0, 3])
+    results.record_result(matches[4], by=user, juegos=[0, 3], reason="acta")
     exported = documents.league_document(competition, hands=True)
     assert exported["matches"][0]["vaca"]["hands"][1] == ORDAGO_A
     assert "juegos" not in exported["matches"][0]
@@ -337,12 +338,12 @@ def test_entry_lines_stay_equal_to_a_recount() -> None:
     matches = list(competition.matches.all())
     table = competitions.open_table(matches[0], by=user)
     play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A)
-    results.record_result(matches[1], by=user, juegos=[3, 2], tantos=[150, 133])
-    results.record_result(matches[1], by=user, juegos=[0, 3])
-    results.record_no_show(matches[2], by=user, who="both")
-    results.record_no_show(matches[3], by=user, who=1)
-    results.clear_result(matches[3], by=user)
-    results.record_result(matches[4], by=user, juegos=[3, 1])
+    results.record_result(matches[1], by=user, juegos=[3, 2], tantos=[150, 133], reason="acta")
+    results.record_result(matches[1], by=user, juegos=[0, 3], reason="acta")
+    results.record_no_show(matches[2], by=user, who="both", reason="acta")
+    results.record_no_show(matches[3], by=user, who=1, reason="acta")
+    results.clear_result(matches[3], by=user, reason="un error")
+    results.record_result(matches[4], by=user, juegos=[3, 1], reason="acta")
     tables.undo_last(table, via="edit_link")
 
     def lines() -> list[tuple[int, ...]]:
@@ -366,15 +367,16 @@ def played_groups(groups: int, draw: list[int]) -> tuple[Competition, Any]:
             play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A)
             continue
         results.record_result(m, by=user, juegos=[3, 0] if m.first.index < m.second.index
-                               else [1, 3])
+                               else [1, 3], reason="acta")
     for slot in ("qf1", "qf2", "qf3", "qf4", "sf1", "sf2"):
         knockout = competition.matches.filter(slot=slot).first()
         if knockout is not None:
             if slot == "sf2":
-                results.record_no_show(knockout, by=user, who=1)
+                results.record_no_show(knockout, by=user, who=1, reason="acta")
             else:
-                results.record_result(knockout, by=user, juegos=[3, 2])
-    results.record_result(competition.matches.get(slot="third"), by=user, juegos=[0, 3])
+                results.record_result(knockout, by=user, juegos=[3, 2], reason="acta")
+    results.record_result(competition.matches.get(slot="third"), by=user, juegos=[0, 3],
+        reason="acta")
     competition.refresh_from_db()
     return competition, user
 
@@ -424,7 +426,8 @@ def test_an_export_imported_into_its_own_club_is_refused_as_a_copy() -> None:
     from muscore.leagues.models import Competition as Competitions
 
     competition, user = liguilla(4, legs=2)
-    results.record_result(competition.matches.order_by("number")[0], by=user, juegos=[3, 1])
+    results.record_result(competition.matches.order_by("number")[0], by=user, juegos=[3, 1],
+        reason="acta")
     exported = documents.league_document(competition, hands=True)
     for doc in (exported, {**exported, "name": "Otro nombre"}):
         with pytest.raises(competitions.CompetitionError,
@@ -441,6 +444,7 @@ def test_an_export_imported_into_its_own_club_is_refused_as_a_copy() -> None:
     with pytest.raises(competitions.CompetitionError, match="es una copia de Liga de Azpeitia"):
         documents.import_competition(other, exported, by=user)
     # A different document (one more result) is not a copy.
-    results.record_result(competition.matches.order_by("number")[1], by=user, juegos=[3, 0])
+    results.record_result(competition.matches.order_by("number")[1], by=user, juegos=[3, 0],
+        reason="acta")
     later = documents.league_document(competition, hands=True)
     assert documents.import_competition(other, later, by=user).pk != copy.pk

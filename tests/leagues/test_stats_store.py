@@ -85,13 +85,13 @@ def test_the_counts_follow_the_vaca_undone_and_edited() -> None:
 
 def test_an_organisers_result_or_a_clear_drops_the_counts() -> None:
     match, table, user = played_match()
-    results.record_result(match, by=user, juegos=[0, 3])
+    results.record_result(match, by=user, juegos=[0, 3], reason="acta")
     assert stored(match) == {} and not PlayerHandStats.objects.exists()
-    results.clear_result(match, by=user)
+    results.clear_result(match, by=user, reason="un error")
     play(table, PLAIN)  # a later hand on the table brings the table's result back
     match.refresh_from_db()
     assert match.source == "table" and stored(match) == expected(VACA)
-    results.clear_result(match, by=user)
+    results.clear_result(match, by=user, reason="un error")
     assert stored(match) == {}
 
 

@@ -77,7 +77,7 @@ def test_a_table_s_result_is_final_after_24_hours() -> None:
 def test_later_vacas_stay_the_table_s_own() -> None:
     competition, user = liguilla(2)
     match, table = played(competition, user)
-    results.record_result(match, by=user, juegos=[3, 1])
+    results.record_result(match, by=user, juegos=[3, 1], reason="acta")
     tables.add_hand(table, PLAIN, via="edit_link")  # the second vaca, the league ignores it
     tables.undo_last(table, via="edit_link")
     assert table.hands.count() == 6
@@ -103,7 +103,7 @@ def test_a_ceros_result_a_later_round_was_drawn_from_refuses_the_undo() -> None:
 def test_the_board_and_the_api_answer_409_naming_the_competition(client: Client) -> None:
     competition, user = liguilla(2)
     match, table = played(competition, user)
-    results.record_result(match, by=user, juegos=[3, 1])
+    results.record_result(match, by=user, juegos=[3, 1], reason="acta")
     url = reverse("tables:undo", args=[table.id, table.edit_key])
     response = client.post(url, {"revision": str(Table.objects.get(pk=table.pk).revision)},
                            HTTP_ACCEPT_LANGUAGE="es")
@@ -158,7 +158,7 @@ def test_the_board_shows_the_organiser_s_correction(client: Client) -> None:
 def test_the_api_refuses_the_undo_of_a_final_result_with_409(client: Client) -> None:
     competition, user = liguilla(2)
     match, table = played(competition, user)
-    results.record_result(match, by=user, juegos=[3, 0])
+    results.record_result(match, by=user, juegos=[3, 0], reason="acta")
     response = client.delete(f"/api/v1/tables/{table.id}/hands/last",
                              headers={"X-Table-Key": table.edit_key})
     assert response.status_code == 409
@@ -179,10 +179,11 @@ def test_a_group_result_the_played_knockout_came_from_refuses_the_undo() -> None
 def test_a_semifinal_whose_pairs_played_the_final_refuses_the_undo() -> None:
     competition, user = played_groups(2, [3, 1, 0, 2, 7, 5, 6, 4])
     sf1 = competition.matches.get(slot="sf1")
-    results.clear_result(sf1, by=user, reset=True)  # the final and third are cleared too
+    results.clear_result(sf1, by=user, reset=True, reason="un error")  # final and third cleared
     sf1, table = played(competition, user, competition.matches.get(slot="sf1"))
     assert not results.is_final(sf1)
-    results.record_result(competition.matches.get(slot="final"), by=user, juegos=[3, 0])
+    results.record_result(competition.matches.get(slot="final"), by=user, juegos=[3, 0],
+        reason="acta")
     with pytest.raises(tables.ResultSettled):
         tables.undo_last(table, via="edit_link")
     sf1.refresh_from_db()

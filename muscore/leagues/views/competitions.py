@@ -27,7 +27,7 @@ from muscore.leagues.forms import (
     ResultForm,
     ScheduleForm,
 )
-from muscore.leagues.models import Competition, Entry, Match
+from muscore.leagues.models import REASON_MAX, Competition, Entry, Match
 from muscore.leagues.views import players as views_players
 from muscore.leagues.views.base import (
     base_context,
@@ -266,15 +266,15 @@ def result(request: HttpRequest, slug: str, competition_id: int, number: int) ->
     match = _match_action(request, slug, competition_id, number)
     juegos = competitions.competition_rules(match.competition).juegos
     form = ResultForm(request.POST, juegos=juegos)
-    if form.is_valid() and match.source and not form.cleaned_data["reason"].strip():
-        form.add_error("reason", _("Una corrección lleva su motivo: di por qué cambia."))
     if form.is_valid():
         try:
             results.record_result(
                 match, by=request.user, juegos=form.juegos_pair(), tantos=form.tantos_pair(),
                 reset=form.cleaned_data.get("reset") or False,
-                reason=form.cleaned_data["reason"].strip(),
+                reason=form.cleaned_data["reason"],
             )
+        except results.ReasonRequired as error:
+            form.add_error("reason", str(error))
         except results.KnockoutConflict as error:
             form.add_error(None, str(error))
             form.offer_reset = True  # the checkbox that says yes, in the same form
@@ -294,7 +294,10 @@ def no_show(request: HttpRequest, slug: str, competition_id: int, number: int) -
     if form.is_valid():
         who = form.cleaned_data["who"]
         try:
-            results.record_no_show(match, by=request.user, who=who if who == "both" else int(who))
+            results.record_no_show(match, by=request.user, who=who if who == "both" else int(who),
+                                   reason=form.cleaned_data["reason"])
+        except results.ReasonRequired as error:
+            form.add_error("reason", str(error))
         except competitions.CompetitionError as error:
             form.add_error(None, str(error))
         else:
@@ -345,7 +348,8 @@ def clear(request: HttpRequest, slug: str, competition_id: int, number: int) -> 
     """Take a result back (kept in the audit)."""
     match = _match_action(request, slug, competition_id, number)
     try:
-        results.clear_result(match, by=request.user)
+        results.clear_result(match, by=request.user,
+                             reason=request.POST.get("reason", "")[:REASON_MAX])
     except competitions.CompetitionError as error:
         return match_page(
             request, match.competition, match, forms={"errors": [str(error)]}, status=400
