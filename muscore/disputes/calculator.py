@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.utils.translation import gettext as _
 
@@ -29,6 +29,7 @@ from muscore.handentry.options import DEFAULT_RULES, number_reader, read_options
 from muscore.handentry.taps import MAX_BET, EntryError, bet_words, bets_of, bets_text, tap_draft
 from muscore.handentry.words import LANCE_NAMES, NAME_MAX, default_names, other
 from muscore.rules import HandDraft, Lance
+from muscore.rules.contract import Bet, HandRecord, HandResultDict
 
 #: The form's lances. The fourth is "juego" in the form; the engine says whether it is punto.
 LANCES = ("grande", "chica", "pares", "juego")
@@ -173,7 +174,7 @@ class Calculation:
 
     def _draft_so_far(self) -> HandDraft:
         """The engine's draft of the fields read so far, unanswered bets included."""
-        record = self.record()
+        record: dict[str, Any] = dict(self.record())
         lances: dict[str, Any] = {}
         for lance in LANCES:
             bets = self.bets(lance)
@@ -209,14 +210,15 @@ class Calculation:
 
     # -- the record -------------------------------------------------------------------------
 
-    def bets(self, lance: str) -> list[dict[str, Any]]:
+    def bets(self, lance: str) -> list[Bet]:
         """The lance's bets: each with its side when written ("A2 B5", as tapped), else
         typed from the first bettor, the sides taking turns ("2 5")."""
         text = self.amounts.get(lance, "")
         sides = typed_sides(text)
         if sides:
             amounts = parse_amounts(text)
-            return [{"side": side, "n": n} for side, n in zip(sides, amounts, strict=True)]
+            written = [{"side": side, "n": n} for side, n in zip(sides, amounts, strict=True)]
+            return cast(list[Bet], written)  # typed_sides and parse_amounts checked them
         side = self.first.get(lance, "")
         if not side:
             return []
@@ -225,9 +227,9 @@ class Calculation:
         for n in amounts:
             out.append({"side": side, "n": n})
             side = other(side)
-        return out
+        return cast(list[Bet], out)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> HandRecord:
         """The hand record the form describes (without `winners`: see :func:`settle`)."""
         rules = {k: v for k, v in self.rules.items() if DEFAULT_RULES.get(k) != v}
         record: dict[str, Any] = {}
@@ -262,7 +264,7 @@ class Calculation:
                 lances[lance] = {"bets": bets, "end": self.ends[lance]}
         if lances:
             record["lances"] = lances
-        return record
+        return cast(HandRecord, record)  # the fields were checked as they were read
 
     def form_winners(self) -> dict[str, str]:
         return {lance: side for lance, side in self.winners.items() if side}
@@ -352,8 +354,9 @@ def parse_amounts(text: str) -> list[int | str]:
 class Settled:
     """A scored hand: the record as scored (winners and fourth lance settled) and its result."""
 
+    #: as scored; as given (maybe not a valid record: a permalink is anyone's) on an error
     record: dict[str, Any]
-    result: dict[str, Any] | None
+    result: HandResultDict | None
     error: str | None
     asked: list[str]  #: the lances whose winner the engine asked for
 

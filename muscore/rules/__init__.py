@@ -13,6 +13,10 @@ True
 ...                       "2": "1 1 6 7", "3": "S S 7 7"}}).winner is None
 True
 
+The contract's JSON shapes are typed in :mod:`muscore.rules.contract` (``HandRecord``,
+``HandResultDict``, ``VacaRecord``, ``VacaReplay``, ``Evening``): what :func:`score`,
+:func:`replay` and :func:`replay_evening` return.
+
 Every invalid record raises a :class:`RuleError` (a ``ValueError``) whose
 message names the seat, card or lance at fault.
 """
@@ -37,6 +41,7 @@ from muscore.rules.cards import (
     evaluate,
     parse_cards,
 )
+from muscore.rules.contract import Evening, HandRecord, HandResultDict, VacaRecord, VacaReplay
 from muscore.rules.draft import HandDraft, Holding, LanceState, Preview, Tap, TapKind
 from muscore.rules.errors import (
     BettingError,
@@ -71,7 +76,8 @@ def replay_vaca(vaca: Mapping[str, Any]) -> VacaResult:
 
 __all__ = [
     "CARD_NAMES", "CARD_PLURALS", "CARD_TEXT", "INDICES",
-    "BettingError", "CardError", "Checkpoint", "Evaluation", "Hand", "HandDraft", "HandResult",
+    "BettingError", "CardError", "Checkpoint", "Evaluation", "Evening", "Hand", "HandDraft",
+    "HandRecord", "HandResult", "HandResultDict", "VacaRecord", "VacaReplay",
     "Holding", "Lance", "LanceResult", "LanceState", "Ordago", "Pares", "Preview", "Real31",
     "RecordError", "RuleError", "Rules", "ScoreError", "Side", "Step", "Tap", "TapKind",
     "VacaError", "VacaResult", "checkpoints", "evaluate", "parse_cards", "replay", "replay_evening",

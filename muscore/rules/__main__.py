@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from muscore.rules.errors import RuleError
@@ -41,7 +41,7 @@ def records(text: str) -> Iterator[tuple[Any, str | None]]:
             yield None, f"Line {number} is not valid JSON: {error.msg} (column {error.colno})."
 
 
-def run(command: Callable[[Any], dict[str, Any]], text: str, out: Any) -> int:
+def run(command: Callable[[Any], Mapping[str, Any]], text: str, out: Any) -> int:
     """Process every record of ``text`` with ``command``; the exit status."""
     status = 0
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode

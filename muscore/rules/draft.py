@@ -39,10 +39,11 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from muscore.rules.betting import Betting
 from muscore.rules.cards import CARD_TEXT, DEFAULT_RULES, Lance, Rules, Side, parse_cards, show
+from muscore.rules.contract import HandRecord, HandResultDict, Score, StepDict
 from muscore.rules.counting import Pending, count
 from muscore.rules.errors import BettingError, RecordError, RuleError
 from muscore.rules.reading import JUEGO_TOTALS, PARES_KINDS, Reading, best_seat, read_table
@@ -134,10 +135,10 @@ class LanceState(NamedTuple):
 class Preview(NamedTuple):
     """The recuento so far: its steps are the first steps of the final recuento."""
 
-    steps: tuple[dict[str, Any], ...]
-    score: dict[str, int]  #: after the steps
+    steps: tuple[StepDict, ...]
+    score: Score  #: after the steps
     waiting: Lance | None  #: the lance the count waits on (None once complete)
-    result: dict[str, Any] | None  #: the whole result, once nothing is missing
+    result: HandResultDict | None  #: the whole result, once nothing is missing
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,7 @@ class HandDraft:
         }
         return replace(draft, bets=bets, ends=ends, passed=closed, winners=winners)
 
-    def to_record(self) -> dict[str, Any]:
+    def to_record(self) -> HandRecord:
         """The hand record (the contract's JSON) of what is entered so far."""
         record: dict[str, Any] = {"rules": self.rules.to_json(), "mano": self.mano,
                                   "score": {"A": self.score[0], "B": self.score[1]}}
@@ -233,7 +234,7 @@ class HandDraft:
             record["winners"] = {
                 lance.value: self.winners[lance].value for lance in ORDER if lance in self.winners
             }
-        return record
+        return cast(HandRecord, record)
 
     def with_score(self, a: int, b: int) -> HandDraft:
         """The same hand with another score before it."""
@@ -365,7 +366,7 @@ class HandDraft:
     # -- reading -------------------------------------------------------------------------
 
     @cached_property
-    def _record(self) -> dict[str, Any]:
+    def _record(self) -> HandRecord:
         return self.to_record()
 
     @cached_property
@@ -476,8 +477,9 @@ class HandDraft:
         steps = preview.steps
         last = steps[-1] if steps else None
         target = self.rules.target
-        if last is not None and last["why"] == "deje" and max(last["score"].values()) >= target:
-            found.append(Lance(last["lance"]))
+        if last is not None and last["why"] == "deje" and max(
+                last["score"]["A"], last["score"]["B"]) >= target:
+            found.append(Lance(str(last["lance"])))
         elif ended and preview.result is not None and preview.result.get("ordago"):
             found.append(Lance(preview.result["ordago"]["lance"]))
         return min(found, key=ORDER.index) if found else None
@@ -492,9 +494,9 @@ class HandDraft:
         if not steps:
             return None
         last = steps[-1]
-        if last["why"] == "deje" or max(last["score"].values()) < self.rules.target:
+        if last["why"] == "deje" or max(last["score"]["A"], last["score"]["B"]) < self.rules.target:
             return None
-        return Lance(last["lance"])
+        return Lance(str(last["lance"]))
 
     def _possible_taps(self, lance: Lance) -> tuple[Tap, ...]:
         """The taps not known to be illegal (``n`` of an envido left as any)."""
@@ -715,10 +717,13 @@ class HandDraft:
                            open_lances=open_lances)
         except Pending as pending:
             waiting = Lance(pending.lance) if pending.lance else None
-            return Preview(tuple(pending.steps), pending.score, waiting, None)
+            steps = cast(list[StepDict], pending.steps)
+            return Preview(tuple(steps), cast(Score, pending.score), waiting, None)
         except RuleError:
             return Preview((), {"A": self.score[0], "B": self.score[1]}, None, None)
-        return Preview(tuple(result["recuento"]), dict(result["score"]), None, result)
+        # count() builds the contract's result directly (for speed); this is its type.
+        typed = cast(HandResultDict, result)
+        return Preview(tuple(typed["recuento"]), typed["score"].copy(), None, typed)
 
     def is_complete(self) -> bool:
         """Whether the hand can be saved as it is (every lance passed where nobody bet)."""
@@ -728,7 +733,7 @@ class HandDraft:
             return False
         return True
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> HandResultDict:
         """The full result: exactly :func:`muscore.rules.score` of :meth:`to_record`.
         Raises :class:`RuleError` while something is missing or wrong."""
         for lance in ORDER:

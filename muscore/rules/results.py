@@ -16,9 +16,10 @@ LanceResult(lance=<Lance.PARES: 'pares'>, side=<Side.B: 'B'>, points=4)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from muscore.rules.cards import Lance, Side
+from muscore.rules.contract import HandResultDict, Score, VacaReplay
 
 
 class LanceResult(NamedTuple):
@@ -51,7 +52,7 @@ def _side(value: str | None) -> Side | None:
     return None if value is None else Side(value)
 
 
-def _score(value: dict[str, int]) -> dict[Side, int]:
+def _score(value: Score) -> dict[Side, int]:
     return {Side.A: value["A"], Side.B: value["B"]}
 
 
@@ -59,7 +60,7 @@ def _score(value: dict[str, int]) -> dict[Side, int]:
 class HandResult:
     """The result of one hand, read from the contract's result dict (``to_json()``)."""
 
-    data: dict[str, Any]
+    data: HandResultDict
 
     @property
     def score(self) -> dict[Side, int]:
@@ -124,7 +125,7 @@ class HandResult:
         if self.ended_by == "ordago":
             last = Lance(self.data["ordago"]["lance"])
         elif self.ended_by == "deje":
-            last = Lance(self.data["recuento"][-1]["lance"])  # the deje that reached it
+            last = Lance(str(self.data["recuento"][-1]["lance"]))  # the deje that reached it
         else:
             return names
         return names[:names.index(last) + 1]
@@ -138,7 +139,7 @@ class HandResult:
             for s in self.data["recuento"] if s["lance"] is not None
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> HandResultDict:
         """The contract's result object."""
         return self.data
 
@@ -147,7 +148,7 @@ class HandResult:
 class VacaResult:
     """The replay of a vaca, read from the contract's replay output."""
 
-    data: dict[str, Any]
+    data: VacaReplay
 
     @property
     def winner(self) -> Side | None:
@@ -175,6 +176,6 @@ class VacaResult:
         """Each hand's result, in order."""
         return tuple(HandResult(h["result"]) for h in self.data["hands"])
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> VacaReplay:
         """The contract's replay output."""
         return self.data

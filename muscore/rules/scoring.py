@@ -19,10 +19,11 @@ benchmark holds scoring to a small multiple of a JSON round trip.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from muscore.rules.betting import Betting
 from muscore.rules.cards import A, B, Rules, show
+from muscore.rules.contract import HandResultDict
 from muscore.rules.counting import count
 from muscore.rules.errors import BettingError, RecordError, ScoreError
 from muscore.rules.reading import LANCE_NAMES, Reading, read_table, read_winners
@@ -97,8 +98,10 @@ def read_bets(
     return bettings
 
 
-def score(record: object) -> dict[str, Any]:
-    """Score one hand record; returns the contract's result (see hand-record.md).
+def score(record: object) -> HandResultDict:
+    """Score one hand record (a :class:`~muscore.rules.contract.HandRecord`, unchecked:
+    any JSON value is read and refused in words); returns the contract's result (see
+    hand-record.md).
 
     Raises :class:`~muscore.rules.errors.RuleError` (a ``ValueError``) naming
     what is wrong when the record breaks a rule.
@@ -111,7 +114,8 @@ def score(record: object) -> dict[str, Any]:
     rules = Rules.from_json(record.get("rules"))
     mano = parse_mano(record.get("mano", 0), rules)
     a, b = parse_score(record.get("score"), rules)
-    return score_parts(record, rules, mano, a, b)
+    # The counting builds the result dict directly (for speed); this is its type.
+    return cast(HandResultDict, score_parts(record, rules, mano, a, b))
 
 
 def score_parts(

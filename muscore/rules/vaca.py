@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from muscore.rules.cards import A, B, Rules, Side, show
+from muscore.rules.contract import Evening, HandResultDict, VacaReplay
 from muscore.rules.errors import RecordError, RuleError, VacaError
 from muscore.rules.scoring import VACA_HAND_KEYS, parse_mano, score_parts
 
@@ -78,7 +79,7 @@ def read_piedras(entry: Mapping[str, Any]) -> tuple[Side, int]:
     return Side(side), n
 
 
-def score_piedras(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> dict[str, Any]:
+def score_piedras(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> HandResultDict:
     """The result of a piedras entry on a score of ``a``-``b``: a hand result's shape.
 
     ``lances`` is empty and ``recuento`` holds one step with lance ``null`` and
@@ -94,7 +95,7 @@ def score_piedras(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> dic
     else:
         b = after
     won = after >= rules.target
-    return {
+    result: dict[str, Any] = {
         "score": {A: a, B: b},
         "winner": side.value if won else None,
         "ended_by": "piedras" if won else None,
@@ -103,6 +104,7 @@ def score_piedras(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> dic
                       "why": "piedras", "score": {A: a, B: b}}],
         "piedras": {"side": side.value, "n": n},
     }
+    return cast(HandResultDict, result)
 
 
 def read_perete(entry: Mapping[str, Any], rules: Rules) -> Side:
@@ -116,7 +118,7 @@ def read_perete(entry: Mapping[str, Any], rules: Rules) -> Side:
     return Side(side)
 
 
-def score_perete(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> dict[str, Any]:
+def score_perete(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> HandResultDict:
     """The result of a perete entry on a score of ``a``-``b``: one piedra to its side.
 
     The shape of :func:`score_piedras`'s (a tap of 1, named): ``lances`` empty, one
@@ -138,8 +140,9 @@ def score_perete(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> dict
 
 
 def score_entry(entry: Mapping[str, Any], rules: Rules, mano: int, a: int, b: int
-                ) -> dict[str, Any]:
-    """The result of any entry of a vaca (a hand, a piedras tap or a perete)."""
+                ) -> Mapping[str, Any]:
+    """The result of any entry of a vaca (a hand, a piedras tap or a perete), read as the
+    plain mapping the counting builds (its sides are Side members)."""
     if "piedras" in entry:
         return score_piedras(entry, rules, a, b)
     if "perete" in entry:
@@ -212,7 +215,7 @@ def _one_vaca(
     return vaca, i
 
 
-def replay(vaca: object) -> dict[str, Any]:
+def replay(vaca: object) -> VacaReplay:
     """Replay a vaca (see hand-record.md, "A vaca"): returns its contract output.
 
     Each hand is scored with the score carried from the hand before and the
@@ -237,14 +240,14 @@ def replay(vaca: object) -> dict[str, Any]:
     out, end = _one_vaca(rules, mano, hands, 0, 1)
     if end < len(hands):
         raise VacaError("vaca_over", n=end + 1, side=out["winner"], at=end)
-    return out
+    return cast(VacaReplay, out)
 
 
 def replay_evening(
     rules: Rules | Mapping[str, Any] | None,
     entries: Sequence[object],
     start: Checkpoint | None = None,
-) -> dict[str, Any]:
+) -> Evening:
     """Replay a table's entries from ``start``, split into vacas.
 
     ``entries`` are the table's entries from ``start.index`` on (default: from the
@@ -275,13 +278,13 @@ def replay_evening(
         vaca["first_hand"] = first_number + i
         vaca["mano"] = mano
         if vaca["winner"] is None:
-            return {"finished": finished, "current": vaca, "vacas": tally}
+            return cast(Evening, {"finished": finished, "current": vaca, "vacas": tally})
         finished.append(vaca)
         tally[vaca["winner"]] += 1
         i, mano = end, vaca["next_mano"]
         if i == len(entries):
             current = {**_empty_vaca(mano), "first_hand": first_number + i, "mano": mano}
-            return {"finished": finished, "current": current, "vacas": tally}
+            return cast(Evening, {"finished": finished, "current": current, "vacas": tally})
 
 
 def checkpoints(evening: Mapping[str, Any]) -> list[Checkpoint]:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from muscore import rules as rules_engine
 from muscore.handentry.words import LANCE_NAMES, side_names
 from muscore.permalink import hand_contexts
+from muscore.rules.contract import HandResultDict
 from muscore.tables import board
 from muscore.tables.models import Change
 
@@ -289,7 +290,7 @@ def _result(
     record: Mapping[str, Any],
     table_rules: Mapping[str, Any],
     context: tuple[int, dict[str, int]] | None,
-) -> dict[str, Any] | None:
+) -> HandResultDict | None:
     """The record scored where it stands (its mano, the score before it), or None."""
     if context is None or "piedras" in record or "perete" in record:
         return None

@@ -4,63 +4,34 @@
 the table's names and options, and its vacas as muscore.rules.replay gives them, each
 labelled by the table ("first_hand": the table-wide number of its first hand, "mano":
 its first mano). A hand's `result` is score()'s contract result (docs/contract.md),
-kept as the engine's plain dict.
+typed by the engine's contract (muscore.rules.contract).
 
 No `from __future__ import annotations` here: TypedDict reads NotRequired from the
 annotations themselves at run time (tests/tables/test_state_types.py relies on it).
 """
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
-SideName = Literal["A", "B"]
+from muscore.rules.contract import (
+    EveningVaca,
+    HandRecord,
+    HandResultDict,
+    PereteNoted,
+    PiedrasTap,
+    ReplayedEntry,
+    Score,
+    SideName,
+)
 
+#: One entry of a vaca as replayed (a dealt hand, a piedras tap or a perete): the
+#: engine's contract type, under the name the table's code has used.
+ReplayedHand = ReplayedEntry
+#: A vaca: muscore.rules.replay's output plus the table's labels (first_hand, mano).
+Vaca = EveningVaca
 
-class Score(TypedDict):
-    """Piedras (or juegos) by side."""
-
-    A: int
-    B: int
-
-
-class PiedrasTap(TypedDict):
-    """Piedras tapped by hand for a side (+1, +5, -1), as on paper."""
-
-    side: SideName
-    n: int
-
-
-class PereteNoted(TypedDict):
-    """A perete (4 5 6 7) shown by a player of a side: one piedra to it."""
-
-    side: SideName
-
-
-class ReplayedHand(TypedDict):
-    """One entry of a vaca as replayed: its mano and juego, the score after it, who won.
-
-    A dealt hand, piedras tapped by hand (then "piedras" says which side and how many)
-    or a perete (then "perete" says which side).
-    """
-
-    mano: int
-    juego: int
-    score: Score
-    winner: SideName | None
-    result: dict[str, Any]
-    piedras: NotRequired[PiedrasTap]
-    perete: NotRequired[PereteNoted]
-
-
-class Vaca(TypedDict):
-    """A vaca: muscore.rules.replay's output plus the table's labels."""
-
-    hands: list[ReplayedHand]
-    juegos: Score
-    winner: SideName | None
-    score: Score
-    next_mano: int
-    first_hand: int
-    mano: int
+__all__ = ["BoardState", "EditedState", "HandRecord", "HandResultDict", "PereteNoted",
+           "PiedrasTap", "ReplayedHand", "Score", "SideName", "StoredHand", "TableState",
+           "Vaca", "VacaSummary"]
 
 
 class TableState(TypedDict):
@@ -113,11 +84,11 @@ class StoredHand(TypedDict):
     """One stored hand (`hand_entry`): its number and record, and how it replayed."""
 
     number: int
-    record: dict[str, Any]
+    record: HandRecord
     mano: NotRequired[int]
     juego: NotRequired[int]
     score: NotRequired[Score]
     winner: NotRequired[SideName | None]
-    result: NotRequired[dict[str, Any]]
+    result: NotRequired[HandResultDict]
     piedras: NotRequired[PiedrasTap]
     perete: NotRequired[PereteNoted]

@@ -37,6 +37,7 @@ from muscore.handentry.taps import EntryError
 from muscore.handentry.words import join_words
 from muscore.htmx import HtmxHttpRequest
 from muscore.permalink import next_context, table_hand_links, table_hand_records
+from muscore.rules.contract import HandResultDict
 from muscore.tables import audit, board, live, offline, services, share
 from muscore.tables.forms import HandEntry, ImportForm, SetupForm
 from muscore.tables.models import Table
@@ -495,7 +496,7 @@ def _entry_for(table: Table, state: TableState, number: int | None) -> dict[str,
     return {"mano": full["mano"], "score": full["score"], "number": number, "record": record}
 
 
-def _preview(entry: HandEntry, table: Table) -> tuple[dict[str, Any] | None, str]:
+def _preview(entry: HandEntry, table: Table) -> tuple[HandResultDict | None, str]:
     if not entry.is_complete():
         return None, ""
     record = entry.record()

@@ -46,6 +46,7 @@ from muscore.handentry.words import (
     side_seats,
 )
 from muscore.rules import HandDraft, Lance, TapKind
+from muscore.rules.contract import HandRecord
 
 LANCES_FIRST = ("grande", "chica", "pares")
 
@@ -372,7 +373,7 @@ class HandEntry:
             step = next((s for s in self.preview.steps
                          if s["lance"] == name and s["why"] == "deje"), None)
             if step is not None:
-                side = str(step["side"])
+                side = step["side"]
                 info["deje"] = {"side": side, "label": self.labels[side],
                                 "points": step["points"], "score": step["score"][side]}
         info["ends_juego"] = ended_at is lance or info["ordago"]
@@ -471,14 +472,15 @@ class HandEntry:
         """What must still be answered before the hand can be scored."""
         return [item["text"] for item in self.missing_items()]
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> HandRecord:
         """The hand record (without rules, score and mano: the table knows them), as the
         engine writes the draft: every lance nobody bet in passed."""
         if self.draft is None:
             return {}
         record = self.draft.closed().to_record()
-        for key in ("rules", "mano", "score"):
-            record.pop(key, None)
+        record.pop("rules", None)
+        record.pop("mano", None)
+        record.pop("score", None)
         if "hands" in record:
             # The cards as the table entered them (the engine writes them in its order).
             record["hands"] = {str(s): " ".join(c) for s, c in self.cards.items()

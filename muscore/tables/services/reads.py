@@ -16,6 +16,7 @@ from muscore.tables.services.checks import check_record
 from muscore.tables.services.errors import HandNotFound, TableNotFound
 from muscore.tables.services.replay import _lock, _score
 from muscore.tables.state import (
+    HandResultDict,
     StoredHand,
 )
 
@@ -90,7 +91,7 @@ def table_changes(table: Table) -> list[Change]:
     return list(table.changes.order_by("at", "id"))
 
 
-def preview_hand(table: Table, record: Any) -> dict[str, Any]:
+def preview_hand(table: Table, record: Any) -> HandResultDict:
     """The score() result `record` would give as the table's next hand; nothing is saved."""
     clean = check_record(record)
     mano, score = next_context(_vaca_of(table, None))

@@ -26,6 +26,7 @@ from muscore.tables.services.errors import (
 )
 from muscore.tables.state import (
     BoardState,
+    HandResultDict,
     ReplayedHand,
     TableState,
     VacaSummary,
@@ -42,7 +43,7 @@ def _empty_vaca(mano: int) -> dict[str, Any]:
     }
 
 
-def _score(record: dict[str, Any]) -> dict[str, Any]:
+def _score(record: dict[str, Any]) -> HandResultDict:
     try:
         return rules_engine.score(record)
     except rules_engine.RuleError:
@@ -80,7 +81,9 @@ def replay_vacas(
         # the last one, the hand being added or the first that no replay has taken yet.
         bad = UnreadableHand(f"{type(exc).__name__}: {exc}"[:200])
         raise _BadHand(first_hand + max(len(records) - 1, 0), bad) from exc
-    return [*evening["finished"], evening["current"]]
+    # The vacas are stored and read back as JSON rows: the services handle them as plain
+    # dicts, and state.py's TypedDicts (the contract's) describe them to the pages.
+    return cast(list[dict[str, Any]], [*evening["finished"], evening["current"]])
 
 
 def replay_table(
