@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
+from muscore.errors import MuscoreError
 from muscore.text import json_problem
 
 #: A hand record is a few hundred bytes; anything far larger is not one.
@@ -28,8 +29,16 @@ MAX_CODE = 4000
 MAX_JSON = 20_000
 
 
-class PermalinkError(ValueError):
+class PermalinkError(MuscoreError):
     """The code in a permalink cannot be read back into a hand record."""
+
+    family = "permalink"
+    MESSAGES = {
+        "length": "The link's code is empty or longer than {limit} characters.",
+        "size": "The link's code opens to more than {limit} bytes: it is not a hand.",
+        "damaged": "The link's code is damaged: it holds no hand that can be read.",
+        "not_record": "The link's code holds JSON, but not a hand record.",
+    }
 
 
 def encode(record: dict[str, Any]) -> str:
@@ -43,21 +52,21 @@ def decode(code: str) -> dict[str, Any]:
     """The record a code carries; PermalinkError when it is damaged or not a record."""
     code = code.strip()
     if not code or len(code) > MAX_CODE:
-        raise PermalinkError("length")
+        raise PermalinkError("length", limit=MAX_CODE)
     try:
         packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
         # Bounded inflate: a small code must not expand into megabytes (a zip bomb).
         inflater = zlib.decompressobj()
         raw = inflater.decompress(packed, MAX_JSON)
         if inflater.unconsumed_tail or not inflater.eof:
-            raise PermalinkError("size")
+            raise PermalinkError("size", limit=MAX_JSON)
         record = json.loads(raw.decode())
     except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError, RecursionError) as exc:
         if isinstance(exc, PermalinkError):
             raise
         raise PermalinkError("damaged") from None
     if not isinstance(record, dict):
-        raise PermalinkError("not a record")
+        raise PermalinkError("not_record")
     if json_problem(record):
         # A lone surrogate or a control character: no page can show it back.
         raise PermalinkError("damaged")

@@ -1,4 +1,4 @@
-"""The engine's errors in the page's language: muscore.rule_messages and its catalogue."""
+"""The engine's errors in the page's language: muscore.messages and its catalogue."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from muscore.rule_messages import MESSAGES, rule_message
+from muscore.messages import RULES as MESSAGES
+from muscore.messages import rule_message
 from muscore.rules import RecordError, RuleError, VacaError, replay, score
 from muscore.rules.errors import MESSAGES as ENGINE_MESSAGES
 from tests.rules.test_errors import CASES

@@ -20,10 +20,13 @@ from django.utils.translation import gettext as _
 from muscore.championships.models import Enrolment, Phase, PhaseGroup
 from muscore.leagues import competitions
 from muscore.leagues.models import Match
+from muscore.messages import WordedError
 
 
-class KnockoutError(ValueError):
+class KnockoutError(WordedError):
     """A knockout the phase cannot draw; str() says why."""
+
+    family = "knockout"
 
 
 def bracket_order(size: int) -> list[int]:

@@ -48,12 +48,14 @@ from muscore.leagues.compute.draw import DrawError, DrawPair, draw_groups, group
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.compute.quotas import QuotaError, Quotas, compute_quotas
 from muscore.leagues.compute.quotas import Sede as QuotaSede
-from muscore.leagues.messages import league_message
 from muscore.leagues.models import Competition, Entry
+from muscore.messages import WordedError, league_message, page_message
 
 
-class ChampionshipError(ValueError):
+class ChampionshipError(WordedError):
     """A change a championship refuses; str() says why, for a person."""
+
+    family = "championship"
 
 
 def fold(name: str) -> str:
@@ -256,21 +258,6 @@ def quota_sedes(championship: Championship) -> tuple[list[Sede], list[int]]:
     return sedes, [counts.get(s.pk, 0) for s in sedes]
 
 
-def quota_error_message(error: QuotaError) -> str:
-    """A quota error in the page's language."""
-    params = error.params
-    messages = {
-        "no_sedes": _("El campeonato no tiene sedes."),
-        "seats": _("Las plazas han de ser un número entero, 1 o más."),
-        "seats_too_many": _("Hay %(seats)s plazas pero solo %(total)s parejas inscritas en "
-                            "todas las sedes."),
-        "min_per_sede": _("El mínimo por sede ha de ser un número entero, 0 o más."),
-        "minimums": _("Los mínimos solos necesitan %(needed)s plazas (%(minimum)s por sede), "
-                      "más que las %(seats)s plazas."),
-    }
-    return messages[error.code] % params if error.code in messages else str(error)
-
-
 @transaction.atomic
 def close_entries(championship: Championship, *, by: Any,
                   now: datetime | None = None) -> Quotas:
@@ -287,7 +274,7 @@ def close_entries(championship: Championship, *, by: Any,
             championship.seats, [QuotaSede(s.name, n) for s, n in zip(sedes, counts, strict=True)],
             championship.min_per_sede)
     except QuotaError as error:
-        raise ChampionshipError(quota_error_message(error)) from None
+        raise ChampionshipError(page_message(error)) from None
     championship.entries_closed_at = now or timezone.now()
     championship.quotas = {
         "seats": quotas.seats, "min_per_sede": quotas.min_per_sede, "total": quotas.total,

@@ -29,10 +29,13 @@ from muscore.clubs.models import (
     PairMember,
     Player,
 )
+from muscore.messages import WordedError
 
 
-class ClubError(ValueError):
+class ClubError(WordedError):
     """A change a club's page refuses; str() says why, for a person."""
+
+    family = "club"
 
 
 def unique_slug(name: str) -> str:

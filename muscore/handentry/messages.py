@@ -10,13 +10,7 @@ from django.utils.translation import ngettext, pgettext
 
 from muscore import rules as rules_engine
 from muscore.handentry.words import LANCE_NAMES, side_names
-
-
-def rule_message(error: Exception) -> str:
-    """A RuleError in the page's language (muscore.rule_messages: gettext)."""
-    from muscore.rule_messages import rule_message as translated
-
-    return translated(error)
+from muscore.messages import rule_message as rule_message  # re-exported: the entry says both
 
 
 def winner_message(error: rules_engine.RuleError, names: Sequence[str] | None = None) -> str:

@@ -14,12 +14,13 @@ from django.utils.translation import gettext as _
 from muscore import rules as rules_engine
 from muscore.handentry.messages import rule_message
 from muscore.handentry.words import other
+from muscore.messages import WordedError
 from muscore.rules import HandDraft, Lance, Side, Tap, TapKind
 
 MAX_BET = 99
 
 
-class EntryError(ValueError):
+class EntryError(WordedError):
     """A tap or a field the entry cannot take; str() says what, for the table."""
 
 

@@ -33,6 +33,7 @@ from muscore.leagues.compute import ceros
 from muscore.leagues.compute.document import Result
 from muscore.leagues.compute.spreadsheet import write_csv
 from muscore.leagues.models import CerosDraft, CerosEvent, Competition, Entry, Match, Round
+from muscore.messages import page_message
 
 
 @dataclass
@@ -169,7 +170,7 @@ def make_round(competition: Competition, *, by: Any, redraw: bool = False) -> Ce
         drawn = ceros.next_round([e.pk for e in entries], competition.ceros, history, seed)
     except ceros.CerosError as error:
         raise CompetitionError(_("El torneo no se puede sortear: %(why)s") % {
-            "why": error.code}) from None
+            "why": page_message(error)}) from None
     if drawn.winner is not None:
         raise CompetitionError(_("El torneo ya tiene ganadora."))
     tables = [[t.number, t.first, t.second] for t in drawn.tables]

@@ -52,7 +52,6 @@ from muscore.leagues.compute.document import (
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.compute.fixtures import fixtures
 from muscore.leagues.compute.standings import Row, apply_head_to_head, match_points, order_rows
-from muscore.leagues.messages import league_message
 from muscore.leagues.models import (
     REASON_MAX,
     Competition,
@@ -62,6 +61,7 @@ from muscore.leagues.models import (
     Match,
     Round,
 )
+from muscore.messages import WordedError, league_message
 from muscore.rules import Rules
 from muscore.tables import services as tables
 from muscore.tables.models import Table
@@ -76,8 +76,10 @@ STANDINGS_CACHE_SECONDS = 3600
 forfeit_figures = forfeit_result
 
 
-class CompetitionError(ValueError):
+class CompetitionError(WordedError):
     """A change a competition refuses; str() says why, for a person."""
+
+    family = "competition"
 
 
 # ---------------------------------------------------------------------------- helpers

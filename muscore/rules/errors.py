@@ -1,17 +1,20 @@
 """The errors of muscore.rules: a code, its parameters, and readable English.
 
-Every error is a :class:`RuleError`, a :class:`ValueError` subclass, so callers
-can catch one type. ``code`` names the kind of mistake and ``params`` its details
-(seats, lances, values: no words of any language), so a program can react to it and
-a user interface can say it in its own language: the web app translates them with
-gettext (``muscore.rule_messages``). ``str(error)`` is English, for the JSON API,
-the command line and the logs. The subclasses say which part of the record is at
+Every error is a :class:`RuleError`, muscore's coded error
+(:class:`muscore.errors.MuscoreError`, a :class:`ValueError`), so callers can catch one
+type. ``code`` names the kind of mistake and ``params`` its details (seats, lances,
+values: no words of any language), so a program can react to it and a user interface
+can say it in its own language: the web app translates them with gettext
+(``muscore.messages``). ``str(error)`` is English, for the JSON API, the command line
+and the logs. The subclasses say which part of the record is at
 fault.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from muscore.errors import MuscoreError
 
 #: The English template of each code; the placeholders are the error's params, plus
 #: the words :func:`english_params` derives from them.
@@ -127,22 +130,19 @@ def english_params(code: str, params: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-class RuleError(ValueError):
+class RuleError(MuscoreError):
     """A hand record or a vaca breaks a rule of the game or of the contract.
 
     ``code`` names the kind of mistake and ``params`` its details, so a program can
-    react to it and a user interface can word it (``muscore.rule_messages`` does, in
-    the page's language); ``str()`` is the English message.
+    react to it and a user interface can word it (``muscore.messages`` does, in the
+    page's language); ``str()`` is the English message.
     """
 
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(self.message())
+    family = "rules"
+    MESSAGES = MESSAGES
 
-    def message(self, language: str = "en") -> str:
-        """The error in English. (The web app's languages: ``muscore.rule_messages``.)"""
-        return MESSAGES[self.code].format(**english_params(self.code, self.params))
+    def english_params(self) -> dict[str, Any]:
+        return english_params(self.code, self.params)
 
 
 class RecordError(RuleError):

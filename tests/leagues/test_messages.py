@@ -1,4 +1,4 @@
-"""The league contract's errors in the page's language: muscore.leagues.messages (gettext,
+"""The league contract's errors in the page's language: muscore.messages (gettext,
 Spanish source, English and Basque catalogues), while str() stays the contract's English."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 from muscore.leagues import LeagueError, read_league
 from muscore.leagues.compute.errors import FIXTURES, LEAGUE, POINTS, Where
 from muscore.leagues.compute.errors import MESSAGES as ENGLISH
-from muscore.leagues.messages import MESSAGES, league_message
+from muscore.messages import LEAGUE as MESSAGES
+from muscore.messages import league_message
 from muscore.rules import RecordError
 
 from .helpers import league

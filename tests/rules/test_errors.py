@@ -33,7 +33,7 @@ def grande(*bets: tuple[str, Any], end: str | None = "quiero") -> dict[str, Any]
 
 CASES = [
     # (name, record, error type, words the English message must hold, words in Spanish:
-    # checked through muscore.rule_messages in tests/test_rule_messages.py)
+    # checked through muscore.messages in tests/test_rule_messages.py)
     ("five reyes of index 12",
      {"hands": {"0": "R R R R", "1": "R 4 5 6", "2": "1 1 6 7", "3": "S S 7 7"}},
      CardError, ["5 cards of index 12", "reyes"], ["5 cartas", "reyes"]),

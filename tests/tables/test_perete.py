@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from muscore.rule_messages import rule_message
+from muscore.messages import rule_message
 from muscore.rules import RuleError
 from muscore.tables import services
 from muscore.tables.models import Hand, Table

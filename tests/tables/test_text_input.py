@@ -18,7 +18,7 @@ from django.test import Client, override_settings
 from django.utils import translation
 
 from muscore import permalink, rules
-from muscore.rule_messages import rule_message
+from muscore.messages import rule_message
 from muscore.tables import services
 from muscore.tables.models import Change, Table
 from tests.tables.factory import make_hands, make_record, make_table

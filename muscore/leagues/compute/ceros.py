@@ -34,6 +34,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from muscore.errors import MuscoreError
+
 DEFAULT_CEROS = 3
 MIN_CEROS = 1
 MAX_CEROS = 5
@@ -47,13 +49,21 @@ _REMATCH = 10_000
 _BUDGET = 200_000
 
 
-class CerosError(ValueError):
+class CerosError(MuscoreError):
     """A tournament that cannot be paired: ``code`` says why, ``params`` the details."""
 
-    def __init__(self, code: str, **params: object) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(f"{code}: {params}")
+    family = "ceros"
+    MESSAGES = {
+        "bad_ceros": "The ceros that put a pair out must be a whole number from {low} to "
+                     "{high}, not {value}.",
+        "repeated_pair": "A pair is listed twice in the tournament.",
+        "too_few_pairs": "A ceros tournament needs at least 2 pairs, not {count}.",
+        "too_many_pairs": "A ceros tournament has at most {limit} pairs, not {count}.",
+        "already_won": "The tournament had its winner before round {round}.",
+        "bad_loser": "A match of round {round} is lost by a pair that did not play it.",
+        "twice_in_round": "A pair plays twice in round {round}.",
+        "not_in": "Pair {pair} plays in round {round}, but it was already out.",
+    }
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,18 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
+from muscore.errors import MuscoreError
 
-class DrawError(ValueError):
+
+class DrawError(MuscoreError):
     """A draw that cannot be made (too few pairs, a pair listed twice, a bad size)."""
+
+    family = "draw"
+    MESSAGES = {
+        "group_size": "A group needs at least 2 pairs, not {size}.",
+        "too_few_pairs": "A draw needs at least 2 pairs, not {count}.",
+        "pair_twice": "Pair {key!r} is listed {times} times.",
+    }
 
 
 @dataclass(frozen=True)
@@ -75,13 +84,13 @@ def draw_groups(pairs: Sequence[DrawPair], seed: str, size: int = 4) -> Draw:
     remove any same-venue (then same-region) pair the counts allow to avoid.
     """
     if size < 2:
-        raise DrawError(f"A group needs at least 2 pairs, not {size}.")
+        raise DrawError("group_size", size=size)
     if len(pairs) < 2:
-        raise DrawError(f"A draw needs at least 2 pairs, not {len(pairs)}.")
+        raise DrawError("too_few_pairs", count=len(pairs))
     keys = Counter(pair.key for pair in pairs)
     twice = [key for key, n in keys.items() if n > 1]
     if twice:
-        raise DrawError(f"Pair {twice[0]!r} is listed {keys[twice[0]]} times.")
+        raise DrawError("pair_twice", key=twice[0], times=keys[twice[0]])
     rng = random.Random(f"muscore-draw:{seed}")
     count = group_count(len(pairs), size)
     largest, big_groups = -(-len(pairs) // count), len(pairs) % count or count

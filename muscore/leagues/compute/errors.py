@@ -1,18 +1,20 @@
 """The errors of muscore.leagues: a code, its parameters, and readable English.
 
-Every error is a :class:`LeagueError` (a ``ValueError``). ``code`` names the kind of
-mistake and ``params`` its details (pair and match numbers, the values found, and the
-words it needs as codes: where in the document, what kind of value), so a program can
-react to it and a user interface can say it in its own language: the web app words
-it with gettext (``muscore.leagues.messages``, in Spanish, English and Basque).
-``str(error)`` is English, for the command line (league.md's ``{"error": ...}``),
-the API and the logs. This module imports no Django.
+Every error is a :class:`LeagueError` (muscore's coded error, a ``ValueError``).
+``code`` names the kind of mistake and ``params`` its details (pair and match numbers,
+the values found, and the words it needs as codes: where in the document, what kind of
+value), so a program can react to it and a user interface can say it in its own
+language: the web app words it with gettext (``muscore.messages``, in Spanish,
+English, Basque and French). ``str(error)`` is English, for the command line
+(league.md's ``{"error": ...}``), the API and the logs. This module imports no Django.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from muscore.errors import MuscoreError
 
 
 @dataclass(frozen=True)
@@ -126,17 +128,14 @@ def english_params(code: str, params: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-class LeagueError(ValueError):
+class LeagueError(MuscoreError):
     """A league document (or a request about one) breaks the contract of league.md."""
 
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(self.message())
+    family = "league"
+    MESSAGES = MESSAGES
 
-    def message(self, language: str = "en") -> str:
-        """The error in English. (The web app's languages: ``muscore.leagues.messages``.)"""
-        return MESSAGES[self.code].format(**english_params(self.code, self.params))
+    def english_params(self) -> dict[str, Any]:
+        return english_params(self.code, self.params)
 
 
 def where_match(number: int) -> Where:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from muscore.errors import MuscoreError
+
 #: The English template of each error code; the web app words them with gettext.
 MESSAGES: dict[str, str] = {
     "not_object": "The quota document must be a JSON object, not {got}.",
@@ -28,16 +30,14 @@ MESSAGES: dict[str, str] = {
 }
 
 
-class QuotaError(ValueError):
+class QuotaError(MuscoreError):
     """A quota document breaks the contract: ``code`` says what, ``params`` its details.
 
     ``str(error)`` is English (the command line, the API, the logs).
     """
 
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(MESSAGES[code].format(**params))
+    family = "quota"
+    MESSAGES = MESSAGES
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override
 
 from muscore import rules as rules_engine
-from muscore.rule_messages import rule_message
+from muscore.messages import rule_message
 from muscore.tables.state import (
     StoredHand,
 )
