@@ -612,7 +612,28 @@
     else taps.push(act);
     input.value = taps.join(" ");
     sayTaps(live);
+    staleErrors(live);
     keepDraft();
+  }
+
+  // What the server said of the hand as it was (a refusal of the hand reopened from the
+  // queue, a save refused) stops applying once the hand is changed: online the answer
+  // redraws it, but without signal nothing would, and the old refusal would stand beside
+  // the fixed hand. It goes at the first change; the server checks the hand again when
+  // it is saved (and, if it still cannot take it, says so anew).
+  function staleErrors(scope) {
+    var form = scope && scope.closest ? scope.closest("form#entry") || scope : null;
+    if (!form || !isOffline()) return;
+    form.querySelectorAll("[data-entry-errors], [data-save-errors], [data-missing]").forEach(function (box) {
+      if (box.hasAttribute("data-missing")) {
+        box.removeAttribute("data-missing");
+        box.classList.remove("is-missing");
+      } else {
+        box.remove();
+      }
+    });
+    var live = form.querySelector("#live");
+    if (live) live.removeAttribute("data-refused-save");
   }
 
   function liveOf(elt) {
@@ -835,6 +856,8 @@
     }
     form.addEventListener("input", keepDraft);
     form.addEventListener("change", keepDraft);
+    form.addEventListener("input", function () { staleErrors(form); });
+    form.addEventListener("change", function () { staleErrors(form); });
     var discard = document.querySelector("[data-draft-discard]");
     if (discard) {
       discard.addEventListener("click", function () {

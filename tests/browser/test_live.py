@@ -433,13 +433,10 @@ def one_phone_offline_in_the_entry(phone: Page, signal: Signal) -> tuple[Table, 
     return table, phone
 
 
-def test_a_tap_the_server_cannot_take_sends_the_hand_back_filled_in(
-    phone: Page, signal: Signal
-) -> None:
-    """Issue 8.3: nothing entered is dropped. Offline, an envido querido tapped in
-    "juego o punto" where only Ana y Carla have juego: on sync the engine refuses it,
-    and the hand comes back to the phone with its cards and the reason."""
-    table, a = one_phone_offline_in_the_entry(phone, signal)
+def refused_and_reopened(phone: Page, signal: Signal) -> Page:
+    """Offline, an envido querido tapped in "juego o punto" where only Ana y Carla have
+    juego; on sync the engine refuses it, and the phone opens the hand again."""
+    _table, a = one_phone_offline_in_the_entry(phone, signal)
     settle(a)
     tap_cards_offline(a, JUEGO_DEAL)
     a.locator('[data-offline-tap="bet:fourth:B:2"]').click()
@@ -450,17 +447,70 @@ def test_a_tap_the_server_cannot_take_sends_the_hand_back_filled_in(
     signal.on(a, "A")
     refused = a.locator("[data-refused]")
     expect(refused).to_contain_text("La mano 1 guardada sin conexión no se envió", timeout=SYNC_MS)
-    expect(refused).to_contain_text("En juego no se apuesta")
+    expect(refused).to_contain_text(NO_JUEGO_BET)
     assert not Hand.objects.exists()
     with a.expect_navigation():
         a.locator("[data-refused-open]").click()
     settle(a)
+    # Opened again, the hand is checked as it stands: the refusal still applies.
+    expect(a.locator("[data-entry-errors]")).to_contain_text(NO_JUEGO_BET)
+    return a
+
+
+NO_JUEGO_BET = "En juego no se apuesta"
+
+
+def test_a_tap_the_server_cannot_take_sends_the_hand_back_filled_in(
+    phone: Page, signal: Signal
+) -> None:
+    """Issue 8.3: nothing entered is dropped. The hand the engine refused comes back to
+    the phone with its cards and the reason."""
+    a = refused_and_reopened(phone, signal)
     expect(a.locator("h1")).to_have_text("Mano 1")
     for seat, cards in JUEGO_DEAL.items():
         expect(a.locator(f"#id_c{seat}")).to_have_value(cards)
-    expect(a.locator("[data-entry-errors]")).to_contain_text("En juego no se apuesta")
     expect(a.locator('[data-lance="juego"]')).to_contain_text("Solo Ana·Carla tienen juego")
     # Saved as it now stands, it is stored once.
+    with a.expect_navigation():
+        a.locator('[data-action="save"]').click()
+    assert Hand.objects.count() == 1
+
+
+def test_a_reopened_hand_loses_the_old_refusal_at_the_first_change_without_signal(
+    phone: Page, signal: Signal
+) -> None:
+    """Issue 19.6: without signal no answer redraws the entry, so the refusal the hand
+    came back with must go at the first change; the server checks it again on save."""
+    a = refused_and_reopened(phone, signal)
+    signal.off(a, "A")
+    a.locator('button[value="bet:grande:A:2"]').click()  # kept on the phone
+    expect(a.locator('[data-offline-said="grande"]')).to_contain_text("envido 2")
+    expect(a.locator("#entry")).not_to_contain_text(NO_JUEGO_BET)
+    expect(a.locator("[data-entry-errors]")).to_have_count(0)
+    a.locator('[data-offline-tap="end:grande:no_quiero"]').click()
+    with a.expect_navigation():
+        a.locator('[data-action="save"]').click()
+    settle(a)
+    assert not Hand.objects.exists()
+    # Checked again when sent: this time a hand the server takes, once.
+    signal.on(a, "A")
+    expect(a.locator("[data-synced]")).to_have_text("Mano 1 sincronizada.", timeout=SYNC_MS)
+    expect(a.locator("[data-refused]")).to_be_hidden()
+    assert Hand.objects.count() == 1
+    assert Hand.objects.get().record["lances"]["grande"] == {
+        "bets": [{"side": "A", "n": 2}], "end": "no_quiero"}
+
+
+def test_a_reopened_hand_loses_the_old_refusal_at_the_first_change_online(
+    phone: Page, signal: Signal
+) -> None:
+    a = refused_and_reopened(phone, signal)
+    a.locator('button[value="bet:grande:A:2"]').click()
+    settle(a)
+    expect(a.locator("[data-entry-errors]")).to_have_count(0)
+    expect(a.locator("#entry")).not_to_contain_text(NO_JUEGO_BET)
+    a.locator('button[value="end:grande:no_quiero"]').click()
+    settle(a)
     with a.expect_navigation():
         a.locator('[data-action="save"]').click()
     assert Hand.objects.count() == 1
