@@ -55,17 +55,8 @@ def _rule(
     params = {"lance": lance_word(lance), "points": points, "stake": stake,
               "premiums": premiums}
     if why == "deje":
-        bets = _bets(record, lance)
-        if len(bets) <= 1:
-            if bets and bets[0].get("n") == "ordago":
-                text = _("Órdago rechazado de entrada: quien lo echó cobra 1 en el acto (el deje).")
-            else:
-                text = _("Envite rechazado: quien envidó cobra 1 en el acto (el deje).")
-        elif bets[-1].get("n") == "ordago":
-            text = _("Rechazado el órdago: se cobra lo que había antes, %(points)s.") % params
-        else:
-            text = _("Rechazado un reenvite: se cobra lo que había antes, %(points)s.") % params
-        return {"text": text, "url": rule_link("apuestas", "deje")}
+        return {"text": _deje_text(_bets(record, lance), params),
+                "url": rule_link("apuestas", "deje")}
     if why == "paso":
         if lance in ("pares", "juego"):
             text = _("En paso: el bando que gana %(lance)s cobra sus jugadas: %(premiums)s.")
@@ -75,14 +66,7 @@ def _rule(
             "url": rule_link("recuento", "paso"),
         }
     if why == "quiero":
-        if lance in ("pares", "juego"):
-            text = _("Envite querido: quien gana %(lance)s cobra lo apostado, %(stake)s, "
-                     "y sus jugadas: %(premiums)s.")
-        elif lance == "punto":
-            text = _("Punto querido: quien lo gana cobra lo apostado, %(stake)s, y 1 del punto.")
-        else:
-            text = _("Envite querido: quien gana %(lance)s cobra lo apostado, %(stake)s.")
-        return {"text": text % params, "url": rule_link("apuestas", "quiero")}
+        return {"text": _quiero_text(lance) % params, "url": rule_link("apuestas", "quiero")}
     if why == "no_quiero":
         if lance == "punto":
             text = _("No quisieron el punto: además del deje, quien envidó cobra 1 en el recuento.")
@@ -104,6 +88,27 @@ def _rule(
             "what": what % params}
         return {"text": text, "url": rule_link("mentiras")}
     return {"text": "", "url": rule_link("recuento")}
+
+
+def _deje_text(bets: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> str:
+    """Why a rejected bet pays what it pays at once: 1 for the first bet, else what stood."""
+    if len(bets) <= 1:
+        if bets and bets[0].get("n") == "ordago":
+            return _("Órdago rechazado de entrada: quien lo echó cobra 1 en el acto (el deje).")
+        return _("Envite rechazado: quien envidó cobra 1 en el acto (el deje).")
+    if bets[-1].get("n") == "ordago":
+        return _("Rechazado el órdago: se cobra lo que había antes, %(points)s.") % params
+    return _("Rechazado un reenvite: se cobra lo que había antes, %(points)s.") % params
+
+
+def _quiero_text(lance: str) -> str:
+    """What an accepted bet pays the lance's winner (a text to fill with the step's params)."""
+    if lance in ("pares", "juego"):
+        return _("Envite querido: quien gana %(lance)s cobra lo apostado, %(stake)s, "
+                 "y sus jugadas: %(premiums)s.")
+    if lance == "punto":
+        return _("Punto querido: quien lo gana cobra lo apostado, %(stake)s, y 1 del punto.")
+    return _("Envite querido: quien gana %(lance)s cobra lo apostado, %(stake)s.")
 
 
 def _winner_words(step: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]) -> str:

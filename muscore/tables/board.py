@@ -23,7 +23,7 @@ from muscore.handentry.words import (
     side_names,
     side_seats,
 )
-from muscore.tables.state import BoardState, Score, SideName, TableState, Vaca
+from muscore.tables.state import BoardState, ReplayedHand, Score, SideName, TableState, Vaca
 
 SIDES: tuple[SideName, SideName] = ("A", "B")
 PIEDRAS_PER_AMARRACO = 5
@@ -391,46 +391,15 @@ def board(state: BoardState) -> dict[str, Any]:
     juego = current_juego(vaca)
     vaca_won = vaca.get("winner")
     next_mano = int(vaca["next_mano"])
-    sides = []
-    for side in SIDES:
-        points = juego["score"][side]
-        won = vaca["juegos"][side]
-        sides.append(
-            {
-                "side": side,
-                "names": side_names(players, side),
-                "seats": [
-                    {"seat": s, "name": players[s]} for s in side_seats(side, n)
-                ],
-                "piedras": piedras(points),
-                "dentro": is_dentro(points, target),
-                "juegos": won,
-                "juegos_marks": [i < won for i in range(needed)],
-                "vaca": vaca_won == side,
-            }
-        )
+    sides = _sides(players, vaca, juego, target, needed)
     hands = list(vaca.get("hands") or [])
     first_hand = int(vaca.get("first_hand", 1))
     last_hand = None
     if hands:
-        last = hands[-1]
-        last_hand = {
-            "number": first_hand + len(hands) - 1,
-            "lines": recuento_lines(last.get("result") or {}, players),
-            "winner": last.get("winner"),
-            "piedras": is_piedras(last),
-            "perete": is_perete(last),
-        }
+        last_hand = _last_hand(hands, first_hand, players)
     elif (ended := state.get("last_finished")) and ended.get("hands"):
         # The last hand played ended the last vaca: the board still shows its recuento.
-        fh = ended["hands"][-1]
-        last_hand = {
-            "number": int(ended.get("first_hand", 1)) + len(ended["hands"]) - 1,
-            "lines": recuento_lines(fh.get("result") or {}, players),
-            "winner": fh.get("winner"),
-            "piedras": is_piedras(fh),
-            "perete": is_perete(fh),
-        }
+        last_hand = _last_hand(ended["hands"], int(ended.get("first_hand", 1)), players)
     finished_count = len(state.get("finished") or [])
     names = {side: side_names(players, side) for side in SIDES}
     ended_vaca = state.get("last_finished")
@@ -474,6 +443,46 @@ def board(state: BoardState) -> dict[str, Any]:
             else None
         ),
         "options": table_options(rules),
+    }
+
+
+def _sides(
+    players: list[str], vaca: Vaca, juego: dict[str, Any], target: int, needed: int
+) -> list[dict[str, Any]]:
+    """Each side's part of the board: names and seats, piedras, juegos, the vaca won."""
+    sides = []
+    for side in SIDES:
+        points = juego["score"][side]
+        won = vaca["juegos"][side]
+        sides.append(
+            {
+                "side": side,
+                "names": side_names(players, side),
+                "seats": [
+                    {"seat": s, "name": players[s]} for s in side_seats(side, len(players))
+                ],
+                "piedras": piedras(points),
+                "dentro": is_dentro(points, target),
+                "juegos": won,
+                "juegos_marks": [i < won for i in range(needed)],
+                "vaca": vaca.get("winner") == side,
+            }
+        )
+    return sides
+
+
+def _last_hand(
+    hands: Sequence[ReplayedHand], first_hand: int, players: list[str]
+) -> dict[str, Any]:
+    """The board's last hand: its number, its recuento, who won, whether tapped piedras
+    or a perete."""
+    last = hands[-1]
+    return {
+        "number": first_hand + len(hands) - 1,
+        "lines": recuento_lines(last.get("result") or {}, players),
+        "winner": last.get("winner"),
+        "piedras": is_piedras(last),
+        "perete": is_perete(last),
     }
 
 
