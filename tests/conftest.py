@@ -33,11 +33,18 @@ SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 STARTED = time.time()
 
 
+# Django's own advice for test speed: a password hashed a million PBKDF2 rounds costs
+# about half a second on this machine, and the club tests make and log in hundreds of
+# accounts. Tests hash with MD5; production keeps Django's PBKDF2 (tests/test_settings.py).
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _no_rate_limits() -> Iterator[None]:
     """Tests send far more requests from 127.0.0.1 than any client may: the abuse limits
-    are off except in the tests that check them (they turn them on with `settings`)."""
-    with override_settings(RATELIMIT_ENABLE=False):
+    are off except in the tests that check them (they turn them on with `settings`).
+    Passwords are hashed the fast way (FAST_HASHERS)."""
+    with override_settings(RATELIMIT_ENABLE=False, PASSWORD_HASHERS=FAST_HASHERS):
         yield
 
 

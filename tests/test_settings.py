@@ -146,3 +146,14 @@ def test_check_deploy_with_a_redis_cache_reports_nothing() -> None:
         CACHE_URL="redis://127.0.0.1:6379/0", **PRODUCTION,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_hashes_passwords_with_djangos_slow_default() -> None:
+    # The suite hashes with MD5 for speed (tests/conftest.py); the app itself must not.
+    result = manage(
+        "shell", "--no-imports", "-c",
+        "from django.conf import settings; print(settings.PASSWORD_HASHERS[0])",
+        **PRODUCTION, SECRET_KEY=secrets.token_urlsafe(50),
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
