@@ -38,6 +38,7 @@ from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club, Pair, PairMember, Player
 from muscore.clubs.permissions import require_organiser
+from muscore.handentry.words import NAME_MAX
 from muscore.leagues import rating_store, stats_store
 from muscore.leagues.compute.document import (
     Points,
@@ -486,7 +487,7 @@ def open_table(match: Match, *, by: Any) -> Table:
     first, second = match_players(match)
     seats = [name for seat in zip(first, second, strict=True) for name in seat]
     try:
-        table = tables.create_table(players=[n[:tables.NAME_MAX] for n in seats],
+        table = tables.create_table(players=[n[:NAME_MAX] for n in seats],
                                     rules=match.competition.rules, mano=0)
     except tables.TableError as error:
         # A name saved before the club's forms checked names as the tables do (a control

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club, Pair, PairMember
 from muscore.clubs.services import save_pair
+from muscore.handentry.words import NAME_MAX
 from muscore.leagues import stats_store
 from muscore.leagues.competitions import (
     CompetitionError,
@@ -458,7 +459,7 @@ def _import_vaca(match: Match, vaca: Mapping[str, Any], rules: Rules) -> Table:
     seats = [name for seat in zip(first, second, strict=True) for name in seat]
     return tables.import_table(
         {"rules": rules.to_json(), "mano": vaca.get("mano", 0),
-         "players": [n[:tables.NAME_MAX] for n in seats], "hands": list(vaca["hands"])},
+         "players": [n[:NAME_MAX] for n in seats], "hands": list(vaca["hands"])},
         via="api",
     )
 

@@ -77,3 +77,13 @@ def test_seats_and_sides() -> None:
     assert words.side_seats("B", 6) == [1, 3, 5]
     assert words.other("A") == "B"
     assert words.side_names(["Ana", "Bruno", "Carla", "Diego"], "B") == "Bruno y Diego"
+
+
+def test_a_tables_names_are_the_shared_ones() -> None:
+    """The table's services take NAME_MAX and the default names from here (they were a
+    second copy in tables/services)."""
+    from muscore.tables import services
+
+    assert services.NAME_MAX is words.NAME_MAX
+    assert services.default_names is words.default_names
+    assert services.normalize_players(None, 4) == words.default_names(4)

@@ -51,6 +51,7 @@ hands. Small states are also kept in Django's cache, keyed by (table, revision,
 epoch): a restore changes the epoch, so no worker serves a state from before it.
 """
 
+from muscore.handentry.words import NAME_MAX, default_names
 from muscore.tables.services.cache import (
     READ_KINDS,
     Finished,
@@ -63,11 +64,9 @@ from muscore.tables.services.checks import (
     CLIENT_ID_MAX,
     KEY_MAX,
     MAX_HANDS,
-    NAME_MAX,
     PIEDRAS_MAX,
     TABLE_OWNED_KEYS,
     check_record,
-    default_names,
     normalize_mano,
     normalize_players,
     normalize_rules,

@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy as _
 
 from muscore import rules as rules_engine
 from muscore import text as unicode_text
+from muscore.handentry.words import NAME_MAX, default_names
 from muscore.tables.services.errors import TableError, _InLanguage
 
-NAME_MAX = 40
 # Lengths that fit the columns (Hand.client_id 100; IdempotentWrite.key 200 with a prefix).
 CLIENT_ID_MAX = 100
 KEY_MAX = 150
@@ -37,11 +37,6 @@ def normalize_rules(raw: Mapping[str, Any] | None) -> dict[str, Any]:
         return rules_engine.Rules.from_json(raw).to_json()
     except rules_engine.RuleError as error:
         raise TableError(_InLanguage(error)) from error
-
-
-def default_names(players: int) -> list[str]:
-    """A1, B1, A2, B2 (A3, B3): the side of each seat and its place in the side."""
-    return [f"{'AB'[seat % 2]}{seat // 2 + 1}" for seat in range(players)]
 
 
 def _check_name(seat: int, name: Any, default: str) -> str:
