@@ -216,7 +216,9 @@ class Match(models.Model):
     players_first = models.JSONField(null=True, blank=True)
     players_second = models.JSONField(null=True, blank=True)
     result_at = models.DateTimeField(null=True, blank=True)
-    doc = models.TextField(null=True, blank=True, editable=False)
+    # Null: the document text is not written yet (bulk writes bypass save(); api_body and
+    # refresh_docs look for it), "" the text of a match without its two pairs.
+    doc = models.TextField(null=True, blank=True, editable=False)  # noqa: DJ001
 
     class Meta:
         ordering = ["competition", "number"]
@@ -229,10 +231,6 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"match {self.number} of {self.competition}"
 
-    @property
-    def played(self) -> bool:
-        return bool(self.source)
-
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save, with `doc` worked out afresh from the row being saved."""
         self.doc = self.document_text()
@@ -240,6 +238,10 @@ class Match(models.Model):
         if update_fields is not None:
             kwargs["update_fields"] = {*update_fields, "doc"}
         super().save(*args, **kwargs)
+
+    @property
+    def played(self) -> bool:
+        return bool(self.source)
 
     def document_text(self) -> str:
         """`doc` for this match: its round's number and its entries' indices are read from

@@ -71,7 +71,8 @@ class Hand(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField()
     record = models.JSONField()
-    client_id = models.CharField(max_length=100, null=True, blank=True)
+    # Null: entered without a client id; the partial unique constraint below skips nulls.
+    client_id = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -114,7 +115,9 @@ class Change(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     via = models.CharField(max_length=10, choices=Via.choices)
-    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    # Null: a write sent without a key. Backups (dumpdata) of every earlier version carry
+    # null here, and loaddata of one into a NOT NULL column would fail.
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
     revision = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -169,7 +172,8 @@ class VacaCheckpoint(models.Model):
     first_hand = models.PositiveIntegerField()
     mano = models.PositiveSmallIntegerField()
     hand_count = models.PositiveIntegerField()
-    winner = models.CharField(max_length=1, null=True, blank=True)
+    # Null: the current vaca, not won yet (the engine's "winner": null, stored as it is).
+    winner = models.CharField(max_length=1, null=True, blank=True)  # noqa: DJ001
     result = models.TextField()
     # Empty only on a row stored before the column (migration 0005 fills those; a read
     # that meets one takes the summary from `result`).
