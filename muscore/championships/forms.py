@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from muscore.championships.models import Championship, Sede
 from muscore.clubs.models import NAME_MAX
+from muscore.handentry.options import JUEGOS_RANGE
 from muscore.leagues.models import Competition
 
 
@@ -66,8 +67,9 @@ class ChampionshipForm(forms.Form):
                                max_value=100000, initial=16)
     min_per_sede = forms.IntegerField(label=_("Plazas mínimas por sede"), min_value=0,
                                       max_value=1000, initial=1)
-    juegos = forms.IntegerField(label=_("Juegos por partida"), min_value=1, max_value=5,
-                                initial=3)
+    # The table option of every match (muscore.handentry.options), asked as a number here.
+    juegos = forms.IntegerField(label=_("Juegos por partida"), min_value=JUEGOS_RANGE[0],
+                                max_value=JUEGOS_RANGE[1], initial=3)
     round_minutes = forms.IntegerField(label=_("Minutos por partida (reloj de la sala)"),
                                        min_value=1, max_value=600, initial=45)
     entries_close_at = forms.DateTimeField(label=_("Cierre de inscripciones (opcional)"),
