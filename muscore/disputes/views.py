@@ -17,10 +17,10 @@ from muscore.disputes import rules_pages
 from muscore.disputes.explain import explain
 from muscore.handentry.cards import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES, normal_cards
 from muscore.handentry.options import REAL31_CHOICES, TARGETS
+from muscore.handentry.presets import PRESETS
 from muscore.handentry.words import LANCE_NAMES, NAME_MAX, side_names, side_of
 from muscore.htmx import HtmxHttpRequest
 from muscore.rules import Rules, parse_cards
-from muscore.tables.presets import PRESETS
 
 MAX_NAMES_PARAM = 300
 

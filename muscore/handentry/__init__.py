@@ -12,7 +12,9 @@ read the same fields. They are here, once, below all of them (docs/layers.md):
   :class:`muscore.rules.HandDraft`, and the bets said as the table says them;
 - :mod:`~muscore.handentry.messages`: an engine refusal as a referee says it;
 - :mod:`~muscore.handentry.options`: the table options' fields (reyes, piedras, juegos,
-  31 real), one form mixin, and their lenient reading for the calculator.
+  31 real, perete), one form mixin, and their lenient reading for the calculator;
+- :mod:`~muscore.handentry.presets`: the ways regions play, named, one tap away on /nueva
+  and the calculator.
 
 No rule of the game is decided here: muscore.rules decides, this package only reads
 fields and says things.

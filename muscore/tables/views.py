@@ -33,6 +33,7 @@ from muscore import ratelimits
 from muscore import rules as rules_engine
 from muscore.handentry.cards import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES
 from muscore.handentry.messages import rule_message
+from muscore.handentry.presets import PRESETS
 from muscore.handentry.taps import EntryError
 from muscore.handentry.words import join_words
 from muscore.htmx import HtmxHttpRequest
@@ -41,7 +42,6 @@ from muscore.rules.contract import HandResultDict
 from muscore.tables import audit, board, live, offline, services, share
 from muscore.tables.forms import HandEntry, ImportForm, SetupForm
 from muscore.tables.models import Table
-from muscore.tables.presets import PRESETS
 from muscore.tables.signals import board_shown
 from muscore.tables.state import StoredHand, TableState
 
