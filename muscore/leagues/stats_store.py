@@ -18,9 +18,9 @@ from typing import Any
 
 from django.db.models import Count, QuerySet, Sum
 from django.db.models.functions import Lower
-from django.utils.translation import gettext_lazy as _
 
 from muscore.clubs.models import Club, Pair, PairMember, Player
+from muscore.handentry.words import LANCE_NAMES
 from muscore.leagues.compute.handstats import FIELDS, LANCES, Counts, count_hands
 from muscore.leagues.models import Entry, Match, PairHandStats, PlayerHandStats
 from muscore.rules import Checkpoint, HandResult, replay_evening
@@ -189,8 +189,6 @@ def count_club(club: Club, *, batch: int = 300) -> int:
 
 
 SUMS = {name: Sum(name) for name in FIELDS}
-LANCE_NAMES = {"grande": _("Grande"), "chica": _("Chica"), "pares": _("Pares"),
-               "juego": _("Juego"), "punto": _("Punto")}
 
 
 def _totals(rows: QuerySet[Any]) -> dict[str, int]:
