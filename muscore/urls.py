@@ -4,14 +4,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from muscore import ratelimits
-from muscore.api import openapi
+from muscore.api import docs as api_docs
 from muscore.clubs import urls as clubs_urls
 from muscore.leagues import urls as leagues_urls
 
 urlpatterns = [
     path("", include("muscore.tables.urls")),
     path("api/v1/", include("muscore.api.urls")),
-    path("api/", openapi.docs, name="api_docs"),
+    path("api/", api_docs.page, name="api_docs"),
     # The calculator, the hand lector and the rules pages (muscore/disputes).
     path("", include("muscore.disputes.urls")),
     # Clubs, their organisers' accounts, players and pairs (muscore/clubs), and the club

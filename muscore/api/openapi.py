@@ -1,4 +1,4 @@
-"""The OpenAPI 3.1 description of every JSON endpoint, and the two views that serve it.
+"""The OpenAPI 3.1 description of every JSON endpoint (muscore.api.docs serves it).
 
 GET /api/v1/openapi.json gives the description; GET /api/ draws it as a readable
 page from the same dict (no Swagger UI: nothing comes from another machine).
@@ -11,16 +11,11 @@ against muscore.rules and the live app, so the description cannot drift.
 from __future__ import annotations
 
 import copy
-import json
-import re
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override
-from django.views.decorators.http import require_safe
 
 SIDE = {"type": "string", "enum": ["A", "B"]}
 SIDE_OR_NULL = {"enum": ["A", "B", None]}
@@ -744,58 +739,19 @@ SPEC: dict[str, Any] = {
 }
 
 
-def _resolved(value: Any) -> Any:
+def resolved(value: Any) -> Any:
     """A copy of `value` with each translated text read in the active language."""
     if isinstance(value, Promise):
         return str(value)
     if isinstance(value, dict):
-        return {key: _resolved(item) for key, item in value.items()}
+        return {key: resolved(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_resolved(item) for item in value]
+        return [resolved(item) for item in value]
     return copy.deepcopy(value)
 
 
 def spec() -> dict[str, Any]:
     """A copy of the description, in English (callers may change it freely)."""
     with override("en"):
-        resolved: dict[str, Any] = _resolved(SPEC)
-    return resolved
-
-
-@require_safe
-def openapi_json(request: HttpRequest) -> HttpResponse:
-    response = JsonResponse(spec(), json_dumps_params={"ensure_ascii": False})
-    response["Access-Control-Allow-Origin"] = "*"
-    return response
-
-
-def _operations() -> list[dict[str, Any]]:
-    out = []
-    for path, methods in _resolved(PATHS).items():
-        for method, op in methods.items():
-            body = (op.get("requestBody") or {}).get("content", {}).get("application/json", {})
-            out.append({
-                "id": op["operationId"], "method": method.upper(), "path": path,
-                # The page may wrap a path after a slash, never inside a word.
-                "path_parts": re.findall(r"[^/]*/|[^/]+$", path),
-                "summary": op["summary"], "description": op.get("description", ""),
-                "parameters": op.get("parameters", []),
-                "request_example": json.dumps(body["example"], indent=2, ensure_ascii=False)
-                if "example" in body else "",
-                "responses": [
-                    {"status": status, "description": r["description"],
-                     "example": json.dumps(r["content"]["application/json"]["example"], indent=2,
-                                           ensure_ascii=False)
-                     if "example" in r.get("content", {}).get("application/json", {}) else ""}
-                    for status, r in op["responses"].items()
-                ],
-            })
-    return out
-
-
-@require_safe
-def docs(request: HttpRequest) -> HttpResponse:
-    """The description as a page, drawn from the same dict as openapi.json."""
-    return render(
-        request, "api/docs.html", {"info": _resolved(SPEC["info"]), "operations": _operations()}
-    )
+        english: dict[str, Any] = resolved(SPEC)
+    return english

@@ -1,14 +1,14 @@
 from django.urls import URLPattern, URLResolver, path, re_path
 
-from muscore.api import championships, leagues, openapi, tables, views
+from muscore.api import championships, docs, leagues, tables, views
 
 app_name = "api"
 urlpatterns: list[URLPattern | URLResolver] = [
     # The scoring contract (muscore/api/views.py).
     path("score", views.score, name="score"),
     path("replay", views.replay, name="replay"),
-    # The OpenAPI description of all of this (muscore/api/openapi.py).
-    path("openapi.json", openapi.openapi_json, name="openapi"),
+    # The OpenAPI description of all of this (muscore/api/openapi.py, served by docs.py).
+    path("openapi.json", docs.openapi_json, name="openapi"),
     # Tables (muscore/api/tables.py); "import" comes before <table_id> so it is never an id.
     path("tables", tables.create, name="tables"),
     path("tables/import", tables.import_, name="table_import"),
