@@ -9,10 +9,11 @@ Presentation only: nothing here writes or decides a score.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from muscore import rules as rules_engine
 from muscore.handentry.words import LANCE_NAMES, side_names
@@ -54,32 +55,47 @@ def describe_changes(changes: Sequence[Change], state: Mapping[str, Any]) -> lis
     """Every change, newest first, with its words and the raw records for a referee."""
     players = list(state["players"])
     known = contexts(state)
-    return [describe(change, players, state["rules"], known) for change in reversed(changes)]
+    dealt = board.dealt_numbers(state)
+    return [describe(change, players, state["rules"], known, dealt)
+            for change in reversed(changes)]
 
 
 def describe(
-    change: Change, players: Sequence[str], table_rules: Mapping[str, Any], known: Context
+    change: Change, players: Sequence[str], table_rules: Mapping[str, Any], known: Context,
+    dealt: Callable[[int], int] | None = None,
 ) -> dict[str, Any]:
-    """One audit row for the page: what happened, in words, and the records as JSON."""
+    """One audit row for the page: what happened, in words, and the records as JSON.
+
+    `number` is the entry's table-wide number (the record's key); `dealt` (from
+    board.dealt_numbers) gives the number players read for a hand, which the words use."""
     before, after = change.before, change.after
     number = change.number
     context = known.get(number) if number is not None else None
+    shown = dealt(number) if dealt is not None and number is not None else number
     details: list[str] = []
     if change.action == Change.Action.IMPORT:
         hands = (after or {}).get("hands") if isinstance(after, Mapping) else None
-        count = len(hands) if isinstance(hands, list) else 0
-        details.append(_("%(n)s manos importadas") % {"n": count})
+        entries = hands if isinstance(hands, list) else []
+        # Hands as players count them: taps and peretes are entries, said apart.
+        taps = sum(1 for h in entries if isinstance(h, Mapping) and (
+            "piedras" in h or "perete" in h))
+        hands_dealt = len(entries) - taps
+        details.append(ngettext("%(n)s mano importada", "%(n)s manos importadas", hands_dealt)
+                       % {"n": hands_dealt})
+        if taps:
+            details.append(ngettext("%(n)s anotación de piedras o perete",
+                                    "%(n)s anotaciones de piedras o perete", taps) % {"n": taps})
     elif change.action == Change.Action.EDIT and isinstance(before, Mapping) and isinstance(
         after, Mapping
     ):
         details.extend(record_changes(before, after, players))
-        details.extend(result_changes(before, after, players, table_rules, context, number))
+        details.extend(result_changes(before, after, players, table_rules, context, shown))
         if not details:
             details.append(_("sin cambios"))
     else:
         record = after if change.action in (Change.Action.ADD, Change.Action.REDO) else before
         if isinstance(record, Mapping):
-            details.extend(summary(record, players, table_rules, context, number))
+            details.extend(summary(record, players, table_rules, context, shown))
     entries = [r for r in (before, after) if isinstance(r, Mapping)]
     return {
         "at": change.at,
@@ -88,6 +104,7 @@ def describe(
         "piedras": bool(entries) and all("piedras" in r or "perete" in r for r in entries),
         "perete": bool(entries) and all("perete" in r for r in entries),
         "number": number,
+        "dealt": shown,
         "via": change.via,
         "revision": change.revision,
         "words": "; ".join(details),

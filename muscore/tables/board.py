@@ -8,7 +8,7 @@ words. No storage and no rules are decided here: only presentation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -573,6 +573,22 @@ def table_options(rules: Mapping[str, Any]) -> list[str]:
     if rules.get("perete"):
         words.append(_("con perete (4 5 6 7: un tanto)"))
     return [str(w) for w in words]
+
+
+def dealt_numbers(state: Mapping[str, Any]) -> Callable[[int], int]:
+    """The number a player reads for table-wide entry n: hands dealt up to it (taps and
+    peretes are entries, not hands). An entry past the stored ones (one undone) counts
+    from the last stored: the number it had when it stood there. `state` is a whole
+    state (table_state), its finished vacas with their hands."""
+    before = [0]  # before[k]: hands dealt among entries 1..k
+    for vaca in [*(state.get("finished") or []), state["current"]]:
+        for hand in vaca.get("hands") or []:
+            before.append(before[-1] + (1 if is_dealt(hand) else 0))
+
+    def dealt(number: int) -> int:
+        return before[min(max(number - 1, 0), len(before) - 1)] + 1
+
+    return dealt
 
 
 def history(state: TableState) -> list[dict[str, Any]]:

@@ -190,7 +190,7 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
         "links": _links(table, editable),
         "notice": _notice(request, table),
         # The hand undone last, offered back until the table changes otherwise.
-        "redo": services.redo_candidate(table) if editable else None,
+        "redo": _redo_shown(table) if editable else None,
     }
     last = context["b"]["last_hand"]
     if last and not (last["piedras"] or last["perete"]):
@@ -222,6 +222,17 @@ def owner_of(table: Table) -> dict[str, Any] | None:
     return None
 
 
+def _redo_shown(table: Table) -> dict[str, Any] | None:
+    """The entry a redo would bring back, numbered as players count it: a tap or a
+    perete is "anotación N", a hand its number among the hands dealt."""
+    redo = services.redo_candidate(table)
+    if redo is None:
+        return None
+    record = redo["record"]
+    tap = isinstance(record, dict) and ("piedras" in record or "perete" in record)
+    return {**redo, "tap": tap, "dealt": services.dealt_number(table, redo["number"])}
+
+
 def _notice(request: HttpRequest, table: Table) -> str:
     """What the last change did, carried in the redirect's query string, its hands
     numbered as players count them (hands dealt, not piedras taps)."""
@@ -229,6 +240,8 @@ def _notice(request: HttpRequest, table: Table) -> str:
     def shown(raw: str) -> str:
         return str(services.dealt_number(table, int(raw))) if raw.isdigit() else raw
 
+    if "anotacion" in request.GET:  # a tap or a perete: an entry, numbered as such
+        return _tap_notice(request)
     if "deshecha" in request.GET and "pendiente" in request.GET:
         return _("Mano %(n)s deshecha: el resultado de la partida vuelve a estar pendiente.") % {
             "n": shown(request.GET["deshecha"][:6])
@@ -248,6 +261,20 @@ def _notice(request: HttpRequest, table: Table) -> str:
             "n": number,
             "list": join_words([shown(c) for c in changed]),
         }
+    return ""
+
+
+def _tap_notice(request: HttpRequest) -> str:
+    """An entry that is no hand (piedras tapped, a perete) undone or redone: "Anotación 9"."""
+    if "deshecha" in request.GET and "pendiente" in request.GET:
+        return _(
+            "Anotación %(n)s deshecha: el resultado de la partida vuelve a estar pendiente."
+        ) % {"n": request.GET["deshecha"][:6]}
+    if "deshecha" in request.GET:
+        return _("Anotación %(n)s deshecha.") % {"n": request.GET["deshecha"][:6]}
+    if "rehecha" in request.GET:
+        return _("Anotación %(n)s rehecha: vuelve a contar.") % {
+            "n": request.GET["rehecha"][:6]}
     return ""
 
 
@@ -365,6 +392,7 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
             "state": state,
             "links": _links(table, True),
             "number": number,
+            "dealt": board.dealt_numbers(state)(number),
             "score": last["score"],
             "lines": board.entry_lines(last, state["players"]),
             "piedras": board.is_piedras(last),
@@ -396,8 +424,10 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     after = owner_of(table)
     # The undo took back the result the table had given its league match: say so.
     taken_back = bool(before and before.get("result") and after and not after.get("result"))
+    tap = "" if board.is_dealt(numbers[-1][1]) else "&anotacion=1"
     return _redirect(
-        request, f"{url}?deshecha={numbers[-1][0]}" + ("&pendiente=1" if taken_back else "")
+        request,
+        f"{url}?deshecha={numbers[-1][0]}" + ("&pendiente=1" if taken_back else "") + tap,
     )
 
 
@@ -420,8 +450,9 @@ def redo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
         )
     except (services.TableError, rules_engine.RuleError):
         return _board_error(request, table, _("No hay ninguna mano deshecha que rehacer."))
-    number = services.iter_hands(state)[-1][0]
-    return _redirect(request, f"{url}?rehecha={number}")
+    number, entry = services.iter_hands(state)[-1]
+    tap = "" if board.is_dealt(entry) else "&anotacion=1"
+    return _redirect(request, f"{url}?rehecha={number}{tap}")
 
 
 @table_page("POST")
@@ -611,6 +642,7 @@ def _shown_hand(table: Table, hand: StoredHand) -> dict[str, Any] | None:
         return None
     return {
         "number": hand["number"],
+        "dealt": services.dealt_number(table, hand["number"]),
         "score": hand["result"]["score"],
         "lines": board.recuento_lines(hand["result"], table.players),
     }

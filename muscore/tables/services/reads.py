@@ -7,6 +7,7 @@ import json
 from typing import Any, cast
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from muscore import text as unicode_text
@@ -35,9 +36,11 @@ def table_revision(table_id: str) -> int | None:
 
 
 def dealt_number(table: Table, number: int) -> int:
-    """The number a player reads for entry `number`: hands dealt up to it, piedras taps
-    tapped by hand not counted (the entry number stays the record's key)."""
-    taps = table.hands.filter(number__lt=number, record__has_key="piedras").count()
+    """The number a player reads for entry `number`: hands dealt up to it, piedras
+    tapped by hand and peretes not counted (the entry number stays the record's key)."""
+    taps = table.hands.filter(
+        Q(record__has_key="piedras") | Q(record__has_key="perete"), number__lt=number
+    ).count()
     return number - taps
 
 
