@@ -118,6 +118,29 @@ def _game_results(games: list[PhaseGroup]) -> dict[int, list[int]]:
     return out
 
 
+def _decide(
+    tie: Tie,
+    games: list[PhaseGroup],
+    results: dict[int, list[int]],
+    pair_to_enrolment: dict[int | None, int],
+    needed: int,
+) -> None:
+    """A tie's games in order, the games each pair won, and its winner once one pair has
+    won ``needed`` of them."""
+    tie.games = sorted(games, key=lambda g: g.game)
+    for game in tie.games:
+        for pair_id in results.get(game.competition_id, []):
+            winner = pair_to_enrolment.get(pair_id)
+            if winner == tie.first:
+                tie.wins[0] += 1
+            elif winner == tie.second:
+                tie.wins[1] += 1
+    if tie.wins[0] >= needed:
+        tie.winner = tie.first
+    elif tie.wins[1] >= needed:
+        tie.winner = tie.second
+
+
 def bracket(phase: Phase) -> Bracket | None:
     """The phase's bracket as it stands, read in a fixed number of queries (None before
     the draw or for a phase of groups)."""
@@ -136,18 +159,7 @@ def bracket(phase: Phase) -> Bracket | None:
     total = rounds_of(len(places))
 
     def decide(tie: Tie) -> None:
-        tie.games = sorted(by_tie.get((tie.round, tie.order), []), key=lambda g: g.game)
-        for game in tie.games:
-            for pair_id in results.get(game.competition_id, []):
-                winner = pair_to_enrolment.get(pair_id)
-                if winner == tie.first:
-                    tie.wins[0] += 1
-                elif winner == tie.second:
-                    tie.wins[1] += 1
-        if tie.wins[0] >= needed:
-            tie.winner = tie.first
-        elif tie.wins[1] >= needed:
-            tie.winner = tie.second
+        _decide(tie, by_tie.get((tie.round, tie.order), []), results, pair_to_enrolment, needed)
 
     rounds: list[list[Tie]] = []
     previous: list[int | None] = places
