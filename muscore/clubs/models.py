@@ -71,6 +71,9 @@ class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=NAME_MAX)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Retired (issue 17): off the club's lists and the draw of new competitions, kept in
+    # every past result, standings and rating history; an organiser can bring him back.
+    retired = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["club", "name"]
@@ -94,6 +97,8 @@ class Pair(models.Model):
     name = models.CharField(max_length=NAME_MAX)
     players = models.ManyToManyField(Player, through="PairMember", related_name="pairs")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Retired, as a player is: off the lists and new draws, kept in what was played.
+    retired = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["club", "name"]

@@ -135,6 +135,22 @@ def check_one_pair_each(pairs: Sequence[Pair]) -> None:
             pair_of[player_id] = pair
 
 
+def check_not_retired(pairs: Sequence[Pair]) -> None:
+    """A retired pair or player is off the draw of new competitions: CompetitionError
+    naming the first one (the organiser brings it back from the club's page)."""
+    for pair in pairs:
+        if pair.retired:
+            raise CompetitionError(
+                _("La pareja %(pair)s está retirada: vuelve a ponerla en la lista del club "
+                  "para que juegue.") % {"pair": pair.name})
+    retired = (PairMember.objects.filter(pair__in=pairs, player__retired=True)
+               .select_related("player", "pair").first())
+    if retired is not None:
+        raise CompetitionError(
+            _("%(player)s (de %(pair)s) está retirado: vuelve a ponerlo en la lista del club "
+              "para que juegue.") % {"player": retired.player.name, "pair": retired.pair.name})
+
+
 @transaction.atomic
 def create_competition(
     club: Club,
@@ -150,11 +166,14 @@ def create_competition(
     draw: Sequence[int] | None = None,
     draw_method: str = "typed",
     ceros: int = 3,
+    retired_ok: bool = False,
 ) -> Competition:
     """A new competition of `pairs` (their order gives the entry indices).
 
     With `draw` (entry indices in the order drawn) its fixtures are generated at once;
-    otherwise it waits for `record_draw`.
+    otherwise it waits for `record_draw`. A retired pair, or a pair with a retired
+    player, is refused (muscore.leagues.roster) unless `retired_ok` (an import: the
+    record of what was played, retired people included).
     """
     check_organiser(by, club)
     try:
@@ -184,6 +203,8 @@ def create_competition(
                 _("La pareja %(pair)s no tiene %(size)s jugadores.") % {
                     "pair": pair.name, "size": size}
             )
+    if not retired_ok:
+        check_not_retired(entries)
     check_one_pair_each(entries)
     group_count = 0
     if format == Competition.Format.GROUPS:

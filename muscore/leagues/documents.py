@@ -310,7 +310,7 @@ def import_competition(
         raise CompetitionError(_("Formato desconocido: %(format)s.") % {"format": format})
     competition = create_competition(
         club, by=by, name=league.name, pairs=pairs, legs=league.legs,
-        rules=league.rules.to_json(), points=league.points.to_json(),
+        rules=league.rules.to_json(), points=league.points.to_json(), retired_ok=True,
     )
     competition.draw = list(league.draw)
     competition.draw_method = "imported"
@@ -414,6 +414,7 @@ def _import_groups(club: Club, league: League, pairs: list[Pair], by: Any,
         club, by=by, name=league.name, pairs=pairs, format=Competition.Format.GROUPS,
         groups=groups, legs=league.legs, rules=league.rules.to_json(),
         points=league.points.to_json(), draw=list(league.draw), draw_method="imported",
+        retired_ok=True,
     )
     competition.refresh_from_db()  # record_draw wrote the draw through its own row
     planned = list(competition.matches.select_related("round", "first", "second")

@@ -72,7 +72,9 @@ class CompetitionForm(TableOptionsFields):
         super().__init__(*args, **kwargs)
         self.fields["juegos"].initial = 3  # a league's match is a vaca of three juegos
         self.club = club
-        pairs = club.pairs.prefetch_related("members__player")
+        # A retired pair, or one with a retired player, is off the draw of new competitions.
+        pairs = (club.pairs.filter(retired=False).exclude(members__player__retired=True)
+                 .prefetch_related("members__player"))
         field = self.fields["pairs"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
         field.queryset = pairs

@@ -4,7 +4,7 @@ the names they had before they moved here from clubs (clubs must not import leag
 
 from django.urls import path
 
-from muscore.leagues.views import ceros, leaders, night, players
+from muscore.leagues.views import ceros, leaders, night, players, roster
 from muscore.leagues.views import competitions as league
 from muscore.leagues.views import confirmations as confirm
 from muscore.leagues.views import documents as views_import
@@ -93,6 +93,12 @@ urlpatterns = [
     # Players' ratings (muscore.leagues.rating_store).
     path("club/<slug:slug>/jugador/<int:player_id>/", players.player, name="player"),
     path("club/<slug:slug>/niveles/", players.ranking, name="ranking"),
+    # Retire, bring back, merge (muscore.leagues.roster).
+    path("club/<slug:slug>/jugador/<int:player_id>/retirar", roster.retire_player,
+         name="retire_player"),
+    path("club/<slug:slug>/jugador/<int:player_id>/fusionar", roster.merge, name="merge_player"),
+    path("club/<slug:slug>/parejas/<int:pair_id>/retirar", roster.retire_pair,
+         name="retire_pair"),
     path("nivel/", players.method, name="rating_method"),
     # The organiser's night (muscore.leagues.views.night).
     path("club/<slug:slug>/noche/", night.night_page, name="night"),

@@ -52,9 +52,13 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     confirmations.accept_due(club=club)  # its latest matches include the pairs' results
     context = club_context(request, club)
     # Names as Spanish sorts them (Iñaki after Inza, Órdago among the O), not byte-wise.
-    context["players"] = sorted_by_name(club.players.all(), lambda p: p.name)
-    context["pairs"] = sorted_by_name(club.pairs.prefetch_related("members__player"),
-                                      lambda p: p.name)
+    # Retired players and pairs are off the lists (kept, each under its own heading).
+    context["players"] = sorted_by_name(club.players.filter(retired=False), lambda p: p.name)
+    context["pairs"] = sorted_by_name(
+        club.pairs.filter(retired=False).prefetch_related("members__player"), lambda p: p.name)
+    context["retired_players"] = sorted_by_name(club.players.filter(retired=True),
+                                                lambda p: p.name)
+    context["retired_pairs"] = sorted_by_name(club.pairs.filter(retired=True), lambda p: p.name)
     context.update(league_summary(club))
     return render(request, "leagues/club.html", context)
 
