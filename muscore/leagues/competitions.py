@@ -167,13 +167,15 @@ def create_competition(
     draw_method: str = "typed",
     ceros: int = 3,
     retired_ok: bool = False,
+    rated: bool = True,
 ) -> Competition:
     """A new competition of `pairs` (their order gives the entry indices).
 
     With `draw` (entry indices in the order drawn) its fixtures are generated at once;
     otherwise it waits for `record_draw`. A retired pair, or a pair with a retired
     player, is refused (muscore.leagues.roster) unless `retired_ok` (an import: the
-    record of what was played, retired people included).
+    record of what was played, retired people included). With `rated` False its matches
+    stay out of the club's ratings and leaders (another club's competition, imported).
     """
     check_organiser(by, club)
     try:
@@ -224,7 +226,7 @@ def create_competition(
         club=club, name=name, format=format, legs=legs, group_count=group_count, ceros=ceros,
         rules=table_rules.to_json(), **{f"points_{k}": v for k, v in
                                         read_points(points).to_json().items()},
-        created_by=by if getattr(by, "is_authenticated", False) else None,
+        created_by=by if getattr(by, "is_authenticated", False) else None, rated=rated,
     )
     Entry.objects.bulk_create(
         Entry(competition=competition, pair=pair, index=i) for i, pair in enumerate(entries)

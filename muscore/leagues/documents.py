@@ -279,7 +279,7 @@ IMPORT_MAX_PAIRS = 200
 @transaction.atomic
 def import_competition(
     club: Club, data: Any, *, by: Any, format: str = Competition.Format.LIGUILLA,
-    groups: int = 2, name: str = "",
+    groups: int = 2, name: str = "", rated: bool = True,
 ) -> Competition:
     """A competition from a league document (the export): its pairs (the club's own when
     the names and players match, else new ones), its matches as they were, a vaca's hands
@@ -291,26 +291,23 @@ def import_competition(
     matches after them the knockout's, each between the pairs the results before it
     send there. Anything else is refused and nothing is written. The club's own export
     imported again is refused as a copy (:func:`document_fingerprint`); `name` names the
-    competition instead of the document's name.
+    competition instead of the document's name; with `rated` False its matches stay out
+    of the club's ratings and leaders (another club's competition, kept for the record).
     """
     check_organiser(by, club)
     if name and isinstance(data, dict):
         data = {**data, "name": name}  # another club's competition, named as this club says
-    try:
-        # The contract allows 1,000 pairs (half a million matches): written in one request
-        # that would hold the database's write lock for minutes. A club's league is smaller.
-        league = read_league(data, max_pairs=IMPORT_MAX_PAIRS)
-    except LeagueError as error:
-        raise league_error(error) from None
-    fingerprint = _refuse_copy(club, data)
+    league, fingerprint = check_import(club, data)
     pairs = _import_pairs(club, league)
     if format == Competition.Format.GROUPS:
-        return _fingerprinted(_import_groups(club, league, pairs, by, groups), fingerprint)
+        return _fingerprinted(_import_groups(club, league, pairs, by, groups, rated),
+                              fingerprint)
     if format != Competition.Format.LIGUILLA:
         raise CompetitionError(_("Formato desconocido: %(format)s.") % {"format": format})
     competition = create_competition(
         club, by=by, name=league.name, pairs=pairs, legs=league.legs,
         rules=league.rules.to_json(), points=league.points.to_json(), retired_ok=True,
+        rated=rated,
     )
     competition.draw = list(league.draw)
     competition.draw_method = "imported"
@@ -330,6 +327,19 @@ def import_competition(
         _import_result(match, doc_match, league, by)
     after_change(competition)
     return _fingerprinted(competition, fingerprint)
+
+
+def check_import(club: Club, data: Any) -> tuple[League, str]:
+    """A document read as an import into `club` would read it, and its fingerprint
+    (CompetitionError: what is wrong with it, or that the club already has it). Writes
+    nothing: the import page checks the file with it before asking the name."""
+    try:
+        # The contract allows 1,000 pairs (half a million matches): written in one request
+        # that would hold the database's write lock for minutes. A club's league is smaller.
+        league = read_league(data, max_pairs=IMPORT_MAX_PAIRS)
+    except LeagueError as error:
+        raise league_error(error) from None
+    return league, _refuse_copy(club, data)
 
 
 def document_fingerprint(data: Any) -> str:
@@ -409,12 +419,12 @@ def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Any
 
 
 def _import_groups(club: Club, league: League, pairs: list[Pair], by: Any,
-                   groups: int) -> Competition:
+                   groups: int, rated: bool) -> Competition:
     competition = create_competition(
         club, by=by, name=league.name, pairs=pairs, format=Competition.Format.GROUPS,
         groups=groups, legs=league.legs, rules=league.rules.to_json(),
         points=league.points.to_json(), draw=list(league.draw), draw_method="imported",
-        retired_ok=True,
+        retired_ok=True, rated=rated,
     )
     competition.refresh_from_db()  # record_draw wrote the draw through its own row
     planned = list(competition.matches.select_related("round", "first", "second")

@@ -73,6 +73,9 @@ class Competition(models.Model):
     # An imported competition's document's fingerprint (its pairs and matches): the same
     # export imported again into the club it came from is refused as a copy.
     fingerprint = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    # Whether its matches count in the club's ratings and leaders: another club's
+    # competition imported for the record does not, unless the organiser says so.
+    rated = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["club", "-created_at", "id"]

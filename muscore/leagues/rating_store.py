@@ -56,6 +56,7 @@ from django.utils import timezone
 from muscore.clubs.models import Club, PairMember, Player
 from muscore.leagues.compute.ratings import State, replay
 from muscore.leagues.models import (
+    Competition,
     Correction,
     Entry,
     Match,
@@ -85,8 +86,10 @@ def match_changed(match: Match) -> None:
     Call inside the transaction of the write: the ratings change with the result or not
     at all. A match that never had a result has no place and changes nothing.
     """
-    club_id = Club.objects.filter(competitions__pk=match.competition_id).values_list(
-        "pk", flat=True).get()
+    club_id, rated = Competition.objects.filter(pk=match.competition_id).values_list(
+        "club_id", "rated").get()
+    if not rated:
+        return  # another club's competition kept for the record: not in the ratings
     # One re-rating of a club at a time (PostgreSQL): two results of two competitions
     # arriving together would otherwise replay the same tail over each other.
     list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
@@ -380,8 +383,8 @@ def place_matches(club_id: int) -> int:
     Returns how many were placed."""
     first_audit = Correction.objects.filter(match_id=OuterRef("pk")).exclude(
         after__source="").order_by("at", "id").values("at")[:1]
-    missing = Match.objects.filter(competition__club_id=club_id, rating_place__isnull=True
-                                   ).exclude(source="").annotate(first_arrival=Subquery(first_audit))
+    missing = Match.objects.filter(competition__club_id=club_id, competition__rated=True,
+                                   rating_place__isnull=True).exclude(source="").annotate(first_arrival=Subquery(first_audit))
     now = timezone.now()
     made = []
     for pk, result_at, first in missing.values_list("pk", "result_at", "first_arrival"):

@@ -259,6 +259,8 @@ def _grouped(model: type[PlayerHandStats] | type[PairHandStats], club: Club,
     rows = model.objects.filter(club=club)
     if competition_id is not None:
         rows = rows.filter(match__competition_id=competition_id)
+    else:  # the club's leaders: another club's competition joins them only if rated
+        rows = rows.filter(match__competition__rated=True)
     return list(rows.values(key, f"{key}__name").annotate(
         matches=Count("id"), **SUMS).order_by())
 

@@ -152,7 +152,8 @@ def test_league_imports_are_rate_limited_per_address_and_per_organiser(
         ip = address(60, 20, start=10 * n)
         # Each a different league (the same one twice would be refused as a copy).
         matches = [{"round": 1, "pairs": [0, 1], "juegos": [3, n], "tantos": [120, 90 + n]}]
-        body = {"file": upload(league(name=f"Liga {n}", matches=matches)), "format": "liguilla"}
+        body = {"file": upload(league(name=f"Liga {n}", matches=matches)), "format": "liguilla",
+                "rated": "0"}
         assert client.post(url, body, REMOTE_ADDR=ip).status_code == 302
     body = {"file": upload(league(name="Liga 3")), "format": "liguilla"}
     refused = client.post(url, body, REMOTE_ADDR=address(60, 20, start=100))

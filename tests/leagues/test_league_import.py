@@ -39,10 +39,10 @@ def test_an_organiser_imports_an_export_as_it_was(format: str, choice: str) -> N
     assert Competition.objects.count() == 1
     other = make_club("Bar Kaixo", organiser)
     assert client.get(f"/club/{other.slug}/ligas/importar").status_code == 200
-    assert 'name="name"' in client.get(f"/club/{other.slug}/ligas/importar").content.decode()
+    assert 'name="file"' in client.get(f"/club/{other.slug}/ligas/importar").content.decode()
     response = client.post(f"/club/{other.slug}/ligas/importar",
                            {"file": upload(exported), "format": choice,
-                            "name": "Liga de Peña Txoko"})
+                            "name": "Liga de Peña Txoko", "rated": "1"})
     assert response.status_code == 302, response.content.decode()[:2000]
     copy = Competition.objects.exclude(pk=competition.pk).get()
     assert response["Location"].endswith(f"/liga/{copy.pk}/")

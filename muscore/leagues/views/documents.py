@@ -33,51 +33,101 @@ FORMATS = [
 ]
 
 
-class ImportForm(forms.Form):
-    """The exported JSON file and what the competition was."""
+RATED = [
+    ("0", gettext_lazy("No: queda como registro, fuera de los niveles y los líderes del club")),
+    ("1", gettext_lazy("Sí: sus partidas cuentan en los niveles y los líderes del club")),
+]
 
-    file = forms.FileField(label=gettext_lazy("Archivo exportado (JSON)"))
+
+class ImportForm(forms.Form):
+    """The exported JSON file and what the competition was (step 1); then its name here,
+    prefilled from the file, and whether it joins the club's ratings (step 2, the file
+    carried as `document`). A POST with `rated` already answered imports at once."""
+
+    file = forms.FileField(label=gettext_lazy("Archivo exportado (JSON)"), required=False)
+    document = forms.CharField(widget=forms.HiddenInput, required=False)
     format = forms.ChoiceField(label=gettext_lazy("Formato de la competición"),
                                choices=FORMATS, initial="liguilla", widget=forms.RadioSelect)
     # Another club's competition is named as this club knows it (empty: the file's name).
-    name = forms.CharField(label=gettext_lazy("Nombre en este club (opcional)"), max_length=200,
+    name = forms.CharField(label=gettext_lazy("Nombre en este club"), max_length=200,
                            required=False)
+    rated = forms.ChoiceField(
+        label=gettext_lazy("¿Cuentan sus partidas en los niveles y los líderes del club?"),
+        choices=RATED, initial="0", required=False, widget=forms.RadioSelect)
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
+        if upload is None:
+            return None
         if upload.size > MAX_IMPORT_BYTES:
             raise forms.ValidationError(
                 _("El archivo es demasiado grande: como mucho %(mb)s MB.")
                 % {"mb": MAX_IMPORT_BYTES // (1024 * 1024)})
-        try:
-            return json.loads(upload.read().decode("utf-8"))
-        except RecursionError:
+        return _json(upload.read())
+
+    def clean_document(self) -> Any:
+        text = self.cleaned_data["document"]
+        if not text:
+            return None
+        if len(text) > MAX_IMPORT_BYTES:
             raise forms.ValidationError(
-                _("El archivo anida listas y objetos a demasiada profundidad: no es una liga.")
-            ) from None
-        except (UnicodeDecodeError, ValueError):
-            raise forms.ValidationError(
-                _("El archivo no es un JSON válido: sube el que se descargó con «Liga en JSON».")
-            ) from None
+                _("El archivo es demasiado grande: como mucho %(mb)s MB.")
+                % {"mb": MAX_IMPORT_BYTES // (1024 * 1024)})
+        return _json(text.encode("utf-8"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors and data.get("file") is None and data.get("document") is None:
+            self.add_error("file", _("Elige el archivo exportado."))
+        return data
+
+    def league_data(self) -> Any:
+        found = self.cleaned_data.get("file")
+        return found if found is not None else self.cleaned_data.get("document")
+
+
+def _json(body: bytes) -> Any:
+    try:
+        return json.loads(body.decode("utf-8"))
+    except RecursionError:
+        raise forms.ValidationError(
+            _("El archivo anida listas y objetos a demasiada profundidad: no es una liga.")
+        ) from None
+    except (UnicodeDecodeError, ValueError):
+        raise forms.ValidationError(
+            _("El archivo no es un JSON válido: sube el que se descargó con «Liga en JSON».")
+        ) from None
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @ratelimits.limit(ratelimits.IMPORT, api=False, per_account=True)
 def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
-    """A competition made again from its export, with its results and hands."""
+    """A competition made again from its export, with its results and hands: the file
+    checked first, then its name and whether it joins the club's ratings (default no)."""
     club = get_object_or_404(Club, slug=slug)
     require_organiser(request.user, club)
     form = ImportForm(request.POST or None, request.FILES or None)
+    step = 2 if request.POST.get("document") else 1
     if request.method == "POST" and form.is_valid():
+        data = form.league_data()
         kind, _sep, groups = form.cleaned_data["format"].partition("-")
         try:
-            competition = documents.import_competition(
-                club, form.cleaned_data["file"], by=request.user, format=kind,
-                groups=int(groups or 2), name=form.cleaned_data["name"].strip())
+            if not form.cleaned_data["rated"]:
+                documents.check_import(club, data)  # refused now, before asking the rest
+                step = 2
+                named = data.get("name") if isinstance(data, dict) else ""
+                form = ImportForm(initial={
+                    "document": json.dumps(data, ensure_ascii=False),
+                    "format": form.cleaned_data["format"],
+                    "name": form.cleaned_data["name"].strip() or named, "rated": "0"})
+            else:
+                competition = documents.import_competition(
+                    club, data, by=request.user, format=kind, groups=int(groups or 2),
+                    name=form.cleaned_data["name"].strip(),
+                    rated=form.cleaned_data["rated"] == "1")
+                return redirect(pages.competition_url(competition))
         except competitions.CompetitionError as error:
             form.add_error(None, str(error))
-        else:
-            return redirect(pages.competition_url(competition))
-    context = {"club": club, "organiser": True, "form": form}
+    context = {"club": club, "organiser": True, "form": form, "step": step}
     return render(request, "leagues/import.html", context,
                   status=400 if form.errors else 200)
