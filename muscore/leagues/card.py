@@ -110,9 +110,9 @@ def _points(n: int) -> str:
     return ngettext("%(n)s punto", "%(n)s puntos", n) % {"n": n}
 
 
-def _standings_top(competition: Competition) -> list[dict[str, Any]]:
-    """The top 3 of each standings table (of a ceros tournament: the pairs still in, by
-    fewest ceros), each with its figure in words."""
+def _standings_top(competition: Competition, upto: int | None = None) -> list[dict[str, Any]]:
+    """The top 3 of each standings table (after round `upto` when given; of a ceros
+    tournament: the pairs still in, by fewest ceros, today), each with its figure in words."""
     rows = ceros_table(competition)
     if rows is not None:
         top = []
@@ -132,7 +132,7 @@ def _standings_top(competition: Competition) -> list[dict[str, Any]]:
          "rows": [{"position": i, "name": r["row"].name,
                    "figure": _points(r["row"].points)}
                   for i, r in enumerate(table.rows[:3], 1)]}
-        for table in pages.standings_tables(competition)
+        for table in pages.standings_tables(competition, upto)
     ]
 
 
@@ -161,7 +161,8 @@ def round_night(competition: Competition, number: int) -> Night | None:
     title = pages.round_title(views[0].round) if len(views) == 1 else _(
         "Jornada %(n)s") % {"n": number}
     matches = [row["match"] for view in views for row in view.matches]
-    return _night(competition, title, f"jornada-{number}", matches)
+    # The standings after this round, not today's: a card shared later tells the round.
+    return _night(competition, title, f"jornada-{number}", matches, upto=number)
 
 
 def date_night(competition: Competition, date: dt.date) -> Night | None:
@@ -182,7 +183,8 @@ def latest_night(competition: Competition) -> dt.date | None:
     return timezone.localdate(at) if at is not None else None
 
 
-def _night(competition: Competition, title: str, filename: str, matches: list[Match]) -> Night:
+def _night(competition: Competition, title: str, filename: str, matches: list[Match],
+           upto: int | None = None) -> Night:
     night = Night(competition.club.name, competition.name, title, filename)
     tables = table_labels(matches)
     rounds = round_labels(matches)
@@ -203,7 +205,7 @@ def _night(competition: Competition, title: str, filename: str, matches: list[Ma
             "short": _("no presentado") if match.source == Match.Source.NO_SHOW else row["result"],
             "winner": "" if match.winner is None else (row["first"], row["second"])[match.winner],
         })
-    night.standings = _standings_top(competition)
+    night.standings = _standings_top(competition, upto)
     night.ordagos = ordagos(matches, tables)
     return night
 

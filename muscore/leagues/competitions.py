@@ -582,7 +582,10 @@ def standings(competition: Competition, *, cached: bool = True) -> list[GroupSta
     return out
 
 
-def side_sums(competition: Competition, side: int) -> Any:
+def side_sums(competition: Competition, side: int, upto: int | None = None) -> Any:
+    """Each entry's sums as `side` (0: first, 1: second) of the league matches with a
+    result (of rounds up to `upto` when given): played, won, forfeits, points, juegos and
+    tantos for and against."""
     me, other = ("first", "second") if side == 0 else ("second", "first")
     points = Case(
         When(**{f"no_show_{me}": True}, then=Value(competition.points_forfeit)),
@@ -590,9 +593,11 @@ def side_sums(competition: Competition, side: int) -> Any:
         default=Value(competition.points_loss),
         output_field=IntegerField(),
     )
+    played = Match.objects.filter(competition=competition, slot="").exclude(source="")
+    if upto is not None:
+        played = played.filter(round__number__lte=upto)
     return (
-        Match.objects.filter(competition=competition, slot="").exclude(source="")
-        .order_by().values(f"{me}_id")
+        played.order_by().values(f"{me}_id")
         .annotate(
             played=Count("id"),
             won=Count("id", filter=Q(winner=side)),
@@ -651,6 +656,33 @@ def standings_of(competitions: Sequence[Competition]) -> dict[int, list[GroupSta
                                         for g in result], bool(ordered))
     cache.set_many(fresh, STANDINGS_CACHE_SECONDS)
     return out
+
+
+def standings_until(competition: Competition, upto: int) -> list[GroupStandings]:
+    """The standings as they stood after round `upto`: from the results of rounds up to it
+    only (a round's card tells that round, whatever was played since). Not cached."""
+    sums: dict[int, list[int]] = {}
+    for side in (0, 1):
+        for pk, played, won, forfeits, points, jf, ja, tf, ta in side_sums(
+                competition, side, upto):
+            line = sums.setdefault(pk, [0] * len(LINE_FIELDS))
+            for i, value in enumerate((played, won, played - won, forfeits, points,
+                                       jf, ja, tf, ta)):
+                line[i] += value
+    lines = [(pk, index, name, group, *sums.get(pk, [0] * len(LINE_FIELDS)))
+             for pk, index, name, group in competition.entries.order_by("index").values_list(
+                 "pk", "index", "pair__name", "group_id")]
+
+    def level_matches() -> list[Any]:
+        # The pairs level on points after that round are known only here: every league
+        # match up to it is read (_compute_from keeps those between level pairs).
+        return list(Match.objects.filter(competition=competition, slot="",
+                                         round__number__lte=upto)
+                    .exclude(source="").order_by()
+                    .values_list("first_id", "second_id", "winner", "no_show_first",
+                                 "no_show_second"))
+
+    return _compute_from(competition, list(competition.groups.all()), lines, level_matches)
 
 
 def _compute(competition: Competition, groups: list[Group]) -> list[GroupStandings]:

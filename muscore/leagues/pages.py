@@ -166,9 +166,12 @@ class StandingsTable:
     qualify: int = 0
 
 
-def standings_tables(competition: Competition) -> list[StandingsTable]:
+def standings_tables(competition: Competition, upto: int | None = None) -> list[StandingsTable]:
+    """The standings as the pages draw them: today's, or after round `upto` when given."""
     tables = []
-    for group in competitions.standings(competition):
+    groups = (competitions.standings(competition) if upto is None
+              else competitions.standings_until(competition, upto))
+    for group in groups:
         rows: list[dict[str, Any]] = []
         names = {row.pair: row.name for row in group.rows}
         for i, row in enumerate(group.rows):
