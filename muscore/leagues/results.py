@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from muscore.leagues import ceros_rounds, rating_store, stats_store
 from muscore.leagues.competitions import (
@@ -367,9 +368,10 @@ def check_table_write(table: Table, vaca: int, now: datetime | None = None) -> N
              .select_related("competition", "round").first())
     if match is None or not is_final(match, now):
         return
+    # Lazy: the API says it in English (str()), a page in its own language (page_message).
     raise ResultSettled(
-        _("El resultado ya es definitivo en %(competition)s: pide la corrección a sus "
-          "organizadores"), competition=match.competition.name)
+        gettext_lazy("El resultado ya es definitivo en %(competition)s: pide la corrección "
+                     "a sus organizadores"), competition=match.competition.name)
 
 
 def _sync(match_id: int, table: Table, state: TableState) -> None:
