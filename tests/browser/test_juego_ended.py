@@ -7,10 +7,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from muscore.tables import services
+from tests.browser.test_board import Thumb
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ana", "Bruno", "Carla", "Diego"]
+# Pares: every seat; juego: only Bruno (35) and Diego (34), so nobody bets in juego.
+DEAL = {0: "R R 5 4", 1: "R C C 5", 2: "1 1 6 7", 3: "S S 7 7"}
 ENDED = "el juego ya terminó"
 
 
@@ -50,3 +53,18 @@ def test_an_ordago_accepted_in_grande_ends_it_and_only_later_lances_say_so(phone
     fourth = page.locator("section[data-lance]").last
     expect(fourth).to_contain_text(ENDED)
     expect(page.locator('button[name="act"][value^="bet:chica"]')).to_have_count(0)
+
+
+def test_an_ordago_in_pares_ends_it_though_nobody_bets_in_juego(phone: Page) -> None:
+    """The page used to guess the end from a later lance without taps: juego, where
+    nobody can bet, was shown as played after pares' accepted órdago."""
+    page = phone
+    table = services.create_table(players=NAMES)
+    page.goto(f"/t/{table.id}/k/{table.edit_key}/mano")
+    thumb = Thumb(page)
+    thumb.cards(DEAL)
+    tap(page, "bet:pares:A:ordago")
+    tap(page, "end:pares:quiero")
+    for lance in ("grande", "chica", "pares"):
+        expect(page.locator(f'section[data-lance="{lance}"]')).not_to_contain_text(ENDED)
+    expect(page.locator('section[data-lance="juego"]')).to_contain_text(ENDED)
