@@ -1,7 +1,7 @@
 """The tables API's answers, byte for byte, for the shared examples (issue 20).
 
 The shared examples (tests/rules/data: hands.jsonl and vacas.jsonl, copies of
-/work/shared/examples) are played through the tables API: create, add each hand (some
+the project's public examples) are played through the tables API: create, add each hand (some
 with ?finished=full, some repeated with their Idempotency-Key or client id), the reads,
 undo, redo, replace, piedras, the refusals (a conflict, a stale revision, a hand that
 breaks the rules), export and import. Each answer's status, ETag, Location and body (a
