@@ -188,26 +188,7 @@ def create_competition(
     if format not in Competition.Format.values:
         raise CompetitionError(_("Formato desconocido: %(format)s.") % {"format": format})
     entries = list(pairs)
-    if len(entries) < 2:
-        raise CompetitionError(_("Hacen falta al menos dos parejas."))
-    if len({p.pk for p in entries}) != len(entries):
-        raise CompetitionError(_("Una pareja no puede entrar dos veces."))
-    if any(p.club_id != club.pk for p in entries):
-        raise CompetitionError(_("Todas las parejas han de ser del club."))
-    size = table_rules.players // 2
-    sizes = dict(
-        PairMember.objects.filter(pair__in=entries)
-        .values("pair_id").annotate(n=Count("id")).values_list("pair_id", "n")
-    )
-    for pair in entries:
-        if sizes.get(pair.pk, 0) != size:
-            raise CompetitionError(
-                _("La pareja %(pair)s no tiene %(size)s jugadores.") % {
-                    "pair": pair.name, "size": size}
-            )
-    if not retired_ok:
-        check_not_retired(entries)
-    check_one_pair_each(entries)
+    _check_entries(club, entries, table_rules.players // 2, retired_ok=retired_ok)
     group_count = 0
     if format == Competition.Format.GROUPS:
         if groups not in (2, 4):
@@ -234,6 +215,30 @@ def create_competition(
     if draw is not None:
         record_draw(competition, draw, by=by, method=draw_method)
     return competition
+
+
+def _check_entries(club: Club, entries: list[Pair], size: int, *, retired_ok: bool) -> None:
+    """A competition's pairs: two at least, each once, of the club, of `size` players,
+    none retired (unless `retired_ok`) and no person in two of them."""
+    if len(entries) < 2:
+        raise CompetitionError(_("Hacen falta al menos dos parejas."))
+    if len({p.pk for p in entries}) != len(entries):
+        raise CompetitionError(_("Una pareja no puede entrar dos veces."))
+    if any(p.club_id != club.pk for p in entries):
+        raise CompetitionError(_("Todas las parejas han de ser del club."))
+    sizes = dict(
+        PairMember.objects.filter(pair__in=entries)
+        .values("pair_id").annotate(n=Count("id")).values_list("pair_id", "n")
+    )
+    for pair in entries:
+        if sizes.get(pair.pk, 0) != size:
+            raise CompetitionError(
+                _("La pareja %(pair)s no tiene %(size)s jugadores.") % {
+                    "pair": pair.name, "size": size}
+            )
+    if not retired_ok:
+        check_not_retired(entries)
+    check_one_pair_each(entries)
 
 
 @transaction.atomic
