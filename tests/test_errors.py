@@ -4,11 +4,22 @@ its wording in the page's language."""
 
 from __future__ import annotations
 
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
+from django.contrib.auth.models import AnonymousUser, User
+from django.http import HttpRequest, HttpResponse
+from django.test import RequestFactory
 from django.utils.translation import gettext_lazy, override
 
+import muscore
+from muscore.api.tables import BadRequest, api_view, error_answer
 from muscore.championships.knockout import KnockoutError
 from muscore.championships.services import ChampionshipError
+from muscore.clubs.permissions import stored_user
 from muscore.clubs.services import ClubError
 from muscore.errors import MuscoreError
 from muscore.handentry.taps import EntryError
@@ -22,6 +33,16 @@ from muscore.leagues.results import KnockoutConflict
 from muscore.messages import CATALOGUES, WordedError, page_message
 from muscore.permalink import PermalinkError
 from muscore.rules import RecordError, RuleError
+from muscore.tables.services import (
+    HandConflict,
+    HandNotFound,
+    IdempotencyMismatch,
+    LaterHandInvalid,
+    ResultSettled,
+    StaleEdit,
+    TableError,
+    TableNotFound,
+)
 
 # (the error, its status, its English str(), its Spanish and English page wording)
 FAMILIES: list[tuple[MuscoreError, int, str, str, str]] = [
@@ -66,6 +87,32 @@ FAMILIES: list[tuple[MuscoreError, int, str, str, str]] = [
     (KnockoutError(gettext_lazy("Una eliminatoria necesita al menos dos parejas.")), 400,
      "A knockout needs at least two pairs.",
      "Una eliminatoria necesita al menos dos parejas.", "A knockout needs at least two pairs."),
+]
+
+_NO_TABLE = gettext_lazy("no hay ninguna mesa con ese enlace")
+_NO_HAND = gettext_lazy("la mano %(n)s no existe")
+_LATER = gettext_lazy("con este cambio la mano %(n)s ya no valdría: %(why)s")
+_SAVED = gettext_lazy("otro móvil ya guardó la mano %(n)s: aquí está")
+_HAND: dict[str, Any] = {"number": 3, "record": {"hands": {}}}
+
+# A table's refusals, and what the API's JSON answer carries beside "error".
+TABLE_FAMILIES: list[tuple[MuscoreError, int, str, str, dict[str, Any]]] = [
+    (TableError(_NO_TABLE), 400, "there is no such table", "no hay ninguna mesa con ese enlace",
+     {}),
+    (TableNotFound(_NO_TABLE), 404, "there is no such table",
+     "no hay ninguna mesa con ese enlace", {}),
+    (HandNotFound(_NO_HAND, n=7), 404, "hand 7 does not exist", "la mano 7 no existe", {}),
+    (HandConflict(_SAVED, _HAND, n=3), 409, "another phone already saved hand 3: here it is",
+     "otro móvil ya guardó la mano 3: aquí está", {"hand": _HAND}),
+    (StaleEdit(_NO_HAND, 12, n=1), 409, "hand 1 does not exist", "la mano 1 no existe",
+     {"revision": 12}),
+    (IdempotencyMismatch(_NO_HAND, n=2), 422, "hand 2 does not exist", "la mano 2 no existe", {}),
+    (ResultSettled(_NO_HAND, n=2), 409, "hand 2 does not exist", "la mano 2 no existe", {}),
+    (LaterHandInvalid(_LATER, 4, n=4, why="x"), 400,
+     "with this change hand 4 would no longer be valid: x",
+     "con este cambio la mano 4 ya no valdría: x", {"number": 4}),
+    (BadRequest("the body must be a JSON object"), 400, "the body must be a JSON object",
+     "the body must be a JSON object", {}),
 ]
 
 IDS = [type(f[0]).__name__ for f in FAMILIES]
@@ -122,3 +169,67 @@ def test_a_worded_error_raised_already_translated_reads_the_same_everywhere() ->
         error = CompetitionError("Ya traducido: %s")  # a % that is no placeholder stays
     assert str(error) == page_message(error, "en") == "Ya traducido: %s"
     assert isinstance(error, WordedError) and error.code == "competition"
+
+
+@pytest.mark.parametrize(("error", "status", "english", "spanish", "fields"), TABLE_FAMILIES,
+                         ids=[type(f[0]).__name__ for f in TABLE_FAMILIES])
+def test_a_tables_refusals_are_coded_errors_with_their_status_and_fields(
+    error: MuscoreError, status: int, english: str, spanish: str, fields: dict[str, Any]
+) -> None:
+    assert isinstance(error, WordedError) and error.code
+    assert error.status == status and error.api_fields() == fields
+    with override("es"):
+        assert str(error) == english
+        assert page_message(error) == error.page_message() == spanish
+    assert page_message(error, "en") == english
+
+
+ALL = [(f[0], f[1], f[2]) for f in FAMILIES] + [(f[0], f[1], f[2]) for f in TABLE_FAMILIES]
+
+
+@pytest.mark.parametrize(("error", "status", "english"), ALL,
+                         ids=[type(f[0]).__name__ for f in ALL])
+def test_every_family_reaches_the_apis_one_answer(
+    error: MuscoreError, status: int, english: str
+) -> None:
+    # Whatever the page's language, the API answers in English with the error's status.
+    @api_view("POST")
+    def refuses(request: HttpRequest) -> HttpResponse:
+        raise error
+
+    with override("es"):
+        answer = refuses(RequestFactory().post("/api/v1/x"))
+    assert answer.status_code == status
+    assert answer["Content-Type"] == "application/json"
+    body = json.loads(answer.content)
+    assert body == {"error": english, **error.api_fields()}
+    assert answer.content == error_answer(error).content
+
+
+def test_the_api_body_is_byte_for_byte_what_the_ladder_answered() -> None:
+    # {"error": ..., then the family's fields}, as the eight except clauses wrote it.
+    conflict = HandConflict(_SAVED, _HAND, n=3)
+    assert error_answer(conflict).content == (
+        b'{"error": "another phone already saved hand 3: here it is", '
+        b'"hand": {"number": 3, "record": {"hands": {}}}}')
+    assert error_answer(StaleEdit(_NO_HAND, 5, n=1)).content == (
+        b'{"error": "hand 1 does not exist", "revision": 5}')
+
+
+def test_the_acting_user_is_typed_everywhere() -> None:
+    # `by` (and `user`, `organiser`) is the request's user or nobody: never Any again.
+    loose = []
+    for path in Path(muscore.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.arg) and node.arg in ("by", "user", "organiser")
+                    and node.annotation is not None and ast.unparse(node.annotation) == "Any"):
+                loose.append(f"{path.name}:{node.lineno} {node.arg}")
+    assert not loose, loose
+
+
+@pytest.mark.django_db
+def test_stored_user_keeps_a_signed_in_user_and_nobody_else() -> None:
+    ana = User.objects.create_user(username="ana")
+    assert stored_user(ana) is ana
+    assert stored_user(AnonymousUser()) is None
+    assert stored_user(None) is None

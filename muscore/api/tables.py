@@ -22,8 +22,9 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from muscore import ratelimits
-from muscore import rules as rules_engine
 from muscore import text as unicode_text
+from muscore.errors import MuscoreError
+from muscore.messages import WordedError
 from muscore.tables import services
 from muscore.tables.models import Change, Table
 
@@ -39,12 +40,20 @@ PIEDRAS_KEYS = {"side", "n", "client_id", "revision"}
 View = Callable[..., HttpResponse]
 
 
-class BadRequest(Exception):
+class BadRequest(WordedError):
     """The request itself (not the game) is malformed: 400 with this message."""
+
+    family = "request"
 
 
 def error(message: str, status: int, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
+
+
+def error_answer(refused: MuscoreError) -> JsonResponse:
+    """The one place an error becomes the API's answer: its status, and its English
+    message with what its family adds (a conflict's stored hand, the table's revision)."""
+    return error(str(refused), refused.status, **refused.api_fields())
 
 
 def api_view(*methods: str) -> Callable[[View], View]:
@@ -60,24 +69,10 @@ def api_view(*methods: str) -> Callable[[View], View]:
                 return response
             try:
                 return view(request, *args, **kwargs)
-            except BadRequest as exc:
-                return error(str(exc), 400)
             except RequestDataTooBig:
                 return too_big()
-            except (services.TableNotFound, services.HandNotFound) as exc:
-                return error(str(exc), 404)
-            except services.HandConflict as exc:
-                return error(str(exc), 409, hand=exc.hand)
-            except services.StaleEdit as exc:
-                return error(str(exc), 409, revision=exc.revision)
-            except services.ResultSettled as exc:
-                return error(str(exc), 409)
-            except services.IdempotencyMismatch as exc:
-                return error(str(exc), 422)
-            except services.LaterHandInvalid as exc:
-                return error(str(exc), 400, number=exc.number)
-            except (services.TableError, rules_engine.RuleError) as exc:
-                return error(str(exc), 400)
+            except MuscoreError as exc:  # every family: the engine's, a table's, a league's
+                return error_answer(exc)
 
         return wrapper
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from muscore.championships.models import Enrolment, Phase, PhaseGroup
+from muscore.clubs.permissions import Actor
 from muscore.leagues import competitions
 from muscore.leagues.models import Match
 from muscore.messages import WordedError
@@ -189,7 +189,7 @@ def bracket(phase: Phase) -> Bracket | None:
     return Bracket(phase, rounds, third, rounds[-1][0].winner, enrolments)
 
 
-def _new_game(phase: Phase, tie: Tie, total: int, by: Any) -> None:
+def _new_game(phase: Phase, tie: Tie, total: int, by: Actor | None) -> None:
     from muscore.championships.services import _acting, _phase_pair
 
     enrolments = Enrolment.objects.select_related("championship__club", "sede").in_bulk(
@@ -218,7 +218,7 @@ def _new_game(phase: Phase, tie: Tie, total: int, by: Any) -> None:
 
 
 @transaction.atomic
-def sync(phase: Phase, by: Any = None) -> Bracket | None:
+def sync(phase: Phase, by: Actor | None = None) -> Bracket | None:
     """Make the games the bracket is waiting for: a tie's first game (and second, for a
     best of 3) once both its pairs are known, its next game while it is undecided and every
     game before is played. Returns the bracket as it then stands."""
@@ -245,7 +245,7 @@ def sync(phase: Phase, by: Any = None) -> Bracket | None:
     return bracket(phase) if made else state
 
 
-def draw(phase: Phase, pairs: list[tuple[Enrolment, int | None]], seed: str, by: Any) -> None:
+def draw(phase: Phase, pairs: list[tuple[Enrolment, int | None]], seed: str, by: Actor) -> None:
     """Draw the bracket (seeded pairs by rank, the rest at random with the seed), record
     it on the phase and make the first round's games."""
     seeded = sum(1 for _e, rank in pairs if rank is not None)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
@@ -40,7 +41,7 @@ from muscore.championships.models import (
     Sede,
 )
 from muscore.clubs.models import NAME_MAX, Club, ClubChange, Pair, PairMember, Player
-from muscore.clubs.permissions import is_organiser, require_organiser
+from muscore.clubs.permissions import Actor, is_organiser, require_organiser, stored_user
 from muscore.clubs.services import create_club, save_pair
 from muscore.leagues import competitions, documents
 from muscore.leagues.compute.document import read_rules
@@ -66,12 +67,12 @@ def fold(name: str) -> str:
     return " ".join(text.split())
 
 
-def can_run_sede(user: Any, sede: Sede) -> bool:
+def can_run_sede(user: Actor | None, sede: Sede) -> bool:
     """The venue's organisers and the championship's run a venue."""
     return is_organiser(user, sede.club) or is_organiser(user, sede.championship.club)
 
 
-def require_sede(user: Any, sede: Sede) -> None:
+def require_sede(user: Actor, sede: Sede) -> None:
     """PermissionDenied (403) unless ``user`` runs ``sede``."""
     if not is_organiser(user, sede.championship.club):
         require_organiser(user, sede.club)
@@ -92,7 +93,7 @@ def _name(value: str, what: str) -> str:
 
 @transaction.atomic
 def create_championship(
-    club: Club, *, by: Any, name: str, rules: Mapping[str, Any] | None = None, seats: int = 16,
+    club: Club, *, by: Actor, name: str, rules: Mapping[str, Any] | None = None, seats: int = 16,
     min_per_sede: int = 1, entries_close_at: datetime | None = None, round_minutes: int = 45,
 ) -> Championship:
     """A championship organised by ``club``'s organisers, with the table rules of its
@@ -112,14 +113,14 @@ def create_championship(
 
 
 @transaction.atomic
-def add_region(championship: Championship, *, by: Any, name: str) -> Region:
+def add_region(championship: Championship, *, by: Actor, name: str) -> Region:
     """A region (a province) of the championship."""
     require_organiser(by, championship.club)
     return Region.objects.create(championship=championship, name=_name(name, _("el nombre")))
 
 
 @transaction.atomic
-def add_sede(championship: Championship, *, by: Any, name: str, club: Club,
+def add_sede(championship: Championship, *, by: Actor, name: str, club: Club,
              region: Region | None = None, capacity: int | None = None) -> Sede:
     """A venue run by ``club``'s organisers (its own, or the championship's club)."""
     require_organiser(by, championship.club)
@@ -146,7 +147,8 @@ def entries_open(championship: Championship, now: datetime | None = None) -> boo
 
 @transaction.atomic
 def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = "",
-               by: Any = None, paid: bool = False, now: datetime | None = None) -> Enrolment:
+               by: Actor | None = None, paid: bool = False,
+               now: datetime | None = None) -> Enrolment:
     """Enter a pair at ``sede``: from the public form (``by`` anonymous: never paid) or
     by the venue's organiser. One person, one pair in the championship; past the venue's
     capacity the pair goes on its waiting list (``status`` says which)."""
@@ -185,11 +187,11 @@ def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = 
         championship=championship, sede=sede, name=name, player_a=first, player_b=second,
         key_a=keys[0], key_b=keys[1], contact=contact, paid=bool(paid and organiser),
         status=Enrolment.Status.WAITING if full else Enrolment.Status.ENTERED,
-        entered_by=by if organiser else None)
+        entered_by=stored_user(by) if organiser else None)
 
 
 @transaction.atomic
-def mark_paid(enrolment: Enrolment, *, by: Any, paid: bool = True) -> Enrolment:
+def mark_paid(enrolment: Enrolment, *, by: Actor, paid: bool = True) -> Enrolment:
     """The fee paid (or not) at the bar."""
     require_sede(by, enrolment.sede)
     enrolment.paid = paid
@@ -198,7 +200,7 @@ def mark_paid(enrolment: Enrolment, *, by: Any, paid: bool = True) -> Enrolment:
 
 
 @transaction.atomic
-def withdraw(enrolment: Enrolment, *, by: Any) -> Enrolment:
+def withdraw(enrolment: Enrolment, *, by: Actor) -> Enrolment:
     """A pair withdraws. Before the entries close the first of its venue's waiting list
     takes its place; after a phase is drawn its place in an unplayed group goes to the
     next reserve of its venue (a group whose matches have started keeps it: a no-show)."""
@@ -259,7 +261,7 @@ def quota_sedes(championship: Championship) -> tuple[list[Sede], list[int]]:
 
 
 @transaction.atomic
-def close_entries(championship: Championship, *, by: Any,
+def close_entries(championship: Championship, *, by: Actor,
                   now: datetime | None = None) -> Quotas:
     """Close the entries and share the seats among the venues (championship.md): stored
     with their arithmetic, shown on the championship's page. Refused whole if the
@@ -304,7 +306,7 @@ def _unique_pair_name(club: Club, name: str, suffix: str) -> str:
 
 
 def _phase_pairs(championship: Championship, enrolments: Sequence[Enrolment],
-                 by: Any) -> None:
+                 by: Actor) -> None:
     """Each enrolment's pair in the championship's club, made for all those without one in
     a fixed number of queries (a phase of 448 pairs made them one by one in thousands):
     the players by name (a name already in the club is that player), the pairs with
@@ -338,7 +340,7 @@ def _phase_pairs(championship: Championship, enrolments: Sequence[Enrolment],
         PairMember(pair=pair, player=players[name.lower()], position=i)
         for pair, enrolment in zip(pairs, todo, strict=True)
         for i, name in enumerate(enrolment.players))
-    user = by if getattr(by, "is_authenticated", False) else None
+    user = stored_user(by)
     ClubChange.objects.bulk_create(
         ClubChange(club=club, by=user, what="pair", before=None, after={
             "id": pair.pk, "name": pair.name,
@@ -349,7 +351,7 @@ def _phase_pairs(championship: Championship, enrolments: Sequence[Enrolment],
     Enrolment.objects.bulk_update(todo, ["phase_pair"])
 
 
-def _heat_pair(enrolment: Enrolment, by: Any) -> Pair:
+def _heat_pair(enrolment: Enrolment, by: Actor) -> Pair:
     if enrolment.heat_pair_id is None:
         club = enrolment.sede.club
         enrolment.heat_pair = save_pair(
@@ -372,7 +374,7 @@ def _phase_pair(enrolment: Enrolment) -> Pair:
 
 
 @transaction.atomic
-def start_heat(sede: Sede, *, by: Any, format: str = Competition.Format.LIGUILLA,
+def start_heat(sede: Sede, *, by: Actor, format: str = Competition.Format.LIGUILLA,
                groups: int = 2, ceros: int = 3, legs: int = 1,
                draw: Sequence[int] | None = None) -> Competition:
     """The venue's heat: a competition of its club with the pairs entered (in the order
@@ -403,11 +405,12 @@ def start_heat(sede: Sede, *, by: Any, format: str = Competition.Format.LIGUILLA
     return heat
 
 
-def _acting(by: Any, club: Club) -> Any:
+def _acting(by: Actor | None, club: Club) -> User:
     # A championship organiser acts for a venue's club: the league's checks ask the club's
     # organisers, so its write is made as one of them (the audit keeps who that is).
-    if is_organiser(by, club):
-        return by
+    user = stored_user(by)
+    if user is not None and is_organiser(user, club):
+        return user
     membership = club.memberships.select_related("user").order_by("id").first()
     if membership is None:
         raise ChampionshipError(_("%(club)s no tiene organizadores.") % {"club": club.name})
@@ -489,7 +492,7 @@ def qualified(championship: Championship) -> dict[int, HeatQualifiers]:
 
 
 @transaction.atomic
-def add_phase(championship: Championship, *, by: Any, name: str, level: int = 1,
+def add_phase(championship: Championship, *, by: Actor, name: str, level: int = 1,
               region: Region | None = None, advance: int = 2, knockout: bool = False,
               best_of: int = 1, third_place: bool = False) -> Phase:
     """A phase: level 1 draws the heats' qualified (its region's venues' only, if it has
@@ -579,7 +582,7 @@ def phase_group_orders(phase: Phase) -> list[list[Enrolment]] | None:
 
 
 @transaction.atomic
-def draw_phase(phase: Phase, *, by: Any, seed: str) -> Phase:
+def draw_phase(phase: Phase, *, by: Actor, seed: str) -> Phase:
     """Draw the phase's pairs into groups of 4 (the pure seeded draw, recorded with its
     seed and the pairs in the order given, so anyone can make it again), each group a
     liguilla of the championship's club with its fixtures at once."""
@@ -650,7 +653,7 @@ def champion(championship: Championship) -> Enrolment | None:
 
 
 @transaction.atomic
-def start_round_clock(phase: Phase, *, by: Any, now: datetime | None = None) -> int:
+def start_round_clock(phase: Phase, *, by: Actor, now: datetime | None = None) -> int:
     """Start the clock of each group's current round (its first round with a match to play):
     the hall's screen counts down the championship's time per match from now."""
     require_organiser(by, phase.championship.club)
@@ -666,7 +669,7 @@ def start_round_clock(phase: Phase, *, by: Any, now: datetime | None = None) -> 
 
 
 @transaction.atomic
-def add_sede_with_club(championship: Championship, *, by: Any, name: str,
+def add_sede_with_club(championship: Championship, *, by: Actor, name: str,
                        region: Region | None = None, capacity: int | None = None) -> Sede:
     """A venue with a club of its own made for it, organised by ``by`` until he invites the
     bar's people to it (the club's organisers page)."""

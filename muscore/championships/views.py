@@ -28,6 +28,7 @@ from muscore.championships.services import ChampionshipError
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import is_organiser, require_organiser
 from muscore.leagues import pages as league_pages
+from muscore.messages import page_message
 
 
 def _championship(pk: int) -> Championship:
@@ -53,7 +54,7 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.close_entries(championship, by=request.user)
     except ChampionshipError as error:
-        return _page(request, championship, error=str(error), status=400)
+        return _page(request, championship, error=page_message(error), status=error.status)
     return redirect(pages.championship_url(championship) + "#cupos")
 
 
@@ -78,7 +79,7 @@ def add_phase(request: HttpRequest, pk: int) -> HttpResponse:
                            best_of=int(form.cleaned_data["best_of"] or 1),
                            third_place=form.cleaned_data["third_place"])
     except ChampionshipError as error:
-        return _page(request, championship, error=str(error), status=400)
+        return _page(request, championship, error=page_message(error), status=error.status)
     return redirect(pages.championship_url(championship) + "#fases")
 
 
@@ -92,7 +93,7 @@ def draw(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     try:
         services.draw_phase(phase, by=request.user, seed=form.cleaned_data["seed"])
     except ChampionshipError as error:
-        return _page(request, championship, error=str(error), status=400)
+        return _page(request, championship, error=page_message(error), status=error.status)
     return redirect(pages.championship_url(championship) + f"#fase-{phase.pk}")
 
 
@@ -119,7 +120,7 @@ def enter(request: HttpRequest, pk: int) -> HttpResponse:
                     contact=data["contact"], by=request.user,
                     paid=request.POST.get("paid") == "1")
             except ChampionshipError as refused:
-                error, status = str(refused), 400
+                error, status = page_message(refused), refused.status
             else:
                 return render(request, "championships/entered.html",
                               {"championship": championship, "enrolment": enrolment,
@@ -168,7 +169,7 @@ def enrolment_action(request: HttpRequest, pk: int, sede_pk: int,
         else:
             services.mark_paid(enrolment, by=request.user, paid=request.POST.get("paid") == "1")
     except ChampionshipError as error:
-        return _sede_page(request, sede, error=str(error), status=400)
+        return _sede_page(request, sede, error=page_message(error), status=error.status)
     return redirect(reverse("championships:sede", args=[pk, sede_pk]))
 
 
@@ -181,7 +182,7 @@ def start_heat(request: HttpRequest, pk: int, sede_pk: int) -> HttpResponse:
     try:
         heat = services.start_heat(sede, by=request.user, format=form.cleaned_data["format"])
     except ChampionshipError as error:
-        return _sede_page(request, sede, error=str(error), status=400)
+        return _sede_page(request, sede, error=page_message(error), status=error.status)
     return redirect(league_pages.competition_url(heat))
 
 
@@ -239,7 +240,7 @@ def new(request: HttpRequest, slug: str) -> HttpResponse:
                     round_minutes=data["round_minutes"],
                     entries_close_at=data["entries_close_at"])
             except ChampionshipError as refused:
-                error, status = str(refused), 400
+                error, status = page_message(refused), refused.status
             else:
                 return redirect(pages.championship_url(championship))
         else:
@@ -265,5 +266,5 @@ def add_sede(request: HttpRequest, pk: int) -> HttpResponse:
             services.add_sede_with_club(championship, by=request.user, name=data["name"],
                                         region=region, capacity=data["capacity"])
     except ChampionshipError as error:
-        return _page(request, championship, error=str(error), status=400)
+        return _page(request, championship, error=page_message(error), status=error.status)
     return redirect(pages.championship_url(championship) + "#sedes")

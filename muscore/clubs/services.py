@@ -11,7 +11,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
@@ -29,6 +31,7 @@ from muscore.clubs.models import (
     PairMember,
     Player,
 )
+from muscore.clubs.permissions import Actor, stored_user
 from muscore.messages import WordedError
 
 
@@ -48,22 +51,26 @@ def unique_slug(name: str) -> str:
     return slug
 
 
-def _audit(club: Club, by: Any, what: str, before: Any, after: Any) -> None:
-    user = by if getattr(by, "is_authenticated", False) else None
+def _audit(club: Club, by: Actor | None, what: str, before: Any, after: Any) -> None:
+    user = stored_user(by)
     ClubChange.objects.create(club=club, by=user, what=what, before=before, after=after)
 
 
 @transaction.atomic
-def create_club(name: str, *, organiser: Any) -> Club:
-    """A new club whose first organiser is `organiser` (a saved user)."""
+def create_club(name: str, *, organiser: Actor) -> Club:
+    """A new club whose first organiser is `organiser` (a saved user; a visitor gets a
+    403: the pages make an account first)."""
+    user = stored_user(organiser)
+    if user is None:
+        raise PermissionDenied
     club = Club.objects.create(name=name, slug=unique_slug(name))
-    Membership.objects.create(club=club, user=organiser)
+    Membership.objects.create(club=club, user=user)
     _audit(club, organiser, "club", None, {"name": name, "slug": club.slug})
     return club
 
 
 @transaction.atomic
-def rename_club(club: Club, name: str, *, by: Any) -> Club:
+def rename_club(club: Club, name: str, *, by: Actor) -> Club:
     """A new name; the club's address (its slug) stays, so printed links keep working."""
     before = {"name": club.name}
     club.name = name
@@ -95,7 +102,7 @@ class AccountLinkTokens(PasswordResetTokenGenerator):
     to another club: a link its inviter asked for before cannot be kept and used once the
     account belongs to someone else's club too (issue #21: X invites, Y adds, X resets)."""
 
-    def _make_hash_value(self, user: Any, timestamp: int) -> str:
+    def _make_hash_value(self, user: User, timestamp: int) -> str:
         clubs = Membership.objects.filter(user=user).order_by("pk").values_list("pk", flat=True)
         return super()._make_hash_value(user, timestamp) + "|" + ",".join(map(str, clubs))
 
@@ -103,7 +110,7 @@ class AccountLinkTokens(PasswordResetTokenGenerator):
 account_tokens = AccountLinkTokens()
 
 
-def password_link(user: Any) -> str:
+def password_link(user: User) -> str:
     """The path where `user` sets a new password: valid once, for PASSWORD_RESET_TIMEOUT.
 
     It stops working once the password changes, and once the account's clubs change.
@@ -114,7 +121,7 @@ def password_link(user: Any) -> str:
 
 
 @transaction.atomic
-def invite(club: Club, username: str, *, by: Any) -> tuple[Membership, str | None]:
+def invite(club: Club, username: str, *, by: Actor) -> tuple[Membership, str | None]:
     """Make `username` an organiser of `club`, invited by `by`.
 
     A new username gets an account without a password and the link to set one
@@ -130,15 +137,15 @@ def invite(club: Club, username: str, *, by: Any) -> tuple[Membership, str | Non
     elif Membership.objects.filter(club=club, user=user).exists():
         raise ClubError(_("%(user)s ya organiza este club.") % {"user": user.get_username()})
     membership = Membership.objects.create(
-        club=club, user=user, invited_by=by, created_account=created, accepted=created
+        club=club, user=user, invited_by=stored_user(by), created_account=created, accepted=created
     )
     _audit(club, by, "organiser", None, {"user": user.get_username(), "new_account": created})
     return membership, password_link(user) if created else None
 
 
-def pending_invitations(user: Any) -> list[Membership]:
+def pending_invitations(user: Actor) -> list[Membership]:
     """The clubs that invited `user` and wait for an answer."""
-    if not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         return []
     rows = Membership.objects.filter(user=user, accepted=False).select_related("club", "invited_by")
     return list(rows)
@@ -157,7 +164,7 @@ def answer_invitation(membership: Membership, *, accept: bool) -> None:
         _audit(club, user, "organiser", {"user": user.get_username()}, None)
 
 
-def can_reset_password(membership: Membership, by: Any) -> bool:
+def can_reset_password(membership: Membership, by: Actor) -> bool:
     """Only the organiser whose invitation made the account resets its password, only while
     the account belongs to no other club (invited there or organising it: then it may be
     someone else's), and never an administrator's (reset from the command line)."""
@@ -171,14 +178,15 @@ def can_reset_password(membership: Membership, by: Any) -> bool:
     )
 
 
-def reset_password_link(membership: Membership, *, by: Any) -> str:
+def reset_password_link(membership: Membership, *, by: Actor) -> str:
     if not can_reset_password(membership, by):
         raise ClubError(_("Solo quien invitó a este organizador puede darle una contraseña nueva."))
     return password_link(membership.user)
 
 
 @transaction.atomic
-def save_player(club: Club, name: str, player: Player | None = None, *, by: Any = None) -> Player:
+def save_player(club: Club, name: str, player: Player | None = None, *,
+                by: Actor | None = None) -> Player:
     """A new player, or a player's name corrected (audited)."""
     if player is None:
         player = Player.objects.create(club=club, name=name)
@@ -224,7 +232,7 @@ def save_pair(
     players: list[str],
     pair: Pair | None = None,
     *,
-    by: Any = None,
+    by: Actor | None = None,
     same_players_ok: bool = False,
 ) -> Pair:
     """A pair of `players` (names: a new one joins the club), in that seat order.

@@ -19,7 +19,8 @@ from muscore import ratelimits
 from muscore.clubs import services
 from muscore.clubs.forms import ClubForm, InviteForm, NewAccountForm, PairForm, PlayerForm
 from muscore.clubs.models import Club, Membership, Pair, Player
-from muscore.clubs.permissions import is_organiser, require_organiser
+from muscore.clubs.permissions import Actor, is_organiser, require_organiser
+from muscore.messages import page_message
 
 
 def _status(*forms: Any) -> int:
@@ -139,7 +140,7 @@ def new_club(request: HttpRequest) -> HttpResponse:
                 password=account.cleaned_data["password1"],
             )
         except services.ClubError as error:
-            account.add_error("username", str(error))
+            account.add_error("username", page_message(error))
         else:
             auth.login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("clubs:club", club.slug)
@@ -178,7 +179,7 @@ def organisers(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             membership, path = services.invite(club, form.cleaned_data["username"], by=request.user)
         except services.ClubError as error:
-            form.add_error("username", str(error))
+            form.add_error("username", page_message(error))
         else:
             if path:
                 link = request.build_absolute_uri(path)
@@ -237,7 +238,7 @@ def _changes(club: Club) -> list[dict[str, Any]]:
     ]
 
 
-def _memberships(club: Club, user: Any) -> list[dict[str, Any]]:
+def _memberships(club: Club, user: Actor) -> list[dict[str, Any]]:
     rows = club.memberships.select_related("user", "invited_by")
     return [{"m": m, "can_reset": services.can_reset_password(m, user)} for m in rows]
 
@@ -251,7 +252,7 @@ def reset_password(request: HttpRequest, slug: str, membership_id: int) -> HttpR
     try:
         path = services.reset_password_link(membership, by=request.user)
     except services.ClubError as error:
-        raise PermissionDenied(str(error)) from None
+        raise PermissionDenied(page_message(error)) from None
     context = {
         **club_context(request, club),
         "form": InviteForm(),
@@ -296,7 +297,7 @@ def pair_form(request: HttpRequest, slug: str, pair_id: int | None = None) -> Ht
                 club, form.cleaned_data["name"], form.player_names(), pair, by=request.user
             )
         except services.ClubError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, page_message(error))
         else:
             messages.success(request, _("Pareja guardada."))
             if "another" in request.POST:

@@ -27,7 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from muscore.clubs.permissions import require_organiser
+from muscore.clubs.permissions import Actor, require_organiser, stored_user
 from muscore.leagues.competitions import CompetitionError, bump
 from muscore.leagues.compute import ceros
 from muscore.leagues.compute.document import Result
@@ -129,7 +129,7 @@ def table(competition: Competition) -> CerosTable:
     return CerosTable(competition, rows, len(history), complete, draft, winner, left, history)
 
 
-def _locked(competition: Competition, by: Any) -> Competition:
+def _locked(competition: Competition, by: Actor) -> Competition:
     require_organiser(by, competition.club)
     locked = Competition.objects.select_for_update().select_related("club").get(
         pk=competition.pk)
@@ -138,20 +138,20 @@ def _locked(competition: Competition, by: Any) -> Competition:
 
 
 def _event(
-    competition: Competition, number: int, action: str, by: Any,
+    competition: Competition, number: int, action: str, by: Actor | None,
     tables: Sequence[Sequence[int]] = (), bye: int | None = None, seed: str = "",
 ) -> None:
     index = dict(competition.entries.values_list("pk", "index"))
     CerosEvent.objects.create(
         competition=competition, number=number, action=action,
-        by=by if getattr(by, "is_authenticated", False) else None,
+        by=stored_user(by),
         tables=[[n, index[a], index[b]] for n, a, b in tables],
         bye=index[bye] if bye is not None else None, seed=seed,
     )
 
 
 @transaction.atomic
-def make_round(competition: Competition, *, by: Any, redraw: bool = False) -> CerosDraft:
+def make_round(competition: Competition, *, by: Actor, redraw: bool = False) -> CerosDraft:
     """Draw the next round (a draft for the organiser to check), or with `redraw` draw it
     again with a new seed. Refused while a result of the round before is missing, and
     once the tournament has its winner. The draft already made is returned as it is
@@ -178,7 +178,7 @@ def make_round(competition: Competition, *, by: Any, redraw: bool = False) -> Ce
         existing.delete()
     draft = CerosDraft.objects.create(
         competition=competition, number=drawn.number, seed=seed, tables=tables,
-        bye_id=drawn.bye, made_by=by if getattr(by, "is_authenticated", False) else None,
+        bye_id=drawn.bye, made_by=stored_user(by),
     )
     _event(competition, drawn.number, "redraw" if existing else "draw", by, tables, drawn.bye,
            seed)
@@ -187,7 +187,7 @@ def make_round(competition: Competition, *, by: Any, redraw: bool = False) -> Ce
 
 
 @transaction.atomic
-def publish_round(competition: Competition, *, by: Any) -> Round:
+def publish_round(competition: Competition, *, by: Actor) -> Round:
     """The draft becomes round N: a Round (with its pair resting) and its Matches with
     their table numbers. The draft was drawn from every result of the round before (a
     change of who lost there discards it), so it is published as it is."""
@@ -212,7 +212,7 @@ def publish_round(competition: Competition, *, by: Any) -> Round:
     draft.delete()
     if competition.status == Competition.Status.DRAFT:
         competition.drawn_at = timezone.now()
-        competition.drawn_by = by if getattr(by, "is_authenticated", False) else None
+        competition.drawn_by = stored_user(by)
     competition.status = Competition.Status.PLAYING
     competition.save(update_fields=["status", "drawn_at", "drawn_by"])
     bump(competition)

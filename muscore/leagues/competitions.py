@@ -37,7 +37,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club, Pair, PairMember, Player
-from muscore.clubs.permissions import require_organiser
+from muscore.clubs.permissions import Actor, require_organiser, stored_user
 from muscore.handentry.words import NAME_MAX
 from muscore.leagues import rating_store, stats_store
 from muscore.leagues.compute.document import (
@@ -86,7 +86,7 @@ class CompetitionError(WordedError):
 # ---------------------------------------------------------------------------- helpers
 
 
-def check_organiser(by: Any, club: Club) -> None:
+def check_organiser(by: Actor, club: Club) -> None:
     require_organiser(by, club)
 
 
@@ -104,11 +104,11 @@ def league_error(error: LeagueError) -> CompetitionError:
 
 
 def audit(
-    match: Match, by: Any, action: str, before: dict[str, Any], reason: str = "",
+    match: Match, by: Actor | None, action: str, before: dict[str, Any], reason: str = "",
 ) -> Correction:
     return Correction.objects.create(
         competition_id=match.competition_id, match=match,
-        by=by if getattr(by, "is_authenticated", False) else None,
+        by=stored_user(by),
         action=action, before=before, after=match.figures(), reason=reason[:REASON_MAX],
     )
 
@@ -155,7 +155,7 @@ def check_not_retired(pairs: Sequence[Pair]) -> None:
 def create_competition(
     club: Club,
     *,
-    by: Any,
+    by: Actor,
     name: str,
     pairs: Sequence[Pair],
     format: str = Competition.Format.LIGUILLA,
@@ -207,7 +207,7 @@ def create_competition(
         club=club, name=name, format=format, legs=legs, group_count=group_count, ceros=ceros,
         rules=table_rules.to_json(), **{f"points_{k}": v for k, v in
                                         read_points(points).to_json().items()},
-        created_by=by if getattr(by, "is_authenticated", False) else None, rated=rated,
+        created_by=stored_user(by), rated=rated,
     )
     Entry.objects.bulk_create(
         Entry(competition=competition, pair=pair, index=i) for i, pair in enumerate(entries)
@@ -245,7 +245,7 @@ def _check_entries(club: Club, entries: list[Pair], size: int, *, retired_ok: bo
 def create_liguillas(
     club: Club,
     *,
-    by: Any,
+    by: Actor,
     leagues: Sequence[tuple[str, Sequence[Pair]]],
     rules: Mapping[str, Any] | None = None,
     draw_method: str = "typed",
@@ -288,7 +288,7 @@ def create_liguillas(
                         % {"player": player, "pair": pair_of[player_id].name,
                            "other": pair.name})
                 pair_of[player_id] = pair
-    user = by if getattr(by, "is_authenticated", False) else None
+    user = stored_user(by)
     now = timezone.now()
     points = {f"points_{k}": v for k, v in read_points(None).to_json().items()}
     made = Competition.objects.bulk_create(
@@ -327,7 +327,7 @@ def create_liguillas(
 
 @transaction.atomic
 def record_draw(
-    competition: Competition, order: Sequence[int], *, by: Any, method: str = "typed"
+    competition: Competition, order: Sequence[int], *, by: Actor, method: str = "typed"
 ) -> None:
     """Record the public draw (entry indices in the order drawn) and generate the fixtures.
 
@@ -349,7 +349,7 @@ def record_draw(
     competition.draw = drawn
     competition.draw_method = method[:10]
     competition.drawn_at = timezone.now()
-    competition.drawn_by = by if getattr(by, "is_authenticated", False) else None
+    competition.drawn_by = stored_user(by)
     competition.status = Competition.Status.PLAYING
     competition.save()
     _generate(competition)
@@ -409,7 +409,7 @@ def lock_match(match: Match) -> Match:
     return Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
 
 
-def writable_match(match: Match, by: Any) -> Match:
+def writable_match(match: Match, by: Actor) -> Match:
     check_organiser(by, match.competition.club)
     locked = lock_match(match)
     if locked.first_id is None or locked.second_id is None:
@@ -436,7 +436,7 @@ def match_players(match: Match) -> tuple[list[str], list[str]]:
 
 
 @transaction.atomic
-def set_players(match: Match, *, by: Any, side: int, players: Sequence[str] | None) -> Match:
+def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | None) -> Match:
     """Who sat for one side (0 or 1) in this match; None: the pair's own players.
 
     A name the club does not know yet becomes one of its players.
@@ -486,7 +486,7 @@ def set_players(match: Match, *, by: Any, side: int, players: Sequence[str] | No
     return match
 
 
-def substitute(match: Match, *, by: Any, side: int, replaced: str, substitute: str) -> Match:
+def substitute(match: Match, *, by: Actor, side: int, replaced: str, substitute: str) -> Match:
     """`substitute` sat in for `replaced` (one of the side's players) in this match."""
     match = Match.objects.select_related("first__pair", "second__pair").get(pk=match.pk)
     if match.first is None or match.second is None:
@@ -502,7 +502,7 @@ def substitute(match: Match, *, by: Any, side: int, replaced: str, substitute: s
 
 
 @transaction.atomic
-def open_table(match: Match, *, by: Any) -> Table:
+def open_table(match: Match, *, by: Actor) -> Table:
     """A muscore table for this match: the first pair at seats 0, 2 (, 4), the second at
     1, 3 (, 5), the competition's options. The same table if it is already open."""
     match = writable_match(match, by)
@@ -751,7 +751,7 @@ def _compute_from(competition: Competition, groups: list[Group], lines: list[Any
 
 @transaction.atomic
 def schedule_round(
-    competition: Competition, number: int, starts_at: datetime | None, *, by: Any
+    competition: Competition, number: int, starts_at: datetime | None, *, by: Actor
 ) -> int:
     """When round `number` of a competition is played (every group's round of that number);
     None clears it. Returns how many rounds changed. Only the club's organisers."""

@@ -36,7 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club
-from muscore.clubs.permissions import require_organiser
+from muscore.clubs.permissions import Actor, require_organiser, stored_user
 from muscore.leagues import competitions, results
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.models import (
@@ -171,7 +171,7 @@ def _event(
     at: datetime,
     *,
     side: int | None = None,
-    by: Any = None,
+    by: Actor | None = None,
     note: str = "",
 ) -> None:
     ClaimEvent.objects.create(
@@ -179,7 +179,7 @@ def _event(
         action=action,
         at=at,
         side=side,
-        by=by if getattr(by, "is_authenticated", False) else None,
+        by=stored_user(by),
         note=note,
     )
 
@@ -322,7 +322,7 @@ def withdraw(match: Match, *, side: int, now: datetime | None = None) -> ResultC
 
 @transaction.atomic
 def accept(
-    match: Match, *, by: Any, note: str = "", now: datetime | None = None
+    match: Match, *, by: Actor, note: str = "", now: datetime | None = None
 ) -> ResultClaim:
     """An organiser accepts the open claim (pending or disputed) as the match's result."""
     require_organiser(by, match.competition.club)
@@ -341,7 +341,7 @@ def accept(
 
 @transaction.atomic
 def reject(
-    match: Match, *, by: Any, note: str = "", now: datetime | None = None
+    match: Match, *, by: Actor, note: str = "", now: datetime | None = None
 ) -> ResultClaim:
     """An organiser rejects the open claim: nothing is stored; the pairs may claim again,
     or the organiser enters the result."""
@@ -357,16 +357,17 @@ def reject(
 
 
 def _decide(
-    claim: ResultClaim, status: str, at: datetime, *, by: Any = None, note: str = ""
+    claim: ResultClaim, status: str, at: datetime, *, by: Actor | None = None, note: str = ""
 ) -> None:
     claim.status = status
     claim.decided_at = at
-    claim.decided_by = by if getattr(by, "is_authenticated", False) else None
+    claim.decided_by = stored_user(by)
     claim.note = note
     claim.save(update_fields=["status", "decided_at", "decided_by", "note"])
 
 
-def _store(match: Match, claim: ResultClaim, *, by: Any, action: str, at: datetime) -> None:
+def _store(match: Match, claim: ResultClaim, *, by: Actor | None, action: str,
+           at: datetime) -> None:
     """The claim's figures become the match's result, through the league's own path."""
     tantos = None
     if claim.tantos_first is not None and claim.tantos_second is not None:

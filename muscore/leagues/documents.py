@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club, Pair, PairMember
+from muscore.clubs.permissions import Actor
 from muscore.clubs.services import save_pair
 from muscore.handentry.words import NAME_MAX
 from muscore.leagues import stats_store
@@ -278,7 +279,7 @@ IMPORT_MAX_PAIRS = 200
 
 @transaction.atomic
 def import_competition(
-    club: Club, data: Any, *, by: Any, format: str = Competition.Format.LIGUILLA,
+    club: Club, data: Any, *, by: Actor, format: str = Competition.Format.LIGUILLA,
     groups: int = 2, name: str = "", rated: bool = True,
 ) -> Competition:
     """A competition from a league document (the export): its pairs (the club's own when
@@ -398,7 +399,7 @@ def _import_pairs(club: Club, league: League) -> list[Pair]:
     return pairs
 
 
-def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Any) -> None:
+def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Actor) -> None:
     """Save `match` with the document's substitutes and result (a vaca on its own table)."""
     if doc_match.sat:
         match.players_first = list(doc_match.sat[0]) if doc_match.sat[0] else None
@@ -418,7 +419,7 @@ def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Any
         stats_store.count_table_match(match)
 
 
-def _import_groups(club: Club, league: League, pairs: list[Pair], by: Any,
+def _import_groups(club: Club, league: League, pairs: list[Pair], by: Actor,
                    groups: int, rated: bool) -> Competition:
     competition = create_competition(
         club, by=by, name=league.name, pairs=pairs, format=Competition.Format.GROUPS,

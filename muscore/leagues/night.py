@@ -17,7 +17,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club
-from muscore.clubs.permissions import require_organiser
+from muscore.clubs.permissions import Actor, require_organiser
 from muscore.leagues.competitions import CompetitionError, bump
 from muscore.leagues.models import Competition, Match, ResultClaim
 
@@ -101,7 +101,7 @@ def night(club: Club) -> list[CompetitionNight]:
     return out
 
 
-def set_on_tv(competition: Competition, on: bool, *, by: Any) -> None:
+def set_on_tv(competition: Competition, on: bool, *, by: Actor) -> None:
     """Put a competition on the club's TV (or take it off)."""
     require_organiser(by, competition.club)
     if on and competition.archived:
@@ -111,7 +111,7 @@ def set_on_tv(competition: Competition, on: bool, *, by: Any) -> None:
     competition.on_tv = on
 
 
-def set_archived(competition: Competition, archived: bool, *, by: Any) -> None:
+def set_archived(competition: Competition, archived: bool, *, by: Actor) -> None:
     """Archive a competition (off every list and the TV, kept for the record) or bring it
     back."""
     require_organiser(by, competition.club)
@@ -121,7 +121,7 @@ def set_archived(competition: Competition, archived: bool, *, by: Any) -> None:
     competition.archived = archived
 
 
-def delete_competition(competition: Competition, *, by: Any) -> None:
+def delete_competition(competition: Competition, *, by: Actor) -> None:
     """Delete a competition with no result yet (a mistake, a test); one with a result is
     archived instead, never deleted, so the record stays."""
     require_organiser(by, competition.club)

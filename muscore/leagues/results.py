@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from muscore.clubs.permissions import Actor
 from muscore.leagues import ceros_rounds, rating_store, stats_store
 from muscore.leagues.competitions import (
     KNOCKOUT_ORDER,
@@ -180,7 +181,7 @@ def check_reason(match: Match, action: str, reason: str) -> str:
 
 
 def write(
-    match: Match, result: Result | None, source: str, *, by: Any, action: str,
+    match: Match, result: Result | None, source: str, *, by: Actor | None, action: str,
     reason: str = "", at: datetime | None = None,
 ) -> Correction:
     """The one write of a match's result, whatever the door: the reason checked
@@ -209,7 +210,7 @@ class KnockoutConflict(CompetitionError):
 
 
 def after_change(
-    competition: Competition, *, by: Any = None, reset: bool = False, reason: str = "",
+    competition: Competition, *, by: Actor | None = None, reset: bool = False, reason: str = "",
 ) -> None:
     """What follows a stored result: a ceros tournament's state; a groups competition's
     knockout filled from the standings and the matches before (KnockoutConflict if a
@@ -230,7 +231,7 @@ def after_change(
 
 @transaction.atomic
 def record_result(
-    match: Match, *, by: Any, juegos: Sequence[int], tantos: Sequence[int] | None = None,
+    match: Match, *, by: Actor, juegos: Sequence[int], tantos: Sequence[int] | None = None,
     reset: bool = False, reason: str = "",
 ) -> Match:
     """A vaca kept on paper: the juegos of each pair and, if counted, the tantos."""
@@ -251,7 +252,7 @@ def record_result(
 
 @transaction.atomic
 def record_no_show(
-    match: Match, *, by: Any, who: int | str, reset: bool = False, reason: str = "",
+    match: Match, *, by: Actor, who: int | str, reset: bool = False, reason: str = "",
 ) -> Match:
     """A no-show: `who` is 0 (the first pair), 1 (the second) or "both"; over a result
     already stored it is a correction, with its `reason`."""
@@ -269,7 +270,7 @@ def record_no_show(
 
 
 @transaction.atomic
-def clear_result(match: Match, *, by: Any, reset: bool = False, reason: str = "") -> Match:
+def clear_result(match: Match, *, by: Actor, reset: bool = False, reason: str = "") -> Match:
     """Take a result back (the audit keeps it, with its `reason`, required)."""
     match = writable_match(match, by)
     write(match, None, "", by=by, action="clear", reason=reason)
@@ -393,7 +394,7 @@ def _sync(match_id: int, table: Table, state: TableState) -> None:
 
 
 def fill_knockout(
-    competition: Competition, *, by: Any = None, reset: bool = False, reason: str = "",
+    competition: Competition, *, by: Actor | None = None, reset: bool = False, reason: str = "",
 ) -> None:
     """Put in each unplayed knockout match the pairs the standings and the matches before
     send there. A played one whose pairs would change is a KnockoutConflict, or with

@@ -20,7 +20,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext as _
 
 from muscore.clubs.models import ClubChange, Pair, PairMember, Player
-from muscore.clubs.permissions import require_organiser
+from muscore.clubs.permissions import Actor, require_organiser, stored_user
 from muscore.leagues import rating_store
 from muscore.leagues.competitions import CompetitionError, touch_pairs
 from muscore.leagues.models import (
@@ -37,13 +37,13 @@ class MergeRefused(CompetitionError):
     """Two players that cannot be one person: str() says where he would sit twice."""
 
 
-def _log(club_id: int, by: Any, what: str, before: Any, after: Any) -> None:
-    user = by if getattr(by, "is_authenticated", False) else None
+def _log(club_id: int, by: Actor | None, what: str, before: Any, after: Any) -> None:
+    user = stored_user(by)
     ClubChange.objects.create(club_id=club_id, by=user, what=what, before=before, after=after)
 
 
 @transaction.atomic
-def set_retired(item: Player | Pair, retired: bool, *, by: Any) -> None:
+def set_retired(item: Player | Pair, retired: bool, *, by: Actor) -> None:
     """Retire `item` (a Player or a Pair) or bring it back; audited in the club's changes."""
     require_organiser(by, item.club)
     if item.retired == retired:
@@ -118,7 +118,7 @@ def _members(pair: Pair) -> list[int]:
 
 
 @transaction.atomic
-def merge_players(keep: Player, gone: Player, *, by: Any) -> Player:
+def merge_players(keep: Player, gone: Player, *, by: Actor) -> Player:
     """`gone` becomes `keep` everywhere (see the module); returns `keep`."""
     require_organiser(by, keep.club)
     keep = Player.objects.select_for_update().get(pk=keep.pk)

@@ -17,6 +17,7 @@ from muscore.clubs.permissions import require_organiser
 from muscore.leagues import ceros_rounds, competitions, pages
 from muscore.leagues.models import CerosEvent, Competition
 from muscore.leagues.views.base import base_context, competition_or_404, export_links
+from muscore.messages import page_message
 
 
 def _ceros(slug: str, competition_id: int) -> Competition:
@@ -82,7 +83,7 @@ def draw(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
         draft = ceros_rounds.make_round(
             competition, by=request.user, redraw=request.POST.get("redraw") == "1")
     except competitions.CompetitionError as error:
-        return _page(request, competition, 400, [str(error)])
+        return _page(request, competition, error.status, [page_message(error)])
     messages.success(request, _("Ronda %(n)s sorteada: revísala y publícala.") % {
         "n": draft.number})
     return redirect(pages.competition_url(competition, "ceros"))
@@ -96,6 +97,6 @@ def publish(request: HttpRequest, slug: str, competition_id: int) -> HttpRespons
     try:
         round_ = ceros_rounds.publish_round(competition, by=request.user)
     except competitions.CompetitionError as error:
-        return _page(request, competition, 400, [str(error)])
+        return _page(request, competition, error.status, [page_message(error)])
     messages.success(request, _("Ronda %(n)s publicada.") % {"n": round_.number})
     return redirect(pages.competition_url(competition, "round", round_.number))

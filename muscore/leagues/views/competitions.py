@@ -39,6 +39,7 @@ from muscore.leagues.views.base import (
     organised_or_403,
     substitute_forms,
 )
+from muscore.messages import page_message
 from muscore.text import sorted_by_name
 
 # --- the club page (its players and pairs, and its competitions) ----------------------------------
@@ -112,7 +113,7 @@ def new_competition(request: HttpRequest, slug: str) -> HttpResponse:
                 ceros=data["ceros"],
             )
         except competitions.CompetitionError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, page_message(error))
         else:
             if competition.format == Competition.Format.CEROS:
                 return redirect(pages.competition_url(competition, "ceros"))
@@ -141,7 +142,7 @@ def draw(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
         try:
             competitions.record_draw(competition, order, by=request.user, method=method)
         except competitions.CompetitionError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, page_message(error))
         else:
             messages.success(request, _("Sorteo hecho. Ya están las jornadas."))
             return redirect(pages.competition_url(competition))
@@ -259,7 +260,8 @@ def play(request: HttpRequest, slug: str, competition_id: int, number: int) -> H
         competitions.open_table(match, by=request.user)
     except competitions.CompetitionError as error:
         return match_page(
-            request, match.competition, match, forms={"errors": [str(error)]}, status=400
+            request, match.competition, match, forms={"errors": [page_message(error)]},
+            status=error.status,
         )
     return redirect(pages.match_url(match) + "#mesa")
 
@@ -278,12 +280,12 @@ def result(request: HttpRequest, slug: str, competition_id: int, number: int) ->
                 reason=form.cleaned_data["reason"],
             )
         except results.ReasonRequired as error:
-            form.add_error("reason", str(error))
+            form.add_error("reason", page_message(error))
         except results.KnockoutConflict as error:
-            form.add_error(None, str(error))
+            form.add_error(None, page_message(error))
             form.offer_reset = True  # the checkbox that says yes, in the same form
         except competitions.CompetitionError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, page_message(error))
         else:
             messages.success(request, _("Resultado guardado."))
             return redirect(pages.match_url(match))
@@ -301,9 +303,9 @@ def no_show(request: HttpRequest, slug: str, competition_id: int, number: int) -
             results.record_no_show(match, by=request.user, who=who if who == "both" else int(who),
                                    reason=form.cleaned_data["reason"])
         except results.ReasonRequired as error:
-            form.add_error("reason", str(error))
+            form.add_error("reason", page_message(error))
         except competitions.CompetitionError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, page_message(error))
         else:
             messages.success(request, _("No presentado anotado."))
             return redirect(pages.match_url(match))
@@ -326,7 +328,7 @@ def substitute(request: HttpRequest, slug: str, competition_id: int, number: int
                 substitute=form.cleaned_data["substitute"],
             )
         except competitions.CompetitionError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, page_message(error))
         else:
             messages.success(request, _("Suplente anotado para esta partida."))
             return redirect(pages.match_url(match))
@@ -342,7 +344,8 @@ def own_players(request: HttpRequest, slug: str, competition_id: int, number: in
         competitions.set_players(match, by=request.user, side=side, players=None)
     except competitions.CompetitionError as error:
         return match_page(
-            request, match.competition, match, forms={"errors": [str(error)]}, status=400
+            request, match.competition, match, forms={"errors": [page_message(error)]},
+            status=error.status,
         )
     return redirect(pages.match_url(match))
 
@@ -356,7 +359,8 @@ def clear(request: HttpRequest, slug: str, competition_id: int, number: int) -> 
                              reason=request.POST.get("reason", "")[:REASON_MAX])
     except competitions.CompetitionError as error:
         return match_page(
-            request, match.competition, match, forms={"errors": [str(error)]}, status=400
+            request, match.competition, match, forms={"errors": [page_message(error)]},
+            status=error.status,
         )
     messages.success(request, _("Resultado anulado: queda en el registro de cambios."))
     return redirect(pages.match_url(match))

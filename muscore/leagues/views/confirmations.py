@@ -28,6 +28,7 @@ from muscore.leagues.views.base import (
     pair_names,
     pair_url,
 )
+from muscore.messages import page_message
 from muscore.tables import share
 
 PAIR_ACTIONS = ("anotar", "confirmar", "discutir", "retirar")
@@ -161,7 +162,7 @@ def pair_action(
             request, match, side, key,
             result_form=result_form if action == "anotar" else None,
             dispute_form=dispute_form if action == "discutir" else None,
-            errors=[str(error)], status=getattr(error, "status", 400),
+            errors=[page_message(error)], status=error.status,
         )
     messages.success(request, done)
     return redirect(pair_url(match, key))
@@ -187,7 +188,7 @@ def decide(
         try:
             operation(match, by=request.user, note=form.cleaned_data["note"])
         except competitions.CompetitionError as error:
-            errors.append(str(error))
+            errors.append(page_message(error))
         else:
             messages.success(
                 request,

@@ -21,6 +21,7 @@ from muscore import ratelimits
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
 from muscore.leagues import competitions, documents, pages
+from muscore.messages import page_message
 
 # An export of a 200-pair double liguilla with every hand is about 40 MB; a club's own
 # leagues are far smaller. Past this the file is refused before it is read.
@@ -127,7 +128,7 @@ def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
                     rated=form.cleaned_data["rated"] == "1")
                 return redirect(pages.competition_url(competition))
         except competitions.CompetitionError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, page_message(error))
     context = {"club": club, "organiser": True, "form": form, "step": step}
     return render(request, "leagues/import.html", context,
                   status=400 if form.errors else 200)

@@ -15,6 +15,7 @@ from muscore.clubs.views import club_context
 from muscore.leagues import night, pages
 from muscore.leagues.competitions import CompetitionError
 from muscore.leagues.models import Competition
+from muscore.messages import page_message
 
 
 @require_safe
@@ -58,7 +59,7 @@ def on_tv(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
     try:
         night.set_on_tv(competition, on, by=request.user)
     except CompetitionError as error:
-        return _render(request, competition.club, str(error), status=409)
+        return _render(request, competition.club, page_message(error), status=409)
     return _back(slug)
 
 
@@ -79,6 +80,6 @@ def delete(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse
     try:
         night.delete_competition(competition, by=request.user)
     except CompetitionError as error:
-        return _render(request, competition.club, str(error), status=409)
+        return _render(request, competition.club, page_message(error), status=409)
     messages.success(request, _("%(name)s borrada.") % {"name": name})
     return _back(slug)

@@ -1,18 +1,19 @@
 """What goes wrong with a table: TableError and its kinds, in the player's words.
 
-str() of each is English (the API, the logs); `page_message()` is the page's language.
+Each is muscore's coded error (a :class:`muscore.messages.WordedError`): str() is English
+(the API, the logs), `page_message()` the page's language, `status` the API's answer
+and `api_fields()` what its JSON body carries beside "error".
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override
 
 from muscore import rules as rules_engine
-from muscore.messages import rule_message
+from muscore.messages import WordedError, rule_message
 from muscore.tables.state import (
     StoredHand,
 )
@@ -28,12 +29,7 @@ class _InLanguage:
         return rule_message(self.error)
 
 
-def _fill(template: Any, params: Mapping[str, Any]) -> str:
-    text = str(template)
-    return text % {k: str(v) for k, v in params.items()} if params else text
-
-
-class TableError(ValueError):
+class TableError(WordedError):
     """Something about a table request is wrong; str() says what, for a player.
 
     Raised with a translatable (Spanish) template and its params: str() is English,
@@ -41,56 +37,73 @@ class TableError(ValueError):
     language of the page being answered (the catalogue in locale/).
     """
 
-    def __init__(self, message: Any, **params: Any) -> None:
-        self.template = message
-        self.params = params
-        with override("en"):
-            english = _fill(message, params)
-        super().__init__(english)
-
-    def page_message(self) -> str:
-        return _fill(self.template, self.params)
+    family = "table"
 
 
 class TableNotFound(TableError):
-    pass
+    code_name = "table_not_found"
+    status = 404
 
 
 class HandNotFound(TableError):
-    pass
+    code_name = "hand_not_found"
+    status = 404
 
 
 class HandConflict(TableError):
     """The hand number was already filled (by another phone). `hand` is the stored one."""
 
+    code_name = "hand_conflict"
+    status = 409
+
     def __init__(self, message: Any, hand: StoredHand, **params: Any) -> None:
         super().__init__(message, **params)
         self.hand = hand
+
+    def api_fields(self) -> dict[str, Any]:
+        return {"hand": self.hand}
 
 
 class StaleEdit(TableError):
     """The change started from an older revision than the table's."""
 
+    code_name = "stale_edit"
+    status = 409
+
     def __init__(self, message: Any, revision: int, **params: Any) -> None:
         super().__init__(message, **params)
         self.revision = revision
 
+    def api_fields(self) -> dict[str, Any]:
+        return {"revision": self.revision}
+
 
 class IdempotencyMismatch(TableError):
     """An Idempotency-Key (or client id) sent again with a different request."""
+
+    code_name = "idempotency_mismatch"
+    status = 422
 
 
 class ResultSettled(TableError):
     """A change refused because what its vaca decided is final elsewhere (a league match's
     result): raised by a `signals.table_changing` receiver; a 409."""
 
+    code_name = "result_settled"
+    status = 409
+
 
 class LaterHandInvalid(TableError):
     """A change would make a later stored hand break the rules."""
 
+    code_name = "later_hand_invalid"
+
     def __init__(self, message: Any, number: int, **params: Any) -> None:
         super().__init__(message, **params)
         self.number = number
+
+    def api_fields(self) -> dict[str, Any]:
+        return {"number": self.number}
 
 
 class UnreadableHand(rules_engine.RuleError):
@@ -105,7 +118,7 @@ class UnreadableHand(rules_engine.RuleError):
 
     def message(self, language: str = "es") -> str:
         with override(language[:2]):
-            return _fill(_("esta mano no se puede leer (%(detail)s)"), self.params)
+            return str(_("esta mano no se puede leer (%(detail)s)")) % self.params
 
 
 class _BadHand(Exception):

@@ -24,6 +24,7 @@ from django.utils import timezone
 from muscore.championships import services
 from muscore.championships.models import Enrolment, Sede
 from muscore.clubs.models import Club, Membership, Pair, PairMember, Player
+from muscore.clubs.permissions import Actor
 from muscore.clubs.services import create_club, unique_slug
 from muscore.leagues import competitions, documents, results
 from muscore.leagues.compute.document import Result
@@ -107,7 +108,7 @@ class Command(BaseCommand):
         services.add_phase(championship, by=user, name="Final", level=2, advance=2)
         self.stdout.write(f"championship {championship.pk}")
 
-    def _play_heats(self, championship: Any, user: Any) -> None:
+    def _play_heats(self, championship: Any, user: Actor) -> None:
         now = timezone.now()
         for sede in championship.sedes.select_related("club"):
             with transaction.atomic():
