@@ -15,7 +15,7 @@ with them: :class:`WordedError`. It sits below every app and imports no app.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from django.utils.translation import get_language, gettext, gettext_noop, override
 
@@ -333,17 +333,16 @@ class WordedError(MuscoreError):
 
     ``str()`` is the English (the catalogue in locale/en), for the API and the logs;
     :meth:`page_message` says it in the active language. A message translated when it
-    was raised (``gettext``) reads the same in both. ``code`` is the family's (or the
-    subclass's ``code_name``): such a family tells its refusals apart by class.
+    was raised (``gettext``) reads the same in both. ``code`` is the class's own (a
+    class attribute ``code = "..."``) or else its family's: such a family tells its
+    refusals apart by class.
     """
 
     family = "worded"
-    #: The code of every refusal of this class (its family's when empty).
-    code_name: ClassVar[str] = ""
 
     def __init__(self, message: Any, /, **params: Any) -> None:
         self.template = message
-        super().__init__(self.code_name or self.family, **params)
+        super().__init__(getattr(type(self), "code", None) or self.family, **params)
 
     def message(self, language: str = "en") -> str:
         with override(language):

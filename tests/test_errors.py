@@ -29,7 +29,7 @@ from muscore.leagues.compute.draw import DrawError
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.compute.quotas import QuotaError
 from muscore.leagues.confirmations import ClaimError, ClaimForbidden
-from muscore.leagues.results import KnockoutConflict
+from muscore.leagues.results import KnockoutConflict, ReasonRequired
 from muscore.messages import CATALOGUES, WordedError, page_message
 from muscore.permalink import PermalinkError
 from muscore.rules import RecordError, RuleError
@@ -140,6 +140,12 @@ def test_a_knockout_conflict_is_a_409() -> None:
     conflict = KnockoutConflict([3, 4])
     assert conflict.status == 409 and conflict.code == "knockout_conflict"
     assert "3, 4" in page_message(conflict, "es")
+
+
+def test_a_worded_class_names_its_code_with_a_class_attribute() -> None:
+    refused = ReasonRequired()
+    assert refused.code == "reason_required" and refused.status == 400
+    assert CompetitionError("x").code == "competition"  # the family's when it names none
 
 
 def test_a_coded_family_has_a_page_wording_for_its_codes() -> None:

@@ -59,7 +59,7 @@ OPEN = (ResultClaim.Status.PENDING, ResultClaim.Status.DISPUTED)
 class ClaimError(competitions.CompetitionError):
     """A claim, confirmation or decision refused for what was sent (a 400)."""
 
-    code_name = "claim"
+    code = "claim"
     status = 400
 
 
@@ -67,7 +67,7 @@ class ClaimForbidden(ClaimError):
     """Refused for who sent it: a pair confirming its own claim, a link whose match is
     settled (a 403)."""
 
-    code_name = "claim_forbidden"
+    code = "claim_forbidden"
     status = 403
 
 

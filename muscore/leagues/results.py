@@ -197,7 +197,7 @@ class KnockoutConflict(CompetitionError):
     """A change that would send other pairs to knockout matches already played: refused
     (the whole write rolls back) unless the organiser resets those matches with it."""
 
-    code_name = "knockout_conflict"
+    code = "knockout_conflict"
     status = 409
 
     def __init__(self, numbers: Sequence[int]) -> None:

@@ -41,19 +41,19 @@ class TableError(WordedError):
 
 
 class TableNotFound(TableError):
-    code_name = "table_not_found"
+    code = "table_not_found"
     status = 404
 
 
 class HandNotFound(TableError):
-    code_name = "hand_not_found"
+    code = "hand_not_found"
     status = 404
 
 
 class HandConflict(TableError):
     """The hand number was already filled (by another phone). `hand` is the stored one."""
 
-    code_name = "hand_conflict"
+    code = "hand_conflict"
     status = 409
 
     def __init__(self, message: Any, hand: StoredHand, **params: Any) -> None:
@@ -67,7 +67,7 @@ class HandConflict(TableError):
 class StaleEdit(TableError):
     """The change started from an older revision than the table's."""
 
-    code_name = "stale_edit"
+    code = "stale_edit"
     status = 409
 
     def __init__(self, message: Any, revision: int, **params: Any) -> None:
@@ -81,7 +81,7 @@ class StaleEdit(TableError):
 class IdempotencyMismatch(TableError):
     """An Idempotency-Key (or client id) sent again with a different request."""
 
-    code_name = "idempotency_mismatch"
+    code = "idempotency_mismatch"
     status = 422
 
 
@@ -89,14 +89,14 @@ class ResultSettled(TableError):
     """A change refused because what its vaca decided is final elsewhere (a league match's
     result): raised by a `signals.table_changing` receiver; a 409."""
 
-    code_name = "result_settled"
+    code = "result_settled"
     status = 409
 
 
 class LaterHandInvalid(TableError):
     """A change would make a later stored hand break the rules."""
 
-    code_name = "later_hand_invalid"
+    code = "later_hand_invalid"
 
     def __init__(self, message: Any, number: int, **params: Any) -> None:
         super().__init__(message, **params)
