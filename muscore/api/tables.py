@@ -170,17 +170,12 @@ def state_response(state: Mapping[str, Any], status: int = 200) -> JsonResponse:
     return response
 
 
-REVISION = re.compile(r'"revision": (\d+)')
-
-
-def state_text_response(text: str, status: int = 200) -> HttpResponse:
-    """A state the services answered as JSON text, sent as it is (a long table's state is
-    large: parsing it only to serialise it again would cost more than the write)."""
-    # The top-level "revision" is the last one: nested values never hold that key, and a
-    # name's quotes are escaped.
-    found = REVISION.findall(text[-200:]) or REVISION.findall(text)
-    response = HttpResponse(text, status=status, content_type="application/json")
-    response["ETag"] = etag_for(int(found[-1]))
+def state_text_response(answer: services.StateText, status: int = 200) -> HttpResponse:
+    """A state the services answered (a read, or a write's WriteResult), its JSON text sent
+    as it is (a long table's state is large: parsing it only to serialise it again would
+    cost more than the write)."""
+    response = HttpResponse(answer.text, status=status, content_type="application/json")
+    response["ETag"] = etag_for(answer.revision)
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -202,10 +197,7 @@ def table_links(request: HttpRequest, table: Table) -> dict[str, str]:
 def created_response(
     request: HttpRequest, table: Table, shape: services.Finished
 ) -> JsonResponse:
-    if shape == "full":
-        state: Mapping[str, Any] = services.table_state(table)
-    else:
-        state = json.loads(services.summary_state_json(table))
+    state = services.read_state(table, shape).state
     body = {"id": table.id, "edit_key": table.edit_key, **table_links(request, table), **state}
     response = state_response(body, 201)
     response["Location"] = request.build_absolute_uri(f"/api/v1/tables/{table.id}")
@@ -273,10 +265,7 @@ def detail(request: HttpRequest, table_id: str) -> HttpResponse:
         response["ETag"] = etag
         response["Cache-Control"] = "no-cache"
         return response
-    table = services.get_table(table_id)
-    if shape == "full":
-        return state_text_response(services.table_state_json(table))
-    return state_text_response(services.summary_state_json(table))
+    return state_text_response(services.read_state(services.get_table(table_id), shape))
 
 
 @api_view("POST")
@@ -289,7 +278,7 @@ def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
     client_id = data.pop("client_id", None)
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
         raise BadRequest("number must be a whole number")
-    state = services.add_hand_json(
+    result = services.add_hand(
         table,
         data,
         number=number,
@@ -298,7 +287,7 @@ def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
         via=VIA,
         finished=finished_shape(request),
     )
-    return state_text_response(state, 201)
+    return state_text_response(result, result.status)
 
 
 @api_view("POST")
@@ -312,16 +301,17 @@ def add_piedras(request: HttpRequest, table_id: str) -> HttpResponse:
     if unknown:
         raise BadRequest(f"unknown key {unknown[0]!r}; piedras take side, n and client_id")
     base = pop_base_revision(request, data)
-    state = services.add_hand_json(
+    result = services.add_piedras(
         table,
-        services.piedras_record(data.get("side"), data.get("n")),
+        data.get("side"),
+        data.get("n"),
         client_id=data.get("client_id"),
         idempotency_key=request.headers.get("Idempotency-Key"),
         base_revision=base,
         via=VIA,
         finished=finished_shape(request),
     )
-    return state_text_response(state, 201)
+    return state_text_response(result, result.status)
 
 
 @api_view("DELETE")
@@ -331,14 +321,14 @@ def undo_last(request: HttpRequest, table_id: str) -> HttpResponse:
     table = authorized_table(request, table_id)
     header = request.headers.get("If-Match")
     base = revision_from_etag(header) if header is not None else None
-    state = services.undo_last_json(
+    result = services.undo_last(
         table,
         base_revision=base,
         idempotency_key=request.headers.get("Idempotency-Key"),
         via=VIA,
         finished=finished_shape(request),
     )
-    return state_text_response(state)
+    return state_text_response(result, result.status)
 
 
 @api_view("GET", "PUT")
@@ -354,7 +344,7 @@ def replace_hand(request: HttpRequest, table_id: str, number: int) -> HttpRespon
     table = authorized_table(request, table_id)
     data = read_json(request)
     base = pop_base_revision(request, data)
-    state = services.replace_hand_json(
+    result = services.replace_hand(
         table,
         number,
         data,
@@ -363,7 +353,7 @@ def replace_hand(request: HttpRequest, table_id: str, number: int) -> HttpRespon
         via=VIA,
         finished=finished_shape(request),
     )
-    return state_text_response(state)
+    return state_text_response(result, result.status)
 
 
 @api_view("GET")

@@ -18,7 +18,7 @@ class LeaguesConfig(AppConfig):
 
         table_changed.connect(listener, weak=False, dispatch_uid="leagues-table-result")
 
-        # ...and refuses, through the table's own write, an undo or correction of a final result.
+        # ...and refuses, through the table's own write, any change of a final result.
         from muscore.leagues.results import check_table_write
         from muscore.tables.signals import table_changing
 

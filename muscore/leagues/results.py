@@ -360,9 +360,10 @@ def _knockout_went_on(match: Match) -> bool:
 
 
 def check_table_write(table: Table, vaca: int, now: datetime | None = None) -> None:
-    """The receiver of `muscore.tables.signals.table_changing`: an undo or correction of a
-    league table's first vaca (the match's result) is refused once that result is final
-    (ResultSettled, a 409 naming the competition and whom to ask)."""
+    """The receiver of `muscore.tables.signals.table_changing`: any write that touches a
+    league table's first vaca (the match's result: an undo, a correction, a redo or a hand
+    or piedras added to it) is refused once that result is final (ResultSettled, a 409
+    naming the competition and whom to ask)."""
     if vaca != 0:
         return  # later vacas are the pairs' own: the league reads only the first
     match = (Match.objects.filter(table_id=table.pk)

@@ -141,6 +141,9 @@ class IdempotentWrite(models.Model):
     status = models.PositiveSmallIntegerField()
     # The answer's JSON text, byte for byte: PostgreSQL's jsonb would reorder its keys.
     body = models.TextField()
+    # The table's revision the answer shows (its ETag), so a retry is answered without
+    # parsing the body.
+    revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

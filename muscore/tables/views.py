@@ -9,7 +9,6 @@ view URL or to an edit URL with a wrong key is a 403 and changes nothing.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -402,7 +401,7 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     revision = request.POST.get("revision", "")
     before = owner_of(table)
     try:
-        services.undo_last_json(
+        services.undo_last(
             table,
             base_revision=int(revision) if revision.isdigit() else None,
             via=VIA,
@@ -439,8 +438,11 @@ def redo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     url = reverse("tables:edit_board", args=[table.id, table.edit_key])
     revision = request.POST.get("revision", "")
     try:
-        state = services.redo_last(
-            table, base_revision=int(revision) if revision.isdigit() else None, via=VIA
+        redone = services.redo_last(
+            table,
+            base_revision=int(revision) if revision.isdigit() else None,
+            via=VIA,
+            finished="summary",
         )
     except services.StaleEdit:
         return _board_error(
@@ -448,11 +450,12 @@ def redo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
             table,
             _("La mesa cambió desde otro móvil: mira el marcador antes de rehacer."),
         )
+    except services.ResultSettled as error:
+        return _board_error(request, table, service_message(error))
     except (services.TableError, rules_engine.RuleError):
         return _board_error(request, table, _("No hay ninguna mano deshecha que rehacer."))
-    number, entry = services.iter_hands(state)[-1]
-    tap = "" if board.is_dealt(entry) else "&anotacion=1"
-    return _redirect(request, f"{url}?rehecha={number}{tap}")
+    tap = "" if board.is_dealt(redone.after or {}) else "&anotacion=1"
+    return _redirect(request, f"{url}?rehecha={redone.number}{tap}")
 
 
 @table_page("POST")
@@ -474,10 +477,11 @@ def piedras(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     valid = side in ("A", "B") and isinstance(n, int)
     key_of_tap = f"tap:r{base}:{side}{n}" if base is not None and valid else None
     try:
-        # What add_piedras does, answering the summed-up state: the board is drawn anew.
-        services.add_hand_json(
+        # The summed-up answer is enough: the board is drawn anew.
+        services.add_piedras(
             table,
-            services.piedras_record(side, n),
+            side,
+            n,
             base_revision=base,
             idempotency_key=key_of_tap,
             via=VIA,
@@ -658,7 +662,7 @@ def _save(
         if number is None:
             # The same client id again (a double tap, a retry after the signal dropped)
             # gets the first answer: the board, with one hand stored.
-            services.add_hand_json(
+            services.add_hand(
                 table,
                 record,
                 number=entry.number,
@@ -668,8 +672,8 @@ def _save(
             )
             return _redirect(request, board_url)
         revision = int(entry.revision) if entry.revision.isdigit() else None
-        # Only "changed" is read: the answer leaves the finished vacas' hands out.
-        answer = services.replace_hand_json(
+        # Only what changed is read: the answer leaves the finished vacas' hands out.
+        corrected = services.replace_hand(
             table, number, record, base_revision=revision, via=VIA, finished="summary"
         )
     except services.HandConflict as error:
@@ -693,7 +697,7 @@ def _save(
         return SaveProblem(service_message(error))
     except rules_engine.RuleError as error:
         return SaveProblem(rule_message(error))
-    changed = ",".join(str(n) for n in json.loads(answer).get("changed", []))
+    changed = ",".join(str(n) for n in corrected.changed)
     return _redirect(request, f"{board_url}?corregida={number}&cambian={changed}")
 
 

@@ -137,9 +137,13 @@ def test_a_result_entered_by_hand_stands_over_the_table() -> None:
     match = competition.matches.get()
     table = competitions.open_table(match, by=user)
     results.record_result(match, by=user, juegos=[0, 3], reason="acta")
-    play(table, PLAIN, ORDAGO_A, ORDAGO_A, ORDAGO_A)
+    # The result is final: the table's first vaca (the match) is not played over it, every
+    # write to it refused (issue 20: the guard sees every write, not only undo and edit).
+    with pytest.raises(tables.ResultSettled, match=competition.name):
+        play(table, PLAIN, ORDAGO_A, ORDAGO_A, ORDAGO_A)
     match.refresh_from_db()
     assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 0, 3)
+    assert table.hands.count() == 0
 
 
 def test_substitutes() -> None:

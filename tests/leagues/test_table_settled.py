@@ -188,3 +188,48 @@ def test_a_semifinal_whose_pairs_played_the_final_refuses_the_undo() -> None:
         tables.undo_last(table, via="edit_link")
     sf1.refresh_from_db()
     assert sf1.source == Match.Source.TABLE and sf1.winner == 0
+
+
+def undone_then_settled(competition: Competition, user: Any) -> tuple[Match, Table, int]:
+    """A played match whose winning hand was undone (the result taken back) and whose result
+    an organiser then entered: the table's first vaca is open again, its result final."""
+    match, table = played(competition, user)
+    tables.undo_last(table, via="edit_link")
+    results.record_result(match, by=user, juegos=[3, 1], reason="acta en papel")
+    return match, table, Table.objects.get(pk=table.pk).revision
+
+
+def test_a_redo_or_an_added_hand_that_would_change_a_final_result_is_refused() -> None:
+    competition, user = liguilla(2)
+    match, table, revision = undone_then_settled(competition, user)
+    with pytest.raises(tables.ResultSettled, match=competition.name):
+        tables.redo_last(table, via="edit_link")  # would win the first vaca again
+    with pytest.raises(tables.ResultSettled, match=competition.name):
+        tables.add_hand(table, ORDAGO_A, via="edit_link")
+    with pytest.raises(tables.ResultSettled, match=competition.name):
+        tables.add_piedras(table, "A", 5, via="edit_link")
+    table.refresh_from_db()
+    assert table.revision == revision and table.hands.count() == 5  # nothing half-saved
+    match.refresh_from_db()
+    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 3, 1)
+
+
+def test_the_api_and_the_board_refuse_them_with_409_naming_the_competition(
+    client: Client,
+) -> None:
+    competition, user = liguilla(2)
+    match, table, revision = undone_then_settled(competition, user)
+    key = {"X-Table-Key": table.edit_key}
+    added = client.post(f"/api/v1/tables/{table.id}/hands", ORDAGO_A,
+                        content_type="application/json", headers=key)
+    piedras = client.post(f"/api/v1/tables/{table.id}/piedras", {"side": "A", "n": 5},
+                          content_type="application/json", headers=key)
+    for response in (added, piedras):
+        assert response.status_code == 409
+        assert competition.name in response.json()["error"]
+    url = reverse("tables:redo", args=[table.id, table.edit_key])
+    response = client.post(url, {"revision": str(revision)}, HTTP_ACCEPT_LANGUAGE="es")
+    assert response.status_code == 409
+    text = response.content.decode()
+    assert SETTLED in text and competition.name in text
+    assert Table.objects.get(pk=table.pk).revision == revision

@@ -37,7 +37,7 @@ def make_table(**kwargs: Any) -> Table:
 def make_hands(table: Table, records: list[dict[str, Any]]) -> dict[str, Any]:
     state = services.table_state(table)
     for record in records:
-        state = services.add_hand(table, record, via="api")
+        state = services.add_hand(table, record, via="api").state
     return state
 
 

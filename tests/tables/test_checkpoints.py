@@ -115,7 +115,7 @@ def test_correcting_hand_3_replays_its_vaca_and_every_later_result_still_follows
     counter = ReplayCounter(monkeypatch)
     # An ordago won by A at hand 3 ends that juego there: the vaca's end moves, so every
     # later vaca starts elsewhere and is replayed again.
-    state = services.replace_hand(table, 3, ORDAGO_A, via="api")
+    state = services.replace_hand(table, 3, ORDAGO_A, via="api").state
     # Hand 3's vaca alone first (does it still end at its last hand?), then from that
     # vaca onwards, each hand once.
     assert counter.hands <= len(first["hands"]) + 150
@@ -142,9 +142,9 @@ def test_a_correction_that_keeps_its_vaca_s_end_replays_that_vaca_only(monkeypat
 def test_undoing_the_hand_that_won_a_vaca_opens_that_vaca_again():
     table = make_table(rules={"juegos": 1})
     services.add_hand(table, make_record(), via="api")
-    state = services.add_hand(table, ORDAGO_A, via="api")
+    state = services.add_hand(table, ORDAGO_A, via="api").state
     assert len(state["finished"]) == 1 and state["current"]["hands"] == []
-    state = services.undo_last(table, via="api")
+    state = services.undo_last(table, via="api").state
     assert state["finished"] == [] and len(state["current"]["hands"]) == 1
     assert_stored_is_a_fresh_replay(table)
 

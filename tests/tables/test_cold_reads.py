@@ -43,7 +43,7 @@ def spoil_finished_vacas(table: Table, *, keep_last: bool = False) -> int:
 def ending_a_vaca(table: Table) -> None:
     """Órdagos until the last hand has won a vaca: the board then shows that vaca's end."""
     for _ in range(10):
-        state = services.add_hand(table, ORDAGO_A, via="api")
+        state = services.add_hand(table, ORDAGO_A, via="api").state
         if not state["current"]["hands"]:
             return
     raise AssertionError("ten órdagos should win a vaca")
@@ -56,7 +56,7 @@ def whole_board(table: Table) -> dict[str, Any]:
 
 def test_the_board_s_cold_read_never_loads_a_finished_vaca_s_hands(client):
     table = long_table(150)
-    state = services.add_hand(table, make_record(), via="api")
+    state = services.add_hand(table, make_record(), via="api").state
     assert len(state["finished"]) >= 10 and state["current"]["hands"]
     expected = whole_board(table)
     assert spoil_finished_vacas(table) == len(state["finished"])
@@ -169,7 +169,8 @@ def test_rows_stored_before_the_summaries_are_filled_by_the_migration_or_read_fr
     cache.clear()
     # Read before the migration has run: each summary is taken from its stored vaca.
     assert services.board_state(table) == expected
-    assert json.loads(services.summary_state_json(table))["finished"] == expected["finished"]
+    summary = json.loads(services.read_state(table, "summary").text)
+    assert summary["finished"] == expected["finished"]
     migration = importlib.import_module("muscore.tables.migrations.0005_vaca_summary")
     migration.fill_summaries(apps, None)
     rows = VacaCheckpoint.objects.filter(table=table).order_by("index")
@@ -225,7 +226,7 @@ def test_a_summed_up_write_still_gives_its_listeners_the_whole_state():
 
     table_changed.connect(listener, weak=False, dispatch_uid="test-cold-reads")
     try:
-        services.add_hand_json(table, make_record(), via="api", finished="summary")
+        services.add_hand(table, make_record(), via="api", finished="summary")
     finally:
         table_changed.disconnect(dispatch_uid="test-cold-reads")
     assert seen == [services.replay_stored(table)["finished"]]
@@ -279,5 +280,6 @@ def test_the_board_s_and_the_api_s_summed_up_reads_replay_nothing(monkeypatch, c
     monkeypatch.setattr(services.replay.rules_engine, "replay", no_replay)
     monkeypatch.setattr(services.replay.rules_engine, "replay_evening", no_replay)
     assert services.board_state(table) == expected
-    assert json.loads(services.summary_state_json(table))["finished"] == expected["finished"]
+    summary = json.loads(services.read_state(table, "summary").text)
+    assert summary["finished"] == expected["finished"]
     assert client.get(f"/t/{table.id}/").status_code == 200

@@ -119,8 +119,8 @@ def test_the_state_is_the_replay_of_the_stored_records():
 
 def test_each_hand_bumps_the_revision_and_leaves_an_audit_entry():
     table = make_table()
-    first = services.add_hand(table, make_record(), via="edit_link")
-    second = services.add_hand(table, make_record(), via="api")
+    first = services.add_hand(table, make_record(), via="edit_link").state
+    second = services.add_hand(table, make_record(), via="api").state
     assert second["revision"] == first["revision"] + 1
     changes = services.table_changes(table)
     assert [(c.action, c.number, c.before, c.via) for c in changes] == [
@@ -175,17 +175,17 @@ def test_the_next_number_is_accepted_and_a_later_one_refused():
 
 def test_the_same_client_id_twice_stores_one_hand_and_answers_as_the_first():
     table = make_table()
-    first = services.add_hand(table, make_record(), client_id="tap-1", via="edit_link")
-    again = services.add_hand(table, make_record(), client_id="tap-1", via="edit_link")
+    first = services.add_hand(table, make_record(), client_id="tap-1", via="edit_link").state
+    again = services.add_hand(table, make_record(), client_id="tap-1", via="edit_link").state
     assert again == first
     assert Hand.objects.filter(table=table).count() == 1
 
 
 def test_the_same_idempotency_key_twice_answers_as_the_first_even_after_other_hands():
     table = make_table()
-    first = services.add_hand(table, make_record(), idempotency_key="k1", via="api")
+    first = services.add_hand(table, make_record(), idempotency_key="k1", via="api").state
     services.add_hand(table, make_deje_record(), via="api")
-    again = services.add_hand(table, make_record(), idempotency_key="k1", via="api")
+    again = services.add_hand(table, make_record(), idempotency_key="k1", via="api").state
     assert again == first
     assert Hand.objects.filter(table=table).count() == 2
 
@@ -211,7 +211,7 @@ def test_a_won_vaca_is_finished_and_the_next_hand_starts_a_new_one_with_the_rota
     next_mano = state["finished"][0]["next_mano"]
     assert state["current"]["mano"] == next_mano
 
-    state = services.add_hand(table, make_record(), via="api")
+    state = services.add_hand(table, make_record(), via="api").state
     assert strip_labels(state["current"]) == vaca_replay(table.rules, next_mano, [make_record()])
     assert state["current"]["hands"][0]["mano"] == next_mano
     assert [n for n, _ in services.iter_hands(state)] == [1, 2, 3, 4, 5, 6]
@@ -261,7 +261,7 @@ def test_undo_restores_the_previous_score_and_the_audit_keeps_the_hand():
     table = make_table()
     earlier = make_hands(table, [make_record()])
     services.add_hand(table, make_deje_record(), via="api")
-    state = services.undo_last(table, via="edit_link")
+    state = services.undo_last(table, via="edit_link").state
     assert state["current"] == earlier["current"]
     assert state["revision"] == earlier["revision"] + 2
     undo = services.table_changes(table)[-1]
@@ -294,7 +294,7 @@ def test_an_edit_replays_every_later_hand_and_says_which_changed():
     make_hands(table, [make_record(), make_record(), make_record()])
     # B's deje takes grande from A, whose cards win it en paso: the score moves by 2.
     edited = make_deje_record("B")
-    state = services.replace_hand(table, 2, edited, via="api")
+    state = services.replace_hand(table, 2, edited, via="api").state
     records = [make_record(), edited, make_record()]
     assert strip_labels(state["current"]) == vaca_replay(table.rules, 0, records)
     assert state["changed"] == [2, 3]
@@ -313,7 +313,7 @@ def test_an_edit_that_leaves_every_score_as_it_was_reports_no_change():
     table = make_table()
     make_hands(table, [make_record(), make_record()])
     # A wins grande en paso anyway: a rejected envido of A's pays the same 1.
-    state = services.replace_hand(table, 1, make_deje_record("A"), via="api")
+    state = services.replace_hand(table, 1, make_deje_record("A"), via="api").state
     assert state["changed"] == []
 
 
@@ -324,7 +324,7 @@ def test_an_edit_that_wins_the_juego_earlier_moves_every_vaca_after_it():
     assert [len(v["hands"]) for v in state["finished"]] == [2]
     # Hand 1 in órdago accepted: B's cards win grande, so B takes the vaca on hand 1.
     ordago = make_record(grande={"bets": [{"side": "A", "n": "ordago"}], "end": "quiero"})
-    state = services.replace_hand(table, 1, ordago, via="api")
+    state = services.replace_hand(table, 1, ordago, via="api").state
     assert [len(v["hands"]) for v in state["finished"]] == [1, 2]
     assert state["current"]["first_hand"] == 4
     assert state["changed"] == [1, 2, 3]
@@ -346,7 +346,7 @@ def test_an_edit_from_the_current_revision_is_accepted():
     state = make_hands(table, [make_record()])
     new = services.replace_hand(
         table, 1, make_deje_record(), base_revision=state["revision"], via="api"
-    )
+    ).state
     assert new["revision"] == state["revision"] + 1
 
 

@@ -24,7 +24,7 @@ def test_a_read_keeps_the_state_text_under_table_revision_and_epoch():
     table = make_table()
     make_hands(table, [make_record()] * 2)
     cache.clear()
-    text = services.table_state_json(table)
+    text = services.read_state(table).text
     assert cached(table) == text
     key = services.cache._cache_key(table)
     assert table.id in key and f":{table.revision}:" in key and key.endswith(table.epoch)
@@ -36,11 +36,11 @@ def test_a_state_changed_behind_the_cache_s_back_is_not_served_once_the_epoch_mo
     services.table_state(table)
     table.refresh_from_db()
     # What a restore does: other hands at the same revision, and a new epoch.
-    forged = services.table_state_json(table).replace('"score": {"A": 4', '"score": {"A": 99')
+    forged = services.read_state(table).text.replace('"score": {"A": 4', '"score": {"A": 99')
     cache.set(services.cache._cache_key(table), forged)
-    assert services.table_state_json(table) == forged  # the cache is trusted...
+    assert services.read_state(table).text == forged  # the cache is trusted...
     Table.objects.filter(pk=table.pk).update(epoch="restored")
-    assert services.table_state_json(table) != forged  # ...until the epoch changes
+    assert services.read_state(table).text != forged  # ...until the epoch changes
     assert services.table_state(table) == services.replay_stored(table)
 
 
@@ -48,11 +48,11 @@ def test_a_state_above_the_size_bound_is_never_cached(monkeypatch):
     table = make_table()
     make_hands(table, [make_record()] * 3)
     cache.clear()
-    size = len(services.table_state_json(table))
+    size = len(services.read_state(table).text)
     assert cached(table) is not None
     monkeypatch.setattr(services.cache, "STATE_CACHE_MAX_CHARS", size - 1)
     cache.clear()
-    services.table_state_json(table)
+    services.read_state(table)
     services.add_hand(table, make_record(), via="api")
     assert cached(table) is None
     assert services.table_state(table) == services.replay_stored(table)

@@ -47,11 +47,11 @@ def test_every_state_the_services_return_has_the_typed_shape() -> None:
     state = make_hands(table, [make_record(), make_deje_record("B")] * 6)
     assert_state(state)
     assert state["finished"], "the hands should have won a vaca"
-    assert_state(services.add_hand(table, make_record(), via="api"))
-    assert_state(services.undo_last(table, via="api"))
+    assert_state(services.add_hand(table, make_record(), via="api").state)
+    assert_state(services.undo_last(table, via="api").state)
     # Piedras by hand are entries of the same list, replayed like hands.
-    assert_state(services.add_piedras(table, "A", 5, via="api"))
-    edited = services.replace_hand(table, 1, make_deje_record("A"), via="api")
+    assert_state(services.add_piedras(table, "A", 5, via="api").state)
+    edited = services.replace_hand(table, 1, make_deje_record("A"), via="api").state
     assert_state(edited, EditedState)
     assert_shape(services.hand_entry(table, 2), StoredHand)
 

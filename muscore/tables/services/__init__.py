@@ -16,31 +16,34 @@ on these functions and nothing else. The stable API:
 
 - `create_table(*, players=None, rules=None, mano=None) -> Table`
 - `get_table(table_id) -> Table` (raises `TableNotFound`)
-- `table_state(table) -> dict`: {"id", "players", "rules", "current", "finished", "revision"}
-  (`table_state_json(table) -> str`: the same as JSON text, for the API)
+- `table_state(table) -> TableState`: {"id", "players", "rules", "current", "finished",
+  "revision"}
+- `read_state(table, finished="full") -> StateText`: the same as the JSON text the API
+  sends (cached per revision, never parsed to be sent) and its revision; with
+  `finished="summary"` (the API's default read) the finished vacas are summed up
 - `board_state(table) -> BoardState`: what the board draws, without the finished vacas'
-  hands (`summary_state_json(table) -> str`: the API's default read, as JSON text);
-  `summarize(state)` gives it from a whole state
+  hands; `summarize(state)` gives it from a whole state
 - `preview_hand(table, record) -> dict`: the score() result of `record` as the next hand
-- `add_hand(table, record, *, number=None, client_id=None, idempotency_key=None, via) -> dict`
-- `undo_last(table, *, base_revision=None, idempotency_key=None, via) -> dict`
-- `add_piedras(table, side, n, *, client_id=None, idempotency_key=None, base_revision=None,
-  via) -> dict`:
-  piedras tapped by hand, stored as an entry among the hands
-- `redo_candidate(table) -> dict | None` / `redo_last(table, *, base_revision=None,
-  idempotency_key=None, via) -> dict`: bring back the hand undone last
-- `replace_hand(table, number, record, *, base_revision=None, idempotency_key=None, via) -> dict`
-  (the state plus "changed": the table-wide numbers of the hands whose result changed)
-- `add_hand_json`, `undo_last_json`, `replace_hand_json`: the same writes answering the
-  state's JSON text, for a caller that sends it on (the API) or does not read it (a page);
-  with `finished="summary"` the finished vacas are summed up, as `summary_state_json`
+- the writes, each answering a `WriteResult` (its answer's JSON text, whole or summed up
+  as `finished` says, the revision, the status, what changed, whether it was a retry;
+  `.state` parses the answer): `add_hand(table, record, *, number=None, client_id=None,
+  idempotency_key=None, base_revision=None, via, finished="full")`, `undo_last(table, *,
+  base_revision=None, idempotency_key=None, via, finished)`, `add_piedras(table, side, n,
+  *, client_id=None, idempotency_key=None, base_revision=None, via, finished)`: piedras
+  tapped by hand, stored as an entry among the hands; `redo_last(table, *,
+  base_revision=None, idempotency_key=None, via, finished)`: bring back the hand undone
+  last (`redo_candidate(table) -> dict | None`: which); `replace_hand(table, number,
+  record, *, base_revision=None, idempotency_key=None, via, finished)`: its answer
+  carries "changed", the table-wide numbers of the hands whose result changed
 - `hand_entry(table, number) -> dict`: one stored hand with its replayed result
 - `table_changes(table) -> list[Change]`: the audit, oldest first
 - `export_table(table) -> dict` / `import_table(data, *, via) -> Table`
 
-Every write runs in one transaction holding the table's row lock, so two
-phones writing at once are served one after the other; a write that fails
-leaves nothing behind. `via` is a `Change.Via` value ("edit_link" or "api").
+Every write goes through `write.write`, the one write path: one transaction holding the
+table's row lock, so two phones writing at once are served one after the other; a
+write that fails leaves nothing behind; `signals.table_changing` sees the vaca every
+write touches before it is changed, `signals.table_changed` the new state after. `via`
+is a `Change.Via` value ("edit_link" or "api").
 
 The stored truth is the hand records: the scores, juegos, vacas and manos are
 the replay of those records through `muscore.rules.replay_evening`. Each vaca's replay is
@@ -55,10 +58,10 @@ from muscore.handentry.words import NAME_MAX, default_names
 from muscore.tables.services.cache import (
     READ_KINDS,
     Finished,
+    StateText,
     board_state,
-    summary_state_json,
+    read_state,
     table_state,
-    table_state_json,
 )
 from muscore.tables.services.checks import (
     CLIENT_ID_MAX,
@@ -85,14 +88,11 @@ from muscore.tables.services.errors import (
 )
 from muscore.tables.services.hands import (
     add_hand,
-    add_hand_json,
     add_piedras,
     redo_candidate,
     redo_last,
     replace_hand,
-    replace_hand_json,
     undo_last,
-    undo_last_json,
 )
 from muscore.tables.services.reads import (
     dealt_number,
@@ -119,7 +119,7 @@ from muscore.tables.services.transfer import (
     export_table,
     import_table,
 )
-from muscore.tables.services.write import LazyState
+from muscore.tables.services.write import LazyState, WriteResult
 
 __all__ = [
     "CLIENT_ID_MAX",
@@ -138,13 +138,14 @@ __all__ = [
     "READ_KINDS",
     "ResultSettled",
     "SUMMARY_KEYS",
+    "StateText",
     "StaleEdit",
     "TABLE_OWNED_KEYS",
     "TableError",
     "TableNotFound",
     "UnreadableHand",
+    "WriteResult",
     "add_hand",
-    "add_hand_json",
     "add_piedras",
     "board_state",
     "check_record",
@@ -161,21 +162,18 @@ __all__ = [
     "normalize_rules",
     "piedras_record",
     "preview_hand",
+    "read_state",
     "rebuild_checkpoints",
     "redo_candidate",
     "redo_last",
     "replace_hand",
-    "replace_hand_json",
     "replay_stored",
     "replay_table",
     "replay_vacas",
     "summarize",
     "summary_of",
-    "summary_state_json",
     "table_changes",
     "table_revision",
     "table_state",
-    "table_state_json",
     "undo_last",
-    "undo_last_json",
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal, cast
 
 from django.core.cache import cache
@@ -20,6 +22,7 @@ from muscore.tables.state import (
     TableState,
 )
 
+# The state cache (Django's "default" cache) keeps a state's JSON text for a while, and
 # only a text up to this size: a longer table is read from its stored vacas, which
 # costs one query and no replay. The cache's own limits bound the total.
 STATE_CACHE_SECONDS = 600
@@ -47,6 +50,8 @@ def _texts(table: Table) -> list[str]:
     )
 
 
+# What a read gives, each cached under its own key: the whole state ("state", the API's
+# ?finished=full and the pages that list every hand), the API's default read ("summary":
 # the finished vacas without their hands) and the board's ("board": the same, plus the
 # last finished vaca whole when the board shows its end).
 READ_KINDS = ("state", "summary", "board")
@@ -54,6 +59,23 @@ READ_KINDS = ("state", "summary", "board")
 # default read ("summary": no hands of the finished vacas, so a write on a full table
 # answers what one on a short table does).
 Finished = Literal["summary", "full"]
+# Which read a write's answer is, and the cache entry it fills.
+ANSWER_KIND: dict[Finished, str] = {"full": "state", "summary": "summary"}
+
+
+@dataclass(frozen=True)
+class StateText:
+    """A table's state as the API sends it: its JSON text (built from the stored vacas'
+    texts, cached per revision, never parsed to be sent) and its revision (the ETag).
+
+    `state` parses the text at the first look, for a caller that reads inside it."""
+
+    text: str
+    revision: int
+
+    @cached_property
+    def state(self) -> TableState:
+        return cast(TableState, json.loads(self.text))
 
 
 def _cache_key(table: Table, kind: str = "state") -> str:
@@ -105,10 +127,10 @@ def _summary_text(table: Table, *, board: bool) -> str | None:
     )
 
 
-def _read(table: Table, kind: str) -> str:
-    """The JSON text of a read (`kind` of READ_KINDS), from the cache or the stored vacas:
-    no replay, and the revision checked again after reading so that a write landing in
-    between is never half seen."""
+def _read(table: Table, kind: str) -> StateText:
+    """A read (`kind` of READ_KINDS), from the cache or the stored vacas: no replay, and the
+    revision checked again after reading so that a write landing in between is never
+    half seen."""
     build: dict[str, Callable[[Table], str | None]] = {
         "state": lambda t: _state_text(t, texts) if (texts := _texts(t)) else None,
         "summary": lambda t: _summary_text(t, board=False),
@@ -122,41 +144,36 @@ def _read(table: Table, kind: str) -> str:
             break
         text = cache.get(_cache_key(fresh, kind))
         if isinstance(text, str):
-            return text
+            return StateText(text, fresh.revision)
         text = build[kind](fresh)
         if text is None:
             break
         if table_revision(fresh.pk) != fresh.revision:
             continue  # a write landed between the reads: read again
         _cache_put(fresh, text, kind)
-        return text
+        return StateText(text, fresh.revision)
     # Vacas to replay first, or a storm of writes: read inside the lock, always consistent.
     with transaction.atomic():
         fresh = _lock(table.pk)
         text = build[kind](fresh)
     assert text is not None, "_lock stored the vacas"
     _cache_put(fresh, text, kind)
-    return text
+    return StateText(text, fresh.revision)
 
 
-def table_state_json(table: Table) -> str:
-    """table_state() as its JSON text, read from the cache or the stored vacas: no replay,
-    no parsing (the API sends it as it is)."""
-    return _read(table, "state")
-
-
-def summary_state_json(table: Table) -> str:
-    """The API's default read as JSON text: table_state() with each finished vaca's
-    summary (VacaSummary: no hands) in "finished". Its cost does not grow with the hands
-    of the finished vacas."""
-    return _read(table, "summary")
+def read_state(table: Table, finished: Finished = "full") -> StateText:
+    """The table's state as the API sends it, from the cache or the stored vacas: no replay,
+    no parsing. "full": every hand of every vaca (table_state's shape); "summary" (the
+    API's default read): each finished vaca's summary (VacaSummary: no hands) in
+    "finished", a cost that does not grow with the hands of the finished vacas."""
+    return _read(table, ANSWER_KIND[finished])
 
 
 def board_state(table: Table) -> BoardState:
     """What the board draws (BoardState): the current vaca, the finished vacas' summaries,
     and the last finished vaca whole only when the board shows its end. Never replays,
     and never reads the hands of the other finished vacas."""
-    return cast(BoardState, json.loads(_read(table, "board")))
+    return cast(BoardState, json.loads(_read(table, "board").text))
 
 
 def table_state(table: Table) -> TableState:
@@ -166,4 +183,4 @@ def table_state(table: Table) -> TableState:
     number of its first hand) and "mano" (its first mano). The hand at index i
     of a vaca is table-wide hand number first_hand + i.
     """
-    return cast(TableState, json.loads(table_state_json(table)))
+    return read_state(table).state

@@ -1,11 +1,16 @@
-"""The writes of hands: add, undo, redo, replace, piedras."""
+"""The writes of hands: add, undo, redo, replace, piedras.
+
+Each checks its input, then hands `write` (the one write path, services/write.py) an
+Intent and its own step: what it changes, computed inside the table's lock. Each returns
+the WriteResult: its answer's JSON text (the new state, whole or with the finished vacas
+summed up: `finished`), the revision, what changed.
+"""
 
 from __future__ import annotations
 
 import copy
-from typing import Any, cast
+from typing import Any
 
-from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from muscore.tables.models import Change, Hand, Table, VacaCheckpoint
@@ -21,34 +26,27 @@ from muscore.tables.services.checks import (
 from muscore.tables.services.errors import (
     HandConflict,
     HandNotFound,
-    LaterHandInvalid,
     TableError,
     _BadHand,
-    _InLanguage,
 )
-from muscore.tables.services.reads import get_table, hand_entry
+from muscore.tables.services.reads import hand_entry
 from muscore.tables.services.replay import (
+    Rewrite,
     _append,
     _current_row,
-    _lock,
     _records,
     _replay_from,
     _rewrite_from,
     _vaca_index,
+    refusal,
 )
 from muscore.tables.services.write import (
-    _answer_text,
-    _check_base,
-    _commit_json,
+    Guard,
+    Intent,
+    Plan,
+    WriteResult,
     _fingerprint,
-    _idempotency_keys,
-    _loads,
-    _replayed_answer,
-)
-from muscore.tables.signals import table_changing
-from muscore.tables.state import (
-    EditedState,
-    TableState,
+    write,
 )
 
 
@@ -61,103 +59,68 @@ def add_hand(
     idempotency_key: Any = None,
     base_revision: Any = None,
     via: str,
-) -> TableState:
-    """Store `record` as the table's next hand and return the new state.
+    finished: Finished = "full",
+) -> WriteResult:
+    """Store `record` as the table's next hand (status 201).
 
     - `base_revision` given and not the table's: StaleEdit (a tap aimed at an old board).
-
     - `number` given and already filled: HandConflict carrying the stored hand;
       given beyond the next number: TableError.
     - the same `client_id` or `idempotency_key` again: the first answer, nothing stored.
     - a record that breaks the rules: RuleError (from muscore.rules), nothing stored.
     - a table already holding MAX_HANDS hands: TableError.
+    - its vaca's result final elsewhere (a league match): ResultSettled.
     """
-    return _loads(
-        add_hand_json(
-            table,
-            record,
-            number=number,
-            client_id=client_id,
-            idempotency_key=idempotency_key,
-            base_revision=base_revision,
-            via=via,
-        )
-    )
-
-
-def add_hand_json(
-    table: Table,
-    record: Any,
-    *,
-    number: Any = None,
-    client_id: Any = None,
-    idempotency_key: Any = None,
-    base_revision: Any = None,
-    via: str,
-    finished: Finished = "full",
-) -> str:
-    """add_hand(), answering the state's JSON text (not parsed: the API sends it), whole or
-    with the finished vacas summed up (`finished`)."""
     clean = check_record(record)
     client_id = _check_key("client id", client_id, CLIENT_ID_MAX)
-    idempotency_key = _check_key("Idempotency-Key", idempotency_key)
+    intent = Intent.of(
+        Change.Action.ADD,
+        number,
+        clean,
+        via=via,
+        idempotency_key=idempotency_key,
+        client_id=client_id,
+        base_revision=base_revision,
+        status=201,
+        finished=finished,
+    )
     if number is not None and (not _is_int(number) or number < 1):
         raise TableError(_("number debe ser un número entero desde 1"))
-    keys = _idempotency_keys(client_id, idempotency_key)
-    fingerprint = _fingerprint("add", number, clean)
-    try:
-        with transaction.atomic():
-            table = _lock(table.pk)
-            answer = _replayed_answer(table, keys, fingerprint)
-            if answer is not None:
-                return answer
-            _check_base(table, base_revision)
-            current = _current_row(table)
-            count = current.first_hand + current.hand_count - 1
-            if client_id is not None and _same_hand_again(table, client_id, clean):
-                # Its stored answer is gone (only the latest are kept): the hand is stored.
-                return _answer_text(table, finished)
-            if number is not None and number <= count:
-                raise HandConflict(
-                    _("otro móvil ya guardó la mano %(n)s: aquí está"),
-                    hand_entry(table, number),
-                    n=number,
-                )
-            if number is not None and number > count + 1:
-                raise TableError(
-                    _(
-                        "la mano %(n)s no se puede guardar todavía: la mesa tiene %(count)s "
-                        "manos, la siguiente es la %(next)s"
-                    ),
-                    n=number,
-                    count=count,
-                    next=count + 1,
-                )
-            _check_limit(count)
-            rewrite = _append(table, clean)
-            new = count + 1
-            Hand.objects.create(table=table, number=new, record=clean, client_id=client_id)
-            return _commit_json(
-                table,
-                action=Change.Action.ADD,
-                number=new,
-                before=None,
-                after=clean,
-                via=via,
-                rewrite=rewrite,
-                keys=keys,
-                fingerprint=fingerprint,
-                status=201,
-                idempotency_key=idempotency_key,
-                finished=finished,
-            )
-    except IntegrityError:
-        # Only reachable if two writers slipped past the lock: answer as for a retry.
-        table = get_table(table.pk)
-        answer = _replayed_answer(table, keys, fingerprint)
-        if answer is not None:
-            return answer
-        raise TableError(_("la mesa cambió en ese mismo momento: envía la mano otra vez")) from None
+
+    def step(table: Table, guard: Guard) -> Plan | None:
+        current = _current_row(table)
+        count = current.first_hand + current.hand_count - 1
+        if client_id is not None and _same_hand_again(table, client_id, clean):
+            return None  # its stored answer is gone (only the latest are kept): it is stored
+        _check_number(table, number, count)
+        _check_limit(count)
+        guard(current.index)
+        rewrite = _append(table, clean)
+
+        def store() -> None:
+            Hand.objects.create(table=table, number=count + 1, record=clean, client_id=client_id)
+
+        return Plan(count + 1, None, clean, rewrite, store)
+
+    return write(table, intent, step)
+
+
+def _check_number(table: Table, number: int | None, count: int) -> None:
+    """The hand number an add was aimed at (None: the next), against the `count` stored."""
+    if number is not None and number <= count:
+        raise HandConflict(
+            _("otro móvil ya guardó la mano %(n)s: aquí está"), hand_entry(table, number), n=number
+        )
+    if number is not None and number > count + 1:
+        raise TableError(
+            _(
+                "la mano %(n)s no se puede guardar todavía: la mesa tiene %(count)s "
+                "manos, la siguiente es la %(next)s"
+            ),
+            n=number,
+            count=count,
+            next=count + 1,
+        )
 
 
 def _same_hand_again(table: Table, client_id: str, record: dict[str, Any]) -> bool:
@@ -171,56 +134,41 @@ def undo_last(
     base_revision: Any = None,
     idempotency_key: Any = None,
     via: str,
-) -> TableState:
-    """Remove the last hand (its record stays in the audit) and return the new state."""
-    return _loads(
-        undo_last_json(table, base_revision=base_revision, idempotency_key=idempotency_key, via=via)
-    )
-
-
-def undo_last_json(
-    table: Table,
-    *,
-    base_revision: Any = None,
-    idempotency_key: Any = None,
-    via: str,
     finished: Finished = "full",
-) -> str:
-    """undo_last(), answering the state's JSON text (`finished`: as add_hand_json)."""
-    idempotency_key = _check_key("Idempotency-Key", idempotency_key)
-    keys = _idempotency_keys(None, idempotency_key)
-    fingerprint = _fingerprint("undo", base_revision, None)
-    with transaction.atomic():
-        table = _lock(table.pk)
-        answer = _replayed_answer(table, keys, fingerprint)
-        if answer is not None:
-            return answer
-        _check_base(table, base_revision)
+) -> WriteResult:
+    """Remove the last hand (its record stays in the audit)."""
+    intent = _last_hand_intent(Change.Action.UNDO, base_revision, idempotency_key, via, finished)
+
+    def step(table: Table, guard: Guard) -> Plan:
         last = table.hands.order_by("-number").first()
         if last is None:
             raise TableError(_("no hay ninguna mano que deshacer"))
-        before, number = last.record, last.number
         row = _current_row(table)
         if row.hand_count == 0:
             # The last hand won the vaca before: that vaca is played again without it.
             row = VacaCheckpoint.objects.get(table_id=table.pk, index=row.index - 1)
-        table_changing.send(sender=Table, table=table, vaca=row.index)
+        guard(row.index)
         records = _records(table, row.first_hand)[:-1]
-        last.delete()
-        return _commit_json(
-            table,
-            action=Change.Action.UNDO,
-            number=number,
-            before=before,
-            after=None,
-            via=via,
-            rewrite=_replay_from(table, row, records),
-            keys=keys,
-            fingerprint=fingerprint,
-            status=200,
-            idempotency_key=idempotency_key,
-            finished=finished,
-        )
+        rewrite = _replay_from(table, row, records)
+        return Plan(last.number, last.record, None, rewrite, last.delete)
+
+    return write(table, intent, step)
+
+
+def _last_hand_intent(
+    action: str, base_revision: Any, idempotency_key: Any, via: str, finished: Finished
+) -> Intent:
+    """An undo's or a redo's intent: about the table's last hand as the board showed it
+    (`base_revision`, also what a key's first request is told by)."""
+    return Intent.of(
+        action,
+        base_revision,
+        None,
+        via=via,
+        idempotency_key=idempotency_key,
+        base_revision=base_revision,
+        finished=finished,
+    )
 
 
 def add_piedras(
@@ -232,7 +180,8 @@ def add_piedras(
     idempotency_key: Any = None,
     base_revision: Any = None,
     via: str,
-) -> TableState:
+    finished: Finished = "full",
+) -> WriteResult:
     """Piedras by hand (+1, +5, -1 for a side, as on paper): an entry in the table's record.
 
     Stored like a hand, in the same list, so undo, redo, the audit and the replay
@@ -247,6 +196,7 @@ def add_piedras(
         idempotency_key=idempotency_key,
         base_revision=base_revision,
         via=via,
+        finished=finished,
     )
 
 
@@ -279,42 +229,29 @@ def redo_last(
     base_revision: Any = None,
     idempotency_key: Any = None,
     via: str,
-) -> TableState:
-    """Bring back the hand undone last (see `redo_candidate`) and return the new state.
+    finished: Finished = "full",
+) -> WriteResult:
+    """Bring back the hand undone last (see `redo_candidate`).
 
     The redo is in the audit like any change; nothing to redo is a TableError.
     """
-    idempotency_key = _check_key("Idempotency-Key", idempotency_key)
-    keys = _idempotency_keys(None, idempotency_key)
-    fingerprint = _fingerprint("redo", base_revision, None)
-    with transaction.atomic():
-        table = _lock(table.pk)
-        answer = _replayed_answer(table, keys, fingerprint)
-        if answer is not None:
-            return _loads(answer)
-        _check_base(table, base_revision)
+    intent = _last_hand_intent(Change.Action.REDO, base_revision, idempotency_key, via, finished)
+
+    def step(table: Table, guard: Guard) -> Plan:
         candidate = redo_candidate(table)
         if candidate is None:
             raise TableError(_("no hay ninguna mano deshecha que rehacer"))
         number, record = candidate["number"], candidate["record"]
         _check_limit(number - 1)
+        guard(_current_row(table).index)
         rewrite = _append(table, record)
-        Hand.objects.create(table=table, number=number, record=record)
-        return _loads(
-            _commit_json(
-                table,
-                action=Change.Action.REDO,
-                number=number,
-                before=None,
-                after=record,
-                via=via,
-                rewrite=rewrite,
-                keys=keys,
-                fingerprint=fingerprint,
-                status=200,
-                idempotency_key=idempotency_key,
-            )
-        )
+
+        def store() -> None:
+            Hand.objects.create(table=table, number=number, record=record)
+
+        return Plan(number, None, record, rewrite, store)
+
+    return write(table, intent, step)
 
 
 def replace_hand(
@@ -325,84 +262,52 @@ def replace_hand(
     base_revision: Any = None,
     idempotency_key: Any = None,
     via: str,
-) -> EditedState:
-    """Replace hand `number`, replay from the start of its vaca, return the state plus "changed".
-
-    "changed" lists the table-wide numbers of the hands whose mano, juego, score or
-    winner differ from before the edit (the edited hand itself when its own result
-    changed). A stale `base_revision` raises StaleEdit; a later hand that would
-    break the rules raises LaterHandInvalid; nothing is saved in either case.
-    """
-    return cast(
-        EditedState,
-        _loads(
-            replace_hand_json(
-                table,
-                number,
-                record,
-                base_revision=base_revision,
-                idempotency_key=idempotency_key,
-                via=via,
-            )
-        ),
-    )
-
-
-def replace_hand_json(
-    table: Table,
-    number: Any,
-    record: Any,
-    *,
-    base_revision: Any = None,
-    idempotency_key: Any = None,
-    via: str,
     finished: Finished = "full",
-) -> str:
-    """replace_hand(), answering the state's JSON text (with "changed"; `finished`: as
-    add_hand_json)."""
+) -> WriteResult:
+    """Replace hand `number` and replay from the start of its vaca.
+
+    The answer carries "changed" (and the result `changed`): the table-wide numbers of the
+    hands whose mano, juego, score or winner differ from before the edit (the edited hand
+    itself when its own result changed). A stale `base_revision` raises StaleEdit; a
+    later hand that would break the rules raises LaterHandInvalid; nothing is saved in
+    either case.
+    """
     clean = check_record(record)
-    idempotency_key = _check_key("Idempotency-Key", idempotency_key)
+    intent = Intent.of(
+        Change.Action.EDIT,
+        number,
+        clean,
+        via=via,
+        idempotency_key=idempotency_key,
+        base_revision=base_revision,
+        finished=finished,
+    )
     if not _is_int(number) or number < 1:
         raise HandNotFound(_("la mano %(n)s no existe"), n=number)
-    keys = _idempotency_keys(None, idempotency_key)
-    fingerprint = _fingerprint("edit", number, clean)
-    with transaction.atomic():
-        table = _lock(table.pk)
-        answer = _replayed_answer(table, keys, fingerprint)
-        if answer is not None:
-            return answer
-        _check_base(table, base_revision)
+
+    def step(table: Table, guard: Guard) -> Plan:
         try:
             hand = table.hands.get(number=number)
         except Hand.DoesNotExist:
             raise HandNotFound(_("la mano %(n)s no existe"), n=number) from None
-        table_changing.send(sender=Table, table=table, vaca=_vaca_index(table, number))
-        try:
-            rewrite = _rewrite_from(table, number, clean)
-        except _BadHand as bad:
-            if bad.number == number:
-                raise bad.error from None
-            raise LaterHandInvalid(
-                _("con este cambio la mano %(n)s ya no valdría: %(why)s"),
-                bad.number,
-                n=bad.number,
-                why=_InLanguage(bad.error),
-            ) from None
+        guard(_vaca_index(table, number))
+        rewrite = _correction(table, number, clean)
         before = hand.record
-        hand.record = clean
-        hand.save(update_fields=["record", "updated_at"])
-        return _commit_json(
-            table,
-            action=Change.Action.EDIT,
-            number=number,
-            before=before,
-            after=clean,
-            via=via,
-            rewrite=rewrite,
-            keys=keys,
-            fingerprint=fingerprint,
-            status=200,
-            idempotency_key=idempotency_key,
-            finished=finished,
-            extra={"changed": rewrite.changed()},
-        )
+
+        def store() -> None:
+            hand.record = clean
+            hand.save(update_fields=["record", "updated_at"])
+
+        return Plan(number, before, clean, rewrite, store)
+
+    return write(table, intent, step)
+
+
+def _correction(table: Table, number: int, record: dict[str, Any]) -> Rewrite:
+    """What hand `number` replaced by `record` does to the stored vacas, or what is wrong."""
+    try:
+        return _rewrite_from(table, number, record)
+    except _BadHand as bad:
+        raise refusal(
+            bad, number, _("con este cambio la mano %(n)s ya no valdría: %(why)s")
+        ) from None

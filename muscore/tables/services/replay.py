@@ -296,11 +296,16 @@ def _append(table: Table, record: dict[str, Any]) -> Rewrite:
     try:
         return _replay_from(table, row, records)
     except _BadHand as bad:
-        if bad.number == new:
-            raise bad.error from None
-        raise LaterHandInvalid(
-            _("mano %(n)s: %(why)s"), bad.number, n=bad.number, why=_InLanguage(bad.error)
-        ) from None
+        raise refusal(bad, new, _("mano %(n)s: %(why)s")) from None
+
+
+def refusal(bad: _BadHand, number: int, later: Any) -> Exception:
+    """What a write of hand `number` answers when its replay broke at hand `bad.number`:
+    the engine's own error when that is hand `number`, else LaterHandInvalid saying
+    `later` (a template of "n", the later hand, and "why")."""
+    if bad.number == number:
+        return bad.error
+    return LaterHandInvalid(later, bad.number, n=bad.number, why=_InLanguage(bad.error))
 
 
 def _vaca_index(table: Table, number: int) -> int:

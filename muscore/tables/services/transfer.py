@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,9 +19,16 @@ from muscore.tables.services.checks import (
     normalize_rules,
 )
 from muscore.tables.services.errors import TableError, _BadHand, _InLanguage
-from muscore.tables.services.replay import _empty_vaca, _label, _records, _store_vacas, replay_vacas
-
-# --- create, export, import -------------------------------------------------------------------
+from muscore.tables.services.replay import (
+    Rewrite,
+    _empty_vaca,
+    _label,
+    _records,
+    _store_vacas,
+    _stored_vacas,
+    replay_vacas,
+)
+from muscore.tables.services.write import Guard, Intent, Plan, write
 
 
 def create_table(*, players: Any = None, rules: Any = None, mano: Any = None) -> Table:
@@ -90,34 +98,37 @@ def import_table(data: Any, *, via: str) -> Table:
             max=checks.MAX_HANDS,
         )
     records = [check_record(record) for record in hands]
-    if via not in Change.Via.values:
-        raise TableError(_("forma desconocida de cambiar una mesa: %(via)s"), via=repr(via))
     with transaction.atomic():
         table = create_table(
             players=data.get("players"), rules=data.get("rules"), mano=data.get("mano")
         )
         if data.get("mano") == "random":
             raise TableError(_("en una mesa exportada la mano es un número de asiento"))
-        try:
-            vacas = replay_vacas(table.rules, table.first_mano, records)
-        except _BadHand as bad:
-            raise TableError(
-                _("mano %(n)s: %(why)s"), n=bad.number, why=_InLanguage(bad.error)
-            ) from None
+        intent = Intent(Change.Action.IMPORT, via, fingerprint="", status=201)
+        write(table, intent, functools.partial(_import_step, records))
+    table.refresh_from_db()  # the write bumped the revision of the row it locked
+    return table
+
+
+def _import_step(records: list[dict[str, Any]], table: Table, guard: Guard) -> Plan:
+    """The import's change: every record replayed from the table's first mano."""
+    guard(0)
+    try:
+        vacas = replay_vacas(table.rules, table.first_mano, records)
+    except _BadHand as bad:
+        raise TableError(
+            _("mano %(n)s: %(why)s"), n=bad.number, why=_InLanguage(bad.error)
+        ) from None
+
+    def store() -> None:
         Hand.objects.bulk_create(
             Hand(table=table, number=n, record=record) for n, record in enumerate(records, 1)
         )
-        _store_vacas(table, 0, vacas)
-        table.revision += 1
-        table.replayed_revision = table.revision
-        table.save(update_fields=["revision", "replayed_revision", "updated_at"])
-        Change.objects.create(
-            table=table,
-            action=Change.Action.IMPORT,
-            number=len(records) or None,
-            before=None,
-            after={"hands": records},
-            via=via,
-            revision=table.revision,
-        )
-    return table
+
+    return Plan(
+        number=len(records) or None,
+        before=None,
+        after={"hands": records},
+        rewrite=Rewrite(0, vacas, _stored_vacas(table, 0)),
+        store=store,
+    )

@@ -1,5 +1,15 @@
-"""The write path's parts: idempotency, the base revision, and the commit that stores a
-change (revision, audit, vacas, cache, idempotent answer, signal)."""
+"""The one write path of a table: every change of its hands goes through `write`.
+
+A write is an `Intent` (what is asked: the action, the door, the idempotency keys, the
+base revision, how to answer) and a step (the write's own part: what it changes, run
+inside the lock). `write` takes the table's lock (`_lock`, which also makes its stored
+vacas current), answers a retry with its first answer, checks the base revision, runs
+the step, which shows the vaca it touches to `table_changing` before it replays anything
+(a league match whose result is final refuses it there), stores the Hand rows, then
+commits: the revision, the audit row, the stored vacas, the state cache, the idempotent
+answer, and `table_changed`. It returns one `WriteResult`; nothing is stored when
+anything on the way raises.
+"""
 
 from __future__ import annotations
 
@@ -7,49 +17,193 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, cast
+from dataclasses import dataclass, field
+from typing import Any
 
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from muscore.tables.models import Change, IdempotentWrite, Table
-from muscore.tables.services.cache import Finished, _cache_put, _state_text, _summary_text, _texts
-from muscore.tables.services.checks import _is_int
-from muscore.tables.services.errors import IdempotencyMismatch, StaleEdit, TableError
-from muscore.tables.services.replay import Rewrite, _dumps, _store_vacas
-from muscore.tables.signals import table_changed
-from muscore.tables.state import (
-    TableState,
+from muscore.tables.services.cache import (
+    ANSWER_KIND,
+    Finished,
+    StateText,
+    _cache_put,
+    _state_text,
+    _summary_text,
+    _texts,
 )
+from muscore.tables.services.checks import _check_key, _is_int
+from muscore.tables.services.errors import IdempotencyMismatch, StaleEdit, TableError
+from muscore.tables.services.reads import get_table
+from muscore.tables.services.replay import Rewrite, _dumps, _lock, _store_vacas
+from muscore.tables.signals import table_changed, table_changing
 
 # Idempotent answers kept per table (the latest): a retry comes within minutes.
 IDEMPOTENT_ANSWERS_KEPT = 20
 
 
-# --- writes -----------------------------------------------------------------------------------
-#
-# A write function: check its input, then in one transaction `_lock` the table (which
-# also makes sure its stored vacas are current), compute what to store with
-# `_append` / `_rewrite_from`, change the Hand rows, and finish with `_commit`, which
-# bumps the revision, writes the audit row, stores the vacas and the idempotent answer
-# and returns the new state's JSON text. See add_hand_json for the pattern.
+@dataclass(frozen=True)
+class WriteResult(StateText):
+    """What a write did, and its answer.
+
+    `text` is the answer's JSON text as the API sends it (the new state, whole or with the
+    finished vacas summed up as the write asked, plus "changed" for a correction) and
+    `revision` the table's revision it shows; `state` parses it at the first look.
+    `action` is the Change.Action, `status` the HTTP status of its answer (201 for an
+    entry added). `number` is the table-wide number of the hand added, removed, brought
+    back or corrected (for an import, the last one; None when empty); `after` what the
+    audit keeps as after (the record stored by an add, a redo or a correction; None for an
+    undo); `changed` the numbers of the hands whose
+    mano, juego, score or winner changed; `vacas` the indexes of the stored vacas written
+    again. `replayed`: the answer of an earlier write with the same Idempotency-Key or
+    client id, nothing stored (then `number`, `after`, `changed` and `vacas` are unknown:
+    None and empty).
+    """
+
+    action: str
+    status: int
+    number: int | None = None
+    after: Any = None
+    changed: tuple[int, ...] = ()
+    vacas: tuple[int, ...] = ()
+    replayed: bool = False
 
 
-def _fingerprint(action: str, number: int | None, record: Any) -> str:
-    payload = json.dumps([action, number, record], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(payload.encode()).hexdigest()
+@dataclass(frozen=True)
+class Intent:
+    """What a write asks for, checked before it takes the lock: the action, the door
+    (`via`, a Change.Via value), the idempotency keys and the fingerprint of the request
+    they were first sent with, the base revision, the status and shape of the answer."""
+
+    action: str
+    via: str
+    fingerprint: str
+    keys: tuple[str, ...] = ()
+    idempotency_key: str | None = None
+    base_revision: Any = None
+    status: int = 200
+    finished: Finished = "full"
+
+    @classmethod
+    def of(
+        cls,
+        action: str,
+        subject: Any,
+        record: Any,
+        *,
+        via: str,
+        idempotency_key: Any = None,
+        client_id: str | None = None,
+        **options: Any,
+    ) -> Intent:
+        """An intent whose fingerprint is (action, subject, record): the request a key was
+        first sent with (the subject is the hand number, or the base revision)."""
+        key = _check_key("Idempotency-Key", idempotency_key)
+        keys = [f"key:{key}"] if key is not None else []
+        if client_id is not None:
+            keys.append(f"client:{client_id}")
+        fingerprint = _fingerprint(action, subject, record)
+        return cls(action, via, fingerprint, tuple(keys), key, **options)
 
 
-def _replayed_answer(table: Table, keys: list[str], fingerprint: str) -> str | None:
-    for key in keys:
-        stored = IdempotentWrite.objects.filter(table=table, key=key).first()
-        if stored is None:
-            continue
-        if stored.fingerprint != fingerprint:
-            raise IdempotencyMismatch(
-                _("esta Idempotency-Key (o client id) ya se usó para otra petición distinta")
-            )
-        return stored.body
-    return None
+@dataclass(frozen=True)
+class Plan:
+    """A write's change, computed inside the lock: the hand it is about (`number`), the
+    audit's `before` and `after`, what becomes of the stored vacas (`rewrite`), and
+    `store`, which changes the Hand rows."""
+
+    number: int | None
+    before: Any
+    after: Any
+    rewrite: Rewrite
+    store: Callable[[], object] = field(repr=False)
+
+
+# The table's `table_changing` guard: the step calls it with the index of the first vaca
+# it touches, before it replays anything (a refusal costs no replay).
+Guard = Callable[[int], None]
+# A write's own part: None when what it would store is stored already (a hand sent again
+# with its client id after its stored answer was dropped).
+Step = Callable[[Table, Guard], Plan | None]
+
+
+def write(table: Table, intent: Intent, step: Step) -> WriteResult:
+    """Run a change of `table` through the one write path (see the module's docstring)."""
+    if intent.via not in Change.Via.values:
+        raise TableError(_("forma desconocida de cambiar una mesa: %(via)s"), via=repr(intent.via))
+    try:
+        with transaction.atomic():
+            return _write_locked(table.pk, intent, step)
+    except IntegrityError:
+        # Only reachable if two writers slipped past the lock: answer as for a retry.
+        answer = _replayed_answer(get_table(table.pk), intent)
+        if answer is not None:
+            return answer
+        raise TableError(_("la mesa cambió en ese mismo momento: envía la mano otra vez")) from None
+
+
+def _write_locked(table_id: str, intent: Intent, step: Step) -> WriteResult:
+    table = _lock(table_id)
+    answer = _replayed_answer(table, intent)
+    if answer is not None:
+        return answer
+    _check_base(table, intent.base_revision)
+    guarded: list[int] = []
+
+    def guard(vaca: int) -> None:
+        table_changing.send(sender=Table, table=table, vaca=vaca)
+        guarded.append(vaca)
+
+    plan = step(table, guard)
+    if plan is None:
+        text = _answer_text(table, intent.finished)
+        return WriteResult(text, table.revision, intent.action, intent.status, replayed=True)
+    assert guarded, "a write shows the vaca it touches to table_changing"
+    plan.store()
+    return _commit(table, intent, plan)
+
+
+def _commit(table: Table, intent: Intent, plan: Plan) -> WriteResult:
+    """Store a change made inside the write lock and say what it did."""
+    table.revision += 1
+    table.replayed_revision = table.revision
+    table.save(update_fields=["revision", "replayed_revision", "updated_at"])
+    Change.objects.create(
+        table=table,
+        action=intent.action,
+        number=plan.number,
+        before=plan.before,
+        after=plan.after,
+        via=intent.via,
+        idempotency_key=intent.idempotency_key,
+        revision=table.revision,
+    )
+    rewrite = plan.rewrite
+    _store_vacas(table, rewrite.index, rewrite.vacas, alone=rewrite.alone)
+    state = _answer_text(table, intent.finished)
+    _cache_put(table, state, ANSWER_KIND[intent.finished])
+    changed = rewrite.changed()
+    answer = state
+    if intent.action == Change.Action.EDIT:
+        # A correction's answer says which hands it changed (the API's contract).
+        answer = state[:-1] + ", " + _dumps({"changed": changed})[1:]
+    _keep_answer(table, intent, answer)
+    # Parsed (and, after a summed-up answer, read whole) only if a listener looks inside.
+    whole: str | Callable[[], str] = state
+    if intent.finished != "full":
+        whole = functools.partial(_answer_text, table, "full")
+    table_changed.send(sender=Table, table=table, state=LazyState(whole))
+    return WriteResult(
+        answer,
+        table.revision,
+        intent.action,
+        intent.status,
+        number=plan.number,
+        after=plan.after,
+        changed=tuple(changed),
+        vacas=tuple(range(rewrite.index, rewrite.index + len(rewrite.vacas))),
+    )
 
 
 def _answer_text(table: Table, finished: Finished) -> str:
@@ -61,67 +215,54 @@ def _answer_text(table: Table, finished: Finished) -> str:
     return text
 
 
-def _commit_json(
-    table: Table,
-    *,
-    action: str,
-    number: int | None,
-    before: Any,
-    after: Any,
-    via: str,
-    rewrite: Rewrite,
-    keys: list[str],
-    fingerprint: str,
-    status: int,
-    idempotency_key: str | None,
-    extra: Mapping[str, Any] | None = None,
-    finished: Finished = "full",
-) -> str:
-    """Store a change made inside the write lock; the new state's JSON text (plus `extra`),
-    whole or with the finished vacas summed up (`finished`)."""
-    if via not in Change.Via.values:
-        raise TableError(_("forma desconocida de cambiar una mesa: %(via)s"), via=repr(via))
-    table.revision += 1
-    table.replayed_revision = table.revision
-    table.save(update_fields=["revision", "replayed_revision", "updated_at"])
-    Change.objects.create(
-        table=table,
-        action=action,
-        number=number,
-        before=before,
-        after=after,
-        via=via,
-        idempotency_key=idempotency_key,
-        revision=table.revision,
-    )
-    _store_vacas(table, rewrite.index, rewrite.vacas, alone=rewrite.alone)
-    state = _answer_text(table, finished)
-    _cache_put(table, state, "state" if finished == "full" else "summary")
-    answer = state
-    if extra:
-        answer = state[:-1] + ", " + _dumps(dict(extra))[1:]
-    if keys:
-        IdempotentWrite.objects.bulk_create(
-            IdempotentWrite(
-                table=table, key=key, fingerprint=fingerprint, status=status, body=answer
+# --- idempotency and the base revision ---------------------------------------------------------
+
+
+def _fingerprint(action: str, number: Any, record: Any) -> str:
+    payload = json.dumps([action, number, record], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def _replayed_answer(table: Table, intent: Intent) -> WriteResult | None:
+    """The first answer to a request sent again with one of its keys, or None."""
+    for key in intent.keys:
+        stored = IdempotentWrite.objects.filter(table=table, key=key).first()
+        if stored is None:
+            continue
+        if stored.fingerprint != intent.fingerprint:
+            raise IdempotencyMismatch(
+                _("esta Idempotency-Key (o client id) ya se usó para otra petición distinta")
             )
-            for key in keys
+        return WriteResult(
+            stored.body, stored.revision, intent.action, stored.status, replayed=True
         )
-        # A retry comes within minutes: only the latest answers are kept, so a long table
-        # does not keep a copy of its state per hand.
-        stale = (
-            IdempotentWrite.objects.filter(table=table)
-            .order_by("-id")
-            .values_list("id", flat=True)[IDEMPOTENT_ANSWERS_KEPT : IDEMPOTENT_ANSWERS_KEPT + 1]
+    return None
+
+
+def _keep_answer(table: Table, intent: Intent, answer: str) -> None:
+    """Store the answer under the intent's keys, for a retry."""
+    if not intent.keys:
+        return
+    IdempotentWrite.objects.bulk_create(
+        IdempotentWrite(
+            table=table,
+            key=key,
+            fingerprint=intent.fingerprint,
+            status=intent.status,
+            body=answer,
+            revision=table.revision,
         )
-        if stale:
-            IdempotentWrite.objects.filter(table=table, id__lte=stale[0]).delete()
-    # Parsed (and, after a summed-up answer, read whole) only if a listener looks inside.
-    whole: str | Callable[[], str] = state
-    if finished != "full":
-        whole = functools.partial(_answer_text, table, "full")
-    table_changed.send(sender=Table, table=table, state=LazyState(whole))
-    return answer
+        for key in intent.keys
+    )
+    # A retry comes within minutes: only the latest answers are kept, so a long table
+    # does not keep a copy of its state per hand.
+    stale = (
+        IdempotentWrite.objects.filter(table=table)
+        .order_by("-id")
+        .values_list("id", flat=True)[IDEMPOTENT_ANSWERS_KEPT : IDEMPOTENT_ANSWERS_KEPT + 1]
+    )
+    if stale:
+        IdempotentWrite.objects.filter(table=table, id__lte=stale[0]).delete()
 
 
 def _check_base(table: Table, base_revision: Any) -> None:
@@ -141,18 +282,9 @@ def _check_base(table: Table, base_revision: Any) -> None:
         )
 
 
-def _idempotency_keys(client_id: str | None, idempotency_key: str | None) -> list[str]:
-    keys = []
-    if idempotency_key is not None:
-        keys.append(f"key:{idempotency_key}")
-    if client_id is not None:
-        keys.append(f"client:{client_id}")
-    return keys
-
-
 class LazyState(Mapping[str, Any]):
     """A state (table_state's shape) from its JSON text, or from a function reading it,
-    parsed (and read) at the first look inside."""
+    parsed (and read) at the first look inside: what `table_changed` carries."""
 
     def __init__(self, text: str | Callable[[], str]) -> None:
         self.text = text
@@ -173,7 +305,3 @@ class LazyState(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._data())
-
-
-def _loads(text: str) -> TableState:
-    return cast(TableState, json.loads(text))
