@@ -16,17 +16,20 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from muscore.clubs.models import Club, ClubChange, Pair, Player
-from muscore.leagues import competitions, rating_store, results, roster
+from muscore.leagues import competitions, rating_store, results, roster, stats_store
 from muscore.leagues.models import Competition, Match, PlayerHandStats, PlayerRating, RatingPoint
+from muscore.tables import services as tables
 from tests.clubs.factory import logged_in, make_pair, make_user
 
 from .factory import club_with_pairs
+from .test_stats_store import VACA
 
 pytestmark = pytest.mark.django_db
 
 
-def play_all(competition: Competition, user: Any) -> None:
-    for m in competition.matches.select_related("competition").order_by("number"):
+def play_all(competition: Competition, user: Any, skip: int | None = None) -> None:
+    for m in competition.matches.select_related("competition").exclude(pk=skip).order_by(
+            "number"):
         results.record_result(m, by=user, juegos=[3, 1] if m.number % 2 else [2, 3])
 
 
@@ -42,6 +45,11 @@ def ratings(club: Club) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
                 "player_id", "match_id", "mu", "sigma", "matches")))
 
 
+def stat_rows(club: Club) -> list[Any]:
+    return sorted(PlayerHandStats.objects.filter(club=club).values_list(
+        "player_id", "match_id", "side", "hands", "juegos", "ordagos"))
+
+
 def two_names_one_person() -> tuple[Club, Any, Player, Player, dict[str, Any]]:
     """Ana plays the winter league; 'Anita' (the same person, entered twice) plays the
     spring one in another pair and sat in for Carlos in a cup: each has a rating."""
@@ -51,16 +59,19 @@ def two_names_one_person() -> tuple[Club, Any, Player, Player, dict[str, Any]]:
     anita_pair = make_pair(club, "Anita", "Irene")
     jon_pair = make_pair(club, "Jon", "Koldo")
     spring = league(club, user, [anita_pair, jon_pair, pairs[2]], "Primavera")
-    play_all(spring, user)
+    on_table = spring.matches.order_by("number").first()
+    assert on_table is not None
+    table = competitions.open_table(on_table, by=user)  # Anita's hands, counted
+    for record in VACA:
+        tables.add_hand(table, record, via="edit_link")
+    play_all(spring, user, skip=on_table.pk)
     cup = league(club, user, [pairs[1], jon_pair], "Copa")
     sat = cup.matches.select_related("competition").get()
     competitions.substitute(sat, by=user, side=0, replaced="Carlos", substitute="Anita")
     results.record_result(cup.matches.select_related("competition").get(), by=user,
                           juegos=[3, 2])
     ana, anita = Player.objects.get(club=club, name="Ana"), Player.objects.get(name="Anita")
-    stat_match = spring.matches.first()
-    assert stat_match is not None
-    PlayerHandStats.objects.create(club=club, match=stat_match, side=0, player=anita, hands=7)
+    assert PlayerHandStats.objects.filter(player=anita).exists()
     return club, user, ana, anita, {"spring": spring, "cup": cup, "pair": anita_pair}
 
 
@@ -68,17 +79,21 @@ def test_a_merge_moves_pairs_results_ratings_and_stats_and_equals_a_fresh_rating
     club, user, ana, anita, made = two_names_one_person()
     rated_before = (PlayerRating.objects.get(player=ana).matches
                     + PlayerRating.objects.get(player=anita).matches)
+    anita_stats = PlayerHandStats.objects.filter(player__in=[ana, anita]).count()
     roster.merge_players(ana, anita, by=user)
     assert not Player.objects.filter(pk=anita.pk).exists()
     assert made["pair"].player_names() == ["Ana", "Irene"]
     cup_match = made["cup"].matches.get()
     assert cup_match.players_first == ["Ana", "Dani"]
     assert '"Ana"' in (cup_match.doc or "")  # the document names who sat
-    assert PlayerHandStats.objects.get(player=ana).hands == 7
+    assert PlayerHandStats.objects.filter(player=ana).count() == anita_stats
     assert PlayerRating.objects.get(player=ana).matches == rated_before
     merged = ratings(club)
     rating_store.rate_club(club)  # what `manage.py rate_players` computes afresh
     assert ratings(club) == merged
+    stats = stat_rows(club)
+    stats_store.count_club(club)  # what `manage.py count_hand_stats` counts afresh
+    assert stat_rows(club) == stats
     change = ClubChange.objects.filter(club=club, what="merge_players").get()
     assert change.before["gone"] == "Anita" and change.after == {"name": "Ana"}
     assert change.by == user
