@@ -9,14 +9,20 @@ files are the standings and the matches for a spreadsheet.
 from __future__ import annotations
 
 import json
+from typing import cast
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from django.urls import reverse
 
 from muscore import ratelimits
 from muscore.api.tables import api_view, error, etag_matches
-from muscore.leagues import ceros_rounds, documents
+from muscore.leagues import ceros_rounds, documents, prepared
 from muscore.leagues.compute.spreadsheet import SEPARATORS
 from muscore.leagues.models import Competition
 
@@ -99,8 +105,22 @@ def export(request: HttpRequest, league_id: int) -> HttpResponse:
         return error(NOT_FOUND, 404)
     if competition.format == Competition.Format.CEROS:
         return _ceros_refusal(league_id)
-    # Every hand of every table: seconds for a large league, so made once per revision and
-    # kept (Redis in production, shared by every worker), like the league's document.
+    filename = f"liga-{league_id}.json"
+    made = prepared.latest(league_id, prepared.EXPORT)
+    if made is not None and made.revision == competition.revision:
+        return _stream(made, competition.revision, filename)
+    if not prepared.small(competition):
+        # Every hand of every table: seconds for a large league. The worker makes it after
+        # each change; meanwhile the latest one made is served, marked as catching up.
+        prepared.enqueue(league_id)
+        if made is not None:
+            return _stream(made, competition.revision, filename)
+        response = JsonResponse({"preparing": True, "message": PREPARING,
+                                 "retry_after": prepared.RETRY_AFTER}, status=202)
+        response["Retry-After"] = str(prepared.RETRY_AFTER)
+        return response
+    # A small league's export takes a moment: made here, kept per revision (Redis in
+    # production, shared by every worker).
     stamp = competition.created_at.timestamp()
     key = f"muscore:league-export:{league_id}:{stamp}:{competition.revision}"
     body = cache.get(key)
@@ -108,7 +128,22 @@ def export(request: HttpRequest, league_id: int) -> HttpResponse:
         body = json.dumps(documents.league_document(competition, hands=True),
                           ensure_ascii=False, indent=1)
         cache.set(key, body, BODY_CACHE_SECONDS)
-    return _download(body, "application/json", f"liga-{league_id}.json")
+    return prepared.stale_headers(_download(body, "application/json", filename),
+                                  competition.revision, competition.revision)
+
+
+PREPARING = ("this league's export is being made (it is made once after each change): "
+             "ask again in a few seconds")
+
+
+def _stream(made: prepared.Prepared, current: int, filename: str) -> HttpResponse:
+    """A stored export, piece by piece: never the whole of it in a worker's memory. (Typed
+    as the HttpResponse the API's decorators name: Django serves both alike.)"""
+    response = StreamingHttpResponse(made.pieces(), content_type="application/json")
+    response["Content-Length"] = str(made.size)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Access-Control-Allow-Origin"] = "*"
+    return cast(HttpResponse, prepared.stale_headers(response, made.revision, current))
 
 
 BAD_SEP = "sep must be ',' (the default) or ';' (Spanish Excel's columns)"

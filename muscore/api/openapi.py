@@ -572,6 +572,15 @@ LEAGUE_ID = {"name": "league_id", "in": "path", "required": True,
 LEAGUE_NOT_FOUND = _error(_("No existe esa liga."), {"error": "there is no such league"})
 LEAGUE_ETAG = {"ETag": {"description": _("Cambia con cada resultado, pareja o partida de la "
                                          "liga."), "schema": {"type": "string"}}}
+EXPORT_HEADERS = {
+    "X-Muscore-Revision": {"description": _("La revisión de la liga que da esta exportación."),
+                           "schema": {"type": "integer"}},
+    "X-Muscore-Current-Revision": {"description": _("La revisión actual de la liga."),
+                                   "schema": {"type": "integer"}},
+    "Retry-After": {"description": _("Solo si la exportación es de una revisión anterior: "
+                                     "segundos hasta volver a pedirla."),
+                    "schema": {"type": "integer"}},
+}
 _PAIR_INDICES = {"type": "array", "items": {"type": "integer", "minimum": 0},
                  "minItems": 2, "maxItems": 2}
 _TWO_COUNTS = {"type": "array", "items": {"type": "integer", "minimum": 0},
@@ -661,8 +670,21 @@ PATHS.update({
                          "como su vaca (las manos tal como se jugaron): la página del club la "
                          "importa otra vez tal cual."),
         "parameters": [LEAGUE_ID],
-        "responses": {"200": _json(_ref("League"), _("La exportación, como archivo para "
-                                                     "descargar.")),
+        "responses": {"200": _json(_ref("League"), _(
+            "La exportación, como archivo para descargar. La de una liga grande la hace el "
+            "trabajador tras cada cambio: mientras la hace se da la anterior, con Retry-After "
+            "y X-Muscore-Revision menor que X-Muscore-Current-Revision."),
+            headers=EXPORT_HEADERS),
+                      "202": {**_json({"type": "object", "required": ["preparing", "retry_after"],
+                                       "properties": {"preparing": {"type": "boolean"},
+                                                      "message": {"type": "string"},
+                                                      "retry_after": {"type": "integer"}}},
+                                      _("La exportación de esta liga grande aún no se ha "
+                                        "hecho nunca: se está haciendo; vuelve a pedirla "
+                                        "pasados `retry_after` segundos."),
+                                      {"preparing": True, "retry_after": 5,
+                                       "message": "this league's export is being made"}),
+                              "headers": {"Retry-After": TOO_MANY["headers"]["Retry-After"]}},
                       "404": LEAGUE_NOT_FOUND, "405": METHOD, "429": TOO_MANY},
     }},
     "/api/v1/leagues/{league_id}/standings.csv": {"get": {

@@ -11,12 +11,14 @@ from muscore.leagues.models import (
     ClaimEvent,
     Competition,
     Correction,
+    DocumentBacklog,
     Entry,
     Group,
     Match,
     PairHandStats,
     PlayerHandStats,
     PlayerRating,
+    PreparedPart,
     RatingBacklog,
     RatingMatch,
     RatingPoint,
@@ -161,4 +163,32 @@ class RatingBacklogAdmin(admin.ModelAdmin[RatingBacklog]):
     raw_id_fields = ["club"]
 
     def has_add_permission(self, request: object) -> bool:
+        return False
+
+
+@admin.register(DocumentBacklog)
+class DocumentBacklogAdmin(admin.ModelAdmin[DocumentBacklog]):
+    """A competition whose export and cards the worker has still to make."""
+
+    list_display = ["competition", "queued_at"]
+    raw_id_fields = ["competition"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+
+@admin.register(PreparedPart)
+class PreparedPartAdmin(admin.ModelAdmin[PreparedPart]):
+    """A piece of an export or a card the worker made (read-only: made again from the
+    competition; the body is not shown, an export's is a megabyte)."""
+
+    list_display = ["competition", "kind", "revision", "part", "made_at"]
+    list_filter = ["kind"]
+    raw_id_fields = ["competition"]
+    exclude = ["body"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
         return False

@@ -168,7 +168,11 @@ def round_night(competition: Competition, number: int) -> Night | None:
 def date_night(competition: Competition, date: dt.date) -> Night | None:
     """The matches of a competition with a result on `date` (the club's local day), or
     None when there are none."""
-    matches = list(pages.matches_of(competition).exclude(source="").filter(result_at__date=date))
+    # Through the competition's own manager: every row shares the one competition (and
+    # club) instead of building its own, and the matches' document text is not read.
+    matches = list(competition.matches.exclude(source="").filter(result_at__date=date)
+                   .select_related("round__group", "first__pair", "second__pair")
+                   .defer("doc").order_by("number"))
     if not matches:
         return None
     title = _("La noche del %(date)s") % {"date": formats.date_format(date, "j F Y")}
@@ -189,7 +193,7 @@ def _night(competition: Competition, title: str, filename: str, matches: list[Ma
     tables = table_labels(matches)
     rounds = round_labels(matches)
     for match in matches:
-        row = pages.match_row(match)
+        row = pages.match_row(match, url=False)
         if not row["known"]:
             continue
         if not match.source:
@@ -259,8 +263,12 @@ def ordagos(matches: list[Match], tables: dict[int, str] | None = None) -> list[
     }
     seen: dict[tuple[int, int], int] = {}
     found = []
-    hands = Hand.objects.filter(table_id__in=list(by_table)).order_by(
-        "created_at", "table_id", "number").values_list("table_id", "record")
+    # Only the hands with an órdago bet in them (the record's JSON text, filtered by the
+    # database): the others add nothing, and decoding every hand of a night was most of a
+    # large night's card.
+    hands = Hand.objects.filter(table_id__in=list(by_table), record__icontains="ordago"
+                                ).order_by("created_at", "table_id", "number").values_list(
+        "table_id", "record")
     for table_id, record in hands:
         match = by_table[table_id]
         for lance, side in _accepted_ordagos(record):

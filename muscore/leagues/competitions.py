@@ -57,6 +57,7 @@ from muscore.leagues.models import (
     REASON_MAX,
     Competition,
     Correction,
+    DocumentBacklog,
     Entry,
     Group,
     Match,
@@ -92,6 +93,8 @@ def check_organiser(by: Actor, club: Club) -> None:
 
 def bump(competition: Competition) -> None:
     Competition.objects.filter(pk=competition.pk).update(revision=F("revision") + 1)
+    # Its export and cards are made again outside the request (muscore.leagues.prepared).
+    DocumentBacklog.add([competition.pk])
     competition.refresh_from_db(fields=["revision", "status"])
 
 
@@ -532,8 +535,9 @@ def open_table(match: Match, *, by: Actor) -> Table:
 
 def touch_pairs(pair_ids: Sequence[int]) -> None:
     """A pair's name or players changed: the documents of its competitions change too."""
-    Competition.objects.filter(entries__pair_id__in=list(pair_ids)).update(
-        revision=F("revision") + 1)
+    changed = Competition.objects.filter(entries__pair_id__in=list(pair_ids))
+    DocumentBacklog.add(list(changed.values_list("pk", flat=True).distinct()))
+    changed.update(revision=F("revision") + 1)
 
 
 def on_club_change(sender: Any, instance: Any, **kwargs: Any) -> None:

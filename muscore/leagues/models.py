@@ -543,6 +543,50 @@ class RatingBacklog(models.Model):
         return f"ratings of {self.club_id} from match {self.since_match}"
 
 
+class DocumentBacklog(models.Model):
+    """A competition whose export and cards wait to be made again outside the request
+    (muscore.leagues.prepared): every change of its revision adds it (once), and the
+    worker (`manage.py rating_worker`) takes it off before it makes them, so a change that
+    arrives meanwhile adds it again."""
+
+    competition = models.OneToOneField(Competition, on_delete=models.CASCADE,
+                                       primary_key=True, related_name="+")
+    queued_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"documents of {self.competition_id}"
+
+    @staticmethod
+    def add(competition_ids: list[int]) -> None:
+        """Queue these competitions (those already queued stay as they are): one statement."""
+        DocumentBacklog.objects.bulk_create(
+            [DocumentBacklog(competition_id=pk) for pk in competition_ids],
+            ignore_conflicts=True)
+
+
+class PreparedPart(models.Model):
+    """One piece of a document the worker made for one revision of a competition: the
+    export (in pieces of about a megabyte, streamed one query per piece) or a card's night
+    in one language. Piece 0 is written last and says how many there are: a revision
+    without it is not finished and is never served."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=40)
+    revision = models.PositiveIntegerField()
+    part = models.PositiveIntegerField()
+    body = models.BinaryField()
+    made_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "kind", "revision", "part"],
+                                    name="prepared_part_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.competition_id} at {self.revision} ({self.part})"
+
+
 # --- what the hands say (muscore.leagues.stats_store) -------------------------------------
 
 

@@ -257,12 +257,14 @@ def source_text(match: Match) -> str:
     return texts.get(match.source, "")
 
 
-def match_row(match: Match) -> dict[str, Any]:
+def match_row(match: Match, *, url: bool = True) -> dict[str, Any]:
+    """A match as the pages list it; `url=False` leaves out its link (a card has none, and
+    reverse() is the costliest part of a row)."""
     feeds = SLOT_FEEDS.get(match.slot, {})
     feed = feeds.get(match.competition.group_count) or feeds.get(0) or ("", "")
     return {
         "match": match,
-        "url": match_url(match),
+        "url": match_url(match) if url else "",
         "first": pair_name(match.first, str(feed[0])),
         "second": pair_name(match.second, str(feed[1])),
         "known": match.first_id is not None and match.second_id is not None,

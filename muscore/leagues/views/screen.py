@@ -33,7 +33,7 @@ from django.views.decorators.http import require_safe
 
 from muscore import ratelimits
 from muscore.clubs.models import Club
-from muscore.leagues import card, confirmations, pages
+from muscore.leagues import card, confirmations, pages, prepared
 from muscore.leagues.models import Competition
 from muscore.tables import live
 
@@ -161,11 +161,11 @@ def card_links(competition: Competition, number: int) -> dict[str, str]:
             for kind in ("png", "txt")}
 
 
-def _card_etag(competition: Competition, what: str) -> str:
+def _card_etag(competition: Competition, what: str, revision: int | None = None) -> str:
     # The language too: the card's words follow it.
     stamp = hashlib.sha256(f"{what}:{competition.pk}".encode()).hexdigest()[:8]
-    return (f'"card{stamp}-{competition.revision}-{get_language()}-{card.CARD_VERSION}-'
-            f'{live.RELEASE}"')
+    shown = competition.revision if revision is None else revision
+    return f'"card{stamp}-{shown}-{get_language()}-{card.CARD_VERSION}-{live.RELEASE}"'
 
 
 def _cached(request: HttpRequest, etag: str) -> HttpResponse | None:
@@ -183,22 +183,27 @@ def _mark_card(response: HttpResponse, etag: str) -> HttpResponse:
     return response
 
 
+CARD_TYPES = {"png": "image/png", "txt": "text/plain; charset=utf-8", "json": "application/json"}
+
+
 def _card_response(
     request: HttpRequest,
     competition: Competition,
     night: Callable[[], card.Night | None],
     what: str,
     kind: str,
+    revision: int | None = None,
 ) -> HttpResponse:
     """The card `what` as `kind`: drawn once per revision, language and host and kept in
-    the cache (a night's PNG of a large competition takes seconds to draw), 304 to a
-    client that holds it."""
-    if kind not in ("png", "txt", "json"):
+    the cache, 304 to a client that holds it. `revision` is the one the night shows when
+    it is an older one (a large competition's night being made again by the worker): the
+    answer then says so (`Retry-After`)."""
+    if kind not in CARD_TYPES:
         raise Http404(_("La tarjeta se da como .png, .txt o .json."))
-    etag = _card_etag(competition, f"{what}.{kind}")
+    etag = _card_etag(competition, f"{what}.{kind}", revision)
     hit = _cached(request, etag)
     if hit is not None:
-        return hit
+        return _mark_revision(hit, competition, revision)
     # The competition's public page: the only link a card carries.
     url = request.build_absolute_uri(pages.competition_url(competition))
     stamp = competition.created_at.timestamp()
@@ -208,18 +213,40 @@ def _card_response(
         drawn = night()
         if drawn is None:
             raise Http404(_("No hay ninguna jornada con ese número."))
-        if kind == "png":
-            body = (card.render_png(drawn), drawn.filename)
-        elif kind == "txt":
-            body = (card.card_text(drawn, url), drawn.filename)
-        else:
-            body = (card.card_json(drawn, url), drawn.filename)
+        body = (_draw(drawn, kind, url), drawn.filename)
         cache.set(key, body, CARD_CACHE_SECONDS)
     content, filename = body
-    types = {"png": "image/png", "txt": "text/plain; charset=utf-8", "json": "application/json"}
-    response = HttpResponse(content, content_type=types[kind])
+    response = HttpResponse(content, content_type=CARD_TYPES[kind])
     response["Content-Disposition"] = f'inline; filename="{filename}.{kind}"'
-    return _mark_card(response, etag)
+    return _mark_revision(_mark_card(response, etag), competition, revision)
+
+
+def _draw(drawn: card.Night, kind: str, url: str) -> bytes | str:
+    if kind == "png":
+        return card.render_png(drawn)
+    if kind == "txt":
+        return card.card_text(drawn, url)
+    return card.card_json(drawn, url)
+
+
+def _mark_revision(response: HttpResponse, competition: Competition,
+                   revision: int | None) -> HttpResponse:
+    shown = competition.revision if revision is None else revision
+    return prepared.stale_headers(response, shown, competition.revision)
+
+
+def _being_made(competition: Competition, kind: str) -> HttpResponse:
+    """A large competition's night card not made yet (the worker is on it): a card that
+    says so, 202 with Retry-After, kept by no one."""
+    if kind not in CARD_TYPES:
+        raise Http404(_("La tarjeta se da como .png, .txt o .json."))
+    night = card.Night(competition.club.name, competition.name,
+                       _("La tarjeta se está preparando: vuelve a pedirla en unos segundos."),
+                       "tarjeta")
+    response = HttpResponse(_draw(night, kind, ""), content_type=CARD_TYPES[kind], status=202)
+    response["Retry-After"] = str(prepared.RETRY_AFTER)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_safe
@@ -243,6 +270,20 @@ def night_card(
     tournament's day or last Thursday's liguilla night is one tap)."""
     competition = _competition(slug, competition_id)
     if day == LATEST:
+        made = prepared.latest(competition.pk, prepared.night_kind(get_language()))
+        fresh = made is not None and made.revision == competition.revision
+        if made is not None and (fresh or not prepared.small(competition)):
+            # Made by the worker: the current revision's, or on a large competition the
+            # latest one made while the worker makes the new one.
+            if not fresh:
+                prepared.enqueue(competition.pk)
+            data, stored = prepared.night_of(made)
+            return _card_response(request, competition, lambda: stored,
+                                  f"night{data['date']}", kind,
+                                  None if fresh else made.revision)
+        if not prepared.small(competition):
+            prepared.enqueue(competition.pk)
+            return _being_made(competition, kind)
         latest = card.latest_night(competition)
         if latest is None:
             raise Http404(_("Aún no hay resultados."))
@@ -252,5 +293,17 @@ def night_card(
             date = dt.date.fromisoformat(day)
         except ValueError:
             raise Http404(_("Esa fecha no es válida (aaaa-mm-dd).")) from None
+        if not prepared.small_night(competition, date):
+            # A night of more matches than a request makes: the latest night's card made
+            # by the worker when it is that night, else the card saying it is not ready.
+            made = prepared.latest(competition.pk, prepared.night_kind(get_language()))
+            if made is None or prepared.night_of(made)[0].get("date") != date.isoformat():
+                prepared.enqueue(competition.pk)
+                return _being_made(competition, kind)
+            stored = prepared.night_of(made)[1]
+            fresh = made.revision == competition.revision
+            return _card_response(request, competition, lambda: stored,
+                                  f"night{date.isoformat()}", kind,
+                                  None if fresh else made.revision)
     return _card_response(request, competition, lambda: card.date_night(competition, date),
                           f"night{date.isoformat()}", kind)

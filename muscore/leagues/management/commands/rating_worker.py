@@ -1,4 +1,5 @@
-"""Bring the clubs' ratings up to date after corrections, outside the web requests.
+"""Bring the clubs' ratings up to date after corrections, and the competitions' exports and
+night cards after every change, outside the web requests.
 
     python manage.py rating_worker            # runs until stopped (the production layout)
     python manage.py rating_worker --once     # what waits now, then exits (cron, tests)
@@ -17,7 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections
 
-from muscore.leagues import rating_store
+from muscore.leagues import prepared, rating_store
 
 logger = logging.getLogger("muscore.ratings")
 
@@ -30,15 +31,25 @@ class Command(BaseCommand):
                             help="catch up with what waits now, then exit")
         parser.add_argument("--interval", type=float, default=1.0,
                             help="seconds between looks at the backlog (default 1)")
+        parser.add_argument("--only", choices=["ratings", "documents"], default=None,
+                            help="only the ratings, or only the exports and cards")
 
-    def handle(self, *args: Any, once: bool, interval: float, **options: Any) -> None:
+    def handle(self, *args: Any, once: bool, interval: float, only: str | None,
+               **options: Any) -> None:
         while True:
             try:
                 started = time.monotonic()
-                runs = rating_store.catch_up()
-                if runs:
-                    logger.info("ratings brought up to date: %d re-ratings in %.1f s",
-                                runs, time.monotonic() - started)
+                if only != "documents":
+                    runs = rating_store.catch_up()
+                    if runs:
+                        logger.info("ratings brought up to date: %d re-ratings in %.1f s",
+                                    runs, time.monotonic() - started)
+                if only != "ratings":
+                    started = time.monotonic()
+                    made = prepared.catch_up()
+                    if made:
+                        logger.info("exports and cards made for %d competitions in %.1f s",
+                                    made, time.monotonic() - started)
             except DatabaseError:
                 # A database that went away or a lock that timed out: the backlog is still
                 # there, so the next look tries again.

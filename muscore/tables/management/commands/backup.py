@@ -35,8 +35,9 @@ from django.db.models import Model
 # What a backup holds: the accounts and groups, and the three apps a season lives in.
 ACCOUNTS = ["Group", "User"]
 APPS = ["tables", "clubs", "leagues"]
-# Derived from the hands and replayed by restore.
-EXCLUDE = {"tables.vacacheckpoint"}
+# Derived from the hands and replayed by restore; a competition's prepared export and
+# cards (made again by the worker: restore queues every competition).
+EXCLUDE = {"tables.vacacheckpoint", "leagues.preparedpart", "leagues.documentbacklog"}
 
 
 class ExactEncoder(DjangoJSONEncoder):

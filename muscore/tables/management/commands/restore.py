@@ -106,6 +106,9 @@ class Command(BaseCommand):
                 competition.revision = max(
                     competition.revision, competitions_before[competition.pk]) + 1
                 competition.save(update_fields=["revision"])
+            # Their exports and cards are made again by the worker (muscore.leagues.prepared).
+            DocumentBacklog = apps.get_model("leagues", "DocumentBacklog")
+            DocumentBacklog.add(list(Competition.objects.values_list("pk", flat=True)))
         # Standings and documents are cached by competition and revision: none from before
         # the restore may answer for what it brought back.
         cache.clear()

@@ -1,0 +1,149 @@
+"""A large competition's export and night card are made by the worker after each change
+(issue 21: every request bounded): a write queues them; a read before the worker runs gets
+the previous one at once, marked as being brought up to date (or 202 when none was ever
+made); after the worker, the new one. A small competition's are still made in the request."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.test import Client
+
+from muscore.leagues import documents, prepared, results
+from muscore.leagues.models import Competition, DocumentBacklog, Match, PreparedPart
+
+from .factory import liguilla
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache() -> None:
+    cache.clear()
+
+
+@pytest.fixture
+def large(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A small league stands for a large one: no request makes its documents.
+    monkeypatch.setattr(prepared, "INLINE_MATCHES", 0)
+    # The export in pieces of 100 bytes: the stream joins many.
+    monkeypatch.setattr(prepared, "PART_BYTES", 100)
+
+
+def season() -> tuple[Competition, Any, list[Match]]:
+    competition, user = liguilla(4)
+    matches = list(Match.objects.filter(competition=competition).order_by("number"))
+    results.record_result(matches[0], by=user, juegos=[3, 1])
+    competition.refresh_from_db()
+    return competition, user, matches
+
+
+def export(competition: Competition) -> Any:
+    return Client().get(f"/api/v1/leagues/{competition.pk}/export")
+
+
+def body(response: Any) -> Any:
+    content = (b"".join(response.streaming_content) if response.streaming
+               else response.content)
+    return json.loads(content)
+
+
+def night(competition: Competition, kind: str = "txt") -> Any:
+    return Client().get(f"/club/{competition.club.slug}/liga/{competition.pk}/noche/ultima/"
+                        f"tarjeta.{kind}", HTTP_ACCEPT_LANGUAGE="es")
+
+
+def test_a_result_queues_the_documents_and_the_worker_takes_them_off() -> None:
+    competition, user, matches = season()
+    assert DocumentBacklog.objects.filter(competition=competition).exists()
+    assert prepared.catch_up() == 1
+    assert not DocumentBacklog.objects.exists()
+    assert prepared.latest(competition.pk, prepared.EXPORT) is not None
+    assert prepared.latest(competition.pk, prepared.night_kind("eu")) is not None
+    results.record_result(matches[1], by=user, juegos=[0, 3])
+    assert DocumentBacklog.objects.filter(competition=competition).exists()
+
+
+@pytest.mark.usefixtures("large")
+def test_a_large_export_is_served_as_made_by_the_worker_old_then_new() -> None:
+    competition, user, matches = season()
+    started = time.perf_counter()
+    first = export(competition)
+    assert first.status_code == 202  # never made yet
+    assert first["Retry-After"] == str(prepared.RETRY_AFTER)
+    assert first.json()["preparing"] is True and first.json()["retry_after"] > 0
+
+    call_command("rating_worker", once=True)
+    ready = export(competition)
+    assert ready.status_code == 200 and ready.streaming
+    assert "Retry-After" not in ready
+    assert ready["X-Muscore-Revision"] == str(competition.revision)
+    old = body(ready)
+    assert old == documents.league_document(competition, hands=True)
+    assert PreparedPart.objects.filter(kind=prepared.EXPORT).count() > 3  # in pieces
+
+    results.record_result(matches[1], by=user, juegos=[0, 3])
+    competition.refresh_from_db()
+    stale = export(competition)
+    assert stale.status_code == 200
+    assert stale["Retry-After"] == str(prepared.RETRY_AFTER)
+    assert int(stale["X-Muscore-Revision"]) < competition.revision
+    assert stale["X-Muscore-Current-Revision"] == str(competition.revision)
+    assert body(stale) == old, "the previous export, whole, while the new one is made"
+    assert time.perf_counter() - started < 5
+
+    call_command("rating_worker", once=True, only="documents")
+    new = export(competition)
+    assert "Retry-After" not in new
+    assert new["X-Muscore-Revision"] == str(competition.revision)
+    assert body(new) == documents.league_document(competition, hands=True) != old
+    # Only the revision served and the one before it are kept.
+    assert set(PreparedPart.objects.filter(kind=prepared.EXPORT).values_list(
+        "revision", flat=True)) == {int(stale["X-Muscore-Revision"]), competition.revision}
+
+
+@pytest.mark.usefixtures("large")
+def test_a_large_night_card_is_served_as_made_by_the_worker_old_then_new() -> None:
+    competition, user, matches = season()
+    first = night(competition, "png")
+    assert first.status_code == 202 and first["Retry-After"]
+    assert first["Content-Type"] == "image/png" and first.content.startswith(b"\x89PNG")
+    assert "preparando" in night(competition).content.decode()
+
+    prepared.catch_up()
+    ready = night(competition)
+    assert ready.status_code == 200 and "Retry-After" not in ready
+    text = ready.content.decode()
+    assert "3–1" in text and "0–3" not in text
+
+    results.record_result(matches[1], by=user, juegos=[0, 3])
+    competition.refresh_from_db()
+    stale = night(competition)
+    assert stale.status_code == 200 and stale["Retry-After"]
+    assert "0–3" not in stale.content.decode(), "the previous night's card meanwhile"
+    png = night(competition, "png")
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+
+    prepared.catch_up()
+    new = night(competition)
+    assert "Retry-After" not in new and "0–3" in new.content.decode()
+    # Each language has its own card.
+    basque = Client().get(f"/club/{competition.club.slug}/liga/{competition.pk}/noche/ultima/"
+                          "tarjeta.txt", HTTP_ACCEPT_LANGUAGE="eu")
+    assert basque.status_code == 200 and basque.content.decode() != new.content.decode()
+
+
+def test_a_small_competition_is_still_made_in_the_request() -> None:
+    competition, _user, _matches = season()
+    assert not PreparedPart.objects.exists()
+    response = export(competition)
+    assert response.status_code == 200 and "Retry-After" not in response
+    assert body(response) == documents.league_document(competition, hands=True)
+    card = night(competition)
+    assert card.status_code == 200 and "3–1" in card.content.decode()
+    assert "Retry-After" not in card
