@@ -110,6 +110,22 @@ class AccountLinkTokens(PasswordResetTokenGenerator):
 account_tokens = AccountLinkTokens()
 
 
+class InvitationTokens(PasswordResetTokenGenerator):
+    """The invitation link of an account that already has its password: it sets nothing
+    (its page says to log in and accept), so an invitation gives the inviter the same kind
+    of link whether or not the username existed. It dies once the invitation is answered."""
+
+    key_salt = "muscore.clubs.services.InvitationTokens"
+
+    def _make_hash_value(self, user: Any, timestamp: int) -> str:
+        clubs = Membership.objects.filter(user=user).order_by("pk").values_list("pk", "accepted")
+        return super()._make_hash_value(user, timestamp) + "|" + ",".join(
+            f"{pk}{'a' if accepted else 'p'}" for pk, accepted in clubs)
+
+
+invitation_tokens = InvitationTokens()
+
+
 def password_link(user: User) -> str:
     """The path where `user` sets a new password: valid once, for PASSWORD_RESET_TIMEOUT.
 
@@ -121,13 +137,15 @@ def password_link(user: User) -> str:
 
 
 @transaction.atomic
-def invite(club: Club, username: str, *, by: Actor) -> tuple[Membership, str | None]:
-    """Make `username` an organiser of `club`, invited by `by`.
+def invite(club: Club, username: str, *, by: Actor) -> tuple[Membership, str]:
+    """Invite `username` to organise `club`, by `by`; returns the invitation and its link.
 
-    A new username gets an account without a password and the link to set one
-    (returned). An existing account belongs to whoever it is: it is invited, and
-    organises the club once it accepts (`accept_invitation`); it gets no link (only
-    whoever made it may reset its password, and only while it is in no other club).
+    Whether the username existed or not, the answer is the same (a pending invitation and
+    a link of the same form): the invite form tells no stranger which usernames exist.
+    A new username gets an account without a password, and its link sets one (and
+    accepts). An existing account belongs to whoever it is: its link only says to log in
+    and accept (`answer_invitation`); only whoever made an account may reset its password,
+    and only while it is in no other club.
     """
     users = get_user_model().objects
     user = users.filter(username__iexact=username).first()
@@ -137,10 +155,29 @@ def invite(club: Club, username: str, *, by: Actor) -> tuple[Membership, str | N
     elif Membership.objects.filter(club=club, user=user).exists():
         raise ClubError(_("%(user)s ya organiza este club.") % {"user": user.get_username()})
     membership = Membership.objects.create(
-        club=club, user=user, invited_by=stored_user(by), created_account=created, accepted=created
+        club=club, user=user, invited_by=stored_user(by), created_account=created, accepted=False
     )
     _audit(club, by, "organiser", None, {"user": user.get_username(), "new_account": created})
-    return membership, password_link(user) if created else None
+    return membership, invitation_link(membership)
+
+
+def invitation_link(membership: Membership) -> str:
+    """A pending invitation's link: for an account it made that has no password yet and is
+    in no other club, the link to choose one; for any other, a link of the same form that
+    sets nothing (never a way into someone else's account)."""
+    user = membership.user
+    if (membership.created_account and not user.has_usable_password()
+            and not Membership.objects.filter(user=user).exclude(pk=membership.pk).exists()):
+        return password_link(user)
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return reverse("clubs:set_password", args=[uid, invitation_tokens.make_token(user)])
+
+
+def accept_created(user: User) -> None:
+    """An account made by an invitation has chosen its password: it organises the clubs
+    whose invitation made it."""
+    Membership.objects.filter(user=user, created_account=True, accepted=False).update(
+        accepted=True)
 
 
 def pending_invitations(user: Actor) -> list[Membership]:
@@ -170,7 +207,8 @@ def can_reset_password(membership: Membership, by: Actor) -> bool:
     someone else's), and never an administrator's (reset from the command line)."""
     user = membership.user
     return (
-        membership.created_account
+        membership.accepted
+        and membership.created_account
         and membership.invited_by_id is not None
         and membership.invited_by_id == getattr(by, "pk", None)
         and not (user.is_staff or user.is_superuser)
@@ -178,7 +216,18 @@ def can_reset_password(membership: Membership, by: Actor) -> bool:
     )
 
 
+def can_resend_invitation(membership: Membership, by: Actor) -> bool:
+    """Whoever invited may see a pending invitation's link again (the same for every
+    account: it tells nothing of whether the account is new)."""
+    return (not membership.accepted and membership.invited_by_id is not None
+            and membership.invited_by_id == getattr(by, "pk", None))
+
+
 def reset_password_link(membership: Membership, *, by: Actor) -> str:
+    """A pending invitation's link again (to its inviter), or a new-password link for an
+    account the organiser made (`can_reset_password`)."""
+    if can_resend_invitation(membership, by):
+        return invitation_link(membership)
     if not can_reset_password(membership, by):
         raise ClubError(_("Solo quien invitó a este organizador puede darle una contraseña nueva."))
     return password_link(membership.user)

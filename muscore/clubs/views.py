@@ -66,17 +66,26 @@ def logout(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 @ratelimits.limit(ratelimits.LOGIN, api=False)
 def set_password(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
-    """An invitation or a new password link: choose a password, and you are logged in."""
+    """An invitation or a new password link: choose a password, and you are logged in (an
+    account made by an invitation then organises that club). An invitation to an account
+    that has its own password only says to log in and accept it."""
     users = auth.get_user_model().objects
     try:
         user = users.get(pk=urlsafe_base64_decode(uidb64).decode())
     except (ValueError, TypeError, OverflowError, users.model.DoesNotExist):
         user = None
+    if user is not None and not services.account_tokens.check_token(user, token) and (
+            services.invitation_tokens.check_token(user, token)):
+        # An invitation to an account that has its own password: log in and accept it.
+        context = {"invitation": True, "account": user,
+                   "login_url": f"{reverse('clubs:login')}?next={reverse('clubs:index')}"}
+        return render(request, "clubs/set_password.html", context)
     if user is None or not services.account_tokens.check_token(user, token):
         return render(request, "clubs/set_password.html", {"invalid": True}, status=404)
     form = SetPasswordForm(user, request.POST or None)
     if request.method == "POST" and form.is_valid():
         form.save()
+        services.accept_created(user)
         auth.login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Contraseña guardada. Ya has entrado."))
         return redirect("clubs:index")
@@ -175,31 +184,31 @@ def organisers(request: HttpRequest, slug: str) -> HttpResponse:
     club = _organised_club(request, slug)
     form = InviteForm(request.POST or None)
     link = ""
+    invited = None
     if request.method == "POST" and form.is_valid():
         try:
             membership, path = services.invite(club, form.cleaned_data["username"], by=request.user)
         except services.ClubError as error:
             form.add_error("username", page_message(error))
         else:
-            if path:
-                link = request.build_absolute_uri(path)
-            name = {"user": membership.user.get_username()}
-            if membership.accepted:
-                messages.success(request, _("%(user)s ya es organizador del club.") % name)
-            else:
-                messages.success(
-                    request,
-                    _(
-                        "%(user)s está invitado: será organizador cuando acepte la invitación "
-                        "(la verá en la página de clubs al entrar)."
-                    )
-                    % name,
+            # One answer whether the username existed or not (issue 21): an invitation and
+            # its link, never "that account exists".
+            link = request.build_absolute_uri(path)
+            invited = membership.user
+            messages.success(
+                request,
+                _(
+                    "%(user)s está invitado: será organizador cuando acepte la invitación "
+                    "(la verá en la página de clubs al entrar)."
                 )
+                % {"user": invited.get_username()},
+            )
             form = InviteForm()
     context = {
         **club_context(request, club),
         "form": form,
         "link": link,
+        "invited": invited,
         "memberships": _memberships(club, request.user),
         "changes": _changes(club),
     }
@@ -240,7 +249,8 @@ def _changes(club: Club) -> list[dict[str, Any]]:
 
 def _memberships(club: Club, user: Actor) -> list[dict[str, Any]]:
     rows = club.memberships.select_related("user", "invited_by")
-    return [{"m": m, "can_reset": services.can_reset_password(m, user)} for m in rows]
+    return [{"m": m, "can_reset": services.can_reset_password(m, user),
+             "can_resend": services.can_resend_invitation(m, user)} for m in rows]
 
 
 @require_POST
@@ -257,7 +267,8 @@ def reset_password(request: HttpRequest, slug: str, membership_id: int) -> HttpR
         **club_context(request, club),
         "form": InviteForm(),
         "link": request.build_absolute_uri(path),
-        "reset_for": membership.user,
+        "reset_for": membership.user if membership.accepted else None,
+        "invited": None if membership.accepted else membership.user,
         "memberships": _memberships(club, request.user),
         "changes": _changes(club),
     }

@@ -79,8 +79,11 @@ def test_adding_an_existing_account_is_an_invitation_it_sees_and_may_decline() -
     iker = make_user("iker")
     page = logged_in(maite).post(f"/club/{club.slug}/organizadores", {"username": "iker"})
     assert page.status_code == 200
-    assert "/cuentas/clave/" not in page.content.decode()
     assert "data-pending" in page.content.decode()
+    # Its link (the same form as a new account's) sets no password: log in and accept.
+    link = _link(page.content.decode())
+    Client().post(link, {"new_password1": "x-takes-over-9", "new_password2": "x-takes-over-9"})
+    assert not Client().login(username="iker", password="x-takes-over-9")
     membership = Membership.objects.get(user=iker)
     assert not membership.accepted and not membership.created_account
 
@@ -120,4 +123,9 @@ def test_a_new_account_is_reset_by_its_inviter_only_while_it_is_in_no_other_club
     logged_in(other.memberships.get().user).post(
         f"/club/{other.slug}/organizadores", {"username": "iker"}
     )
-    assert as_maite.post(url).status_code == 403
+    # Now someone else's too: the invitation's link sets no password any more.
+    again = as_maite.post(url)
+    assert again.status_code == 200
+    stolen = {"new_password1": "x-takes-over-9", "new_password2": "x-takes-over-9"}
+    assert Client().post(_link(again.content.decode()), stolen).status_code == 200
+    assert not Client().login(username="iker", password="x-takes-over-9")

@@ -102,16 +102,55 @@ def test_an_invitation_is_a_link_to_set_a_password_used_once() -> None:
     assert Client().login(username="iker", password=PASSWORD)
 
 
-def test_inviting_an_existing_account_gives_no_password_link() -> None:
+def test_inviting_an_existing_account_gives_a_link_that_sets_no_password() -> None:
     club = make_club()
     maite = club.memberships.get().user
     make_user("iker")
     page = logged_in(maite).post(f"/club/{club.slug}/organizadores", {"username": "IKER"})
-    assert "/cuentas/clave/" not in page.content.decode()
+    link = _link(page.content.decode())  # a link of the same form as a new account's
     membership = Membership.objects.get(user__username="iker")
-    assert not membership.created_account
-    reset = logged_in(maite).post(f"/club/{club.slug}/organizadores/{membership.pk}/clave")
-    assert reset.status_code == 403  # someone else's account: never reset from here
+    assert not membership.created_account and not membership.accepted
+    opened = Client().get(link)
+    assert opened.status_code == 200 and "new_password1" not in opened.content.decode()
+    assert "Entra con ella" in opened.content.decode()
+    Client().post(link, {"new_password1": "taken-over-1", "new_password2": "taken-over-1"})
+    assert not Client().login(username="iker", password="taken-over-1")
+    assert Client().login(username="iker", password=PASSWORD)
+    # Its inviter may see the invitation's link again: it sets nothing either.
+    again = logged_in(maite).post(f"/club/{club.slug}/organizadores/{membership.pk}/clave")
+    assert again.status_code == 200
+    Client().post(_link(again.content.decode()),
+                  {"new_password1": "taken-over-1", "new_password2": "taken-over-1"})
+    assert Client().login(username="iker", password=PASSWORD)
+
+
+def _answer(page: str, username: str, club: Club) -> list[str]:
+    """What the organisers' page says of an invitation just made, with the username, the
+    club, its organiser, the link's keys and the row's ids taken out."""
+    status = re.findall(r'role="status"[^>]*>(.*?)</', page, re.S)
+    box = re.findall(r'class="share-link invite-link".*?</div>', page, re.S)
+    row = [li for li in re.findall(r"<li>.*?</li>", page, re.S) if username in li]
+    text = "\n".join(status + box + row)
+    text = re.sub(r"/cuentas/clave/[^/]+/[^/<\s]+/", "/cuentas/clave/U/T/", text)
+    text = re.sub(r"/organizadores/\d+/", "/organizadores/N/", text)
+    text = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", text)
+    inviter = club.memberships.get(accepted=True).user.get_username()
+    return [text.replace(username, "X").replace(club.slug, "S").replace(inviter, "M")]
+
+
+def test_the_invite_form_answers_alike_whether_the_username_exists_or_not() -> None:
+    """Issue 21: a stranger (anyone can start a club) must not learn from the invite form
+    which usernames exist."""
+    make_user("ikerexiste")
+    answers = []
+    for n, username in enumerate(["ikerexiste", "ikernuevoo"]):
+        club = make_club(f"Club {n}", make_user(f"maite{n}"))
+        page = logged_in(club.memberships.get().user).post(
+            f"/club/{club.slug}/organizadores", {"username": username})
+        assert page.status_code == 200
+        answers.append((page.status_code, _answer(page.content.decode(), username, club)))
+    assert answers[0] == answers[1]
+    assert "invitado" in answers[0][1][0] and "/cuentas/clave/U/T/" in answers[0][1][0]
 
 
 def test_only_the_inviter_gives_a_new_password_link() -> None:
