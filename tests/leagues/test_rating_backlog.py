@@ -171,7 +171,7 @@ def test_the_worker_shrinks_its_transactions_to_hold_the_lock_briefly(
 
     monkeypatch.setattr(rating_store, "_insert_points", slow)
     first, *_rest = matches(competition)
-    results.record_result(first, by=user, juegos=[3, 0])
+    results.record_result(first, by=user, juegos=[3, 0], reason="acta")
     assert rating_store.catch_up() == 1
     assert sizes[0] == 8
     assert max(sizes[1:]) <= 3, sizes  # 50 ms at 20 ms a match: two or three a transaction
