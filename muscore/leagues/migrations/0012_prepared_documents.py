@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0010_correction_reason'),
+        ('leagues', '0011_competition_rated'),
     ]
 
     operations = [
