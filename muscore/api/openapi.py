@@ -64,6 +64,8 @@ ETAG_HEADER = {"ETag": {"description": _("La revisión de la mesa como ETag: «r
 SEED_HANDS = {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}
 #: Five piedras (an amarraco) for side A, tapped by hand.
 PIEDRAS_REQUEST = {"side": "A", "n": 5}
+#: A perete shown by a player of side B (on a table whose rules have "perete": true).
+PERETE_REQUEST = {"side": "B"}
 
 # -- examples (hand-worked; tests/api/test_openapi.py checks them) -----------------------------
 
@@ -422,6 +424,30 @@ NUMBER = {"name": "number", "in": "path", "required": True,
           "schema": {"type": "integer", "minimum": 0}, "description": _("El número de la mano, "
                                                                         "desde 1.")}
 
+def _side_entry(
+    operation_id: str, summary: str | Promise, description: str | Promise,
+    more: dict[str, Any], example: Any, created: str | Promise,
+) -> dict[str, Any]:
+    """POST of an entry tapped for a side (piedras, a perete): the side and `more`, a
+    retry's client id and the board's revision; 201 with the table, 409 when it moved."""
+    return {
+        "operationId": operation_id, "tags": ["hands"], "summary": summary,
+        "description": description,
+        "parameters": [TABLE_ID, FINISHED, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
+        "requestBody": _body({
+            "type": "object",
+            "properties": {"side": SIDE, **more, "client_id": CLIENT_ID,
+                           "revision": {"type": "integer"}},
+            "required": ["side", *more],
+            "additionalProperties": False,
+        }, example),
+        "responses": {"201": _json(_ref("TableAnswer"), created, headers=ETAG_HEADER),
+                      "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
+                      "409": _error(_("La mesa cambió desde la revisión dada.")),
+                      "422": IDEMPOTENCY_REUSED, "429": TOO_MANY},
+    }
+
+
 PATHS: dict[str, Any] = {
     "/api/v1/score": {"post": {
         "operationId": "score", "tags": ["scoring"],
@@ -500,34 +526,34 @@ PATHS: dict[str, Any] = {
                       "409": _error(_("Esa mano ya estaba llena: `hand` es la guardada.")),
                       "422": IDEMPOTENCY_REUSED, "429": TOO_MANY},
     }},
-    "/api/v1/tables/{table_id}/piedras": {"post": {
-        "operationId": "addPiedras", "tags": ["hands"],
-        "summary": _("Apuntar piedras a mano (+1, +5, -1 para un bando)"),
-        "description": _("Para la mesa que no anota lances: las piedras de un bando, como en "
-                         "el papel. Se guardan como una anotación entre las manos (se "
-                         "deshacen con DELETE /hands/last y salen en el registro de cambios); "
-                         "no mueven la mano, nunca bajan de 0 y al llegar a la meta ganan el "
-                         "juego. `revision` o If-Match rechazan con 409 un toque sobre una mesa "
-                         "que ha cambiado; `client_id` o Idempotency-Key hacen seguro un "
-                         "reintento. Ver docs/contract.md."),
-        "parameters": [TABLE_ID, FINISHED, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
-        "requestBody": _body({
-            "type": "object",
-            "properties": {
-                "side": SIDE,
-                "n": {"type": "integer", "minimum": -100, "maximum": 100, "not": {"const": 0}},
-                "client_id": CLIENT_ID,
-                "revision": {"type": "integer"},
-            },
-            "required": ["side", "n"],
-            "additionalProperties": False,
-        }, PIEDRAS_REQUEST),
-        "responses": {"201": _json(_ref("TableAnswer"), _("La mesa con las piedras."),
-                                   headers=ETAG_HEADER),
-                      "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
-                      "409": _error(_("La mesa cambió desde la revisión dada.")),
-                      "422": IDEMPOTENCY_REUSED, "429": TOO_MANY},
-    }},
+    "/api/v1/tables/{table_id}/piedras": {"post": _side_entry(
+        "addPiedras",
+        _("Apuntar piedras a mano (+1, +5, -1 para un bando)"),
+        _("Para la mesa que no anota lances: las piedras de un bando, como en "
+          "el papel. Se guardan como una anotación entre las manos (se "
+          "deshacen con DELETE /hands/last y salen en el registro de cambios); "
+          "no mueven la mano, nunca bajan de 0 y al llegar a la meta ganan el "
+          "juego. `revision` o If-Match rechazan con 409 un toque sobre una mesa "
+          "que ha cambiado; `client_id` o Idempotency-Key hacen seguro un "
+          "reintento. Ver docs/contract.md."),
+        {"n": {"type": "integer", "minimum": -100, "maximum": 100, "not": {"const": 0}}},
+        PIEDRAS_REQUEST,
+        _("La mesa con las piedras."),
+    )},
+    "/api/v1/tables/{table_id}/perete": {"post": _side_entry(
+        "addPerete",
+        _("Apuntar un perete (4 5 6 7: un tanto para un bando)"),
+        _("Solo en una mesa que juega el perete (reglas con \"perete\": true; "
+          "si no, 400): una piedra para el bando del jugador que lo enseña, "
+          "guardada como una anotación entre las manos, como las piedras a "
+          "mano (se deshace con DELETE /hands/last); no mueve la mano (se "
+          "reparte de nuevo) y al llegar a la meta gana el juego. `revision` o "
+          "If-Match, `client_id` o Idempotency-Key como en /piedras. Ver "
+          "docs/contract.md."),
+        {},
+        PERETE_REQUEST,
+        _("La mesa con el perete."),
+    )},
     "/api/v1/tables/{table_id}/hands/last": {"delete": {
         "operationId": "undoLastHand", "tags": ["hands"],
         "summary": _("Deshacer la última mano"),

@@ -36,6 +36,7 @@ CREATE_KEYS = {"rules", "players", "mano"}
 ADD_KEYS = ("number", "client_id")
 EDIT_KEYS = ("revision",)
 PIEDRAS_KEYS = {"side", "n", "client_id", "revision"}
+PERETE_KEYS = {"side", "client_id", "revision"}
 
 View = Callable[..., HttpResponse]
 
@@ -295,16 +296,43 @@ def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
 @with_key_check
 def add_piedras(request: HttpRequest, table_id: str) -> HttpResponse:
     """Piedras tapped by hand for a side ({"side": "A", "n": 5}): an entry among the hands."""
+    return _add_entry(
+        request, table_id, PIEDRAS_KEYS, "piedras take side, n and client_id",
+        lambda table, data, **write: services.add_piedras(
+            table, data.get("side"), data.get("n"), **write),
+    )
+
+
+@api_view("POST")
+@ratelimits.limit(ratelimits.WRITE, api=True)
+@with_key_check
+def add_perete(request: HttpRequest, table_id: str) -> HttpResponse:
+    """A perete ({"side": "A"}: 4 5 6 7 shown by a player of that side) on a table that
+    plays it: one piedra to the side, an entry among the hands like a piedras tap."""
+    return _add_entry(
+        request, table_id, PERETE_KEYS, "a perete takes side and client_id",
+        lambda table, data, **write: services.add_perete(table, data.get("side"), **write),
+    )
+
+
+def _add_entry(
+    request: HttpRequest,
+    table_id: str,
+    keys: set[str],
+    takes: str,
+    add: Callable[..., services.WriteResult],
+) -> HttpResponse:
+    """An entry tapped for a side (piedras, a perete), with its revision and retry keys:
+    `add(table, data, **write)` is the service that stores it."""
     table = authorized_table(request, table_id)
     data = read_json(request)
-    unknown = sorted(set(data) - PIEDRAS_KEYS)
+    unknown = sorted(set(data) - keys)
     if unknown:
-        raise BadRequest(f"unknown key {unknown[0]!r}; piedras take side, n and client_id")
+        raise BadRequest(f"unknown key {unknown[0]!r}; {takes}")
     base = pop_base_revision(request, data)
-    result = services.add_piedras(
+    result = add(
         table,
-        data.get("side"),
-        data.get("n"),
+        data,
         client_id=data.get("client_id"),
         idempotency_key=request.headers.get("Idempotency-Key"),
         base_revision=base,

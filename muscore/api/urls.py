@@ -16,6 +16,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tables/<str:table_id>/export", tables.export, name="table_export"),
     path("tables/<str:table_id>/hands", tables.add_hand, name="table_hands"),
     path("tables/<str:table_id>/piedras", tables.add_piedras, name="table_piedras"),
+    path("tables/<str:table_id>/perete", tables.add_perete, name="table_perete"),
     path("tables/<str:table_id>/hands/last", tables.undo_last, name="table_hand_last"),
     path("tables/<str:table_id>/hands/<int:number>", tables.hand, name="table_hand"),
     path("tables/<path:rest>", tables.not_found),

@@ -19,6 +19,7 @@ urlpatterns = [
     path("t/<str:table_id>/k/<str:key>/deshacer", views.undo, name="undo"),
     path("t/<str:table_id>/k/<str:key>/rehacer", views.redo, name="redo"),
     path("t/<str:table_id>/k/<str:key>/piedras", views.piedras, name="piedras"),
+    path("t/<str:table_id>/k/<str:key>/perete", views.perete, name="perete"),
     # Installable and offline: the worker lives at the root so its scope is the whole site.
     path("robots.txt", views.robots, name="robots"),
     path("favicon.ico", views.favicon, name="favicon"),

@@ -108,6 +108,7 @@ def _links(table: Table, editable: bool) -> dict[str, str]:
             undo=reverse("tables:undo", args=[table.id, key]),
             redo=reverse("tables:redo", args=[table.id, key]),
             piedras=reverse("tables:piedras", args=[table.id, key]),
+            perete=reverse("tables:perete", args=[table.id, key]),
             manifest=reverse("tables:edit_manifest", args=[table.id, key]),
         )
     return links
@@ -467,21 +468,50 @@ def piedras(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     (a double tap) is stored once, and a tap on a board another phone has changed
     since is refused, so nobody adds piedras to a score they did not see.
     """
-    table = _editable(table_id, key)
-    url = reverse("tables:edit_board", args=[table.id, table.edit_key])
     side = request.POST.get("side", "")
     raw = request.POST.get("n", "")
     n: Any = int(raw) if raw.lstrip("-").isdigit() and len(raw) < 5 else raw
+    valid = side in ("A", "B") and isinstance(n, int)
+    return _board_entry(
+        request, table_id, key,
+        lambda table, **write: services.add_piedras(table, side, n, **write),
+        f"{side}{n}" if valid else None,
+    )
+
+
+@table_page("POST")
+@ratelimits.limit(ratelimits.WRITE, api=False)
+def perete(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
+    """A perete (4 5 6 7) shown by a player of a side, tapped on the board: one piedra to
+    that side, stored as an entry like a piedras tap, with the same guards (the board's
+    revision, a double tap stored once). The engine refuses it where the table does
+    not play perete."""
+    side = request.POST.get("side", "")
+    return _board_entry(
+        request, table_id, key,
+        lambda table, **write: services.add_perete(table, side, **write),
+        f"perete{side}" if side in ("A", "B") else None,
+    )
+
+
+def _board_entry(
+    request: HtmxHttpRequest,
+    table_id: str,
+    key: str,
+    add: Callable[..., services.WriteResult],
+    tap: str | None,
+) -> HttpResponse:
+    """Store an entry tapped on the board (piedras, a perete) with `add(table, **write)`,
+    the service that stores it, then the board again."""
+    table = _editable(table_id, key)
+    url = reverse("tables:edit_board", args=[table.id, table.edit_key])
     revision = request.POST.get("revision", "")
     base = int(revision) if revision.isdigit() and len(revision) < 10 else None
-    valid = side in ("A", "B") and isinstance(n, int)
-    key_of_tap = f"tap:r{base}:{side}{n}" if base is not None and valid else None
+    key_of_tap = f"tap:r{base}:{tap}" if base is not None and tap else None
     try:
         # The summed-up answer is enough: the board is drawn anew.
-        services.add_piedras(
+        add(
             table,
-            side,
-            n,
             base_revision=base,
             idempotency_key=key_of_tap,
             via=VIA,

@@ -278,3 +278,23 @@ def test_piedras_example_works_on_a_live_table(client: Client) -> None:
     assert response.status_code == 201
     validate(response_schema(path, "post", "201"), response.json())
     assert response.json()["current"]["score"] == {"A": 5, "B": 0}
+
+
+def test_perete_example_works_on_a_table_that_plays_it(client: Client) -> None:
+    path = "/api/v1/tables/{table_id}/perete"
+    entry = request_example(path, "post")
+    off = post(client, "/api/v1/tables", {}).json()
+    key = {"X-Table-Key": off["edit_key"]}
+    refused = post(client, f"/api/v1/tables/{off['id']}/perete", entry, **key)
+    assert refused.status_code == 400 and "perete" in refused.json()["error"]
+    on = post(client, "/api/v1/tables", {"rules": {"perete": True}}).json()
+    assert on["rules"]["perete"] is True
+    base = f"/api/v1/tables/{on['id']}"
+    assert post(client, base + "/perete", entry).status_code == 403  # no key: nothing changes
+    response = post(client, base + "/perete", entry, **{"X-Table-Key": on["edit_key"]})
+    assert response.status_code == 201
+    validate(response_schema(path, "post", "201"), response.json())
+    (row,) = response.json()["current"]["hands"]
+    assert row["perete"] == {"side": "B"} and row["score"] == {"A": 0, "B": 1}
+    bad = post(client, base + "/perete", {"side": "B", "n": 1}, **{"X-Table-Key": on["edit_key"]})
+    assert bad.status_code == 400 and "'n'" in bad.json()["error"]

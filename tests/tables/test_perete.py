@@ -118,3 +118,38 @@ def test_the_calculator_lists_the_option_and_says_a_perete_dealt(client: Client)
     on = text(client.post(reverse("disputes:calculator"), {**data, "perete": "si"}))
     assert "A1 tiene perete (4 5 6 7): en esta mesa es un tanto para A1 y A2" in on
     assert "Reglas: a 40, 8 reyes , perete" in on or "8 reyes, perete" in on
+
+
+def tap_perete(client: Client, table: Table, side: str) -> Any:
+    revision = Table.objects.get(pk=table.pk).revision
+    return client.post(url(table, "tables:perete"), {"side": side, "revision": str(revision)})
+
+
+def test_the_board_offers_perete_only_on_a_table_that_plays_it(client: Client) -> None:
+    on, off = make_table(perete=True), make_table()
+    page = client.get(url(on)).content.decode()
+    assert page.count('class="perete-button"') == 2  # one under each side
+    assert 'aria-label="Perete: un tanto para Ana y Carla (4 5 6 7)"' in page
+    assert "perete-button" not in client.get(url(off)).content.decode()
+    assert "perete-button" not in client.get(reverse("tables:board", args=[on.id])).content.decode()
+
+
+def test_a_perete_tapped_on_the_board_is_stored_once_and_refused_where_not_played(
+    client: Client,
+) -> None:
+    table = make_table(perete=True)
+    revision = Table.objects.get(pk=table.pk).revision
+    for _twice in range(2):  # a double tap: the same board's revision, stored once
+        response = client.post(url(table, "tables:perete"),
+                               {"side": "B", "revision": str(revision)})
+        assert response.status_code in (302, 303)
+    assert list(Hand.objects.filter(table=table).values_list("record", flat=True)) == [
+        {"perete": {"side": "B"}}]
+    assert "Perete de Bruno y Diego: 1 piedra, 1." in text(client.get(url(table)))
+    off = make_table()
+    refused = tap_perete(client, off, "A")
+    assert refused.status_code == 409 and "no juega el perete" in text(refused)
+    assert tap_perete(client, table, "C").status_code == 409
+    assert not Hand.objects.filter(table=off).exists()
+    view = client.post(reverse("tables:board", args=[table.id]) + "perete", {"side": "A"})
+    assert view.status_code in (403, 404, 405)

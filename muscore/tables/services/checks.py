@@ -178,3 +178,11 @@ def piedras_record(side: Any, n: Any) -> dict[str, Any]:
             _("las piedras son un número entero de -%(max)s a %(max)s, sin el 0"), max=PIEDRAS_MAX
         )
     return {"piedras": {"side": side, "n": n}}
+
+
+def perete_record(side: Any) -> dict[str, Any]:
+    """The record of a perete shown by a player of `side`, `{"perete": {"side"}}`, or
+    TableError. Whether the table plays perete is the engine's to say (`perete_off`)."""
+    if side not in ("A", "B"):
+        raise TableError(_('el perete es de un bando: "A" o "B"'))
+    return {"perete": {"side": side}}
