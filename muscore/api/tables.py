@@ -311,7 +311,8 @@ def add_perete(request: HttpRequest, table_id: str) -> HttpResponse:
     plays it: one piedra to the side, an entry among the hands like a piedras tap."""
     return _add_entry(
         request, table_id, PERETE_KEYS, "a perete takes side and client_id",
-        lambda table, data, **write: services.add_perete(table, data.get("side"), **write),
+        lambda table, data, **write: services.add_hand(
+            table, services.perete_record(data.get("side")), **write),
     )
 
 

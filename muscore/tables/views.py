@@ -489,7 +489,7 @@ def perete(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     side = request.POST.get("side", "")
     return _board_entry(
         request, table_id, key,
-        lambda table, **write: services.add_perete(table, side, **write),
+        lambda table, **write: services.add_hand(table, services.perete_record(side), **write),
         f"perete{side}" if side in ("A", "B") else None,
     )
 

@@ -30,9 +30,9 @@ on these functions and nothing else. The stable API:
   idempotency_key=None, base_revision=None, via, finished="full")`, `undo_last(table, *,
   base_revision=None, idempotency_key=None, via, finished)`, `add_piedras(table, side, n,
   *, client_id=None, idempotency_key=None, base_revision=None, via, finished)`: piedras
-  tapped by hand, stored as an entry among the hands; `add_perete(table, side, *, ...)`
-  the same for a perete (4 5 6 7: one piedra; refused where the table does not play
-  it); `redo_last(table, *,
+  tapped by hand, stored as an entry among the hands (a perete is `add_hand` of
+  `perete_record(side)`, refused by the engine where the table does not play it);
+  `redo_last(table, *,
   base_revision=None, idempotency_key=None, via, finished)`: bring back the hand undone
   last (`redo_candidate(table) -> dict | None`: which); `replace_hand(table, number,
   record, *, base_revision=None, idempotency_key=None, via, finished)`: its answer
@@ -91,7 +91,6 @@ from muscore.tables.services.errors import (
 )
 from muscore.tables.services.hands import (
     add_hand,
-    add_perete,
     add_piedras,
     redo_candidate,
     redo_last,
@@ -150,7 +149,6 @@ __all__ = [
     "UnreadableHand",
     "WriteResult",
     "add_hand",
-    "add_perete",
     "add_piedras",
     "board_state",
     "check_record",

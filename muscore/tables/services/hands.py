@@ -21,7 +21,6 @@ from muscore.tables.services.checks import (
     _check_limit,
     _is_int,
     check_record,
-    perete_record,
     piedras_record,
 )
 from muscore.tables.services.errors import (
@@ -193,30 +192,6 @@ def add_piedras(
     return add_hand(
         table,
         piedras_record(side, n),
-        client_id=client_id,
-        idempotency_key=idempotency_key,
-        base_revision=base_revision,
-        via=via,
-        finished=finished,
-    )
-
-
-def add_perete(
-    table: Table,
-    side: Any,
-    *,
-    client_id: Any = None,
-    idempotency_key: Any = None,
-    base_revision: Any = None,
-    via: str,
-    finished: Finished = "full",
-) -> WriteResult:
-    """A perete (4 5 6 7) shown by a player of `side`: one piedra to it, an entry in the
-    table's record stored exactly as a piedras tap is (see `add_piedras`). The engine
-    refuses it (RuleError `perete_off`) on a table whose rules do not play perete."""
-    return add_hand(
-        table,
-        perete_record(side),
         client_id=client_id,
         idempotency_key=idempotency_key,
         base_revision=base_revision,
