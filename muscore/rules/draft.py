@@ -24,8 +24,8 @@ the previous one (undo) and two drafts compare equal when they hold the same fac
 1
 >>> [step["points"] for step in draft.preview().steps]
 [1]
->>> draft.closed().result()["score"]
-{'A': 2, 'B': 8}
+>>> draft.closed().result()["score"] == {"A": 2, "B": 8}
+True
 
 Unknown is ``None`` wherever a yes/no, a side or a lance is asked: a draft never
 guesses. What it answers is certain given what is entered (declarations not entered
