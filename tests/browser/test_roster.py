@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from muscore.clubs.models import Pair, Player
+from tests.browser.test_axe import axe_violations
 from tests.browser.test_clubs import add_pairs, start_club
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,6 +26,7 @@ def test_an_organiser_merges_two_players_on_a_phone(
     assert_page_ok(page, f"/club/bar-txoko/jugador/{anita.pk}/fusionar", screenshot="merge")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
+    assert axe_violations(page) == []
     page.get_by_label("Es la misma persona que").select_option(label="Ana")
     page.get_by_role("button", name="Fusionar").click()
     # The yes is not ticked: the phone does not send it (the server refuses it too).
@@ -37,3 +39,9 @@ def test_an_organiser_merges_two_players_on_a_phone(
     assert not Player.objects.filter(name="Anita").exists()
     pair = Pair.objects.get(name__icontains="Carlos")
     assert pair.player_names() == ["Ana", "Carlos"]
+    # The club page with its "retirar" buttons: one pair retired, listed apart, no violation.
+    page.goto("/club/bar-txoko/")
+    page.locator("#parejas li").filter(has_text=pair.name).get_by_role(
+        "button", name="retirar").click()
+    expect(page.locator("[data-retired-pairs]")).to_contain_text(pair.name)
+    assert axe_violations(page) == []
