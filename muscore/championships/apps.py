@@ -5,3 +5,15 @@ class ChampionshipsConfig(AppConfig):
     name = "muscore.championships"
     label = "championships"
     verbose_name = "Championships"
+
+    def ready(self) -> None:
+        # A league result moves the championship on (the knockout's next games, a heat's
+        # order) in the result's own write: the league does not import us.
+        from muscore.championships.results import on_result
+        from muscore.leagues.signals import result_changed
+
+        def listener(sender: object, competition: object, by: object = None,
+                     **kwargs: object) -> None:
+            on_result(competition, by)  # type: ignore[arg-type]
+
+        result_changed.connect(listener, weak=False, dispatch_uid="championships-result")

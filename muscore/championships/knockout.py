@@ -5,7 +5,8 @@ A tie's games are liguillas of its two pairs (one match each) in the championshi
 so every result goes through the league's result functions (tables, paper, links,
 no-shows) and is only read here. A tie's next game and the next round's ties are made as
 soon as the games before them are decided (:func:`sync`, called by the draw and by the
-pages that show the bracket), so no one has to press a button between rounds.
+result's own write through ``muscore.leagues.signals.result_changed``; the pages only
+read), so no one has to press a button between rounds.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from muscore.championships.models import Enrolment, Phase, PhaseGroup
+from muscore.championships.pairs import acting, phase_pair
 from muscore.clubs.permissions import Actor
 from muscore.leagues import competitions
 from muscore.leagues.models import Match
@@ -190,14 +192,12 @@ def bracket(phase: Phase) -> Bracket | None:
 
 
 def _new_game(phase: Phase, tie: Tie, total: int, by: Actor | None) -> None:
-    from muscore.championships.services import _acting, _phase_pair
-
     enrolments = Enrolment.objects.select_related("championship__club", "sede").in_bulk(
         [tie.first, tie.second])
     first, second = enrolments[tie.first or 0], enrolments[tie.second or 0]
     game = len(tie.games) + 1
     # The pairs swap sides each game (the first in the bracket opens the odd games).
-    pairs = [_phase_pair(first), _phase_pair(second)]
+    pairs = [phase_pair(first), phase_pair(second)]
     if game % 2 == 0:
         pairs.reverse()
     club = phase.championship.club
@@ -209,7 +209,7 @@ def _new_game(phase: Phase, tie: Tie, total: int, by: Actor | None) -> None:
         name += " · " + _("partida %(n)s") % {"n": game}
     try:
         competition = competitions.create_competition(
-            club, by=_acting(by, club), name=name, pairs=pairs, rules=phase.championship.rules,
+            club, by=acting(by, club), name=name, pairs=pairs, rules=phase.championship.rules,
             draw=[0, 1], draw_method="phase")
     except competitions.CompetitionError as error:  # the whole change is rolled back
         raise KnockoutError(str(error)) from None

@@ -72,9 +72,9 @@ def pair_url(enrolment: Enrolment) -> str:
 
 def bracket_view(phase: Phase) -> dict[str, Any] | None:
     """A knockout phase's bracket for people: each round's ties (pairs, games won, the
-    games' links), the third place and the champion. Makes the games the bracket waits
-    for (a tie whose pairs are now known), as the league's results arrive."""
-    state = knockout.sync(phase)
+    games' links), the third place and the champion. Only reads: the result's write made
+    the games the bracket waits for (championships.results)."""
+    state = knockout.bracket(phase)
     if state is None:
         return None
     names = {pk: e.name for pk, e in state.enrolments.items()}

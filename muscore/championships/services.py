@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from muscore.championships import knockout
+from muscore.championships.errors import ChampionshipError as ChampionshipError
 from muscore.championships.models import (
     Championship,
     Enrolment,
@@ -40,23 +40,18 @@ from muscore.championships.models import (
     Region,
     Sede,
 )
-from muscore.clubs.models import NAME_MAX, Club, ClubChange, Pair, PairMember, Player
+from muscore.championships.pairs import acting, heat_pair, make_phase_pairs, phase_pair
+from muscore.clubs.models import NAME_MAX, Club
 from muscore.clubs.permissions import Actor, is_organiser, require_organiser, stored_user
-from muscore.clubs.services import create_club, save_pair
-from muscore.leagues import competitions, documents
+from muscore.clubs.services import create_club
+from muscore.leagues import ceros_rounds, competitions, documents
 from muscore.leagues.compute.document import read_rules
 from muscore.leagues.compute.draw import DrawError, DrawPair, draw_groups, group_winners
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.compute.quotas import QuotaError, Quotas, compute_quotas
 from muscore.leagues.compute.quotas import Sede as QuotaSede
 from muscore.leagues.models import Competition, Entry
-from muscore.messages import WordedError, league_message, page_message
-
-
-class ChampionshipError(WordedError):
-    """A change a championship refuses; str() says why, for a person."""
-
-    family = "championship"
+from muscore.messages import league_message, page_message
 
 
 def fold(name: str) -> str:
@@ -238,7 +233,7 @@ def _replace_in_groups(enrolment: Enrolment) -> None:
     nxt = next((r for r in order if r.pk not in placed), None)
     if nxt is None:
         return
-    entry.pair = _phase_pair(nxt)
+    entry.pair = phase_pair(nxt)
     entry.save(update_fields=["pair"])
     draw = dict(phase.draw or {})
     draw["groups"] = [[nxt.pk if e == enrolment.pk else e for e in g] for g in draw["groups"]]
@@ -294,85 +289,6 @@ def close_entries(championship: Championship, *, by: Actor,
 # ------------------------------------------------------------------------------- heats
 
 
-def _unique_pair_name(club: Club, name: str, suffix: str) -> str:
-    if not Pair.objects.filter(club=club, name__iexact=name).exists():
-        return name
-    candidate = f"{name} ({suffix})"[:NAME_MAX]
-    number = 2
-    while Pair.objects.filter(club=club, name__iexact=candidate).exists():
-        candidate = f"{name} ({suffix} {number})"[:NAME_MAX]
-        number += 1
-    return candidate
-
-
-def _phase_pairs(championship: Championship, enrolments: Sequence[Enrolment],
-                 by: Actor) -> None:
-    """Each enrolment's pair in the championship's club, made for all those without one in
-    a fixed number of queries (a phase of 448 pairs made them one by one in thousands):
-    the players by name (a name already in the club is that player), the pairs with
-    names unique in the club, their members, and the club's audit of each new pair."""
-    todo = [e for e in enrolments if e.phase_pair_id is None]
-    if not todo:
-        return
-    club = championship.club
-    taken = {name.lower() for name in Pair.objects.filter(club=club).values_list(
-        "name", flat=True)}
-    players = {p.name.lower(): p for p in Player.objects.filter(club=club)}
-    new_players = []
-    for enrolment in todo:
-        for name in enrolment.players:
-            if name.lower() not in players:
-                players[name.lower()] = Player(club=club, name=name)
-                new_players.append(players[name.lower()])
-    Player.objects.bulk_create(new_players)
-    pairs = []
-    for enrolment in todo:
-        name = enrolment.name
-        if name.lower() in taken:  # as _unique_pair_name: the venue's name, then a number
-            name, number = f"{enrolment.name} ({enrolment.sede.name})"[:NAME_MAX], 2
-            while name.lower() in taken:
-                name = f"{enrolment.name} ({enrolment.sede.name} {number})"[:NAME_MAX]
-                number += 1
-        taken.add(name.lower())
-        pairs.append(Pair(club=club, name=name))
-    Pair.objects.bulk_create(pairs)
-    PairMember.objects.bulk_create(
-        PairMember(pair=pair, player=players[name.lower()], position=i)
-        for pair, enrolment in zip(pairs, todo, strict=True)
-        for i, name in enumerate(enrolment.players))
-    user = stored_user(by)
-    ClubChange.objects.bulk_create(
-        ClubChange(club=club, by=user, what="pair", before=None, after={
-            "id": pair.pk, "name": pair.name,
-            "players": [players[n.lower()].name for n in enrolment.players]})
-        for pair, enrolment in zip(pairs, todo, strict=True))
-    for pair, enrolment in zip(pairs, todo, strict=True):
-        enrolment.phase_pair = pair
-    Enrolment.objects.bulk_update(todo, ["phase_pair"])
-
-
-def _heat_pair(enrolment: Enrolment, by: Actor) -> Pair:
-    if enrolment.heat_pair_id is None:
-        club = enrolment.sede.club
-        enrolment.heat_pair = save_pair(
-            club, _unique_pair_name(club, enrolment.name, enrolment.championship.name),
-            enrolment.players, by=by, same_players_ok=True)
-        enrolment.save(update_fields=["heat_pair"])
-    assert enrolment.heat_pair is not None
-    return enrolment.heat_pair
-
-
-def _phase_pair(enrolment: Enrolment) -> Pair:
-    if enrolment.phase_pair_id is None:
-        club = enrolment.championship.club
-        enrolment.phase_pair = save_pair(
-            club, _unique_pair_name(club, enrolment.name, enrolment.sede.name),
-            enrolment.players, same_players_ok=True)
-        enrolment.save(update_fields=["phase_pair"])
-    assert enrolment.phase_pair is not None
-    return enrolment.phase_pair
-
-
 @transaction.atomic
 def start_heat(sede: Sede, *, by: Actor, format: str = Competition.Format.LIGUILLA,
                groups: int = 2, ceros: int = 3, legs: int = 1,
@@ -392,10 +308,10 @@ def start_heat(sede: Sede, *, by: Actor, format: str = Competition.Format.LIGUIL
     if len(enrolments) < 2:
         raise ChampionshipError(_("%(sede)s no tiene parejas suficientes para jugar (%(n)s).")
                                 % {"sede": sede.name, "n": len(enrolments)})
-    pairs = [_heat_pair(e, by) for e in enrolments]
+    pairs = [heat_pair(e, by) for e in enrolments]
     try:
         heat = competitions.create_competition(
-            sede.club, by=_acting(by, sede.club), name=f"{sede.championship.name} · {sede.name}",
+            sede.club, by=acting(by, sede.club), name=f"{sede.championship.name} · {sede.name}",
             pairs=pairs, format=format, groups=groups, ceros=ceros, legs=legs,
             rules=sede.championship.rules, draw=draw)
     except competitions.CompetitionError as error:
@@ -405,24 +321,10 @@ def start_heat(sede: Sede, *, by: Actor, format: str = Competition.Format.LIGUIL
     return heat
 
 
-def _acting(by: Actor | None, club: Club) -> User:
-    # A championship organiser acts for a venue's club: the league's checks ask the club's
-    # organisers, so its write is made as one of them (the audit keeps who that is).
-    user = stored_user(by)
-    if user is not None and is_organiser(user, club):
-        return user
-    membership = club.memberships.select_related("user").order_by("id").first()
-    if membership is None:
-        raise ChampionshipError(_("%(club)s no tiene organizadores.") % {"club": club.name})
-    return membership.user
-
-
 def heat_order(competition: Competition) -> list[int]:
     """A finished heat's final order (entry indices, the winner first): the standings of a
     liguilla; the knockout's places then the groups' order; a ceros tournament's table."""
     if competition.format == Competition.Format.CEROS:
-        from muscore.leagues import ceros_rounds
-
         return [row.entry.index for row in ceros_rounds.table(competition).rows]
     tables = competitions.standings(competition)
     if competition.format == Competition.Format.LIGUILLA:
@@ -461,7 +363,8 @@ class HeatQualifiers:
 
 def qualified(championship: Championship) -> dict[int, HeatQualifiers]:
     """Each venue whose heat is finished: its qualified pairs and reserves. A fixed number
-    of queries: each heat's order is kept on its venue for the heat's revision."""
+    of queries: each heat's order is kept on its venue for the heat's revision (by the
+    result that finished it); nothing is written."""
     out: dict[int, HeatQualifiers] = {}
     sedes = list(championship.sedes.filter(heat__status=Competition.Status.FINISHED)
                  .select_related("heat", "region"))
@@ -475,9 +378,9 @@ def qualified(championship: Championship) -> dict[int, HeatQualifiers]:
     for sede in sedes:
         assert sede.heat is not None
         if sede.final_order is None or sede.order_revision != sede.heat.revision:
+            # Kept by the result's write (championships.results); a heat finished some
+            # other way is worked out here, never written by a read.
             sede.final_order, sede.order_revision = heat_order(sede.heat), sede.heat.revision
-            Sede.objects.filter(pk=sede.pk).update(final_order=sede.final_order,
-                                                   order_revision=sede.order_revision)
         pairs = pair_of.get(sede.heat.pk, {})
         order = [enrolments[pairs[i]] for i in sede.final_order
                  if pairs.get(i) in enrolments]
@@ -597,7 +500,7 @@ def draw_phase(phase: Phase, *, by: Actor, seed: str) -> Phase:
     pairs = phase_field(phase)
     if any(e.status == Enrolment.Status.WITHDRAWN for e, _s in pairs):
         raise ChampionshipError(_("Una pareja retirada no puede entrar en un grupo."))
-    _phase_pairs(championship, [e for e, _s in pairs], by)
+    make_phase_pairs(championship, [e for e, _s in pairs], by)
     if phase.knockout:
         phase.seed, phase.drawn_at = seed, timezone.now()
         phase.save(update_fields=["seed", "drawn_at"])
@@ -620,7 +523,7 @@ def draw_phase(phase: Phase, *, by: Actor, seed: str) -> Phase:
         groups = competitions.create_liguillas(
             championship.club, by=by, rules=championship.rules, draw_method="phase",
             leagues=[(f"{phase.name} · {_('Grupo')} {number + 1}",
-                      [_phase_pair(by_pk[int(str(k))]) for k in keys])
+                      [phase_pair(by_pk[int(str(k))]) for k in keys])
                      for number, keys in enumerate(draw.groups)])
     except competitions.CompetitionError as error:  # the whole draw is rolled back
         raise ChampionshipError(str(error)) from None

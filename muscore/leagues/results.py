@@ -54,6 +54,7 @@ from muscore.leagues.models import (
     Match,
     Round,
 )
+from muscore.leagues.signals import result_changed
 from muscore.rules import Rules
 from muscore.tables.models import Table
 from muscore.tables.services import ResultSettled
@@ -216,17 +217,19 @@ def after_change(
     knockout filled from the standings and the matches before (KnockoutConflict if a
     played match would change, unless `reset`: then each such match is cleared, logged
     as "reset" by `by` with the `reason` of the change that cleared it); the
-    competition's status and revision."""
+    competition's status and revision; then `signals.result_changed` (a championship's
+    next knockout games, its heat's final order)."""
     if competition.format == Competition.Format.CEROS:
         ceros_rounds.after_change(competition)
-        bump(competition)
-        return
-    if competition.format == Competition.Format.GROUPS:
-        fill_knockout(competition, by=by, reset=reset, reason=reason)
-    left = Match.objects.filter(competition=competition, source="").exists()
-    status = Competition.Status.PLAYING if left else Competition.Status.FINISHED
-    Competition.objects.filter(pk=competition.pk).update(status=status)
+    else:
+        if competition.format == Competition.Format.GROUPS:
+            fill_knockout(competition, by=by, reset=reset, reason=reason)
+        left = Match.objects.filter(competition=competition, source="").exists()
+        status = Competition.Status.PLAYING if left else Competition.Status.FINISHED
+        Competition.objects.filter(pk=competition.pk).update(status=status)
     bump(competition)
+    # A championship's knockout makes its next games here, never when a page is read.
+    result_changed.send(sender=Competition, competition=competition, by=by)
 
 
 @transaction.atomic

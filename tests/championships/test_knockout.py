@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from muscore.championships import knockout, services
@@ -43,7 +45,7 @@ def knockout_phase(**options: Any) -> tuple[Championship, Any, Phase]:
 
 
 def open_games(phase: Phase) -> list[Competition]:
-    knockout.sync(phase)
+    # No sync here: the results' own writes make the games the bracket waits for.
     return [g.competition for g in phase.groups.select_related("competition")
             if g.competition.status != Competition.Status.FINISHED]
 
@@ -143,3 +145,57 @@ def test_the_phase_form_adds_a_knockout_and_refuses_a_bad_one() -> None:
     assert good.status_code == 302
     phase = championship.phases.get()
     assert phase.knockout and phase.best_of == 3 and phase.third_place
+
+
+def writes_of(path: str) -> list[str]:
+    """The INSERT, UPDATE and DELETE statements of one anonymous GET of ``path``."""
+    with CaptureQueriesContext(connection) as queries:
+        assert Client().get(path).status_code == 200
+    return [q["sql"] for q in queries.captured_queries
+            if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))]
+
+
+def test_the_result_makes_the_final_and_reading_the_pages_writes_nothing() -> None:
+    championship, boss, phase = knockout_phase()
+    state = knockout.bracket(phase)
+    assert state is not None
+    for tie in state.rounds[0]:
+        for game in tie.games:
+            play_all(game.competition, boss)
+    # The semifinals were made by the first round's results, with no page read.
+    state = knockout.bracket(phase)
+    assert state is not None
+    semis = state.rounds[1]
+    assert all(len(t.games) == 1 for t in semis) and not state.rounds[2][0].games
+    play_all(semis[0].games[0].competition, boss)
+    pages = [reverse("championships:detail", args=[championship.pk]),
+             reverse("championships:tv", args=[championship.pk, phase.pk])]
+    pages += [reverse("championships:pair", args=[championship.pk, semis[0].first or 0]),
+              reverse("championships:sede", args=[championship.pk,
+                                                  championship.sedes.first().pk])]
+    # A finished semifinal: every page reads it and writes nothing, twice.
+    for path in pages * 2:
+        assert writes_of(path) == []
+    state = knockout.bracket(phase)
+    assert state is not None and not state.rounds[2][0].games
+    play_all(semis[1].games[0].competition, boss)
+    # The final exists right after the second semifinal's result is stored.
+    state = knockout.bracket(phase)
+    assert state is not None
+    final = state.rounds[2][0]
+    assert len(final.games) == 1
+    assert {final.first, final.second} == {t.winner for t in state.rounds[1]}
+    for path in pages:
+        assert writes_of(path) == []
+
+
+def test_one_all_in_a_best_of_3_makes_the_third_game_at_once() -> None:
+    _championship, boss, phase = knockout_phase(best_of=3)
+    state = knockout.bracket(phase)
+    assert state is not None
+    tie = next(t for t in state.rounds[0] if not t.bye)
+    first, second = (g.competition.matches.get() for g in tie.games)
+    results.record_result(first, by=boss, juegos=[1, 0])
+    results.record_result(second, by=boss, juegos=[1, 0])  # sides swapped: one all
+    state = knockout.bracket(phase)
+    assert state is not None and len(state.rounds[0][tie.order].games) == 3

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from muscore.championships import services
 from muscore.championships.models import Enrolment, Sede
+from muscore.championships.results import keep_heat_order
 from muscore.clubs.models import Club, Membership, Pair, PairMember, Player
 from muscore.clubs.permissions import Actor
 from muscore.clubs.services import create_club, unique_slug
@@ -143,3 +144,5 @@ class Command(BaseCommand):
                     status=Competition.Status.FINISHED, revision=heat.revision + 1)
                 sede.heat = heat
                 sede.save(update_fields=["heat"])
+                heat.refresh_from_db(fields=["status", "revision"])
+                keep_heat_order(sede.pk, heat)  # as a result's write keeps it

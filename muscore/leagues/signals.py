@@ -1,0 +1,9 @@
+"""What the league tells the apps above it (championships) without importing them."""
+
+from django.dispatch import Signal
+
+#: Sent by :func:`muscore.leagues.results.after_change` inside the result's transaction,
+#: once a competition's results, status and revision are stored, with ``competition`` and
+#: ``by`` (the user, None for a table's result). What a receiver writes is part of the
+#: result's write; a receiver's CompetitionError refuses the result (nothing is kept).
+result_changed = Signal()
