@@ -197,10 +197,13 @@ def mark_paid(enrolment: Enrolment, *, by: Actor, paid: bool = True) -> Enrolmen
 @transaction.atomic
 def withdraw(enrolment: Enrolment, *, by: Actor) -> Enrolment:
     """A pair withdraws. Before the entries close the first of its venue's waiting list
-    takes its place; after a phase is drawn its place in an unplayed group goes to the
-    next reserve of its venue (a group whose matches have started keeps it: a no-show)."""
+    takes its place; after a phase is drawn its place goes to the next reserve (of its
+    venue at level 1, of the group it came from after): in a group that has not started
+    (a group that has keeps it: its matches are no-shows), or in a knockout while it has
+    played no game there (once it has, the withdrawal is refused: record its no-show)."""
     require_sede(by, enrolment.sede)
-    enrolment = Enrolment.objects.select_for_update().get(pk=enrolment.pk)
+    enrolment = Enrolment.objects.select_for_update().select_related(
+        "championship__club", "sede").get(pk=enrolment.pk)
     if enrolment.status == Enrolment.Status.WITHDRAWN:
         raise ChampionshipError(_("%(pair)s ya se ha retirado.") % {"pair": enrolment.name})
     was_entered = enrolment.status == Enrolment.Status.ENTERED
@@ -212,35 +215,103 @@ def withdraw(enrolment: Enrolment, *, by: Actor) -> Enrolment:
         if waiting is not None:
             waiting.status = Enrolment.Status.ENTERED
             waiting.save(update_fields=["status"])
-    if enrolment.phase_pair_id is not None:
-        _replace_in_groups(enrolment)
+    phase = latest_phase_of(enrolment)
+    if phase is not None and phase.knockout:
+        _replace_in_bracket(enrolment, phase)
+    elif phase is not None:
+        _replace_in_group(enrolment, phase)
     return enrolment
 
 
-def _replace_in_groups(enrolment: Enrolment) -> None:
-    entry = (Entry.objects.filter(pair=enrolment.phase_pair,
-                                  competition__phase_group__isnull=False)
-             .select_related("competition").order_by("-competition_id").first())
+def placed_in(phase: Phase) -> set[int]:
+    """The enrolments a drawn phase holds (its groups, or its bracket)."""
+    draw = phase.draw or {}
+    if phase.knockout:
+        return {k for k in draw.get("bracket", []) if k is not None}
+    return {k for group in draw.get("groups", []) for k in group}
+
+
+def latest_phase_of(enrolment: Enrolment) -> Phase | None:
+    """The last drawn phase that holds the pair, or None."""
+    if enrolment.phase_pair_id is None:
+        return None
+    for phase in (enrolment.championship.phases.exclude(drawn_at=None)
+                  .order_by("-level", "-id")):
+        if enrolment.pk in placed_in(phase):
+            return phase
+    return None
+
+
+def next_reserve(enrolment: Enrolment, phase: Phase) -> Enrolment | None:
+    """Who takes a withdrawn pair's place in ``phase``: the first pair not withdrawn and
+    not already in the phase in the order it came from (its venue's heat at level 1, its
+    group of the level before after that), or None."""
+    championship = enrolment.championship
+    order: list[Enrolment] = []
+    if phase.level == 1:
+        heat = qualified(championship).get(enrolment.sede_id)
+        order = (heat.qualified + heat.reserves) if heat else []
+    else:
+        group = (PhaseGroup.objects.filter(
+            phase__championship=championship, phase__level=phase.level - 1,
+            competition__entries__pair_id=enrolment.phase_pair_id or 0)
+            .select_related("competition").first())
+        if group is not None and group.competition.status == Competition.Status.FINISHED:
+            by_pair = {e.phase_pair_id: e for e in championship.enrolments.filter(
+                phase_pair__isnull=False).select_related("sede")}
+            pair_of = dict(group.competition.entries.values_list("index", "pair_id"))
+            order = [by_pair[pair_of[i]] for i in heat_order(group.competition)]
+    placed = placed_in(phase)
+    return next((e for e in order if e.pk not in placed
+                 and e.status != Enrolment.Status.WITHDRAWN), None)
+
+
+def _record_replacement(phase: Phase, out: Enrolment, into: Enrolment) -> None:
+    draw = dict(phase.draw or {})
+    if phase.knockout:
+        draw["bracket"] = [into.pk if k == out.pk else k for k in draw["bracket"]]
+    else:
+        draw["groups"] = [[into.pk if k == out.pk else k for k in group]
+                          for group in draw["groups"]]
+    draw.setdefault("replaced", []).append({"out": out.pk, "in": into.pk})
+    phase.draw = draw
+    phase.save(update_fields=["draw"])
+
+
+def _replace_in_group(enrolment: Enrolment, phase: Phase) -> None:
+    entry = (Entry.objects.filter(pair_id=enrolment.phase_pair_id or 0,
+                                  competition__phase_group__phase=phase)
+             .select_related("competition").first())
     if entry is None or entry.competition.matches.exclude(source="").exists():
-        return
-    phase = PhaseGroup.objects.get(competition=entry.competition).phase
-    if phase.level != 1 or phase.knockout:  # a knockout's tie: the organiser's no-show
-        return
-    placed = {e for g in (phase.draw or {}).get("groups", []) for e in g}
-    heat = qualified(enrolment.championship).get(enrolment.sede_id)
-    # Its venue's order without it: the first pair not already in a group is the next reserve.
-    order = (heat.qualified + heat.reserves) if heat else []
-    nxt = next((r for r in order if r.pk not in placed), None)
+        return  # its group has started: it stays, its matches are no-shows
+    nxt = next_reserve(enrolment, phase)
     if nxt is None:
         return
     entry.pair = phase_pair(nxt)
     entry.save(update_fields=["pair"])
-    draw = dict(phase.draw or {})
-    draw["groups"] = [[nxt.pk if e == enrolment.pk else e for e in g] for g in draw["groups"]]
-    draw.setdefault("replaced", []).append({"out": enrolment.pk, "in": nxt.pk})
-    phase.draw = draw
-    phase.save(update_fields=["draw"])
+    _record_replacement(phase, enrolment, nxt)
     competitions.touch_pairs([entry.pair_id])
+
+
+def _replace_in_bracket(enrolment: Enrolment, phase: Phase) -> None:
+    games = Entry.objects.filter(pair_id=enrolment.phase_pair_id or 0,
+                                 competition__phase_group__phase=phase)
+    played = Competition.objects.filter(
+        entries__in=games, matches__source__gt="").values_list("name", flat=True).first()
+    if played is not None:
+        raise ChampionshipError(
+            _("%(pair)s ya ha jugado en %(phase)s (%(game)s): una reserva no puede ocupar su "
+              "sitio. Anota su incomparecencia en su partida.")
+            % {"pair": enrolment.name, "phase": phase.name, "game": played})
+    nxt = next_reserve(enrolment, phase)
+    if nxt is None:
+        return  # no reserve left: its tie stays, the organiser records the no-show
+    entries = list(games)
+    for entry in entries:  # its tie's games, none played
+        entry.pair = phase_pair(nxt)
+    Entry.objects.bulk_update(entries, ["pair"])
+    _record_replacement(phase, enrolment, nxt)
+    competitions.touch_pairs([nxt.phase_pair_id or 0])
 
 
 # ------------------------------------------------------------------------------ quotas

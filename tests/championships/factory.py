@@ -68,3 +68,12 @@ def drawn_semifinal(**options: Any) -> tuple[Championship, Any, list[Any], Phase
     play_heats(championship, barmen)
     phase = services.add_phase(championship, by=boss, name="Semifinal")
     return championship, boss, barmen, services.draw_phase(phase, by=boss, seed="s")
+
+
+def knockout_phase(**options: Any) -> tuple[Championship, Any, Phase]:
+    """Three bars' heats played, 6 pairs qualified, a knockout drawn from them."""
+    championship, boss, barmen = small_championship()
+    services.close_entries(championship, by=boss)
+    play_heats(championship, barmen)
+    phase = services.add_phase(championship, by=boss, name="Final", knockout=True, **options)
+    return championship, boss, services.draw_phase(phase, by=boss, seed="Txapelketa")

@@ -3,8 +3,6 @@ the third place, the champion; its results only through the league's result func
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.db import connection
 from django.test import Client
@@ -12,11 +10,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from muscore.championships import knockout, services
-from muscore.championships.models import Championship, Phase
+from muscore.championships.models import Phase
 from muscore.championships.services import ChampionshipError
 from muscore.leagues import results
 from muscore.leagues.models import Competition
-from tests.championships.factory import play_all, play_heats, small_championship
+from tests.championships.factory import knockout_phase, play_all, small_championship
 from tests.clubs.factory import logged_in
 
 pytestmark = pytest.mark.django_db
@@ -33,15 +31,6 @@ def test_the_bracket_keeps_the_best_seeds_apart_and_gives_them_the_byes() -> Non
         [1, 2, 3, 4, 5], 1, "x")
     with pytest.raises(knockout.KnockoutError):
         knockout.place_pairs([1], 1, "x")
-
-
-def knockout_phase(**options: Any) -> tuple[Championship, Any, Phase]:
-    """Three bars' heats played, 6 pairs qualified, a knockout drawn from them."""
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
-    phase = services.add_phase(championship, by=boss, name="Final", knockout=True, **options)
-    return championship, boss, services.draw_phase(phase, by=boss, seed="Txapelketa")
 
 
 def open_games(phase: Phase) -> list[Competition]:
