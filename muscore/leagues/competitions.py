@@ -119,14 +119,24 @@ def audit(
 # ------------------------------------------------------------------------ create, draw
 
 
-def check_one_pair_each(pairs: Sequence[Pair]) -> None:
-    """A person plays a competition for one pair only: in two he would sit at two tables
-    of one round, or on both sides of one match. CompetitionError names the pair he is in
-    (the first of `pairs`) and the one refused."""
-    members: dict[int, list[tuple[int, str]]] = {}
+Members = dict[int, list[tuple[int, str]]]
+
+
+def pair_members(pairs: Sequence[Pair]) -> Members:
+    """Each pair's players (id, name) by pair id, in one query."""
+    members: Members = {}
     for player_id, player, pair_id in (PairMember.objects.filter(pair__in=pairs)
                                        .values_list("player_id", "player__name", "pair_id")):
         members.setdefault(pair_id, []).append((player_id, player))
+    return members
+
+
+def check_one_pair_each(pairs: Sequence[Pair], members: Members | None = None) -> None:
+    """A person plays a competition for one pair only: in two he would sit at two tables
+    of one round, or on both sides of one match. CompetitionError names the pair he is in
+    (the first of `pairs`) and the one refused. `members`: :func:`pair_members`, if read."""
+    if members is None:
+        members = pair_members(pairs)
     pair_of: dict[int, Pair] = {}
     for pair in pairs:  # in the order entered: the later pair is the one refused
         for player_id, player in members.get(pair.pk, []):
@@ -220,28 +230,28 @@ def create_competition(
     return competition
 
 
-def _check_entries(club: Club, entries: list[Pair], size: int, *, retired_ok: bool) -> None:
+def _check_entries(club: Club, entries: list[Pair], size: int, *, retired_ok: bool,
+                   members: Members | None = None) -> None:
     """A competition's pairs: two at least, each once, of the club, of `size` players,
-    none retired (unless `retired_ok`) and no person in two of them."""
+    none retired (unless `retired_ok`) and no person in two of them. `members`
+    (:func:`pair_members`) when read already for many competitions at once."""
     if len(entries) < 2:
         raise CompetitionError(_("Hacen falta al menos dos parejas."))
     if len({p.pk for p in entries}) != len(entries):
         raise CompetitionError(_("Una pareja no puede entrar dos veces."))
     if any(p.club_id != club.pk for p in entries):
         raise CompetitionError(_("Todas las parejas han de ser del club."))
-    sizes = dict(
-        PairMember.objects.filter(pair__in=entries)
-        .values("pair_id").annotate(n=Count("id")).values_list("pair_id", "n")
-    )
+    if members is None:
+        members = pair_members(entries)
     for pair in entries:
-        if sizes.get(pair.pk, 0) != size:
+        if len(members.get(pair.pk, [])) != size:
             raise CompetitionError(
                 _("La pareja %(pair)s no tiene %(size)s jugadores.") % {
                     "pair": pair.name, "size": size}
             )
     if not retired_ok:
         check_not_retired(entries)
-    check_one_pair_each(entries)
+    check_one_pair_each(entries, members)
 
 
 @transaction.atomic
@@ -263,34 +273,12 @@ def create_liguillas(
         names = [read_name(name) for name, _pairs in leagues]
     except LeagueError as error:
         raise league_error(error) from None
-    every = [pair for _name, pairs in leagues for pair in pairs]
-    if any(p.club_id != club.pk for p in every):
-        raise CompetitionError(_("Todas las parejas han de ser del club."))
-    size = table_rules.players // 2
-    members: dict[int, list[tuple[int, str]]] = {}
-    for player_id, player, pair_id in (PairMember.objects.filter(pair__in=every)
-                                       .values_list("player_id", "player__name", "pair_id")):
-        members.setdefault(pair_id, []).append((player_id, player))
-    for (_name, pairs) in leagues:
-        if len(pairs) < 2:
-            raise CompetitionError(_("Hacen falta al menos dos parejas."))
-        if len({p.pk for p in pairs}) != len(pairs):
-            raise CompetitionError(_("Una pareja no puede entrar dos veces."))
-        for pair in pairs:
-            if len(members.get(pair.pk, [])) != size:
-                raise CompetitionError(
-                    _("La pareja %(pair)s no tiene %(size)s jugadores.") % {
-                        "pair": pair.name, "size": size})
-        pair_of: dict[int, Pair] = {}
-        for pair in pairs:  # as check_one_pair_each, from the members read once
-            for player_id, player in members.get(pair.pk, []):
-                if player_id in pair_of:
-                    raise CompetitionError(
-                        _("%(player)s ya juega en la pareja %(pair)s: una persona entra en "
-                          "una competición con una sola pareja (%(other)s no puede entrar).")
-                        % {"player": player, "pair": pair_of[player_id].name,
-                           "other": pair.name})
-                pair_of[player_id] = pair
+    # create_competition's checks of each league's pairs, their players read once for
+    # all; a phase's pairs are the championship's own, never retired from its lists.
+    members = pair_members([pair for _name, pairs in leagues for pair in pairs])
+    for _name, pairs in leagues:
+        _check_entries(club, list(pairs), table_rules.players // 2, retired_ok=True,
+                       members=members)
     user = stored_user(by)
     now = timezone.now()
     points = {f"points_{k}": v for k, v in read_points(None).to_json().items()}
