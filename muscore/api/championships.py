@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from muscore.api.tables import api_view, error
-from muscore.championships import services
+from muscore.championships import export
 from muscore.championships.models import Championship
 
 MAX_ID = 2**31 - 1
@@ -25,7 +25,7 @@ def detail(request: HttpRequest, championship_id: int) -> HttpResponse:
     championship = _find(championship_id)
     if championship is None:
         return error(NOT_FOUND, 404)
-    return JsonResponse(services.championship_document(championship),
+    return JsonResponse(export.championship_document(championship),
                         json_dumps_params={"ensure_ascii": False})
 
 
@@ -34,7 +34,7 @@ def entries_csv(request: HttpRequest, championship_id: int) -> HttpResponse:
     championship = _find(championship_id)
     if championship is None:
         return error(NOT_FOUND, 404)
-    response = HttpResponse(services.entries_csv(championship),
+    response = HttpResponse(export.entries_csv(championship),
                             content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="championship-{championship.pk}.csv"'
     return response

@@ -4,15 +4,17 @@ groups with their standings, the champion, and a pair's path through them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 
 from muscore.championships import knockout, services
-from muscore.championships.models import Championship, Enrolment, Phase
+from muscore.championships.models import Championship, Enrolment, Phase, PhaseGroup, Sede
 from muscore.leagues import competitions
 from muscore.leagues import pages as league_pages
 from muscore.leagues.models import Competition, Match
@@ -22,44 +24,88 @@ def championship_url(championship: Championship) -> str:
     return reverse("championships:detail", args=[championship.pk])
 
 
-def sede_rows(championship: Championship) -> list[dict[str, Any]]:
-    """Each venue: its region, pairs entered and waiting, quota, heat."""
+#: Venues a championship page lists (by region, then paged; a venue page its entries): 250
+#: venues are read and shown 25 at a time, so a page's time does not grow with them.
+PER_PAGE = 25
+#: A phase of more groups than this is a link to its own page on the championship's page.
+INLINE_GROUPS = 4
+
+
+def region_rows(championship: Championship) -> list[dict[str, Any]]:
+    """Each region (and "no region" if a venue has none): its venues, pairs entered and
+    seats, in two grouped queries and the regions' names."""
+    venues: dict[int | None, Any] = {
+        row["region_id"]: row for row in championship.sedes.order_by().values(
+            "region_id").annotate(venues=Count("id"), seats=Sum("quota"))}
+    pairs: dict[int | None, int] = dict(Enrolment.objects.filter(championship=championship,
+                                          status=Enrolment.Status.ENTERED)
+                 .order_by().values("sede__region_id").annotate(n=Count("id"))
+                 .values_list("sede__region_id", "n"))
+    rows = []
+    for key, name in [(r.pk, r.name) for r in championship.regions.all()] + [(None, "")]:
+        row = venues.get(key)
+        if row is None:
+            continue
+        rows.append({"key": key or 0, "name": name, "venues": row["venues"],
+                     "pairs": pairs.get(key, 0), "seats": row["seats"]})
+    return rows
+
+
+def venue_page(championship: Championship, region: str = "", page: str = "") -> Page[Sede]:
+    """The venues of one page: of ``region`` (a region's id, "0" for those without one)
+    if given, ``PER_PAGE`` at a time."""
+    sedes = championship.sedes.select_related("region", "heat__club").order_by("id")
+    if region == "0":
+        sedes = sedes.filter(region__isnull=True)
+    elif region.isdigit():
+        sedes = sedes.filter(region_id=int(region))
+    return Paginator(sedes, PER_PAGE).get_page(page)
+
+
+def sede_rows(championship: Championship, sedes: Sequence[Sede]) -> list[dict[str, Any]]:
+    """Each venue of the page: its region, pairs entered and waiting, quota, heat."""
     counts = {
-        row["sede_id"]: row for row in Enrolment.objects.filter(championship=championship)
+        row["sede_id"]: row for row in Enrolment.objects.filter(
+            sede_id__in=[s.pk for s in sedes]).order_by()
         .values("sede_id").annotate(
             entered=Count("id", filter=Q(status=Enrolment.Status.ENTERED)),
             waiting=Count("id", filter=Q(status=Enrolment.Status.WAITING)))
     }
+    head, tail = reverse("championships:sede", args=[championship.pk, 1]).rsplit("/1/", 1)
     rows = []
-    for sede in championship.sedes.select_related("region", "heat__club"):
+    for sede in sedes:
         count: Any = counts.get(sede.pk, {})
         rows.append({
             "sede": sede, "entered": count.get("entered", 0), "waiting": count.get("waiting", 0),
-            "url": reverse("championships:sede", args=[championship.pk, sede.pk]),
+            "url": f"{head}/{sede.pk}/{tail}",
             "heat_url": league_pages.competition_url(sede.heat) if sede.heat else "",
             "heat_status": league_pages.status(sede.heat) if sede.heat else "",
         })
     return rows
 
 
-def quota_rows(championship: Championship) -> list[dict[str, Any]]:
-    """The stored quotas with the words of their arithmetic."""
-    quotas = championship.quotas or {}
-    return list(quotas.get("rows", []))
+def quota_rows(championship: Championship, sedes: Sequence[Sede]) -> list[dict[str, Any]]:
+    """The stored quotas (with their arithmetic) of the page's venues."""
+    shown = {s.pk for s in sedes}
+    return [row for row in (championship.quotas or {}).get("rows", []) if row["sede"] in shown]
 
 
-def heat_rows(championship: Championship) -> list[dict[str, Any]]:
-    """Each finished heat's qualified pairs and reserves, with their path links."""
+def heat_rows(championship: Championship, sedes: Sequence[Sede]) -> list[dict[str, Any]]:
+    """The page's finished heats: their qualified pairs and reserves, with path links."""
     rows = []
-    # One reverse() for the page's 2,539 links (each one is 0.1 ms of URL resolving).
+    # One reverse() for all the links (each one is 0.1 ms of URL resolving).
     head, tail = reverse("championships:pair", args=[championship.pk, 1]).rsplit("/1/", 1)
 
     def link(enrolment: Enrolment) -> str:
         return f"{head}/{enrolment.pk}/{tail}"
 
-    for sede_id, heat in services.qualified(championship).items():
+    heats = services.qualified(championship, [s.pk for s in sedes])
+    for sede in sedes:
+        heat = heats.get(sede.pk)
+        if heat is None:
+            continue
         rows.append({
-            "sede": heat.sede, "sede_id": sede_id,
+            "sede": heat.sede, "sede_id": sede.pk,
             "qualified": [(e, link(e)) for e in heat.qualified],
             "reserves": [(e, link(e)) for e in heat.reserves],
         })
@@ -96,45 +142,82 @@ def bracket_view(phase: Phase) -> dict[str, Any] | None:
             "best_of": phase.best_of}
 
 
-def phase_views(championship: Championship) -> list[dict[str, Any]]:
-    """Each phase: its groups with their standings and links, or its bracket."""
+def _group_rows(phase: Phase, groups: Iterable[Any],
+                tables_of: dict[int, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for group in groups:
+        competition = group.competition
+        tables = tables_of.get(competition.pk, [])
+        rows.append({
+            "number": group.order + 1, "url": league_pages.competition_url(competition),
+            "rows": tables[0].rows if tables else [], "advance": phase.advance,
+            "finished": competition.status == Competition.Status.FINISHED,
+        })
+    return rows
+
+
+def phase_views(championship: Championship, *,
+                inline: int | None = INLINE_GROUPS) -> list[dict[str, Any]]:
+    """Each phase: its bracket, or its groups with their standings and links (on the
+    championship's page only a phase of at most ``inline`` groups shows them: a larger
+    one links to its own page, and its groups are not read)."""
     views = []
-    phases = list(championship.phases.prefetch_related("groups__competition__club"))
-    # Every group's standings at once: the page's queries do not grow with the groups.
-    tables_of = competitions.standings_of([g.competition for p in phases if not p.knockout
-                                           for g in p.groups.all()])
+    phases = list(championship.phases.annotate(group_total=Count("groups")))
+    shown = {p.pk for p in phases
+             if not p.knockout and (inline is None or p.group_total <= inline)}
+    groups: dict[int, list[Any]] = {}
+    for group in PhaseGroup.objects.filter(phase_id__in=shown).select_related(
+            "competition__club"):
+        groups.setdefault(group.phase_id, []).append(group)
+    # Every shown group's standings at once: the page's queries do not grow with them.
+    tables_of = competitions.standings_of([g.competition for gs in groups.values() for g in gs])
     for phase in phases:
+        view: dict[str, Any] = {
+            "phase": phase, "groups": [], "bracket": None,
+            "group_count": 0 if phase.knockout else phase.group_total,
+            "url": reverse("championships:phase", args=[championship.pk, phase.pk]),
+            "tv_url": reverse("championships:tv", args=[championship.pk, phase.pk])}
         if phase.knockout:
-            views.append({"phase": phase, "groups": [], "bracket": bracket_view(phase),
-                          "tv_url": reverse("championships:tv",
-                                            args=[championship.pk, phase.pk])})
-            continue
-        groups = []
-        for group in phase.groups.all():
-            competition = group.competition
-            tables = tables_of.get(competition.pk, [])
-            groups.append({
-                "number": group.order + 1, "url": league_pages.competition_url(competition),
-                "rows": tables[0].rows if tables else [], "advance": phase.advance,
-                "finished": competition.status == Competition.Status.FINISHED,
-            })
-        views.append({"phase": phase, "groups": groups,
-                      "tv_url": reverse("championships:tv", args=[championship.pk, phase.pk])})
+            view["bracket"] = bracket_view(phase)
+        elif phase.pk in shown:
+            view["groups"] = _group_rows(phase, groups.get(phase.pk, []), tables_of)
+        views.append(view)
     return views
 
 
-def championship_context(championship: Championship) -> dict[str, Any]:
+def championship_context(championship: Championship, *, region: str = "",
+                         page: str = "") -> dict[str, Any]:
+    """The championship's page: its regions, one page of venues (with their quotas,
+    qualified and reserves), its phases and champion, in a fixed number of queries."""
     champion = services.champion(championship)
+    venues = venue_page(championship, region, page)
+    sedes = list(venues.object_list)
     return {
         "championship": championship,
         "open": services.entries_open(championship),
-        "sedes": sede_rows(championship),
-        "quotas": quota_rows(championship),
+        "regions": region_rows(championship),
+        "region": region if region.isdigit() else "",
+        "venues": venues,
+        "sedes": sede_rows(championship, sedes),
+        "quotas": quota_rows(championship, sedes),
         "quota_sums": championship.quotas or {},
-        "heats": heat_rows(championship),
+        "heats": heat_rows(championship, sedes),
         "phases": phase_views(championship),
         "champion": champion,
         "champion_url": pair_url(champion) if champion else "",
+    }
+
+
+def phase_context(phase: Phase) -> dict[str, Any]:
+    """A phase's own page: all its groups with their standings, or its bracket."""
+    groups = list(phase.groups.select_related("competition__club"))
+    tables_of = competitions.standings_of([g.competition for g in groups]) \
+        if not phase.knockout else {}
+    return {
+        "championship": phase.championship, "phase": phase,
+        "groups": [] if phase.knockout else _group_rows(phase, groups, tables_of),
+        "bracket": bracket_view(phase) if phase.knockout else None,
+        "tv_url": reverse("championships:tv", args=[phase.championship_id, phase.pk]),
     }
 
 

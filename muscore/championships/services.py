@@ -17,8 +17,6 @@ its organiser (PermissionDenied, a 403) and runs in one transaction.
 
 from __future__ import annotations
 
-import csv
-import io
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,10 +39,10 @@ from muscore.championships.models import (
     Sede,
 )
 from muscore.championships.pairs import acting, heat_pair, make_phase_pairs, phase_pair
-from muscore.clubs.models import NAME_MAX, Club
+from muscore.clubs.models import NAME_MAX, Club, Pair
 from muscore.clubs.permissions import Actor, is_organiser, require_organiser, stored_user
 from muscore.clubs.services import create_club
-from muscore.leagues import ceros_rounds, competitions, documents
+from muscore.leagues import ceros_rounds, competitions
 from muscore.leagues.compute.document import read_rules
 from muscore.leagues.compute.draw import DrawError, DrawPair, draw_groups, group_winners
 from muscore.leagues.compute.errors import LeagueError
@@ -353,7 +351,8 @@ def close_entries(championship: Championship, *, by: Actor,
     }
     championship.save(update_fields=["entries_closed_at", "quotas"])
     for sede, row in zip(sedes, quotas.rows, strict=True):
-        Sede.objects.filter(pk=sede.pk).update(quota=row.seats)
+        sede.quota = row.seats
+    Sede.objects.bulk_update(sedes, ["quota"], batch_size=500)  # one write for 250 venues
     return quotas
 
 
@@ -432,15 +431,19 @@ class HeatQualifiers:
     reserves: list[Enrolment] = field(default_factory=list)
 
 
-def qualified(championship: Championship) -> dict[int, HeatQualifiers]:
-    """Each venue whose heat is finished: its qualified pairs and reserves. A fixed number
-    of queries: each heat's order is kept on its venue for the heat's revision (by the
-    result that finished it); nothing is written."""
+def qualified(championship: Championship,
+              sede_ids: Sequence[int] | None = None) -> dict[int, HeatQualifiers]:
+    """Each venue whose heat is finished (of ``sede_ids`` only, if given: a page of
+    venues): its qualified pairs and reserves. A fixed number of queries: each heat's
+    order is kept on its venue for the heat's revision (by the result that finished it);
+    nothing is written."""
     out: dict[int, HeatQualifiers] = {}
-    sedes = list(championship.sedes.filter(heat__status=Competition.Status.FINISHED)
-                 .select_related("heat", "region"))
-    enrolments = {e.heat_pair_id: e for e in Enrolment.objects.filter(
-        championship=championship, heat_pair__isnull=False).select_related("sede")}
+    found = championship.sedes.filter(heat__status=Competition.Status.FINISHED)
+    entered = Enrolment.objects.filter(championship=championship, heat_pair__isnull=False)
+    if sede_ids is not None:
+        found, entered = found.filter(pk__in=sede_ids), entered.filter(sede_id__in=sede_ids)
+    sedes = list(found.select_related("heat", "region"))
+    enrolments = {e.heat_pair_id: e for e in entered}
     pair_of: dict[int, dict[int, int]] = {}
     for competition_id, index, pair_id in Entry.objects.filter(
             competition_id__in=[s.heat_id for s in sedes]).values_list(
@@ -455,6 +458,8 @@ def qualified(championship: Championship) -> dict[int, HeatQualifiers]:
         pairs = pair_of.get(sede.heat.pk, {})
         order = [enrolments[pairs[i]] for i in sede.final_order
                  if pairs.get(i) in enrolments]
+        for enrolment in order:
+            enrolment.sede = sede  # loaded once per venue, not once per pair
         withdrawn = {e.pk for e in order if e.status == Enrolment.Status.WITHDRAWN}
         present = [e for e in order if e.pk not in withdrawn]
         seats = sede.quota or 0
@@ -589,12 +594,14 @@ def draw_phase(phase: Phase, *, by: Actor, seed: str) -> Phase:
         raise ChampionshipError(
             _("No se puede sortear %(phase)s: %(n)s parejas.") % {"phase": phase.name,
                                                                  "n": len(pairs)}) from error
-    by_pk = {e.pk: e for e, _s in pairs}
+    # Every pair read at once (a pair made in an earlier phase is not loaded on its entry).
+    pair_of = Pair.objects.in_bulk([e.phase_pair_id for e, _s in pairs])
+    by_pk = {e.pk: pair_of[e.phase_pair_id or 0] for e, _s in pairs}
     try:  # every group at once: a phase of 112 groups in a fixed number of queries
         groups = competitions.create_liguillas(
             championship.club, by=by, rules=championship.rules, draw_method="phase",
             leagues=[(f"{phase.name} · {_('Grupo')} {number + 1}",
-                      [phase_pair(by_pk[int(str(k))]) for k in keys])
+                      [by_pk[int(str(k))] for k in keys])
                      for number, keys in enumerate(draw.groups)])
     except competitions.CompetitionError as error:  # the whole draw is rolled back
         raise ChampionshipError(str(error)) from None
@@ -620,6 +627,8 @@ def champion(championship: Championship) -> Enrolment | None:
     if last.knockout:
         state = knockout.bracket(last)
         return state.enrolments.get(state.champion) if state and state.champion else None
+    if last.groups.count() != 1:  # no champion yet: no group's order is worked out
+        return None
     orders = phase_group_orders(last)
     if orders is None or len(orders) != 1 or not orders[0]:
         return None
@@ -650,59 +659,3 @@ def add_sede_with_club(championship: Championship, *, by: Actor, name: str,
     require_organiser(by, championship.club)
     club = create_club(_name(name, _("el nombre")), organiser=by)
     return add_sede(championship, by=by, name=name, club=club, region=region, capacity=capacity)
-
-
-# ------------------------------------------------------------------------------ export
-
-
-def championship_document(championship: Championship) -> dict[str, Any]:
-    """The championship as JSON: its venues (with their entries, never the contacts, and
-    their heat in league.md's form), the quotas with their arithmetic, and its phases
-    (their draw and each group in league.md's form)."""
-    enrolments: dict[int, list[dict[str, Any]]] = {}
-    for e in championship.enrolments.all():
-        enrolments.setdefault(e.sede_id, []).append({
-            "id": e.pk, "name": e.name, "players": e.players, "paid": e.paid,
-            "status": e.status})
-    heats = qualified(championship)
-    sedes = []
-    for sede in championship.sedes.select_related("region", "heat"):
-        heat = heats.get(sede.pk)
-        sedes.append({
-            "id": sede.pk, "name": sede.name,
-            "region": sede.region.name if sede.region else None, "capacity": sede.capacity,
-            "quota": sede.quota, "entries": enrolments.get(sede.pk, []),
-            "heat": documents.league_document(sede.heat) if sede.heat
-            and sede.heat.format != Competition.Format.CEROS else None,
-            "qualified": [e.pk for e in heat.qualified] if heat else None,
-            "reserves": [e.pk for e in heat.reserves] if heat else None,
-        })
-    phases = []
-    for phase in championship.phases.select_related("region"):
-        phases.append({
-            "id": phase.pk, "name": phase.name, "level": phase.level,
-            "region": phase.region.name if phase.region else None, "advance": phase.advance,
-            "draw": phase.draw,
-            "groups": [documents.league_document(g.competition)
-                       for g in phase.groups.select_related("competition")],
-        })
-    winner = champion(championship)
-    return {
-        "id": championship.pk, "name": championship.name, "rules": championship.rules,
-        "seats": championship.seats, "min_per_sede": championship.min_per_sede,
-        "entries_closed": championship.entries_closed_at is not None,
-        "regions": [r.name for r in championship.regions.all()],
-        "sedes": sedes, "quotas": championship.quotas, "phases": phases,
-        "champion": winner.pk if winner else None,
-    }
-
-
-def entries_csv(championship: Championship) -> str:
-    """The entries for a spreadsheet (no contacts: the file is public)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["sede", "region", "pair", "player_1", "player_2", "status", "paid"])
-    for e in championship.enrolments.select_related("sede__region").order_by("sede_id", "id"):
-        writer.writerow([e.sede.name, e.sede.region.name if e.sede.region else "", e.name,
-                         e.player_a, e.player_b, e.status, "yes" if e.paid else "no"])
-    return out.getvalue()

@@ -12,6 +12,7 @@ urlpatterns = [
     path("<int:pk>/cerrar/", views.close, name="close"),
     path("<int:pk>/fases/", views.add_phase, name="add_phase"),
     path("<int:pk>/fases/<int:phase_pk>/sorteo/", views.draw, name="draw"),
+    path("<int:pk>/fases/<int:phase_pk>/", views.phase, name="phase"),
     path("<int:pk>/fases/<int:phase_pk>/tv/", views.tv, name="tv"),
     path("<int:pk>/fases/<int:phase_pk>/reloj/", views.start_clock, name="start_clock"),
     path("<int:pk>/sedes/<int:sede_pk>/", views.sede, name="sede"),

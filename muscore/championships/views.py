@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -37,7 +38,9 @@ def _championship(pk: int) -> Championship:
 
 def _page(request: HttpRequest, championship: Championship, *, error: str = "",
           status: int = 200) -> HttpResponse:
-    context = pages.championship_context(championship)
+    context = pages.championship_context(championship,
+                                         region=request.GET.get("region", "")[:12],
+                                         page=request.GET.get("pagina", "")[:12])
     context.update(error=error, organiser=is_organiser(request.user, championship.club),
                    phase_form=PhaseForm(), draw_form=DrawForm(), sede_form=SedeForm())
     return render(request, "championships/championship.html", context, status=status)
@@ -142,9 +145,11 @@ def _sede(pk: int, sede_pk: int) -> Sede:
 def _sede_page(request: HttpRequest, sede: Sede, *, error: str = "",
                status: int = 200) -> HttpResponse:
     organiser = services.can_run_sede(request.user, sede)
+    entries = Paginator(sede.enrolments.order_by("id"), pages.PER_PAGE).get_page(
+        request.GET.get("pagina", "")[:12])
     return render(request, "championships/sede.html", {
         "championship": sede.championship, "sede": sede, "organiser": organiser,
-        "enrolments": sede.enrolments.all(), "error": error, "heat_form": HeatForm(),
+        "enrolments": entries, "error": error, "heat_form": HeatForm(),
         "heat_url": league_pages.competition_url(sede.heat) if sede.heat else "",
         "open": services.entries_open(sede.championship),
         "enter_url": reverse("championships:enter", args=[sede.championship_id])
@@ -204,6 +209,15 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "championships/player.html", {
         "championship": championship, "name": name,
         "paths": [(e, pages.pair_url(e), pages.pair_path(e)) for e in found]})
+
+
+@require_GET
+def phase(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
+    """A phase's own page: all its groups with their standings, or its bracket."""
+    championship = _championship(pk)
+    found = get_object_or_404(Phase, pk=phase_pk, championship=championship)
+    found.championship = championship
+    return render(request, "championships/phase.html", pages.phase_context(found))
 
 
 @require_GET

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -35,6 +35,7 @@ from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.compute.spreadsheet import write_csv
 from muscore.leagues.models import (
     Competition,
+    Entry,
     Match,
     Round,
     document_text,
@@ -59,47 +60,77 @@ def league_document(competition: Competition, *, hands: bool = False) -> dict[st
     Read with plain value rows (a fixed number of queries whatever the number of
     matches); knockout matches whose pairs are not known yet are left out.
     """
-    league_pair_list = league_pairs(competition)
-    index_of = dict(competition.entries.values_list("pk", "index"))
-    rounds = dict(competition.rounds.values_list("pk", "number"))
-    matches: list[dict[str, Any]] = []
-    rows = list(Match.objects.filter(competition=competition).order_by("number").values_list(
-        "round_id", "first_id", "second_id", "source", "juegos_first", "juegos_second",
-        "tantos_first", "tantos_second", "no_show_first", "no_show_second", "players_first",
-        "players_second", "table_id"))
-    vacas = table_vacas([row[12] for row in rows if row[3] == Match.Source.TABLE
-                          and row[12] is not None]) if hands else {}
-    for (round_id, first, second, source, jf, js, tf, ts, nf, ns, pf, ps, table_id) in rows:
-        if first is None or second is None:
-            continue
-        match: dict[str, Any] = {}
-        number = rounds[round_id]
-        if number:
-            match["round"] = number
-        pairs = [index_of[first], index_of[second]]
-        match["pairs"] = pairs
-        vaca = vacas.get(table_id) if (
-            hands and source == Match.Source.TABLE and table_id is not None) else None
-        if vaca is not None:
-            match["vaca"] = vaca
-        elif source == Match.Source.NO_SHOW:
-            match["forfeit"] = "both" if nf and ns else pairs[0] if nf else pairs[1]
-        elif source:
-            match["juegos"] = [jf, js]
-            if tf is not None and ts is not None:
-                match["tantos"] = [tf, ts]
-        if pf or ps:
-            match["players"] = [pf or None, ps or None]
-        matches.append(match)
-    return {
-        "name": competition.name,
-        "rules": competition_rules(competition).to_json(),
-        "points": competition.points,
-        "legs": competition.legs,
-        "draw": list(competition.draw or range(len(league_pair_list))),
-        "pairs": league_pair_list,
-        "matches": matches,
-    }
+    return league_documents([competition], hands=hands)[competition.pk]
+
+
+def league_documents(competitions: Sequence[Competition], *,
+                     hands: bool = False) -> dict[int, dict[str, Any]]:
+    """:func:`league_document` of many competitions (a championship's heats and groups)
+    by id, in the same fixed number of queries for one or for hundreds."""
+    ids = [c.pk for c in competitions]
+    index_of: dict[int, int] = {}
+    names: dict[int, list[tuple[int, str]]] = {}
+    for competition_id, pk, index, pair_id, name in (
+            Entry.objects.filter(competition_id__in=ids).order_by("competition_id", "index")
+            .values_list("competition_id", "pk", "index", "pair_id", "pair__name")):
+        index_of[pk] = index
+        names.setdefault(competition_id, []).append((pair_id, name))
+    players: dict[int, list[str]] = {}
+    for pair_id, name in (PairMember.objects.filter(
+            pair_id__in={p for rows in names.values() for p, _n in rows})
+            .order_by("pair_id", "position").values_list("pair_id", "player__name")):
+        players.setdefault(pair_id, []).append(name)
+    rounds = dict(Round.objects.filter(competition_id__in=ids).values_list("pk", "number"))
+    rows: dict[int, list[Any]] = {}
+    for row in Match.objects.filter(competition_id__in=ids).order_by(
+            "competition_id", "number").values_list(
+            "competition_id", "round_id", "first_id", "second_id", "source", "juegos_first",
+            "juegos_second", "tantos_first", "tantos_second", "no_show_first",
+            "no_show_second", "players_first", "players_second", "table_id"):
+        rows.setdefault(row[0], []).append(row[1:])
+    vacas = table_vacas([row[12] for matches in rows.values() for row in matches
+                         if row[3] == Match.Source.TABLE and row[12] is not None]
+                        ) if hands else {}
+    out = {}
+    for competition in competitions:
+        pairs = [{"name": name, "players": players.get(pair_id, [])}
+                 for pair_id, name in names.get(competition.pk, [])]
+        out[competition.pk] = {
+            "name": competition.name,
+            "rules": competition_rules(competition).to_json(),
+            "points": competition.points,
+            "legs": competition.legs,
+            "draw": list(competition.draw or range(len(pairs))),
+            "pairs": pairs,
+            "matches": [_document_match(row, rounds, index_of, vacas)
+                        for row in rows.get(competition.pk, [])
+                        if row[1] is not None and row[2] is not None],
+        }
+    return out
+
+
+def _document_match(row: Sequence[Any], rounds: Mapping[int, int], index_of: Mapping[int, int],
+                    vacas: Mapping[str, dict[str, Any] | None]) -> dict[str, Any]:
+    round_id, first, second, source, jf, js, tf, ts, nf, ns, pf, ps, table_id = row
+    match: dict[str, Any] = {}
+    number = rounds[round_id]
+    if number:
+        match["round"] = number
+    pairs = [index_of[first], index_of[second]]
+    match["pairs"] = pairs
+    vaca = vacas.get(table_id) if (source == Match.Source.TABLE and table_id is not None) \
+        else None
+    if vaca is not None:
+        match["vaca"] = vaca
+    elif source == Match.Source.NO_SHOW:
+        match["forfeit"] = "both" if nf and ns else pairs[0] if nf else pairs[1]
+    elif source:
+        match["juegos"] = [jf, js]
+        if tf is not None and ts is not None:
+            match["tantos"] = [tf, ts]
+    if pf or ps:
+        match["players"] = [pf or None, ps or None]
+    return match
 
 
 def league_pairs(competition: Competition) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from muscore.championships import services
+from muscore.championships.models import Enrolment, Region, Sede
 from muscore.leagues import competitions
 from muscore.leagues.models import Competition
 from tests.championships.factory import play_heats, small_championship
@@ -47,14 +48,28 @@ def test_the_page_and_the_hall_do_not_read_more_for_more_groups_and_venues() -> 
     assert small[2] == 2 and large[2] == 4
     counts = []
     for pk, phase_pk, _groups in (small, large):
-        counts.append((cold_queries(reverse("championships:detail", args=[pk])),
-                       cold_queries(reverse("championships:tv", args=[pk, phase_pk]))))
+        sede = Sede.objects.filter(championship_id=pk).order_by("id").first()
+        enrolment = Enrolment.objects.filter(
+            championship_id=pk, phase_pair__isnull=False).order_by("id").first()
+        region = Region.objects.filter(championship_id=pk).first()
+        assert sede is not None and enrolment is not None and region is not None
+        counts.append({name: cold_queries(path) for name, path in {
+            "championship": reverse("championships:detail", args=[pk]),
+            "region": reverse("championships:detail", args=[pk]) + f"?region={region.pk}",
+            "tv": reverse("championships:tv", args=[pk, phase_pk]),
+            "phase": reverse("championships:phase", args=[pk, phase_pk]),
+            "venue": reverse("championships:sede", args=[pk, sede.pk]),
+            "pair": reverse("championships:pair", args=[pk, enrolment.pk]),
+            "player": reverse("championships:player", args=[pk])
+            + f"?nombre={enrolment.player_a}",
+            "api": reverse("api:championship", args=[pk]),
+        }.items()})
     assert counts[0] == counts[1]
 
 
 def test_many_standings_at_once_are_each_ones_standings() -> None:
     championship_pk, _phase, _groups = drawn([("Bar A", 5), ("Bar B", 3), ("Bar C", 4)], 6)
-    heats = [s.heat for s in services.Sede.objects.filter(championship_id=championship_pk)]
+    heats = [s.heat for s in Sede.objects.filter(championship_id=championship_pk)]
     groups = [g.competition for g in services.PhaseGroup.objects.filter(
         phase__championship_id=championship_pk)]
     every = [c for c in heats + groups if c is not None]
@@ -154,7 +169,7 @@ def test_the_pages_links_to_the_pairs_paths_are_their_urls() -> None:
     championship, boss, barmen = small_championship()
     services.close_entries(championship, by=boss)
     play_heats(championship, barmen)
-    rows = pages.heat_rows(championship)
+    rows = pages.heat_rows(championship, list(championship.sedes.all()))
     links = [(e, url) for row in rows for e, url in row["qualified"] + row["reserves"]]
     assert len(links) == 12
     assert all(url == pages.pair_url(e) for e, url in links)

@@ -1,0 +1,72 @@
+"""The championship as data: the API's JSON document and the entries' CSV, each read in a
+fixed number of queries whatever its venues, pairs and groups."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from muscore.championships.models import Championship, PhaseGroup
+from muscore.championships.services import champion, qualified
+from muscore.leagues import documents
+from muscore.leagues.models import Competition
+
+
+def championship_document(championship: Championship) -> dict[str, Any]:
+    """The championship as JSON: its venues (with their entries, never the contacts, and
+    their heat in league.md's form), the quotas with their arithmetic, and its phases
+    (their draw and each group in league.md's form). Every heat's and group's document
+    comes from one batch (:func:`documents.league_documents`)."""
+    enrolments: dict[int, list[dict[str, Any]]] = {}
+    for pk, sede_id, name, a, b, paid, status in championship.enrolments.order_by(
+            "id").values_list("pk", "sede_id", "name", "player_a", "player_b", "paid", "status"):
+        enrolments.setdefault(sede_id, []).append({
+            "id": pk, "name": name, "players": [a, b], "paid": paid, "status": status})
+    heats = qualified(championship)
+    sede_list = list(championship.sedes.select_related("region", "heat"))
+    phases = list(championship.phases.select_related("region"))
+    groups: dict[int, list[PhaseGroup]] = {}
+    for group in PhaseGroup.objects.filter(phase__championship=championship).select_related(
+            "competition"):
+        groups.setdefault(group.phase_id, []).append(group)
+    docs = documents.league_documents(
+        [s.heat for s in sede_list if s.heat and s.heat.format != Competition.Format.CEROS]
+        + [g.competition for gs in groups.values() for g in gs])
+    sedes = []
+    for sede in sede_list:
+        heat = heats.get(sede.pk)
+        sedes.append({
+            "id": sede.pk, "name": sede.name,
+            "region": sede.region.name if sede.region else None, "capacity": sede.capacity,
+            "quota": sede.quota, "entries": enrolments.get(sede.pk, []),
+            "heat": docs.get(sede.heat_id) if sede.heat_id else None,
+            "qualified": [e.pk for e in heat.qualified] if heat else None,
+            "reserves": [e.pk for e in heat.reserves] if heat else None,
+        })
+    winner = champion(championship)
+    return {
+        "id": championship.pk, "name": championship.name, "rules": championship.rules,
+        "seats": championship.seats, "min_per_sede": championship.min_per_sede,
+        "entries_closed": championship.entries_closed_at is not None,
+        "regions": [r.name for r in championship.regions.all()],
+        "sedes": sedes, "quotas": championship.quotas,
+        "phases": [{
+            "id": phase.pk, "name": phase.name, "level": phase.level,
+            "region": phase.region.name if phase.region else None, "advance": phase.advance,
+            "draw": phase.draw,
+            "groups": [docs[g.competition_id] for g in groups.get(phase.pk, [])],
+        } for phase in phases],
+        "champion": winner.pk if winner else None,
+    }
+
+
+def entries_csv(championship: Championship) -> str:
+    """The entries for a spreadsheet (no contacts: the file is public)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["sede", "region", "pair", "player_1", "player_2", "status", "paid"])
+    for e in championship.enrolments.select_related("sede__region").order_by("sede_id", "id"):
+        writer.writerow([e.sede.name, e.sede.region.name if e.sede.region else "", e.name,
+                         e.player_a, e.player_b, e.status, "yes" if e.paid else "no"])
+    return out.getvalue()
