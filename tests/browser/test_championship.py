@@ -1,11 +1,13 @@
 """A small championship in a phone's browser, from the public entry form to the champion
-(three bars, their heats, the quotas, a phase of groups, a final), and its hall's TV at
-1920x1080 with the round clock counting down."""
+(three bars, their heats, the quotas, a phase of groups, a knockout final with third
+place), the bracket and champion on the hall's TV at 1920x1080, and the round clock
+counting down."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -34,7 +36,8 @@ def log_in(page: Page, username: str) -> None:
 
 
 def test_a_small_championship_from_the_entry_form_to_the_champion(
-        phone: Page, new_phone: Callable[..., Page], assert_page_ok: Callable[..., None]) -> None:
+        phone: Page, new_phone: Callable[..., Page], assert_page_ok: Callable[..., None],
+        screenshots_dir: Path) -> None:
     championship, boss, barmen = small_championship(
         seats=8, bars=[("Bar Txoko", 4), ("Herriko Taberna", 3), ("Gure Etxea", 3)])
     home = f"/campeonatos/{championship.pk}/"
@@ -71,9 +74,9 @@ def test_a_small_championship_from_the_entry_form_to_the_champion(
     expect(organiser.locator("[data-qualified]")).to_have_count(3)
     expect(organiser.locator("[data-qualified]").first).to_contain_text("Bar Txoko 1")
 
-    # A phase of groups, drawn in public with its seed; the best of each goes to the final.
+    # A phase of groups, drawn in public with its seed; the best 2 of each go to the final.
     organiser.get_by_label("Nombre de la fase").fill("Semifinales")
-    organiser.get_by_label("Pasan de cada grupo").fill("1")
+    organiser.get_by_label("Pasan de cada grupo").fill("2")
     organiser.get_by_role("button", name="Añadir la fase").click()
     organiser.get_by_label("Semilla del sorteo (pública)").fill("Txapelketa 2026")
     organiser.get_by_role("button", name="Sortear los grupos").click()
@@ -82,23 +85,48 @@ def test_a_small_championship_from_the_entry_form_to_the_champion(
     semis = championship.phases.get()
     for group in semis.groups.all():
         play_all(group.competition, boss)
+
+    # The last phase, a knockout of the 4 going on with a match for third place.
     organiser.get_by_label("Nombre de la fase").fill("Final")
     organiser.get_by_label("Nivel (1: tras las fases previas)").fill("2")
-    organiser.get_by_label("Pasan de cada grupo").fill("1")
+    organiser.get_by_label("Eliminatoria (la última fase)").check()
+    organiser.get_by_label("Partida por el tercer puesto").check()
     organiser.get_by_role("button", name="Añadir la fase").click()
     organiser.locator("[data-phase]").last.get_by_label(
         "Semilla del sorteo (pública)").fill("final")
-    organiser.locator("[data-phase]").last.get_by_role("button", name="Sortear los grupos").click()
-    final = championship.phases.get(name="Final").groups.get().competition
-    assert final.entries.count() == 2
-    play_all(final, boss)
+    organiser.locator("[data-phase]").last.get_by_role(
+        "button", name="Sortear la eliminatoria").click()
+    bracket = organiser.locator("[data-phase]").last.locator("[data-bracket]")
+    expect(bracket.locator("[data-round]")).to_have_count(3)  # semifinals, final, third
+    expect(bracket.locator("[data-round]").first.locator("[data-tie]")).to_have_count(2)
+    final = championship.phases.get(name="Final")
+    for group in final.groups.all():  # the two semifinals: results through the league
+        play_all(group.competition, boss)
+    # The results made the final and the third place: the phone reads them, nothing else.
+    phone.goto(home)
+    final_tie = phone.locator("[data-bracket] [data-round]").nth(1).locator("[data-tie]")
+    expect(final_tie).not_to_contain_text("…")
+    assert final.groups.count() == 4
+    for group in final.groups.filter(round=2):
+        play_all(group.competition, boss)
 
     # The public page names the champion; a tap shows its path through the phases.
     assert_page_ok(phone, home, screenshot="championship-champion")
     expect(phone.locator("[data-champion]")).to_contain_text("Campeones")
+    expect(phone.locator("[data-bracket-champion]")).to_contain_text("Campeones")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
     phone.locator("[data-champion] a").click()
-    expect(phone.locator("[data-path] li")).to_have_count(3)
+    expect(phone.locator("[data-path] li")).to_have_count(4)  # heat, group, semi, final
     expect(phone.locator("[data-path]")).to_contain_text("Final")
+
+    # The hall's TV at 1920x1080: the bracket and the champion, no scrolling sideways.
+    tv = new_phone(viewport=TV_SIZE)
+    tv.goto(f"/campeonatos/{championship.pk}/fases/{final.pk}/tv/")
+    expect(tv.locator("[data-bracket-champion]")).to_contain_text("Campeones")
+    expect(tv.locator("[data-bracket] [data-round]")).to_have_count(3)
+    tv.screenshot(path=str(screenshots_dir / "championship-tv-champion.png"))
+    assert tv.evaluate("document.documentElement.scrollWidth") <= TV_SIZE["width"]
 
 
 def test_the_halls_tv_counts_down_the_round(
