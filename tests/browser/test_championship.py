@@ -121,7 +121,8 @@ def test_a_small_championship_from_the_entry_form_to_the_champion(
     expect(phone.locator("[data-path]")).to_contain_text("Final")
 
     # The hall's TV at 1920x1080: the bracket and the champion, no scrolling sideways.
-    tv = new_phone(viewport=TV_SIZE)
+    tv = new_phone()
+    tv.set_viewport_size(TV_SIZE)
     tv.goto(f"/campeonatos/{championship.pk}/fases/{final.pk}/tv/")
     expect(tv.locator("[data-bracket-champion]")).to_contain_text("Campeones")
     expect(tv.locator("[data-bracket] [data-round]")).to_have_count(3)
