@@ -1,6 +1,6 @@
 """The championship's read-only JSON API, beside the league's: GET
-/api/v1/championships/<id> (its venues, entries, quotas and phases, each competition in
-league.md's form) and /entries.csv."""
+/api/v1/championships/<id>[?pagina=N] (its venues 25 a page with their entries and heats,
+its quotas and phases, each competition in league.md's form) and /entries.csv."""
 
 from __future__ import annotations
 
@@ -25,8 +25,13 @@ def detail(request: HttpRequest, championship_id: int) -> HttpResponse:
     championship = _find(championship_id)
     if championship is None:
         return error(NOT_FOUND, 404)
-    return JsonResponse(export.championship_document(championship),
-                        json_dumps_params={"ensure_ascii": False})
+    page = request.GET.get("pagina", "1")
+    if not page.isdigit() or len(page) > 9 or int(page) < 1:
+        return error("pagina must be a whole number from 1", 400)
+    document = export.championship_document(championship, int(page))
+    number, pages = document["page"]["number"], document["page"]["pages"]
+    document["page"]["next"] = f"{request.path}?pagina={number + 1}" if number < pages else None
+    return JsonResponse(document, json_dumps_params={"ensure_ascii": False})
 
 
 @api_view("GET")

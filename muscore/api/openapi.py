@@ -745,10 +745,16 @@ PATHS.update({
                          "contacto), la fase previa de cada sede y cada grupo de sus fases en "
                          "la forma de docs/league.md, las plazas con sus cuentas y el sorteo "
                          "de cada fase con su semilla."),
-        "parameters": [CHAMPIONSHIP_ID],
+        "parameters": [CHAMPIONSHIP_ID, {
+            "name": "pagina", "in": "query", "required": False,
+            "schema": {"type": "integer", "minimum": 1},
+            "description": _("La página de sedes (25 por página; la 1 si falta; más allá de "
+                             "la última, la última). `page.next` lleva a la siguiente.")}],
         "responses": {"200": _json({"type": "object", "required": ["id", "name", "sedes",
-                                                                   "phases"]},
+                                                                   "page", "phases"]},
                                    _("El campeonato.")),
+                      "400": _error(_("La página no es un número entero desde 1."),
+                                    {"error": "pagina must be a whole number from 1"}),
                       "404": CHAMPIONSHIP_NOT_FOUND, "405": METHOD},
     }},
     "/api/v1/championships/{championship_id}/entries.csv": {"get": {

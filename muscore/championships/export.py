@@ -7,24 +7,35 @@ import csv
 import io
 from typing import Any
 
+from django.core.paginator import Paginator
+
 from muscore.championships.models import Championship, PhaseGroup
 from muscore.championships.services import champion, qualified
 from muscore.leagues import documents
 from muscore.leagues.models import Competition
 
+#: Venues (with their entries and heat) in one page of the API document: 250 venues' heats
+#: are 20,000 matches, so they come 25 venues at a time (``?pagina=N``).
+PER_PAGE = 25
 
-def championship_document(championship: Championship) -> dict[str, Any]:
-    """The championship as JSON: its venues (with their entries, never the contacts, and
-    their heat in league.md's form), the quotas with their arithmetic, and its phases
-    (their draw and each group in league.md's form). Every heat's and group's document
-    comes from one batch (:func:`documents.league_documents`)."""
+
+def championship_document(championship: Championship, page: int = 1) -> dict[str, Any]:
+    """The championship as JSON: one page of its venues (with their entries, never the
+    contacts, and their heat in league.md's form; ``page`` past the last is the last),
+    the quotas with their arithmetic, and its phases (their draw and each group in
+    league.md's form). Every heat's and group's document comes from one batch
+    (:func:`documents.league_documents`): a fixed number of queries."""
+    venues = Paginator(championship.sedes.select_related("region", "heat").order_by("id"),
+                       PER_PAGE).get_page(page)
+    sede_list = list(venues.object_list)
+    ids = [s.pk for s in sede_list]
     enrolments: dict[int, list[dict[str, Any]]] = {}
-    for pk, sede_id, name, a, b, paid, status in championship.enrolments.order_by(
-            "id").values_list("pk", "sede_id", "name", "player_a", "player_b", "paid", "status"):
+    for pk, sede_id, name, a, b, paid, status in championship.enrolments.filter(
+            sede_id__in=ids).order_by("id").values_list(
+            "pk", "sede_id", "name", "player_a", "player_b", "paid", "status"):
         enrolments.setdefault(sede_id, []).append({
             "id": pk, "name": name, "players": [a, b], "paid": paid, "status": status})
-    heats = qualified(championship)
-    sede_list = list(championship.sedes.select_related("region", "heat"))
+    heats = qualified(championship, ids)
     phases = list(championship.phases.select_related("region"))
     groups: dict[int, list[PhaseGroup]] = {}
     for group in PhaseGroup.objects.filter(phase__championship=championship).select_related(
@@ -50,7 +61,9 @@ def championship_document(championship: Championship) -> dict[str, Any]:
         "seats": championship.seats, "min_per_sede": championship.min_per_sede,
         "entries_closed": championship.entries_closed_at is not None,
         "regions": [r.name for r in championship.regions.all()],
-        "sedes": sedes, "quotas": championship.quotas,
+        "sedes": sedes, "page": {"number": venues.number, "pages": venues.paginator.num_pages,
+                                 "per_page": PER_PAGE},
+        "quotas": championship.quotas,
         "phases": [{
             "id": phase.pk, "name": phase.name, "level": phase.level,
             "region": phase.region.name if phase.region else None, "advance": phase.advance,
