@@ -167,6 +167,9 @@ def main() -> None:
     if args.rebuild or not db.exists():
         print(f"building the large championship in {db} (several minutes)...", flush=True)
         build(f"sqlite:///{db}", db)
+    else:  # a database built by an older checkout: its schema brought up to date
+        subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT,
+                       env={**os.environ, "DATABASE_URL": f"sqlite:///{db}"}, check=True)
     setup(f"sqlite:///{db}")
     serve(args.runs, "SQLite")
 
