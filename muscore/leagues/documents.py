@@ -96,17 +96,24 @@ def league_documents(competitions: Sequence[Competition], *,
         pairs = [{"name": name, "players": players.get(pair_id, [])}
                  for pair_id, name in names.get(competition.pk, [])]
         out[competition.pk] = {
-            "name": competition.name,
-            "rules": competition_rules(competition).to_json(),
-            "points": competition.points,
-            "legs": competition.legs,
-            "draw": list(competition.draw or range(len(pairs))),
-            "pairs": pairs,
+            **document_head(competition, pairs),
             "matches": [_document_match(row, rounds, index_of, vacas)
                         for row in rows.get(competition.pk, [])
                         if row[1] is not None and row[2] is not None],
         }
     return out
+
+
+def document_head(competition: Competition, pairs: list[dict[str, Any]]) -> dict[str, Any]:
+    """A league document's fields before its matches: name, rules, points, legs, draw, pairs."""
+    return {
+        "name": competition.name,
+        "rules": competition_rules(competition).to_json(),
+        "points": competition.points,
+        "legs": competition.legs,
+        "draw": list(competition.draw or range(len(pairs))),
+        "pairs": pairs,
+    }
 
 
 def _document_match(row: Sequence[Any], rounds: Mapping[int, int], index_of: Mapping[int, int],
@@ -184,14 +191,7 @@ def api_body(competition: Competition) -> bytes:
         }
         texts = [(n, missing.get(n, "") if text is None else text) for n, text in texts]
     pairs = league_pairs(competition)
-    head = dumps({
-        "name": competition.name,
-        "rules": competition_rules(competition).to_json(),
-        "points": competition.points,
-        "legs": competition.legs,
-        "draw": list(competition.draw or range(len(pairs))),
-        "pairs": pairs,
-    })
+    head = dumps(document_head(competition, pairs))
     body = (head[:-1] + ',"matches":[' + ",".join([t for _n, t in texts if t])
             + '],"standings":' + dumps(standings_json(competition)) + "}")
     return body.encode()
