@@ -41,6 +41,12 @@ def build(database_url: str, db: Path | None = None) -> None:
         subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True)
 
 
+def migrate(database_url: str) -> None:
+    """The schema brought up to this checkout's (a database built by an older one)."""
+    subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT,
+                   env={**os.environ, "DATABASE_URL": database_url}, check=True)
+
+
 def measure(client: Any, url: str, runs: int) -> tuple[float, float, int, int]:
     from django.core.cache import cache
     from django.db import connection
@@ -160,6 +166,7 @@ def main() -> None:
         with throwaway_postgres() as url:
             print("building the large championship in a throwaway PostgreSQL...", flush=True)
             build(url)
+            migrate(url)
             setup(url)
             serve(args.runs, "PostgreSQL")
         return
@@ -167,9 +174,8 @@ def main() -> None:
     if args.rebuild or not db.exists():
         print(f"building the large championship in {db} (several minutes)...", flush=True)
         build(f"sqlite:///{db}", db)
-    else:  # a database built by an older checkout: its schema brought up to date
-        subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT,
-                       env={**os.environ, "DATABASE_URL": f"sqlite:///{db}"}, check=True)
+    else:
+        migrate(f"sqlite:///{db}")
     setup(f"sqlite:///{db}")
     serve(args.runs, "SQLite")
 
