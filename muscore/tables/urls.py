@@ -1,6 +1,6 @@
 from django.urls import path
 
-from muscore.tables import views
+from muscore.tables import site_files, views
 
 app_name = "tables"
 urlpatterns = [
@@ -21,9 +21,9 @@ urlpatterns = [
     path("t/<str:table_id>/k/<str:key>/piedras", views.piedras, name="piedras"),
     path("t/<str:table_id>/k/<str:key>/perete", views.perete, name="perete"),
     # Installable and offline: the worker lives at the root so its scope is the whole site.
-    path("robots.txt", views.robots, name="robots"),
-    path("favicon.ico", views.favicon, name="favicon"),
-    path("sw.js", views.service_worker, name="service_worker"),
+    path("robots.txt", site_files.robots, name="robots"),
+    path("favicon.ico", site_files.favicon, name="favicon"),
+    path("sw.js", site_files.service_worker, name="service_worker"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("t/<str:table_id>/manifest.webmanifest", views.view_manifest, name="view_manifest"),
     path(

@@ -12,7 +12,6 @@ import functools
 from collections.abc import Callable
 from typing import Any, cast
 
-from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied
 from django.http import (
     Http404,
@@ -765,49 +764,3 @@ def edit_manifest(request: HttpRequest, table_id: str, key: str) -> HttpResponse
 def _table_name(table: Table) -> str:
     sides = board.board(services.board_state(table))["sides"]
     return f"{sides[0]['names']} – {sides[1]['names']}"
-
-
-@require_safe
-def service_worker(request: HttpRequest) -> HttpResponse:
-    """The service worker, served from the root so its scope is the whole site."""
-    response = render(
-        request,
-        "tables/sw.js",
-        {
-            "release": live.RELEASE,
-            "precache": offline.precache_json(),
-            "offline_words": offline.offline_words(),
-        },
-        content_type="text/javascript; charset=utf-8",
-    )
-    response["Service-Worker-Allowed"] = "/"
-    # The browser checks for a new worker at every visit; a stale one would pin old files.
-    response["Cache-Control"] = "no-cache"
-    return response
-
-
-# --- what crawlers and browsers ask of every site ------------------------------------------------
-
-# Edit links answer X-Robots-Tag: noindex (muscore.middleware.EditLinkNoIndexMiddleware)
-# instead of being listed here: a Disallow would keep a crawler from ever reading that header,
-# and this file is public, so it names no table. The admin and the JSON API are no pages.
-ROBOTS = "User-agent: *\nDisallow: /admin/\nDisallow: /api/v1/\n"
-
-
-@require_safe
-def robots(request: HttpRequest) -> HttpResponse:
-    """/robots.txt."""
-    response = HttpResponse(ROBOTS, content_type="text/plain; charset=utf-8")
-    response["Cache-Control"] = "public, max-age=86400"
-    return response
-
-
-@require_safe
-def favicon(request: HttpRequest) -> HttpResponse:
-    """/favicon.ico, which browsers and link previews ask for whatever the page's <link> says."""
-    path = finders.find("icons/favicon.ico")
-    assert isinstance(path, str), "static/icons/favicon.ico is missing"
-    with open(path, "rb") as icon:
-        response = HttpResponse(icon.read(), content_type="image/x-icon")
-    response["Cache-Control"] = "public, max-age=86400"
-    return response

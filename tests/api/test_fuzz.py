@@ -17,7 +17,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from muscore.api import openapi
+from muscore.api import openapi, openapi_examples
 from muscore.tables import services
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
 from tests.examples import examples
@@ -230,7 +230,7 @@ def test_every_answer_matches_the_openapi_document(live_server: Any, case: Any) 
         # Most cases aim at a real table (a hand and a piedras tap, whose answers the
         # document must describe too) and its key; the rest keep what was generated.
         table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
-        services.add_hand(table, {"hands": dict(openapi.SEED_HANDS)}, via="api")
+        services.add_hand(table, {"hands": dict(openapi_examples.SEED_HANDS)}, via="api")
         services.add_piedras(table, side="A", n=5, via="api")
         params["table_id"] = table.id
         if len(str(case.headers or "")) % 3:
@@ -299,5 +299,5 @@ def test_a_conditional_read_with_a_bad_finished_is_the_documented_400(live_serve
     assert unchanged.value.code == 304
     # A record's score may leave a side out (it has 0), as the document now says.
     assert _live_post(
-        live_server, "/api/v1/score", {"hands": openapi.SEED_HANDS, "score": {"A": 3}}
+        live_server, "/api/v1/score", {"hands": openapi_examples.SEED_HANDS, "score": {"A": 3}}
     )[0] == 200

@@ -23,7 +23,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, settings
 
 from muscore import rules
-from muscore.api import openapi
+from muscore.api import openapi, openapi_examples
 from muscore.tables import services
 from tests.examples import examples
 
@@ -145,11 +145,11 @@ def test_score_example_is_what_the_engine_and_the_app_answer(client: Client) -> 
 
 
 def test_score_error_example_is_what_the_app_answers(client: Client) -> None:
-    response = post(client, "/api/v1/score", openapi.SCORE_ERROR_REQUEST)
+    response = post(client, "/api/v1/score", openapi_examples.SCORE_ERROR_REQUEST)
     assert response.status_code == 400
-    assert response.json() == openapi.SCORE_ERROR_RESPONSE
+    assert response.json() == openapi_examples.SCORE_ERROR_RESPONSE
     with pytest.raises(rules.RuleError):
-        rules.score(openapi.SCORE_ERROR_REQUEST)
+        rules.score(openapi_examples.SCORE_ERROR_REQUEST)
 
 
 def test_replay_example_is_what_the_engine_and_the_app_answer(client: Client) -> None:
@@ -246,7 +246,7 @@ def test_api_never_500_and_errors_are_the_error_object(case: Any) -> None:
         # Most cases aim at a real table with one hand and its key (else all would be 404s);
         # the rest keep the generated id and headers.
         table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
-        services.add_hand(table, {"hands": dict(openapi.SEED_HANDS)}, via="api")
+        services.add_hand(table, {"hands": dict(openapi_examples.SEED_HANDS)}, via="api")
         params["table_id"] = table.id
         if len(str(case.headers or "")) % 3:
             case.headers = {**(case.headers or {}), "X-Table-Key": table.edit_key}
