@@ -24,14 +24,9 @@ RUFF = Path(sys.executable).with_name("ruff")
 MODULE_MAX = 800
 FUNCTION_MAX = 80
 
-#: "path" or "path:function" -> why it may be longer. Expected to be empty by the end of
-#: issue 20's session; each one is named in docs/layers.md too.
-EXCEPTIONS: dict[str, str] = {
-    "muscore/leagues/competitions.py:create_liguillas": (
-        "81 lines: the phase draw in one query plan, being reworked in the same session "
-        "(champ18); to split when that lands"
-    ),
-}
+#: "path" or "path:function" -> why it may be longer; each one named in docs/layers.md too.
+#: None today.
+EXCEPTIONS: dict[str, str] = {}
 
 
 def oversized(root: Path, package: str = "muscore") -> list[str]:
