@@ -178,7 +178,7 @@ def main() -> None:
     probe("night card png (ultima), warm", "GET", night, cold=False)
     flipped = {"juegos_first": early.juegos_second, "juegos_second": early.juegos_first,
                "tantos_first": early.tantos_second or "", "tantos_second":
-               early.tantos_first or ""}
+               early.tantos_first or "", "reason": "probe_requests"}
     probe(f"correction of the earliest match ({early.pk})", "POST",
           f"{base}/partida/{early.number}/resultado", flipped)
     if played is not None and played.table is not None:
