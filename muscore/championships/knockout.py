@@ -11,6 +11,7 @@ read), so no one has to press a button between rounds.
 
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import dataclass, field
 
@@ -21,8 +22,10 @@ from muscore.championships.models import Enrolment, Phase, PhaseGroup
 from muscore.championships.pairs import acting, phase_pair
 from muscore.clubs.permissions import Actor
 from muscore.leagues import competitions
-from muscore.leagues.models import Match
+from muscore.leagues.models import Competition, Match
 from muscore.messages import WordedError
+
+log = logging.getLogger(__name__)
 
 
 class KnockoutError(WordedError):
@@ -217,14 +220,66 @@ def _new_game(phase: Phase, tie: Tie, total: int, by: Actor | None) -> None:
                               competition=competition)
 
 
+def _stale_games(state: Bracket) -> list[PhaseGroup]:
+    """The games made for pairs a tie no longer has: a corrected result changed who goes
+    on after the next tie's games were made (or left that tie without both its pairs)."""
+    ties = [t for ties in state.rounds for t in ties if not t.bye]
+    if state.third is not None:
+        ties.append(state.third)
+    games = [g for tie in ties for g in tie.games if g.competition_id]
+    rows = Match.objects.filter(competition_id__in=[g.competition_id for g in games]
+                                ).values_list("competition_id", "first__pair_id",
+                                              "second__pair_id")
+    pair_to_enrolment = {e.phase_pair_id: e.pk for e in state.enrolments.values()}
+    seated: dict[int, set[int | None]] = {}
+    for competition_id, first, second in rows:
+        seated.setdefault(competition_id, set()).update(
+            {pair_to_enrolment.get(first), pair_to_enrolment.get(second)})
+    stale = []
+    for tie in ties:
+        expected = {tie.first, tie.second}
+        for game in tie.games:
+            if game.competition_id and (None in expected
+                                        or seated.get(game.competition_id) != expected):
+                stale.append(game)
+    return stale
+
+
+def _clear_stale(phase: Phase, stale: list[PhaseGroup]) -> None:
+    """Remove games made for the wrong pairs when none has a result; refuse (the whole
+    result write is rolled back) when one was played: who goes on cannot change under a
+    played game until the organiser clears its result."""
+    ids = [g.competition_id for g in stale]
+    played = (Competition.objects.filter(pk__in=ids, matches__source__gt="")
+              .order_by("pk").values_list("name", flat=True).first())
+    if played is not None:
+        raise KnockoutError(_(
+            "Este resultado cambia quién juega «%(game)s», que ya se jugó: borra antes su "
+            "resultado y vuelve a anotar este.") % {"game": played})
+    for competition in Competition.objects.filter(pk__in=ids):
+        log.info("knockout game removed: %s (phase %s), its pairs changed by a correction",
+                 competition.name, phase.pk)
+        # Matches point at the entries with PROTECT: they go first, then the rounds.
+        Match.objects.filter(competition=competition).delete()
+        competition.rounds.all().delete()
+        competition.delete()  # its PhaseGroup goes with it (CASCADE)
+
+
 @transaction.atomic
 def sync(phase: Phase, by: Actor | None = None) -> Bracket | None:
     """Make the games the bracket is waiting for: a tie's first game (and second, for a
     best of 3) once both its pairs are known, its next game while it is undecided and every
-    game before is played. Returns the bracket as it then stands."""
+    game before is played. Games made for pairs a corrected result took out are removed
+    first, or the correction refused if one of them was played. Returns the bracket as it
+    then stands."""
     state = bracket(phase)
     if state is None:
         return None
+    stale = _stale_games(state)
+    if stale:
+        _clear_stale(phase, stale)
+        state = bracket(phase)
+        assert state is not None
     total = len(state.rounds)
     made = False
     ties = [t for ties in state.rounds for t in ties]

@@ -188,3 +188,50 @@ def test_one_all_in_a_best_of_3_makes_the_third_game_at_once() -> None:
     results.record_result(second, by=boss, juegos=[1, 0])  # sides swapped: one all
     state = knockout.bracket(phase)
     assert state is not None and len(state.rounds[0][tie.order].games) == 3
+
+
+def semifinal_and_final(phase: Phase) -> tuple[Competition, Competition]:
+    state = knockout.bracket(phase)
+    assert state is not None
+    semi = state.rounds[-2][0].games[0].competition
+    final = state.rounds[-1][0].games[0].competition
+    return semi, final
+
+
+def test_a_corrected_semifinal_remakes_an_unplayed_final_and_is_refused_after_it() -> None:
+    """Issue 17 item 1 in a championship: a correction that changes who goes on never
+    leaves the final with the old pairs. Unplayed, the final is made again for the new
+    winner; played, the correction is refused with the reason and nothing changes."""
+    championship, boss, phase = knockout_phase(third_place=False)
+    while True:
+        state = knockout.bracket(phase)
+        assert state is not None
+        if state.rounds[-1][0].games:
+            break
+        for competition in open_games(phase):
+            play_all(competition, boss)
+    semi, final = semifinal_and_final(phase)
+    match = semi.matches.get()
+    assert match.first is not None and match.second is not None
+    before = knockout.bracket(phase)
+    assert before is not None
+    old_winner = before.rounds[-2][0].winner
+    results.record_result(match, by=boss, juegos=[0, 1] if match.winner == 0 else [1, 0],
+                          reason="Se anotó al revés")
+    after = knockout.bracket(phase)
+    assert after is not None
+    new_winner = after.rounds[-2][0].winner
+    assert new_winner != old_winner
+    assert not Competition.objects.filter(pk=final.pk).exists()  # the stale final is gone
+    remade = after.rounds[-1][0]
+    assert len(remade.games) == 1 and new_winner in (remade.first, remade.second)
+    play_all(remade.games[0].competition, boss)
+    # The final is played: flipping the semifinal again is refused whole.
+    match.refresh_from_db()
+    with pytest.raises(results.CompetitionError, match="ya se jugó"):
+        results.record_result(match, by=boss, juegos=[0, 1] if match.winner == 0 else [1, 0],
+                              reason="Otra vez")
+    match.refresh_from_db()
+    state = knockout.bracket(phase)
+    assert state is not None and state.rounds[-2][0].winner == new_winner
+    assert services.champion(championship) is not None
