@@ -27,7 +27,7 @@ def detail(request: HttpRequest, championship_id: int) -> HttpResponse:
         return error(NOT_FOUND, 404)
     page = request.GET.get("pagina", "1")
     if not page.isdigit() or len(page) > 9 or int(page) < 1:
-        return error("pagina must be a whole number from 1", 400)
+        return error("pagina is a page number: 1, 2, 3...", 400)
     document = export.championship_document(championship, int(page))
     number, pages = document["page"]["number"], document["page"]["pages"]
     document["page"]["next"] = f"{request.path}?pagina={number + 1}" if number < pages else None

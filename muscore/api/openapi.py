@@ -692,7 +692,7 @@ PATHS.update({
                                                                    "page", "phases"]},
                                    _("El campeonato.")),
                       "400": _error(_("La página no es un número entero desde 1."),
-                                    {"error": "pagina must be a whole number from 1"}),
+                                    {"error": "pagina is a page number: 1, 2, 3..."}),
                       "404": CHAMPIONSHIP_NOT_FOUND, "405": METHOD},
     }},
     "/api/v1/championships/{championship_id}/entries.csv": {"get": {

@@ -9,16 +9,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from muscore.championships import knockout
 from muscore.championships.models import Phase, Sede
 from muscore.championships.services import heat_order
+from muscore.clubs.permissions import Actor
 from muscore.leagues.competitions import CompetitionError
 from muscore.leagues.models import Competition
 
 
-def on_result(competition: Competition, by: Any = None) -> None:
+def on_result(competition: Competition, by: Actor | None = None) -> None:
     """The receiver of ``result_changed``: one query for a competition that is not a
     championship's; a KnockoutError becomes the league's CompetitionError (the result is
     refused whole, with the reason)."""

@@ -117,7 +117,7 @@ class InvitationTokens(PasswordResetTokenGenerator):
 
     key_salt = "muscore.clubs.services.InvitationTokens"
 
-    def _make_hash_value(self, user: Any, timestamp: int) -> str:
+    def _make_hash_value(self, user: User, timestamp: int) -> str:
         clubs = Membership.objects.filter(user=user).order_by("pk").values_list("pk", "accepted")
         return super()._make_hash_value(user, timestamp) + "|" + ",".join(
             f"{pk}{'a' if accepted else 'p'}" for pk, accepted in clubs)
