@@ -83,12 +83,13 @@ def latest_results(competition: Competition, count: int) -> list[Match]:
     return list(pages.matches_of(competition).filter(id__in=ids).order_by("-result_at", "-id"))
 
 
-def ceros_table(competition: Competition) -> list[dict[str, Any]] | None:
+def ceros_table(competition: Competition, upto: int | None = None) -> list[dict[str, Any]] | None:
     """A ceros tournament's table as the screen shows it (muscore.leagues.ceros_rounds:
-    pairs still in first, by fewest ceros, then those out); None for any other format."""
+    pairs still in first, by fewest ceros, then those out; after round `upto` when given);
+    None for any other format."""
     if competition.format != Competition.Format.CEROS:
         return None
-    state = ceros_rounds.table(competition)
+    state = ceros_rounds.table(competition, upto)
     winner = state.winner.pk if state.winner is not None else None
     return [
         {
@@ -111,9 +112,9 @@ def _points(n: int) -> str:
 
 
 def _standings_top(competition: Competition, upto: int | None = None) -> list[dict[str, Any]]:
-    """The top 3 of each standings table (after round `upto` when given; of a ceros
-    tournament: the pairs still in, by fewest ceros, today), each with its figure in words."""
-    rows = ceros_table(competition)
+    """The top 3 of each standings table after round `upto` when given, else today (of a
+    ceros tournament: the pairs still in, by fewest ceros), each with its figure in words."""
+    rows = ceros_table(competition, upto)
     if rows is not None:
         top = []
         for i, row in enumerate(rows[:3], 1):

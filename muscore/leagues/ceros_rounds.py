@@ -82,18 +82,25 @@ def _require_ceros(competition: Competition) -> None:
         raise CompetitionError(_("Esta competición no es un torneo a ceros."))
 
 
-def _history(competition: Competition) -> tuple[list[Entry], list[ceros.PlayedRound], int]:
-    """The entries, the rounds played (as the pure pairing takes them) and how many
-    matches of the published rounds are still without a result. Two queries."""
+def _history(
+    competition: Competition, upto: int | None = None
+) -> tuple[list[Entry], list[ceros.PlayedRound], int]:
+    """The entries, the rounds played (as the pure pairing takes them; up to round `upto`
+    when given) and how many matches of those rounds are still without a result. Two
+    queries."""
     entries = list(competition.entries.select_related("pair").order_by("index"))
+    round_rows = competition.rounds.order_by("number")
+    match_rows = Match.objects.filter(competition=competition)
+    if upto is not None:
+        round_rows = round_rows.filter(number__lte=upto)
+        match_rows = match_rows.filter(round__number__lte=upto)
     rounds: dict[int, tuple[list[ceros.Played], int | None]] = {
-        number: ([], bye) for number, bye in
-        competition.rounds.order_by("number").values_list("number", "bye_id")
+        number: ([], bye) for number, bye in round_rows.values_list("number", "bye_id")
     }
     left = 0
     for number, first, second, winner in (
-        Match.objects.filter(competition=competition).order_by("number")
-        .values_list("round__number", "first_id", "second_id", "winner")
+        match_rows.order_by("number").values_list("round__number", "first_id", "second_id",
+                                                  "winner")
     ):
         if winner is None:
             left += 1
@@ -104,10 +111,11 @@ def _history(competition: Competition) -> tuple[list[Entry], list[ceros.PlayedRo
     return entries, history, left
 
 
-def table(competition: Competition) -> CerosTable:
-    """The tournament's state, from its stored rounds (a fixed number of queries)."""
+def table(competition: Competition, upto: int | None = None) -> CerosTable:
+    """The tournament's state, from its stored rounds (a fixed number of queries); with
+    `upto`, as it stood after that round (a round's share card tells that round)."""
     _require_ceros(competition)
-    entries, history, left = _history(competition)
+    entries, history, left = _history(competition, upto)
     pks = [e.pk for e in entries]
     by_pk = {e.pk: e for e in entries}
     complete = left == 0

@@ -12,6 +12,8 @@ from django.test import Client
 from muscore.leagues import card, competitions, pages, results
 from muscore.leagues.models import Competition, Match
 from tests.clubs.factory import make_club, make_league
+from tests.leagues.test_ceros_services import play_round as play_ceros_round
+from tests.leagues.test_ceros_services import tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -55,3 +57,16 @@ def test_the_standings_after_the_last_round_are_today_s() -> None:
     upto = competitions.standings_until(competition, last)
     assert [g.rows for g in upto] == [g.rows for g in competitions.standings(competition,
                                                                             cached=False)]
+
+
+def test_a_ceros_round_s_card_keeps_the_ceros_of_that_round() -> None:
+    """The ceros tournament's card of round 1, read after round 2 was played, still says
+    the ceros each pair had after round 1."""
+    competition, user = tournament(4, ceros=3)
+    play_ceros_round(competition, user, winner=0)
+    after_one = top(competition, 1)
+    assert sorted(figure for _name, figure in after_one) == ["0 ceros", "0 ceros", "1 cero"]
+    play_ceros_round(competition, user, winner=1)
+    competition.refresh_from_db()
+    assert top(competition, 1) == after_one
+    assert top(competition, 2) != after_one  # today's ceros differ after round 2
