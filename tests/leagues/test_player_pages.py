@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from openskill.models import ThurstoneMostellerFull
 
 from muscore.clubs.models import Player
-from muscore.leagues import competitions, pages, results
+from muscore.leagues import competitions, pages, results, roster
 from muscore.leagues.models import Competition, Match, PlayerRating
 from muscore.leagues.views.players import nivel_chart
 from tests.clubs.factory import logged_in, make_club, make_user
@@ -90,6 +90,25 @@ def test_the_ranking_lists_the_rated_players_highest_first() -> None:
     assert len(expected) == 8
     found = re.findall(r'<td class="name"><a href="/club/[^/]+/jugador/\d+/">([^<]+)</a>', html)
     assert found == expected
+
+
+def test_a_retired_player_is_off_the_ranking_and_ranks_nobody() -> None:
+    """Retired: off the club's lists, the ranking too; his page keeps his nivel without a
+    place, and the others' places count only those on the lists."""
+    competition, user = liguilla(4)
+    play(competition, user, 3)
+    club = competition.club
+    ratings = list(PlayerRating.objects.filter(club=club).select_related("player")
+                   .order_by("-nivel", "player__name"))
+    top, second = ratings[0].player, ratings[1].player
+    roster.set_retired(top, True, by=user)
+    html = Client().get(f"/club/{club.slug}/niveles/").content.decode()
+    names = re.findall(r'<td class="name"><a href="/club/[^/]+/jugador/\d+/">([^<]+)</a>', html)
+    assert top.name not in names and len(names) == len(ratings) - 1
+    page = Client().get(player_url(top)).content.decode()
+    assert "data-retired" in page and "en el club" not in page
+    page = Client().get(player_url(second)).content.decode()
+    assert f"1.º de {len(ratings) - 1} en el club" in page
 
 
 def test_the_club_and_pair_pages_link_the_players() -> None:

@@ -133,6 +133,7 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     person = get_object_or_404(Player, pk=player_id, club=club)
     rating = PlayerRating.objects.filter(player=person).first()
+    ranked = PlayerRating.objects.filter(club=club, player__retired=False)
     history = rating_store.history(person)
     context = {
         **club_context(request, club),
@@ -141,9 +142,11 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         "chart": nivel_chart(history),
         "recent": _recent(person, history) if history else [],
         "pairs": _pairs(person),
-        "rank": (PlayerRating.objects.filter(club=club, nivel__gt=rating.nivel).count() + 1
-                 if rating is not None else None),
-        "rated_players": PlayerRating.objects.filter(club=club).count() if rating else 0,
+        # The rank among the players on the club's lists: a retired one keeps his nivel
+        # and history, but has no place in the ranking (nor counts in anyone's).
+        "rank": (ranked.filter(nivel__gt=rating.nivel).count() + 1
+                 if rating is not None and not person.retired else None),
+        "rated_players": ranked.count() if rating else 0,
         "ratings_waiting": rating_store.waiting(club),
         # What the hands say: his side's counts in the table matches he sat in.
         **stats_store.player_context(person),
@@ -155,13 +158,14 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 def ranking(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's players by nivel, highest first (those rated at least once)."""
     club = get_object_or_404(Club, slug=slug)
-    rows = list(PlayerRating.objects.filter(club=club).select_related("player").order_by(
-        "-nivel", Lower("player__name")))
+    # Retired players are off the club's lists, this one too (their page stays).
+    rows = list(PlayerRating.objects.filter(club=club, player__retired=False)
+                .select_related("player").order_by("-nivel", Lower("player__name")))
     context = {
         **club_context(request, club),
         "rows": [{"position": n, "rating": r, "url": player_url(club, r.player_id)}
                  for n, r in enumerate(rows, 1)],
-        "unrated": Player.objects.filter(club=club, rating__isnull=True).count(),
+        "unrated": Player.objects.filter(club=club, rating__isnull=True, retired=False).count(),
         "ratings_waiting": rating_store.waiting(club),
     }
     return render(request, "leagues/player_ranking.html", context)
