@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response
 
 CHROMIUM = os.environ.get("MUSCORE_CHROMIUM", "/usr/bin/chromium")
 # Without the networking flags Chromium tries to reach Google at every start, which this
@@ -152,8 +152,11 @@ def wait_for_polls(page: Page, path: str, count: int, timeout_ms: float = 10_000
     """Wait until the page has polled `path` `count` more times (htmx's `every` trigger):
     a check that nothing changes over a few polls awaits the polls themselves, not a
     fixed sleep that is too long on a quiet machine and too short on a loaded one."""
+    def is_poll(response: Response) -> bool:
+        # htmx's own requests only: the service worker also fetches the page (to keep it).
+        return (urlsplit(response.url).path == path
+                and response.request.headers.get("hx-request") == "true")
+
     for _ in range(count):
-        with page.expect_response(
-            lambda response: urlsplit(response.url).path == path, timeout=timeout_ms
-        ):
+        with page.expect_response(is_poll, timeout=timeout_ms):
             pass
