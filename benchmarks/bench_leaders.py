@@ -59,7 +59,7 @@ def small_club() -> Any:
 
     from muscore.clubs import services as clubs
     from muscore.clubs.models import Club
-    from muscore.leagues import services
+    from muscore.leagues.competitions import create_competition, open_table
     from muscore.tables import services as tables
 
     found = Club.objects.filter(name="Bar de las manos").first()
@@ -68,10 +68,10 @@ def small_club() -> Any:
     user, _ = get_user_model().objects.get_or_create(username="bench-hands")
     club = clubs.create_club("Bar de las manos", organiser=user)
     pairs = [clubs.save_pair(club, f"Pareja {i}", [f"M{i}a", f"M{i}b"]) for i in range(4)]
-    competition = services.create_competition(club, by=user, name="Liga de las manos",
-                                              pairs=pairs, legs=1, draw=[0, 1, 2, 3])
+    competition = create_competition(club, by=user, name="Liga de las manos",
+                                     pairs=pairs, legs=1, draw=[0, 1, 2, 3])
     for match in competition.matches.all():
-        table = services.open_table(match, by=user)
+        table = open_table(match, by=user)
         for record in VACA:
             tables.add_hand(table, record, via="edit_link")
     return club

@@ -47,8 +47,9 @@ def small_league() -> Any:
     from django.contrib.auth import get_user_model
 
     from muscore.clubs import services as clubs
-    from muscore.leagues import services
+    from muscore.leagues.competitions import create_competition
     from muscore.leagues.models import Competition
+    from muscore.leagues.results import record_result
 
     found = Competition.objects.filter(name="Liga pequeña").first()
     if found is not None:
@@ -56,10 +57,10 @@ def small_league() -> Any:
     user, _ = get_user_model().objects.get_or_create(username="bench-small")
     club = clubs.create_club("Bar pequeño", organiser=user)
     pairs = [clubs.save_pair(club, f"Pareja {i}", [f"P{i}a", f"P{i}b"]) for i in range(4)]
-    competition = services.create_competition(club, by=user, name="Liga pequeña", pairs=pairs,
-                                              legs=2, draw=[0, 1, 2, 3])
+    competition = create_competition(club, by=user, name="Liga pequeña", pairs=pairs,
+                                     legs=2, draw=[0, 1, 2, 3])
     for i, match in enumerate(competition.matches.all()):
-        services.record_result(match, by=user, juegos=[3, i % 3], tantos=[120, 40 * (i % 3)])
+        record_result(match, by=user, juegos=[3, i % 3], tantos=[120, 40 * (i % 3)])
     competition.refresh_from_db()
     return competition
 
@@ -101,6 +102,9 @@ def main() -> None:
         started = time.perf_counter()
         build(db)
         print(f"built in {time.perf_counter() - started:.0f} s", flush=True)
+    else:  # built by an older checkout: its schema brought up to this one's
+        subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT,
+                       env={**os.environ, "DATABASE_URL": f"sqlite:///{db}"}, check=True)
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muscore.settings")
     os.environ["ALLOWED_HOSTS"] = "testserver"

@@ -88,7 +88,7 @@ def main() -> None:
     from django.urls import reverse
 
     from muscore.leagues import rating_store
-    from muscore.leagues import services as leagues
+    from muscore.leagues import results as leagues
     from muscore.leagues.models import Competition, Match, PlayerRating, RatingMatch
 
     large = Competition.objects.exclude(name="Liga pequeña").order_by("-pk").first()
