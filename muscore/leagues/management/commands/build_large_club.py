@@ -4,26 +4,29 @@
 
 A club of 200 pairs in a double liguilla: 39,800 matches, every one with its result;
 a tenth of them played on muscore tables with their hands (about 100,000 hands), the
-rest entered by hand, a few no-shows. Everything is written with bulk_create, so it
-takes about a minute on SQLite. Prints the competition's id.
+rest entered by hand, a few no-shows. Everything is written with bulk_create (the draw's
+matches written again with their results, never row by row), so it takes about a minute
+on SQLite or PostgreSQL (`--steps` prints each step's time). Prints the competition's id.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from muscore.clubs.models import Club, Membership, Pair, PairMember, Player
 from muscore.clubs.services import unique_slug
-from muscore.leagues import competitions, documents, results
-from muscore.leagues.compute.document import replay_result
+from muscore.leagues import competitions, results
+from muscore.leagues.compute.document import Result, replay_result
 from muscore.leagues.models import Competition, Match
 from muscore.rules import Rules, replay
 from muscore.tables.models import Hand, Table
@@ -64,97 +67,137 @@ class Command(BaseCommand):
         parser.add_argument("--templates", type=int, default=60,
                             help="distinct vacas dealt and reused across the tables")
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--steps", action="store_true",
+                            help="print how long each step of the build took")
 
     def handle(self, *args: Any, pairs: int, legs: int, hands_share: float, templates: int,
-               seed: int, **options: Any) -> None:
+               seed: int, steps: bool, **options: Any) -> None:
         started = time.perf_counter()
+        self.show_steps = steps
         rng = random.Random(seed)
         with transaction.atomic():
             competition = self.build(rng, pairs, legs, hands_share, templates)
+        if connection.vendor == "postgresql":
+            # The whole club arrived in one transaction: until autovacuum gets to it the
+            # planner takes its tables for empty and the first requests (the probes) plan
+            # nested loops over 40,000 matches and 100,000 hands.
+            with self.step("ANALYZE"), connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
         self.stdout.write(
             f"competition {competition.pk}: {competition.matches.count()} matches, "
             f"{Hand.objects.filter(table__league_match__competition=competition).count()} hands"
             f", in {time.perf_counter() - started:.1f} s"
         )
         # The players' ratings, as the results would have kept them (muscore.leagues).
-        call_command("rate_players", club=competition.club.slug, stdout=self.stdout)
+        with self.step("rate_players"):
+            call_command("rate_players", club=competition.club.slug, stdout=self.stdout)
         # What the hands say, as the tables' results would have stored it.
-        call_command("count_hand_stats", club=competition.club.slug, stdout=self.stdout)
+        with self.step("count_hand_stats"):
+            call_command("count_hand_stats", club=competition.club.slug, stdout=self.stdout)
+
+    @contextlib.contextmanager
+    def step(self, label: str) -> Iterator[None]:
+        started = time.perf_counter()
+        yield
+        if self.show_steps:
+            self.stdout.write(f"  {label}: {time.perf_counter() - started:.1f} s")
 
     def build(self, rng: random.Random, count: int, legs: int, share: float,
               templates: int) -> Competition:
+        with self.step("club, pairs and the draw's matches"):
+            competition, names = self.club(rng, count, legs)
+        vacas = [random_vaca(rng) for _ in range(templates)]
+        # Round and entries loaded: each match's document text is written from them.
+        matches = list(Match.objects.filter(competition=competition)
+                       .select_related("round", "first", "second").order_by("number"))
+        now = timezone.now()
+        played_on_table = [m for m in matches if rng.random() < share]
+        with self.step(f"{len(played_on_table)} tables and their hands"):
+            self.tables(rng, played_on_table, vacas, names, now)
+        on_table = {m.pk for m in played_on_table}
+        for m in matches:
+            if m.pk not in on_table:
+                entered_result(rng, m, now)
+            m.doc = m.document_text()
+        with self.step(f"{len(matches)} matches written with their results"):
+            # Written again whole rather than bulk_update: its CASE WHEN per column and
+            # per row took minutes for 39,800 matches (most in Django building the
+            # expressions, the rest in PostgreSQL matching each row against the batch's
+            # 1,000 WHENs). Nothing points at the draw's matches yet; their ids are kept.
+            Match.objects.filter(competition=competition).delete()
+            Match.objects.bulk_create(matches, batch_size=2000)
+        with self.step("standings"):
+            results.recount_lines(competition)
+        Competition.objects.filter(pk=competition.pk).update(
+            status=Competition.Status.FINISHED, revision=competition.revision + 1)
+        competition.refresh_from_db()
+        return competition
+
+    def club(self, rng: random.Random, count: int, legs: int
+             ) -> tuple[Competition, dict[int, list[str]]]:
+        """The club, its players and pairs, and the league drawn: its matches unplayed.
+        Returns it and each pair's players' names by the pair's id."""
         users = get_user_model()
         user, _ = users.objects.get_or_create(username="bench-organiser")
         name = f"Club de pruebas {timezone.now():%H%M%S}"
         club = Club.objects.create(name=name, slug=unique_slug(name))
         Membership.objects.create(club=club, user=user)
         players = Player.objects.bulk_create(
-            Player(club=club, name=f"Jugador {i + 1}") for i in range(2 * count))
+            (Player(club=club, name=f"Jugador {i + 1}") for i in range(2 * count)),
+            batch_size=1000)
         club_pairs = Pair.objects.bulk_create(
-            Pair(club=club, name=f"Pareja {i + 1}") for i in range(count))
+            (Pair(club=club, name=f"Pareja {i + 1}") for i in range(count)), batch_size=1000)
         PairMember.objects.bulk_create(
-            PairMember(pair=pair, player=players[2 * i + k], position=k)
-            for i, pair in enumerate(club_pairs) for k in range(2))
+            (PairMember(pair=pair, player=players[2 * i + k], position=k)
+             for i, pair in enumerate(club_pairs) for k in range(2)), batch_size=1000)
         draw = list(range(count))
         rng.shuffle(draw)
         competition = competitions.create_competition(
             club, by=user, name="Liga grande", pairs=club_pairs, legs=legs, draw=draw,
             draw_method="random")
-        vacas = [random_vaca(rng) for _ in range(templates)]
         names = {pair.pk: [players[2 * i].name, players[2 * i + 1].name]
                  for i, pair in enumerate(club_pairs)}
-        entries = {e.pk: e.pair_id for e in competition.entries.all()}
-        matches = list(Match.objects.filter(competition=competition).order_by("number"))
-        now = timezone.now()
-        played_on_table = [m for m in matches if rng.random() < share]
+        return competition, names
+
+    def tables(self, rng: random.Random, played: list[Match], vacas: list[dict[str, Any]],
+               names: dict[int, list[str]], now: Any) -> None:
+        """A table for each of `played`, with one of `vacas`' hands; the match's result
+        is the vaca's (set on the match, not saved)."""
         tables: list[Table] = []
-        for m in played_on_table:
-            first = names[entries[m.first_id]]  # type: ignore[index]
-            second = names[entries[m.second_id]]  # type: ignore[index]
+        for m in played:
+            assert m.first is not None and m.second is not None
+            first, second = names[m.first.pair_id], names[m.second.pair_id]
             tables.append(Table(players=[first[0], second[0], first[1], second[1]],
                                 rules=RULES.to_json() | {"players": 4}, first_mano=0))
         Table.objects.bulk_create(tables, batch_size=500)
         hands: list[Hand] = []
-        on_table = set()
-        for m, table in zip(played_on_table, tables, strict=True):
+        for m, table in zip(played, tables, strict=True):
             vaca = rng.choice(vacas)
-            result = replay_result(vaca["replayed"], RULES)
             hands.extend(Hand(table=table, number=n, record=record)
                          for n, record in enumerate(vaca["hands"], 1))
             m.table = table
-            results.store_figures(m, result, Match.Source.TABLE, now)
-            on_table.add(m.pk)
+            results.store_figures(m, replay_result(vaca["replayed"], RULES),
+                                  Match.Source.TABLE, now)
             if len(hands) > 20000:
                 Hand.objects.bulk_create(hands, batch_size=2000)
                 hands = []
         Hand.objects.bulk_create(hands, batch_size=2000)
-        from muscore.leagues.compute.document import Result
 
-        for m in matches:
-            if m.pk in on_table:
-                continue
-            roll = rng.random()
-            if roll < 0.02:
-                no_show = (True, False) if roll < 0.01 else (False, True)
-                if roll < 0.002:
-                    no_show = (True, True)
-                result = competitions.forfeit_figures(no_show, RULES)
-                results.store_figures(m, result, Match.Source.NO_SHOW, now)
-                continue
-            loser = rng.randint(0, 2)
-            tantos_loser = 40 * loser + rng.randint(0, 39) * (3 - loser)
-            if rng.random() < 0.5:
-                result = Result((3, loser), (120 + rng.randint(0, 39) * loser, tantos_loser))
-            else:
-                result = Result((loser, 3), (tantos_loser, 120 + rng.randint(0, 39) * loser))
-            results.store_figures(m, result, Match.Source.MANUAL, now)
-        Match.objects.bulk_update(
-            matches, ["table", "source", "juegos_first", "juegos_second", "tantos_first",
-                      "tantos_second", "no_show_first", "no_show_second", "winner", "result_at"],
-            batch_size=1000)
-        results.recount_lines(competition)
-        documents.refresh_docs(competition)  # bulk_update skipped save(), which writes them
-        Competition.objects.filter(pk=competition.pk).update(
-            status=Competition.Status.FINISHED, revision=competition.revision + 1)
-        competition.refresh_from_db()
-        return competition
+
+def entered_result(rng: random.Random, m: Match, now: Any) -> None:
+    """A result entered by hand (now and then a no-show), set on the match, not saved."""
+    roll = rng.random()
+    if roll < 0.02:
+        no_show = (True, False) if roll < 0.01 else (False, True)
+        if roll < 0.002:
+            no_show = (True, True)
+        results.store_figures(m, competitions.forfeit_figures(no_show, RULES),
+                              Match.Source.NO_SHOW, now)
+        return
+    loser = rng.randint(0, 2)
+    tantos_loser = 40 * loser + rng.randint(0, 39) * (3 - loser)
+    if rng.random() < 0.5:
+        result = Result((3, loser), (120 + rng.randint(0, 39) * loser, tantos_loser))
+    else:
+        result = Result((loser, 3), (tantos_loser, 120 + rng.randint(0, 39) * loser))
+    results.store_figures(m, result, Match.Source.MANUAL, now)

@@ -1,0 +1,44 @@
+"""The benchmarks' large club (`manage.py build_large_club`): the draw's matches written
+again with their results in bulk, as `save()` and the results' path would have left them."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from muscore.leagues import documents, results
+from muscore.leagues.models import Competition, Entry, Match
+from muscore.tables.models import Hand
+
+pytestmark = pytest.mark.django_db
+
+
+def lines(competition: Competition) -> list[tuple[int, ...]]:
+    return list(Entry.objects.filter(competition=competition).order_by("index").values_list(
+        "played", "won", "lost", "forfeits", "points", "juegos_for", "juegos_against",
+        "tantos_for", "tantos_against"))
+
+
+def test_every_match_has_its_result_its_text_and_the_standings_their_sums() -> None:
+    out = StringIO()
+    call_command("build_large_club", pairs=6, legs=2, hands_share=0.3, templates=2,
+                 steps=True, stdout=out)
+    competition = Competition.objects.get(name="Liga grande")
+    matches = list(Match.objects.filter(competition=competition)
+                   .select_related("round", "first", "second", "table"))
+    assert len(matches) == 30
+    assert [m.number for m in sorted(matches, key=lambda m: m.number)] == list(range(1, 31))
+    assert all(m.source and m.winner is not None for m in matches)
+    # The stored texts are what save() would write (nothing left NULL for the reader).
+    assert all(m.doc == m.document_text() for m in matches)
+    played = [m for m in matches if m.source == Match.Source.TABLE]
+    assert played and all(m.table is not None for m in played)
+    assert Hand.objects.filter(table__league_match__competition=competition).exists()
+    kept = lines(competition)
+    results.recount_lines(competition)
+    assert lines(competition) == kept
+    assert documents.refresh_docs(competition) == 30
+    assert all(m.doc == Match.objects.get(pk=m.pk).doc for m in matches)
+    assert "matches written with their results:" in out.getvalue()
