@@ -171,17 +171,34 @@ def standings_tables(competition: Competition, upto: int | None = None) -> list[
     tables = []
     groups = (competitions.standings(competition) if upto is None
               else competitions.standings_until(competition, upto))
+    url_of = url_maker("clubs:entry", competition.club.slug, competition.pk)  # 200 pairs' links
     for group in groups:
         rows: list[dict[str, Any]] = []
         names = {row.pair: row.name for row in group.rows}
         for i, row in enumerate(group.rows):
-            above = group.rows[i - 1] if i else None
-            note = (tie_break(row, above, names)
-                    if above is not None and above.points == row.points else "")
-            rows.append({"row": row, "url": entry_url(competition, row.pair), "tie": note})
+            rows.append(_line(group.rows, i, names, url_of(row.pair)))
         title = _("Grupo %(name)s") % {"name": group.group.name} if group.group else ""
         tables.append(StandingsTable(title, rows, 2 if group.group else 0))
     return tables
+
+
+def standing_of(competition: Competition, index: int) -> dict[str, Any] | None:
+    """One pair's line of the standings as standings_tables draws it (its tie-break note
+    too), without the words and links of every other line: a pair's page shows only its own."""
+    for group in competitions.standings(competition):
+        names = {row.pair: row.name for row in group.rows}
+        for i, row in enumerate(group.rows):
+            if row.pair == index:
+                return _line(group.rows, i, names, entry_url(competition, index))
+    return None
+
+
+def _line(rows: list[Row], i: int, names: Mapping[int, str], url: str) -> dict[str, Any]:
+    """Line i of a group's standings: its row, its link, why it is below the line above
+    when they are level on points."""
+    row, above = rows[i], (rows[i - 1] if i else None)
+    note = tie_break(row, above, names) if above is not None and above.points == row.points else ""
+    return {"row": row, "url": url, "tie": note}
 
 
 # --- matches ------------------------------------------------------------------------------------
@@ -444,6 +461,8 @@ def round_summaries(competition: Competition) -> list[dict[str, Any]]:
 
 def bracket(competition: Competition) -> list[dict[str, Any]]:
     """The knockout as columns (quarterfinals, semifinals, final and third place)."""
+    if competition.format != Competition.Format.GROUPS:
+        return []  # only groups + knockout has one (no query: a liguilla's page reads it)
     matches = list(matches_of(competition).exclude(slot=""))
     columns = []
     for stage in ("quarterfinal", "semifinal", "final"):

@@ -377,20 +377,14 @@ def entry(request: HttpRequest, slug: str, competition_id: int, index: int) -> H
         Entry.objects.select_related("pair"), competition=competition, index=index
     )
     rows = pages.pair_rows(competition, entry)
-    standing = next(
-        (
-            r
-            for table in pages.standings_tables(competition)
-            for r in table.rows
-            if r["row"].pair == index
-        ),
-        None,
-    )
+    standing = pages.standing_of(competition, index)
+    # One query for the names and the links (player_names() would read them again).
+    player_links = views_players.pair_players(competition.club, entry.pair)
     context = {
         **base_context(request, competition, "standings"),
         "entry": entry,
-        "players": entry.pair.player_names(),
-        "player_links": views_players.pair_players(competition.club, entry.pair),
+        "players": [link["name"] for link in player_links],
+        "player_links": player_links,
         "rows": rows,
         "standing": standing,
         # What the hands say: this pair's counts in this competition's table matches.
