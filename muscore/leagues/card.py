@@ -166,14 +166,23 @@ def round_night(competition: Competition, number: int) -> Night | None:
     return _night(competition, title, f"jornada-{number}", matches, upto=number)
 
 
-def date_night(competition: Competition, date: dt.date) -> Night | None:
-    """The matches of a competition with a result on `date` (the club's local day), or
-    None when there are none."""
+def night_matches(competition: Competition, date: dt.date) -> list[Match]:
+    """The matches of a competition with a result on `date` (the club's local day), as
+    `date_night` draws them: read once, they serve the card in every language."""
     # Through the competition's own manager: every row shares the one competition (and
     # club) instead of building its own, and the matches' document text is not read.
-    matches = list(competition.matches.exclude(source="").filter(result_at__date=date)
-                   .select_related("round__group", "first__pair", "second__pair")
-                   .defer("doc").order_by("number"))
+    return list(competition.matches.exclude(source="").filter(result_at__date=date)
+                .select_related("round__group", "first__pair", "second__pair")
+                .defer("doc").order_by("number"))
+
+
+def date_night(competition: Competition, date: dt.date,
+               matches: list[Match] | None = None) -> Night | None:
+    """The card of the matches of a competition with a result on `date` (the club's local
+    day), or None when there are none. `matches`: `night_matches` read already (the
+    document worker draws the one night in every language)."""
+    if matches is None:
+        matches = night_matches(competition, date)
     if not matches:
         return None
     title = _("La noche del %(date)s") % {"date": formats.date_format(date, "j F Y")}

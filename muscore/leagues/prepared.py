@@ -110,14 +110,18 @@ def make(competition_id: int) -> int:
                           ensure_ascii=False, indent=1).encode()
         store(competition_id, EXPORT, revision,
               [text[i:i + PART_BYTES] for i in range(0, len(text), PART_BYTES)] or [b""])
+    date = card.latest_night(competition)
+    if date is None:
+        return revision
+    # The night's matches read once (tens of thousands of rows in a large league's
+    # season), drawn in each language: only the words differ.
+    matches = card.night_matches(competition, date)
     for language, _name in settings.LANGUAGES:
         with translation.override(language):
-            date = card.latest_night(competition)
-            if date is not None:
-                night = card.date_night(competition, date)
-                if night is not None:
-                    store(competition_id, night_kind(language), revision,
-                          [_night_json({"date": date.isoformat(), "night": asdict(night)})])
+            night = card.date_night(competition, date, matches)
+            if night is not None:
+                store(competition_id, night_kind(language), revision,
+                      [_night_json({"date": date.isoformat(), "night": asdict(night)})])
     return revision
 
 

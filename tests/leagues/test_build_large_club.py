@@ -10,7 +10,8 @@ from django.core.management import call_command
 
 from muscore.leagues import documents, results
 from muscore.leagues.models import Competition, Entry, Match
-from muscore.tables.models import Hand
+from muscore.tables.models import Hand, Table, VacaCheckpoint
+from muscore.tables.services import rebuild_checkpoints
 
 pytestmark = pytest.mark.django_db
 
@@ -42,3 +43,21 @@ def test_every_match_has_its_result_its_text_and_the_standings_their_sums() -> N
     assert documents.refresh_docs(competition) == 30
     assert all(m.doc == Match.objects.get(pk=m.pk).doc for m in matches)
     assert "matches written with their results:" in out.getvalue()
+
+
+def checkpoints(table: Table) -> list[tuple[object, ...]]:
+    return list(VacaCheckpoint.objects.filter(table=table).order_by("index").values_list(
+        "index", "first_hand", "mano", "hand_count", "winner", "result", "summary"))
+
+
+def test_its_tables_have_their_vacas_stored_as_play_would_have_stored_them() -> None:
+    call_command("build_large_club", pairs=4, legs=1, hands_share=1.0, templates=2,
+                 stdout=StringIO())
+    tables = list(Table.objects.filter(league_match__competition__name="Liga grande"))
+    assert len(tables) == 6
+    for table in tables:
+        assert table.replayed_revision == table.revision
+        built = checkpoints(table)
+        assert built
+        rebuild_checkpoints(table)
+        assert checkpoints(table) == built

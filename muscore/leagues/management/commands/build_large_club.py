@@ -29,7 +29,11 @@ from muscore.leagues import competitions, results
 from muscore.leagues.compute.document import Result, replay_result
 from muscore.leagues.models import Competition, Match
 from muscore.rules import Rules, replay
-from muscore.tables.models import Hand, Table
+from muscore.tables.models import Hand, Table, VacaCheckpoint
+from muscore.tables.services import replay_vacas
+
+# The tables' own rows of stored vacas (what a write stores), not written twice here.
+from muscore.tables.services.replay import _rows
 
 DECK = [str(i) for i in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12) for _ in range(4)]
 RULES = Rules(juegos=3)
@@ -163,25 +167,34 @@ class Command(BaseCommand):
                names: dict[int, list[str]], now: Any) -> None:
         """A table for each of `played`, with one of `vacas`' hands; the match's result
         is the vaca's (set on the match, not saved)."""
+        table_rules = RULES.to_json() | {"players": 4}
         tables: list[Table] = []
         for m in played:
             assert m.first is not None and m.second is not None
             first, second = names[m.first.pair_id], names[m.second.pair_id]
+            # Its vacas stored at its revision, as a table played on muscore has them
+            # (each write replays and stores its vaca): no read replays it later.
             tables.append(Table(players=[first[0], second[0], first[1], second[1]],
-                                rules=RULES.to_json() | {"players": 4}, first_mano=0))
+                                rules=table_rules, first_mano=0, replayed_revision=1))
         Table.objects.bulk_create(tables, batch_size=500)
+        # The tables' own replay of each vaca dealt, once per vaca rather than per table.
+        stored = [replay_vacas(table_rules, 0, vaca["hands"]) for vaca in vacas]
         hands: list[Hand] = []
+        checkpoints: list[VacaCheckpoint] = []
         for m, table in zip(played, tables, strict=True):
-            vaca = rng.choice(vacas)
+            which = rng.choice(range(len(vacas)))
             hands.extend(Hand(table=table, number=n, record=record)
-                         for n, record in enumerate(vaca["hands"], 1))
+                         for n, record in enumerate(vacas[which]["hands"], 1))
+            checkpoints.extend(_rows(table, 0, stored[which]))
             m.table = table
-            results.store_figures(m, replay_result(vaca["replayed"], RULES),
+            results.store_figures(m, replay_result(vacas[which]["replayed"], RULES),
                                   Match.Source.TABLE, now)
             if len(hands) > 20000:
                 Hand.objects.bulk_create(hands, batch_size=2000)
-                hands = []
+                VacaCheckpoint.objects.bulk_create(checkpoints, batch_size=1000)
+                hands, checkpoints = [], []
         Hand.objects.bulk_create(hands, batch_size=2000)
+        VacaCheckpoint.objects.bulk_create(checkpoints, batch_size=1000)
 
 
 def entered_result(rng: random.Random, m: Match, now: Any) -> None:
