@@ -44,11 +44,16 @@ HERE = Path(__file__).resolve().parent.parent
 class Watcher(threading.Thread):
     """Takes the write lock every 5 ms; `longest` is the longest wait for it (seconds).
     SQLite: the database's one write lock (BEGIN IMMEDIATE). PostgreSQL: the rows a
-    result's write locks, the club's and the competition's (`rows`: (table, id) pairs)."""
+    result's write locks, in its order and its modes (`rows`: (table, id, mode)): the
+    club's FOR UPDATE (rating_store), then the competition's FOR NO KEY UPDATE (the
+    UPDATE of its revision). A stronger lock than the app's (FOR UPDATE on the
+    competition, which a row pointing at it blocks with its KEY SHARE) would make
+    deadlocks of the watcher's own; any error is counted in `failed`, never ends it."""
 
-    def __init__(self, rows: list[tuple[str, int]] | None = None) -> None:
+    def __init__(self, rows: list[tuple[str, int, str]] | None = None) -> None:
         super().__init__(daemon=True)
         self.longest = 0.0
+        self.failed = 0
         self.rows = rows or []
         self.stop = threading.Event()
 
@@ -56,7 +61,7 @@ class Watcher(threading.Thread):
         self.longest = 0.0
 
     def run(self) -> None:
-        from django.db import connection, transaction
+        from django.db import DatabaseError, connection, transaction
 
         sqlite = connection.vendor == "sqlite"
         if sqlite:
@@ -64,15 +69,91 @@ class Watcher(threading.Thread):
                 cursor.execute("PRAGMA busy_timeout = 60000")
         while not self.stop.is_set():
             started = time.perf_counter()
-            with transaction.atomic():  # SQLite: BEGIN IMMEDIATE, waits for any writer
-                if not sqlite:
-                    with connection.cursor() as cursor:
-                        for table, pk in self.rows:
-                            cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR UPDATE",
-                                           [pk])
+            try:
+                with transaction.atomic():  # SQLite: BEGIN IMMEDIATE, waits for any writer
+                    if not sqlite:
+                        with connection.cursor() as cursor:
+                            for table, pk, mode in self.rows:
+                                cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s {mode}",
+                                               [pk])
+            except DatabaseError as error:
+                self.failed += 1
+                print(f"  (watcher: {type(error).__name__}: {str(error).splitlines()[0]})",
+                      flush=True)
             self.longest = max(self.longest, time.perf_counter() - started)
             time.sleep(0.005)
         connection.close()
+
+
+STORM = 8  # requests at once in each storm (the issue's 8 creators)
+PASSWORD = "Tormenta-de-claves-2026"
+
+
+def storms(club: Any, organiser: Any, only: str, watcher: Watcher) -> None:
+    """The account requests of issue 21's storms, STORM at once each (threads, a client
+    each): invitations of new accounts, their links asked again, their passwords set
+    through the links, their logins, and clubs made with a new account. Prints the slowest
+    request of each storm (and the median) and the longest lock meanwhile. The password
+    hash is slow by design (Django's PBKDF2): STORM of them at once on 2 cores queue for
+    the CPU, which is why the rate limits bound how many one address or account sends."""
+    from django.db import connection
+    from django.test import Client
+
+    from muscore.clubs import services
+    from muscore.clubs.models import Membership
+
+    run = f"{time.time_ns() % 10**9}"
+    names = [f"tormenta{run}-{i}" for i in range(STORM)]
+
+    def storm(label: str, requests: list[tuple[Client, str, dict[str, str]]]) -> None:
+        if only not in label:
+            return
+        answers: list[tuple[float, int]] = []
+
+        def one(client: Client, url: str, data: dict[str, str]) -> None:
+            started = time.perf_counter()
+            status = client.post(url, data).status_code
+            answers.append((time.perf_counter() - started, status))
+            connection.close()  # this thread's own connection
+
+        time.sleep(0.05)
+        watcher.reset()
+        threads = [threading.Thread(target=one, args=r) for r in requests]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        time.sleep(0.05)
+        times = sorted(took for took, _s in answers)
+        statuses = ",".join(str(code) for code in sorted({code for _t, code in answers}))
+        print(f"{label:44} {times[-1] * 1000:9.0f} ms  lock {watcher.longest * 1000:7.0f} ms  "
+              f"{statuses}  (median {times[len(times) // 2] * 1000:.0f} ms)", flush=True)
+
+    def organiser_client() -> Client:
+        client = Client()
+        client.force_login(organiser)
+        return client
+
+    organisers = f"/club/{club.slug}/organizadores"
+    storm(f"{STORM} invitations of new accounts at once", [
+        (organiser_client(), organisers, {"username": name}) for name in names])
+    invited = list(Membership.objects.filter(club=club, user__username__in=names))
+    storm(f"{STORM} invitation links asked again at once", [
+        (organiser_client(), f"{organisers}/{m.pk}/clave", {}) for m in invited])
+    storm(f"{STORM} passwords set through links at once", [
+        (Client(), services.invitation_link(m),
+         {"new_password1": PASSWORD, "new_password2": PASSWORD}) for m in invited])
+    # One alone first: what a request costs itself; with STORM at once on the machine's
+    # cores the slowest also waits for the others' password hashes (CPU, not a lock).
+    storm("1 login alone (right password)", [
+        (Client(), "/cuentas/entrar", {"username": names[0], "password": PASSWORD})])
+    storm(f"{STORM} logins at once (right password)", [
+        (Client(), "/cuentas/entrar", {"username": name, "password": PASSWORD})
+        for name in names])
+    storm(f"{STORM} clubs with a new account at once", [
+        (Client(), "/clubs/nuevo", {"name": f"Club {name}", "account-username": f"c{name}",
+                                    "account-password1": PASSWORD,
+                                    "account-password2": PASSWORD}) for name in names])
 
 
 def main() -> None:
@@ -122,7 +203,8 @@ def main() -> None:
     from django.db import connection
 
     print(f"{connection.vendor}, load average {os.getloadavg()[0]:.1f}", flush=True)
-    watcher = Watcher([(club._meta.db_table, club.pk), (league._meta.db_table, league.pk)])
+    watcher = Watcher([(club._meta.db_table, club.pk, "FOR UPDATE"),
+                       (league._meta.db_table, league.pk, "FOR NO KEY UPDATE")])
     watcher.start()
     rows: list[tuple[str, float, float, int]] = []
     try:
@@ -187,6 +269,7 @@ def main() -> None:
     if prepared is not None:
         probe("export after the correction (the previous)", "GET", export)
         probe("night card after the correction (previous)", "GET", night)
+    storms(club, organiser, args.only, watcher)
     catch_up = getattr(rating_store, "catch_up", None)
     if catch_up is not None:
         worker("rating worker catching up (no request)", catch_up)
