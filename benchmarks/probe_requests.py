@@ -10,7 +10,9 @@ Through Django's whole stack (the test client, the organiser logged in) it asks,
 200-pair league: its export (cold: every cache cleared; then warm), a round's card and
 the latest night's card (cold, warm), the organiser's correction of the club's earliest
 rated match (its winner flipped: every later match re-rated), and an undo at the
-earliest table-played match's table. Meanwhile a watcher thread takes the database's
+earliest table-played match's table, then the account storms of issue 21 (`storms`:
+8 invitations, invitation links, passwords set, logins and new clubs with their account,
+each 8 at once). Meanwhile a watcher thread takes the database's
 write lock (SQLite: BEGIN IMMEDIATE) every 5 ms and records the longest it had to wait:
 the longest lock any request held. Where the code has a rating worker, it then times the
 catch-up, with the same watcher. Prints a table; asserts nothing. Target: every request
@@ -22,7 +24,8 @@ worker itself (no request), are timed too.
 
 On PostgreSQL (--database-url postgres://..., a database where `build_large_club` ran:
 benchmarks/probe_postgres.py makes a throwaway cluster for it) the watcher takes the
-club's and the competition's rows FOR UPDATE instead (what a result's write takes), and
+club's row FOR UPDATE and the competition's FOR NO KEY UPDATE instead (what a result's
+write takes, in its order), and
 the run changes that database (no copy is made).
 """
 
