@@ -13,6 +13,8 @@ import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from muscore.leagues import documents, prepared, results
 from muscore.leagues.models import Competition, DocumentBacklog, Match, PreparedPart
@@ -147,3 +149,31 @@ def test_a_small_competition_is_still_made_in_the_request() -> None:
     card = night(competition)
     assert card.status_code == 200 and "3–1" in card.content.decode()
     assert "Retry-After" not in card
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+    | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    | st.dictionaries(st.integers() | st.booleans(), inner, max_size=3),
+    max_leaves=30)
+
+
+@given(json_values)
+@settings(max_examples=300, deadline=None)
+def test_the_exports_encoder_writes_the_same_text_as_json_dumps(value: Any) -> None:
+    assert prepared.indented_json(value) == json.dumps(value, ensure_ascii=False, indent=1)
+
+
+def test_the_worker_writes_the_export_as_json_dumps_does_and_makes_a_revision_once(
+        large: None) -> None:
+    competition, _user, _matches = season()
+    prepared.make(competition.pk)
+    export = prepared.latest(competition.pk, prepared.EXPORT)
+    assert export is not None
+    assert export.read() == json.dumps(documents.league_document(competition, hands=True),
+                                       ensure_ascii=False, indent=1).encode()
+    kept = sorted(PreparedPart.objects.values_list("pk", flat=True))
+    # The same revision again (a second queueing with nothing changed): nothing remade.
+    prepared.make(competition.pk)
+    assert sorted(PreparedPart.objects.values_list("pk", flat=True)) == kept
