@@ -157,34 +157,27 @@ def _indented(value: Any, level: int, out: list[str]) -> None:
     elif kind is int:
         out.append(int.__repr__(value))
     elif kind is dict and all(type(key) is str for key in value):
-        if not value:
-            out.append("{}")
-            return
-        inner = "\n" + " " * (level + 1)
-        out.append("{")
-        separator = inner
-        for key, item in value.items():
-            out.append(separator)
-            out.append(encode_basestring(key))
-            out.append(": ")
-            _indented(item, level + 1, out)
-            separator = "," + inner
-        out.append("\n" + " " * level + "}")
+        _members(((encode_basestring(key) + ": ", item) for key, item in value.items()),
+                  "{", "}", level, out)
     elif kind is list or kind is tuple:
-        if not value:
-            out.append("[]")
-            return
-        inner = "\n" + " " * (level + 1)
-        out.append("[")
-        separator = inner
-        for item in value:
-            out.append(separator)
-            _indented(item, level + 1, out)
-            separator = "," + inner
-        out.append("\n" + " " * level + "]")
+        _members((("", item) for item in value), "[", "]", level, out)
     else:  # floats (NaN, Infinity), subclasses, other keys: json's own text, indented
         text = json.dumps(value, ensure_ascii=False, indent=1)
         out.append(text.replace("\n", "\n" + " " * level))
+
+
+def _members(members: Iterator[tuple[str, Any]], opening: str, closing: str, level: int,
+             out: list[str]) -> None:
+    """A dict's or a list's members (each its key and ": ", or "" in a list), one a line."""
+    inner = "\n" + " " * (level + 1)
+    separator = opening + inner
+    for head, item in members:
+        out.append(separator + head)
+        _indented(item, level + 1, out)
+        separator = "," + inner
+    # Nothing written: empty, "{}" or "[]" as json writes it.
+    out.append(opening + closing if separator == opening + inner
+               else "\n" + " " * level + closing)
 
 
 def store(competition_id: int, kind: str, revision: int, pieces: list[bytes]) -> None:

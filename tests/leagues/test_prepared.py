@@ -160,7 +160,7 @@ json_values = st.recursive(
 
 
 @given(json_values)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_the_exports_encoder_writes_the_same_text_as_json_dumps(value: Any) -> None:
     assert prepared.indented_json(value) == json.dumps(value, ensure_ascii=False, indent=1)
 
