@@ -29,12 +29,13 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from muscore import ratelimits
 from muscore import rules as rules_engine
+from muscore.errors import MuscoreError
 from muscore.handentry.cards import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES
-from muscore.handentry.messages import rule_message
 from muscore.handentry.presets import PRESETS
 from muscore.handentry.taps import EntryError
 from muscore.handentry.words import join_words
 from muscore.htmx import HtmxHttpRequest
+from muscore.messages import page_message
 from muscore.permalink import next_context, table_hand_links, table_hand_records
 from muscore.rules.contract import HandResultDict
 from muscore.tables import audit, board, live, offline, services, share
@@ -113,10 +114,16 @@ def _links(table: Table, editable: bool) -> dict[str, str]:
     return links
 
 
-def service_message(error: services.TableError) -> str:
-    """A service's refusal in the page's language, as a sentence."""
-    message = error.page_message()
-    return message[:1].upper() + message[1:]
+def refusal(error: MuscoreError) -> str:
+    """A refusal of any family (the table's services, the engine) in the page's language,
+    as a sentence: the one catalogue's wording (muscore.messages.page_message). The
+    views catch apart only the refusals that change what the page does next (a stale
+    board, another phone's hand, a settled result), and word the rest through here."""
+    message = page_message(error).strip()
+    # The table's messages are fragments the API says as they are ("no hay ninguna mano
+    # que deshacer"); on a page they are a sentence.
+    end = "" if message.endswith((".", "!", "?", "…", ")")) else "."
+    return message[:1].upper() + message[1:] + end
 
 
 def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
@@ -149,8 +156,8 @@ def new_table(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             table = services.create_table(**form.table_kwargs())
-        except services.TableError as error:
-            form.add_error(None, service_message(error))
+        except MuscoreError as error:
+            form.add_error(None, refusal(error))
         else:
             return redirect("tables:edit_board", table.id, table.edit_key)
     status = 400 if form.errors else 200
@@ -165,10 +172,8 @@ def import_table(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             table = services.import_table(form.cleaned_data["table"], via=VIA)
-        except services.TableError as error:
-            form.add_error(None, service_message(error))
-        except rules_engine.RuleError as error:
-            form.add_error(None, rule_message(error))
+        except MuscoreError as error:
+            form.add_error(None, refusal(error))
         else:
             return redirect("tables:edit_board", table.id, table.edit_key)
     status = 400 if form.errors else 200
@@ -416,10 +421,8 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
                 "marcador y vuelve a deshacer si hace falta."
             ),
         )
-    except services.ResultSettled as error:
-        return _board_error(request, table, service_message(error))
-    except services.TableError:
-        return _board_error(request, table, _("No hay ninguna mano que deshacer."))
+    except MuscoreError as error:  # nothing left to take back, a settled result...
+        return _board_error(request, table, refusal(error))
     after = owner_of(table)
     # The undo took back the result the table had given its league match: say so.
     taken_back = bool(before and before.get("result") and after and not after.get("result"))
@@ -450,10 +453,8 @@ def redo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
             table,
             _("La mesa cambió desde otro móvil: mira el marcador antes de rehacer."),
         )
-    except services.ResultSettled as error:
-        return _board_error(request, table, service_message(error))
-    except (services.TableError, rules_engine.RuleError):
-        return _board_error(request, table, _("No hay ninguna mano deshecha que rehacer."))
+    except MuscoreError as error:  # nothing left to bring back, a settled result...
+        return _board_error(request, table, refusal(error))
     tap = "" if board.is_dealt(redone.after or {}) else "&anotacion=1"
     return _redirect(request, f"{url}?rehecha={redone.number}{tap}")
 
@@ -522,10 +523,8 @@ def _board_entry(
             table,
             _("La mesa cambió desde otro móvil: mira el marcador y vuelve a tocar si hace falta."),
         )
-    except services.TableError as error:
-        return _board_error(request, table, service_message(error))
-    except rules_engine.RuleError as error:
-        return _board_error(request, table, rule_message(error))
+    except MuscoreError as error:
+        return _board_error(request, table, refusal(error))
     return _redirect(request, url)
 
 
@@ -569,7 +568,7 @@ def _preview(entry: HandEntry, table: Table) -> tuple[HandResultDict | None, str
             {**record, "rules": table.rules, "mano": entry.mano, "score": entry.score}
         )
     except rules_engine.RuleError as error:
-        return None, rule_message(error)
+        return None, refusal(error)
     return result, ""
 
 
@@ -721,11 +720,9 @@ def _save(
             _stored_hand(table, number) if number is not None else None,
         )
     except services.ResultSettled as error:
-        return SaveProblem(service_message(error), settled=True)
-    except services.TableError as error:
-        return SaveProblem(service_message(error))
-    except rules_engine.RuleError as error:
-        return SaveProblem(rule_message(error))
+        return SaveProblem(refusal(error), settled=True)
+    except MuscoreError as error:
+        return SaveProblem(refusal(error))
     changed = ",".join(str(n) for n in corrected.changed)
     return _redirect(request, f"{board_url}?corregida={number}&cambian={changed}")
 

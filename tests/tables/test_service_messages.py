@@ -91,3 +91,22 @@ def test_a_record_the_engine_chokes_on_is_a_rule_error_in_the_page_language(
         assert rule_message(error) == "esta mano no se puede leer (TypeError: unexpected)"
     with translation.override("en"):
         assert rule_message(error) == str(error)
+
+
+def test_a_page_says_any_refusal_as_a_sentence_in_its_language() -> None:
+    """The board's one wording of a refusal (tables.views.refusal): the table's fragment
+    and the engine's error alike, capitalised, with its full stop, in the page's language."""
+    from django.utils.translation import gettext_lazy
+
+    from muscore import rules
+    from muscore.tables.views import refusal
+
+    nothing = services.TableError(gettext_lazy("no hay ninguna mano que deshacer"))
+    assert refusal(nothing) == "No hay ninguna mano que deshacer."
+    with translation.override("en"):
+        assert refusal(nothing) == "There is no hand to undo."
+    try:
+        rules.score({"rules": {"players": 5}})
+    except rules.RuleError as error:
+        engine = refusal(error)
+    assert engine[:1].isupper() and engine.endswith(".") and not engine.endswith("..")
