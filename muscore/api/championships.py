@@ -4,10 +4,13 @@ its quotas and phases, each competition in league.md's form) and /entries.csv.""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+import json
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponse
 
 from muscore.api.tables import api_view, error
-from muscore.championships import export
+from muscore.championships import export, kept
 from muscore.championships.models import Championship
 
 MAX_ID = 2**31 - 1
@@ -28,10 +31,22 @@ def detail(request: HttpRequest, championship_id: int) -> HttpResponse:
     page = request.GET.get("pagina", "1")
     if not page.isdigit() or len(page) > 9 or int(page) < 1:
         return error("pagina is a page number: 1, 2, 3...", 400)
-    document = export.championship_document(championship, int(page))
-    number, pages = document["page"]["number"], document["page"]["pages"]
-    document["page"]["next"] = f"{request.path}?pagina={number + 1}" if number < pages else None
-    return JsonResponse(document, json_dumps_params={"ensure_ascii": False})
+    # Kept by the championship's stamp: the first request after a change builds it, the
+    # next ones read it, a client holding it gets a 304.
+    found = kept.key(championship, "api", (int(page), request.path), language=False)
+    unchanged = kept.not_modified(request, found.etag)
+    if unchanged is not None:
+        return kept.mark(unchanged, found.etag, public=True)
+
+    def body() -> bytes:
+        document = export.championship_document(championship, int(page))
+        number, pages = document["page"]["number"], document["page"]["pages"]
+        document["page"]["next"] = (f"{request.path}?pagina={number + 1}" if number < pages
+                                    else None)
+        return json.dumps(document, ensure_ascii=False, cls=DjangoJSONEncoder).encode()
+
+    response = HttpResponse(kept.kept(found, body), content_type="application/json")
+    return kept.mark(response, found.etag, public=True)
 
 
 @api_view("GET")

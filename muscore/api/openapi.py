@@ -687,10 +687,12 @@ PATHS.update({
             "name": "pagina", "in": "query", "required": False,
             "schema": {"type": "integer", "minimum": 1},
             "description": _("La página de sedes (25 por página; la 1 si falta; más allá de "
-                             "la última, la última). `page.next` lleva a la siguiente.")}],
+                             "la última, la última). `page.next` lleva a la siguiente.")},
+            IF_NONE_MATCH],
         "responses": {"200": _json({"type": "object", "required": ["id", "name", "sedes",
                                                                    "page", "phases"]},
                                    _("El campeonato.")),
+                      "304": {"description": _("Sin cambios desde el ETag de If-None-Match.")},
                       "400": _error(_("La página no es un número entero desde 1."),
                                     {"error": "pagina is a page number: 1, 2, 3..."}),
                       "404": CHAMPIONSHIP_NOT_FOUND, "405": METHOD},

@@ -31,6 +31,10 @@ class Championship(models.Model):
     #: compute_quotas' answer with its arithmetic, stored when the entries close.
     quotas = models.JSONField(null=True, blank=True)
     round_minutes = models.PositiveSmallIntegerField(default=45)
+    #: Up by one with every change the championship's services make (entries, venues,
+    #: quotas, phases, draws): with its competitions' revisions it is
+    #: the stamp its pages and API document are kept by (muscore.championships.kept).
+    revision = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

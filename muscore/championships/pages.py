@@ -17,7 +17,7 @@ from muscore.championships import knockout, services
 from muscore.championships.models import Championship, Enrolment, Phase, PhaseGroup, Sede
 from muscore.leagues import competitions
 from muscore.leagues import pages as league_pages
-from muscore.leagues.models import Competition, Match
+from muscore.leagues.models import Competition, Match, Round
 
 
 def championship_url(championship: Championship) -> str:
@@ -249,8 +249,30 @@ def pair_path(enrolment: Enrolment) -> list[dict[str, Any]]:
 def tv_groups(phase: Phase, now: datetime | None = None) -> list[dict[str, Any]]:
     """The hall's screen: each group's current round, its matches and the round clock
     (started when the organiser starts it; a table past the time limit is flagged)."""
+    return clock(phase, hall_groups(phase), now)
+
+
+def clock(phase: Phase, groups: list[dict[str, Any]],
+          now: datetime | None = None) -> list[dict[str, Any]]:
+    """Each group's deadline (its current round's start, read now: an organiser may set it
+    on the league's round page too, and the groups may come from the cache) plus the
+    championship's time per match, and the tables still playing past it as of ``now``.
+    One query for the whole hall."""
     now = now or timezone.now()
     limit = timedelta(minutes=phase.championship.round_minutes)
+    starts = dict(Round.objects.filter(pk__in=[g["round_id"] for g in groups if g["round_id"]])
+                  .values_list("pk", "starts_at"))
+    for group in groups:
+        start = starts.get(group["round_id"])
+        deadline = group["deadline"] = start + limit if start else None
+        for match in group["matches"]:
+            match["late"] = bool(deadline and not match["done"] and now > deadline)
+    return groups
+
+
+def hall_groups(phase: Phase) -> list[dict[str, Any]]:
+    """Each group's current round, its matches and its standings as plain values, kept in
+    the cache by the championship's stamp (:func:`clock` adds the deadlines)."""
     out = []
     groups = list(phase.groups.select_related("competition"))
     ids = [g.competition_id for g in groups]
@@ -271,24 +293,19 @@ def tv_groups(phase: Phase, now: datetime | None = None) -> list[dict[str, Any]]
         now_playing = current.get(competition.pk)
         if phase.knockout and now_playing is None:
             continue  # a decided game: the bracket above shows it
-        matches, deadline = [], None
-        if now_playing is not None:
-            starts = now_playing.round.starts_at
-            deadline = starts + limit if starts else None
-            for match in shown.get(competition.pk, []):
-                matches.append({
-                    "first": league_pages.pair_name(match.first),
-                    "second": league_pages.pair_name(match.second),
-                    "result": league_pages.result_text(match) if match.source else "",
-                    "late": bool(deadline and not match.source and now > deadline),
-                    "table": match.table_number,
-                })
         tables = tables_of.get(competition.pk, [])
-        out.append({"number": group.order + 1,
-                    "round": now_playing.round.number if now_playing else None,
-                    "title": competition.name if phase.knockout else "",
-                    "deadline": deadline, "matches": matches,
-                    "rows": tables[0].rows if tables else []})
+        out.append({
+            "number": group.order + 1,
+            "round": now_playing.round.number if now_playing else None,
+            "round_id": now_playing.round_id if now_playing else None,
+            "title": competition.name if phase.knockout else "",
+            "matches": [{"first": league_pages.pair_name(match.first),
+                         "second": league_pages.pair_name(match.second),
+                         "result": league_pages.result_text(match) if match.source else "",
+                         "done": bool(match.source), "table": match.table_number}
+                        for match in shown.get(competition.pk, [])],
+            "rows": [{"name": r.name, "points": r.points}
+                     for r in (tables[0].rows if tables else [])]})
     return out
 
 

@@ -28,7 +28,7 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from muscore.championships import knockout
+from muscore.championships import kept, knockout
 from muscore.championships.errors import ChampionshipError as ChampionshipError
 from muscore.championships.models import (
     Championship,
@@ -109,6 +109,7 @@ def create_championship(
 def add_region(championship: Championship, *, by: Actor, name: str) -> Region:
     """A region (a province) of the championship."""
     require_organiser(by, championship.club)
+    kept.touch(championship.pk)
     return Region.objects.create(championship=championship, name=_name(name, _("el nombre")))
 
 
@@ -123,6 +124,7 @@ def add_sede(championship: Championship, *, by: Actor, name: str, club: Club,
         raise ChampionshipError(_("Una sede admite al menos 2 parejas."))
     if championship.entries_closed_at is not None:
         raise ChampionshipError(_("Las inscripciones ya están cerradas."))
+    kept.touch(championship.pk)
     return Sede.objects.create(championship=championship, club=club, region=region,
                                name=_name(name, _("el nombre")), capacity=capacity)
 
@@ -176,6 +178,7 @@ def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = 
                                 % {"pair": name, "sede": sede.name})
     entered = sede.enrolments.filter(status=Enrolment.Status.ENTERED).count()
     full = sede.capacity is not None and entered >= sede.capacity
+    kept.touch(championship.pk)
     return Enrolment.objects.create(
         championship=championship, sede=sede, name=name, player_a=first, player_b=second,
         key_a=keys[0], key_b=keys[1], contact=contact, paid=bool(paid and organiser),
@@ -189,6 +192,7 @@ def mark_paid(enrolment: Enrolment, *, by: Actor, paid: bool = True) -> Enrolmen
     require_sede(by, enrolment.sede)
     enrolment.paid = paid
     enrolment.save(update_fields=["paid"])
+    kept.touch(enrolment.championship_id)
     return enrolment
 
 
@@ -207,6 +211,7 @@ def withdraw(enrolment: Enrolment, *, by: Actor) -> Enrolment:
     was_entered = enrolment.status == Enrolment.Status.ENTERED
     enrolment.status = Enrolment.Status.WITHDRAWN
     enrolment.save(update_fields=["status"])
+    kept.touch(enrolment.championship_id)
     championship = enrolment.championship
     if was_entered and championship.entries_closed_at is None:
         waiting = enrolment.sede.enrolments.filter(status=Enrolment.Status.WAITING).first()
@@ -350,6 +355,7 @@ def close_entries(championship: Championship, *, by: Actor,
                   "seats": row.seats} for sede, row in zip(sedes, quotas.rows, strict=True)],
     }
     championship.save(update_fields=["entries_closed_at", "quotas"])
+    kept.touch(championship.pk)
     for sede, row in zip(sedes, quotas.rows, strict=True):
         sede.quota = row.seats
     Sede.objects.bulk_update(sedes, ["quota"], batch_size=500)  # one write for 250 venues
@@ -388,6 +394,7 @@ def start_heat(sede: Sede, *, by: Actor, format: str = Competition.Format.LIGUIL
         raise ChampionshipError(str(error)) from None
     sede.heat = heat
     sede.save(update_fields=["heat"])
+    kept.touch(sede.championship_id)
     return heat
 
 
@@ -490,6 +497,7 @@ def add_phase(championship: Championship, *, by: Actor, name: str, level: int = 
         raise ChampionshipError(_("De cada grupo pasa al menos una pareja."))
     if region is not None and region.championship_id != championship.pk:
         raise ChampionshipError(_("La región no es de este campeonato."))
+    kept.touch(championship.pk)
     return Phase.objects.create(championship=championship, name=_name(name, _("el nombre")),
                                 level=level, region=region, advance=advance,
                                 knockout=knockout, best_of=best_of,
@@ -577,6 +585,7 @@ def draw_phase(phase: Phase, *, by: Actor, seed: str) -> Phase:
     if any(e.status == Enrolment.Status.WITHDRAWN for e, _s in pairs):
         raise ChampionshipError(_("Una pareja retirada no puede entrar en un grupo."))
     make_phase_pairs(championship, [e for e, _s in pairs], by)
+    kept.touch(championship.pk)
     if phase.knockout:
         phase.seed, phase.drawn_at = seed, timezone.now()
         phase.save(update_fields=["seed", "drawn_at"])

@@ -11,11 +11,13 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from muscore.championships import pages, services
+from muscore.championships import kept, pages, services
 from muscore.championships.forms import (
     ChampionshipForm,
     DrawForm,
@@ -38,12 +40,28 @@ def _championship(pk: int) -> Championship:
 
 def _page(request: HttpRequest, championship: Championship, *, error: str = "",
           status: int = 200) -> HttpResponse:
-    context = pages.championship_context(championship,
-                                         region=request.GET.get("region", "")[:12],
-                                         page=request.GET.get("pagina", "")[:12])
-    context.update(error=error, organiser=is_organiser(request.user, championship.club),
-                   phase_form=PhaseForm(), draw_form=DrawForm(), sede_form=SedeForm())
-    return render(request, "championships/championship.html", context, status=status)
+    organiser = is_organiser(request.user, championship.club)
+    region, page = request.GET.get("region", "")[:12], request.GET.get("pagina", "")[:12]
+    region, page = (region if region.isdigit() else ""), (page if page.isdigit() else "")
+
+    def body() -> str:
+        context = pages.championship_context(championship, region=region, page=page)
+        context.update(organiser=organiser, phase_form=PhaseForm(), draw_form=DrawForm(),
+                       sede_form=SedeForm())
+        return render_to_string("championships/_championship.html", context, request)
+
+    context = {"championship": championship, "error": error}
+    if organiser or error:  # the forms, a refusal: built each time, never kept
+        return render(request, "championships/championship.html",
+                      {**context, "body": body()}, status=status)
+    found = kept.key(championship, "page",
+                     (region, page, services.entries_open(championship)))
+    etag = kept.page_etag(request, found)
+    unchanged = kept.not_modified(request, etag)
+    if unchanged is not None:
+        return unchanged
+    context["body"] = mark_safe(kept.kept(found, body))  # our own template's output
+    return kept.mark(render(request, "championships/championship.html", context), etag)
 
 
 @require_GET
@@ -217,16 +235,30 @@ def phase(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     championship = _championship(pk)
     found = get_object_or_404(Phase, pk=phase_pk, championship=championship)
     found.championship = championship
-    return render(request, "championships/phase.html", pages.phase_context(found))
+    key = kept.key(championship, f"phase{found.pk}")
+    etag = kept.page_etag(request, key)
+    unchanged = kept.not_modified(request, etag)
+    if unchanged is not None:
+        return unchanged
+    body = kept.kept(key, lambda: render_to_string(
+        "championships/_phase.html", pages.phase_context(found), request))
+    return kept.mark(render(request, "championships/phase.html", {
+        "championship": championship, "phase": found, "body": mark_safe(body)}), etag)
 
 
 @require_GET
 def tv(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
+    """The hall's screen: its groups kept by the championship's stamp, the round clock
+    read on each request (the time moves on, and a round's start is set on the league's
+    round page too)."""
     championship = _championship(pk)
     phase = get_object_or_404(Phase, pk=phase_pk, championship=championship)
+    phase.championship = championship
+    hall: dict[str, Any] = kept.kept(kept.key(championship, f"tv{phase.pk}"), lambda: {
+        "bracket": pages.bracket_view(phase), "groups": pages.hall_groups(phase)})
     return render(request, "championships/tv.html", {
-        "championship": championship, "phase": phase, "bracket": pages.bracket_view(phase),
-        "groups": pages.tv_groups(phase)})
+        "championship": championship, "phase": phase, "bracket": hall["bracket"],
+        "groups": pages.clock(phase, hall["groups"])})
 
 
 @require_POST

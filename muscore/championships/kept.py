@@ -1,0 +1,108 @@
+"""A championship's public pages and API document, kept in the cache by its stamp.
+
+The stamp is what any change moves: the championship's own ``revision`` (its services
+bump it: entries, venues, quotas, phases, draws) and when it was made (a database built
+again reuses ids), and, for its venues' heats and its phases' groups, how many there are,
+the sum of their revisions and the newest one's id (a result, a corrected one, a pair
+renamed, a knockout's new game: each bumps a competition's revision or makes one). Two
+small aggregate queries, whatever the venues. The hall's round clock is read apart, on
+each request (pages.clock).
+
+A body is built from what is read after its stamp, so it is never older than its key:
+the first request after a change builds it (the cache is Redis in production, shared by
+every worker), the next ones read it, and a client that holds it gets a 304 for
+If-None-Match. Only the public view is kept: an organiser's page (its forms) is built
+each time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import Count, F, Max, Sum
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
+
+from muscore.championships.models import Championship, PhaseGroup, Sede
+from muscore.tables.live import RELEASE, etag_matches
+
+#: A kept body lives this long unless a change makes another key first.
+BODY_SECONDS = 3600
+
+T = TypeVar("T")
+
+
+def touch(championship_id: int) -> None:
+    """Bump the championship's revision: its kept pages and document are built again."""
+    Championship.objects.filter(pk=championship_id).update(revision=F("revision") + 1)
+
+
+def stamp(championship: Championship) -> str:
+    """What the championship's pages show, as of now, in a few figures (two queries)."""
+    heats = Sede.objects.filter(championship_id=championship.pk).aggregate(
+        n=Count("id"), heats=Count("heat_id"), total=Sum("heat__revision"), last=Max("heat_id"))
+    groups = PhaseGroup.objects.filter(phase__championship_id=championship.pk).aggregate(
+        n=Count("id"), total=Sum("competition__revision"), last=Max("competition_id"))
+    # Its creation time too: a database built again reuses ids, never the same instant.
+    return (f"{championship.created_at.timestamp()}:{championship.revision}:"
+            f"{heats['n']}.{heats['heats']}.{heats['total']}."
+            f"{heats['last']}:{groups['n']}.{groups['total']}.{groups['last']}")
+
+
+@dataclass(frozen=True)
+class Key:
+    """A kept body's cache key and its ETag."""
+
+    key: str
+    etag: str
+
+
+def key(championship: Championship, what: str, parts: Sequence[object] = (), *,
+        language: bool = True) -> Key:
+    """The key of ``what`` (a page, the document) with ``parts`` (its page number, region,
+    whether entries are open...) at the championship's stamp, in the current language
+    unless ``language`` is False, and this release's templates and code."""
+    text = "|".join([stamp(championship), what, *map(str, parts),
+                     get_language() if language else "", RELEASE])
+    digest = hashlib.sha256(text.encode()).hexdigest()[:20]
+    return Key(f"muscore:championship:{championship.pk}:{what}:{digest}",
+               f'"c{championship.pk}-{digest}"')
+
+
+def kept(found: Key, build: Callable[[], T]) -> T:
+    """The body kept under ``found``, built (and kept) when there is none."""
+    body: T | None = cache.get(found.key)
+    if body is None:
+        body = build()
+        cache.set(found.key, body, BODY_SECONDS)
+    return body
+
+
+def page_etag(request: HttpRequest, found: Key) -> str:
+    """An HTML page's ETag: the body's, and the visitor's CSRF cookie (the page's language
+    form carries its token: a new cookie, after a login, needs the page again)."""
+    cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    mark = hashlib.sha256(cookie.encode()).hexdigest()[:8]
+    return f'{found.etag[:-1]}-{mark}"'
+
+
+def not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
+    """A 304 when the client's copy is ``etag``, else None."""
+    if etag_matches(request.headers.get("If-None-Match", ""), etag):
+        return mark(HttpResponseNotModified(), etag)
+    return None
+
+
+def mark(response: HttpResponse, etag: str, *, public: bool = False) -> HttpResponse:
+    """The headers of a kept answer, whole or 304: revalidated each time."""
+    response["ETag"] = etag
+    response["Cache-Control"] = "public, no-cache" if public else "private, no-cache"
+    if not public:
+        patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
