@@ -283,3 +283,26 @@ def test_the_board_s_and_the_api_s_summed_up_reads_replay_nothing(monkeypatch, c
     summary = json.loads(services.read_state(table, "summary").text)
     assert summary["finished"] == expected["finished"]
     assert client.get(f"/t/{table.id}/").status_code == 200
+
+
+def edit_poll_queries(client: Any, table: Table) -> int:
+    cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/t/{table.id}/k/{table.edit_key}/?live=1",
+                              headers={"HX-Request": "true"})
+        assert response.status_code == 200
+    return len(queries)
+
+
+def test_the_edit_boards_poll_reads_as_much_after_many_changes_as_after_few(client):
+    # The redo offer reads the latest changes as value rows: model rows of the table's
+    # related manager read their deferred table_id back one query each.
+    tables = [services.create_table(players=["Ana", "Bruno", "Carla", "Diego"]) for _ in range(2)]
+    for table, hands in zip(tables, (2, 12), strict=True):
+        for _ in range(hands):
+            services.add_hand(table, make_record(), via="api")
+    assert edit_poll_queries(client, tables[0]) == edit_poll_queries(client, tables[1])
+    for table in tables:  # and with a hand undone (the redo offered): two reads of changes
+        services.undo_last(table, via="api")
+        assert services.redo_candidate(table) is not None
+    assert edit_poll_queries(client, tables[0]) == edit_poll_queries(client, tables[1])

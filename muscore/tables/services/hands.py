@@ -207,17 +207,23 @@ def redo_candidate(table: Table) -> dict[str, Any] | None:
     Any other change (a hand added, corrected or imported) ends the chance, so a
     redo never lands on a table that moved on.
     """
+    # Value rows, not models: a model row of the table's related manager reads its
+    # deferred table_id back one query per change (200 queries on a long table's poll).
+    changes = table.changes.order_by("-at", "-id").values_list("action", "number", "before")
+    latest = list(changes[:1])
+    if not latest or latest[0][0] not in (Change.Action.UNDO, Change.Action.REDO):
+        return None  # the usual case (the last change added a hand): one row read
     pending_redos = 0
-    for change in table.changes.order_by("-at", "-id").only("action", "number", "before")[:200]:
-        if change.action == Change.Action.REDO:
+    for action, number, before in changes[:200]:
+        if action == Change.Action.REDO:
             pending_redos += 1
-        elif change.action == Change.Action.UNDO:
+        elif action == Change.Action.UNDO:
             if pending_redos:
                 pending_redos -= 1
                 continue
-            if change.number != table.hands.count() + 1 or not isinstance(change.before, dict):
+            if number != table.hands.count() + 1 or not isinstance(before, dict):
                 return None
-            return {"number": change.number, "record": copy.deepcopy(change.before)}
+            return {"number": number, "record": copy.deepcopy(before)}
         else:
             return None
     return None
