@@ -32,12 +32,12 @@ the run changes that database (no copy is made).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -46,48 +46,79 @@ from typing import Any
 HERE = Path(__file__).resolve().parent.parent
 
 
-class Watcher(threading.Thread):
+class Watcher:
     """Takes the write lock every 5 ms; `longest` is the longest wait for it (seconds).
     SQLite: the database's one write lock (BEGIN IMMEDIATE). PostgreSQL: the rows a
     result's write locks, in its order (`rows`: (table, id, mode)): the competition's
     FOR UPDATE (lock_match's select_related("competition") locks the joined row too),
     then the club's (rating_store). Taken the other way round they deadlocked with every
     correction (PostgreSQL's 1 s deadlock_timeout read as a lock, and the watcher died);
-    an error is counted in `failed` and printed, it never ends the watcher."""
+    an error is counted in `failed` and printed, it never ends the watcher.
 
-    def __init__(self, rows: list[tuple[str, int, str]] | None = None) -> None:
-        super().__init__(daemon=True)
-        self.longest = 0.0
-        self.failed = 0
-        self.rows = rows or []
-        self.stop = threading.Event()
+    It runs in a process of its own (`root`'s Django, the same DATABASE_URL): as a thread
+    of the probe it waited for the GIL whenever a request or a worker ran Python or C
+    code that holds it (a 33 MB json, four requests of a storm), and that read as a lock."""
+
+    def __init__(self, root: Path, rows: list[tuple[str, int, str]]) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._longest = context.Value("d", 0.0)
+        self._failed = context.Value("i", 0)
+        self.stop = context.Event()
+        self._ready = context.Event()
+        self._process = context.Process(
+            target=_watch, args=(str(root), rows, self._longest, self._failed, self.stop,
+                                 self._ready), daemon=True)
+
+    def start(self) -> None:
+        self._process.start()
+        self._ready.wait(120)
+
+    def join(self) -> None:
+        self._process.join(30)
 
     def reset(self) -> None:
-        self.longest = 0.0
+        self._longest.value = 0.0
 
-    def run(self) -> None:
-        from django.db import DatabaseError, connection, transaction
+    @property
+    def longest(self) -> float:
+        return float(self._longest.value)
 
-        sqlite = connection.vendor == "sqlite"
-        if sqlite:
-            with connection.cursor() as cursor:
-                cursor.execute("PRAGMA busy_timeout = 60000")
-        while not self.stop.is_set():
-            started = time.perf_counter()
-            try:
-                with transaction.atomic():  # SQLite: BEGIN IMMEDIATE, waits for any writer
-                    if not sqlite:
-                        with connection.cursor() as cursor:
-                            for table, pk, mode in self.rows:
-                                cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s {mode}",
-                                               [pk])
-            except DatabaseError as error:
-                self.failed += 1
-                print(f"  (watcher: {type(error).__name__}: {str(error).splitlines()[0]})",
-                      flush=True)
-            self.longest = max(self.longest, time.perf_counter() - started)
-            time.sleep(0.005)
-        connection.close()
+    @property
+    def failed(self) -> int:
+        return int(self._failed.value)
+
+
+def _watch(root: str, rows: list[tuple[str, int, str]], longest: Any, failed: Any,
+           stop: Any, ready: Any) -> None:
+    """The watcher's process: Django set up from `root`, then the loop."""
+    sys.path.insert(0, root)
+    os.chdir(root)
+    import django
+
+    django.setup()
+    from django.db import DatabaseError, connection, transaction
+
+    sqlite = connection.vendor == "sqlite"
+    if sqlite:
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA busy_timeout = 60000")
+    ready.set()
+    while not stop.is_set():
+        started = time.perf_counter()
+        try:
+            with transaction.atomic():  # SQLite: BEGIN IMMEDIATE, waits for any writer
+                if not sqlite:
+                    with connection.cursor() as cursor:
+                        for table, pk, mode in rows:
+                            cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s {mode}",
+                                           [pk])
+        except DatabaseError as error:
+            failed.value += 1
+            print(f"  (watcher: {type(error).__name__}: {str(error).splitlines()[0]})",
+                  flush=True)
+        longest.value = max(longest.value, time.perf_counter() - started)
+        time.sleep(0.005)
+    connection.close()
 
 
 STORM = 8  # requests at once in each storm (the issue's 8 creators)
@@ -209,8 +240,9 @@ def main() -> None:
     from django.db import connection
 
     print(f"{connection.vendor}, load average {os.getloadavg()[0]:.1f}", flush=True)
-    watcher = Watcher([(league._meta.db_table, league.pk, "FOR UPDATE"),
-                       (club._meta.db_table, club.pk, "FOR UPDATE")])
+    watcher = Watcher(args.root.resolve(), [
+        (league._meta.db_table, league.pk, "FOR UPDATE"),
+        (club._meta.db_table, club.pk, "FOR UPDATE")])
     watcher.start()
     rows: list[tuple[str, float, float, int]] = []
     try:
@@ -295,6 +327,8 @@ def main() -> None:
         probe("night card after the document worker", "GET", night)
     watcher.stop.set()
     watcher.join()
+    if watcher.failed:
+        print(f"the watcher's lock failed {watcher.failed} times (printed above)")
     shutil.rmtree(folder, ignore_errors=True)
 
 
