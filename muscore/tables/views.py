@@ -210,11 +210,14 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
         "&otra-vaca=1" if context["new_vaca"] else ""
     )
     # The links as the others' phones must open them: absolute, and as QR codes to scan.
+    # Drawn when the template shows them (the page, not a poll's live part): a callable.
     context["share_url"] = request.build_absolute_uri(context["links"]["view"])
-    context["share_qr"] = share.qr_svg(context["share_url"], _("Enlace para mirar"))
+    context["share_qr"] = functools.partial(share.qr_svg, context["share_url"],
+                                            _("Enlace para mirar"))
     if editable:
         context["edit_url"] = request.build_absolute_uri(context["links"]["edit"])
-        context["edit_qr"] = share.qr_svg(context["edit_url"], _("Enlace para anotar"))
+        context["edit_qr"] = functools.partial(share.qr_svg, context["edit_url"],
+                                               _("Enlace para anotar"))
     return context
 
 

@@ -184,3 +184,19 @@ def test_the_403_page_speaks_english_to_an_english_phone(client: Client) -> None
     response = client.post(reverse("tables:board", args=[table.id]))
     assert response.status_code == 403
     assert "This link is only for watching: it changes nothing." in response.content.decode()
+
+
+def test_a_polls_live_part_draws_no_qr_code(client: Client,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # The live part shows no share figure: its QR codes (milliseconds each, once per
+    # table and worker) are drawn only when the page shows them.
+    table = make_table_with_a_hand()
+
+    def refuse(*args: Any) -> str:
+        raise AssertionError("a poll drew a QR code")
+
+    monkeypatch.setattr("muscore.tables.share.qr_svg", refuse)
+    for url in (f"/t/{table.id}/k/{table.edit_key}/?live=1", f"/t/{table.id}/?live=1"):
+        assert client.get(url, headers={"HX-Request": "true"}).status_code == 200
+    with pytest.raises(AssertionError, match="drew a QR"):
+        client.get(f"/t/{table.id}/")
