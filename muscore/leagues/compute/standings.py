@@ -153,14 +153,18 @@ def apply_head_to_head(
     mini-league separates nobody (then the next criterion decides). Matches with a pair
     not in ``rows`` count nowhere (another group's, or a pair level with no one).
     """
-    games = [(a, b, gained) for a, b, gained in played
-             if a in rows and b in rows and rows[a].points == rows[b].points]
+    # Each level's own matches apart: a mini-league reads only those (a large league has
+    # many levels, and each smaller group only the matches among its pairs).
+    games: dict[int, list[tuple[Key, Key, tuple[int, int]]]] = {}
+    for a, b, gained in played:
+        if a in rows and b in rows and rows[a].points == rows[b].points:
+            games.setdefault(rows[a].points, []).append((a, b, gained))
     by_points: dict[int, list[Key]] = {}
     for key, row in rows.items():
         by_points.setdefault(row.points, []).append(key)
-    for level in by_points.values():
+    for points, level in by_points.items():
         if len(level) > 1:
-            _mini_league(rows, level, games)
+            _mini_league(rows, level, games.get(points, []))
     for row in rows.values():
         row.head_to_head = row.head_to_head_rounds[0] if row.head_to_head_rounds else 0
 
@@ -171,10 +175,10 @@ def _mini_league(
     members = set(keys)
     among = tuple(sorted(rows[key].pair for key in keys))
     scores = dict.fromkeys(keys, 0)
+    games = [game for game in games if game[0] in members and game[1] in members]
     for a, b, gained in games:
-        if a in members and b in members:
-            scores[a] += gained[0]
-            scores[b] += gained[1]
+        scores[a] += gained[0]
+        scores[b] += gained[1]
     for key in keys:
         rows[key].head_to_head_rounds += (scores[key],)
         rows[key].head_to_head_among += (among,)
