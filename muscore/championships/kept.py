@@ -2,11 +2,13 @@
 
 The stamp is what any change moves: the championship's own ``revision`` (its services
 bump it: entries, venues, quotas, phases, draws) and when it was made (a database built
-again reuses ids), and, for its venues' heats and its phases' groups, how many there are,
-the sum of their revisions and the newest one's id (a result, a corrected one, a pair
-renamed, a knockout's new game: each bumps a competition's revision or makes one). Two
-small aggregate queries, whatever the venues. The hall's round clock is read apart, on
-each request (pages.clock).
+again reuses ids), and, for its venues' heats and for each phase's groups, how many there
+are, the sum of their revisions and the newest one's id (a result, a corrected one, a
+pair renamed, a knockout's new game: each bumps a competition's revision or makes one).
+Two small aggregate queries, whatever the venues. A phase's page and hall are stamped by
+that phase alone, the championship's page by the phases it draws: on the final's day a
+result in one province final leaves the other six halls and the page kept. The hall's
+round clock is read apart, on each request (pages.clock).
 
 A body is built from what is read after its stamp, so it is never older than its key:
 the first request after a change builds it (the cache is Redis in production, shared by
@@ -29,7 +31,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
-from muscore.championships.models import Championship, PhaseGroup, Sede
+from muscore.championships.models import Championship, Phase, Sede
 from muscore.tables.live import RELEASE, etag_matches
 
 #: A kept body lives this long unless a change makes another key first.
@@ -43,16 +45,31 @@ def touch(championship_id: int) -> None:
     Championship.objects.filter(pk=championship_id).update(revision=F("revision") + 1)
 
 
-def stamp(championship: Championship) -> str:
-    """What the championship's pages show, as of now, in a few figures (two queries)."""
-    heats = Sede.objects.filter(championship_id=championship.pk).aggregate(
-        n=Count("id"), heats=Count("heat_id"), total=Sum("heat__revision"), last=Max("heat_id"))
-    groups = PhaseGroup.objects.filter(phase__championship_id=championship.pk).aggregate(
-        n=Count("id"), total=Sum("competition__revision"), last=Max("competition_id"))
-    # Its creation time too: a database built again reuses ids, never the same instant.
-    return (f"{championship.created_at.timestamp()}:{championship.revision}:"
-            f"{heats['n']}.{heats['heats']}.{heats['total']}."
-            f"{heats['last']}:{groups['n']}.{groups['total']}.{groups['last']}")
+def stamp(championship: Championship, *, phase: int | None = None,
+          inline: int | None = None) -> str:
+    """What the championship's pages show, as of now, in a few figures (two queries, one
+    with ``phase``): its revision and creation time (a database built again reuses ids,
+    never the same instant); unless ``phase`` is given, its heats; and each phase's groups
+    (``phase``: that one's only; ``inline``: those the championship's page draws, a
+    knockout, a phase of at most ``inline`` groups and the last one, whose winner is the
+    champion: a result in a province final of 48 groups does not change that page)."""
+    figures = [str(championship.created_at.timestamp()), str(championship.revision)]
+    if phase is None:
+        heats = Sede.objects.filter(championship_id=championship.pk).aggregate(
+            n=Count("id"), heats=Count("heat_id"), total=Sum("heat__revision"),
+            last=Max("heat_id"))
+        figures.append("{n}.{heats}.{total}.{last}".format(**heats))
+    phases = Phase.objects.filter(championship_id=championship.pk)
+    if phase is not None:
+        phases = phases.filter(pk=phase)
+    rows = list(phases.values("pk", "knockout", "level").annotate(
+        n=Count("groups"), total=Sum("groups__competition__revision"),
+        last=Max("groups__competition_id")).order_by("pk"))
+    if inline is not None and rows:
+        final = max(rows, key=lambda r: (r["level"], r["pk"]))
+        rows = [r for r in rows if r["knockout"] or r["n"] <= inline or r is final]
+    figures += ["{pk}.{n}.{total}.{last}".format(**r) for r in rows]
+    return ":".join(figures)
 
 
 @dataclass(frozen=True)
@@ -64,11 +81,12 @@ class Key:
 
 
 def key(championship: Championship, what: str, parts: Sequence[object] = (), *,
-        language: bool = True) -> Key:
+        phase: int | None = None, inline: int | None = None, language: bool = True) -> Key:
     """The key of ``what`` (a page, the document) with ``parts`` (its page number, region,
-    whether entries are open...) at the championship's stamp, in the current language
-    unless ``language`` is False, and this release's templates and code."""
-    text = "|".join([stamp(championship), what, *map(str, parts),
+    whether entries are open...) at the championship's stamp (of ``phase`` alone, or of
+    the phases the page draws inline: :func:`stamp`), in the current language unless
+    ``language`` is False, and this release's templates and code."""
+    text = "|".join([stamp(championship, phase=phase, inline=inline), what, *map(str, parts),
                      get_language() if language else "", RELEASE])
     digest = hashlib.sha256(text.encode()).hexdigest()[:20]
     return Key(f"muscore:championship:{championship.pk}:{what}:{digest}",

@@ -54,8 +54,8 @@ def _page(request: HttpRequest, championship: Championship, *, error: str = "",
     if organiser or error:  # the forms, a refusal: built each time, never kept
         return render(request, "championships/championship.html",
                       {**context, "body": body()}, status=status)
-    found = kept.key(championship, "page",
-                     (region, page, services.entries_open(championship)))
+    found = kept.key(championship, "page", (region, page, services.entries_open(championship)),
+                     inline=pages.INLINE_GROUPS)
     etag = kept.page_etag(request, found)
     unchanged = kept.not_modified(request, etag)
     if unchanged is not None:
@@ -235,7 +235,7 @@ def phase(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     championship = _championship(pk)
     found = get_object_or_404(Phase, pk=phase_pk, championship=championship)
     found.championship = championship
-    key = kept.key(championship, f"phase{found.pk}")
+    key = kept.key(championship, f"phase{found.pk}", phase=found.pk)
     etag = kept.page_etag(request, key)
     unchanged = kept.not_modified(request, etag)
     if unchanged is not None:
@@ -254,7 +254,8 @@ def tv(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     championship = _championship(pk)
     phase = get_object_or_404(Phase, pk=phase_pk, championship=championship)
     phase.championship = championship
-    hall: dict[str, Any] = kept.kept(kept.key(championship, f"tv{phase.pk}"), lambda: {
+    found = kept.key(championship, f"tv{phase.pk}", phase=phase.pk)
+    hall: dict[str, Any] = kept.kept(found, lambda: {
         "bracket": pages.bracket_view(phase), "groups": pages.hall_groups(phase)})
     return render(request, "championships/tv.html", {
         "championship": championship, "phase": phase, "bracket": hall["bracket"],

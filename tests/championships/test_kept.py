@@ -164,3 +164,21 @@ def test_the_stamp_moves_with_each_kind_of_change() -> None:
     championship.refresh_from_db()
     seen.add(kept.stamp(championship))
     assert len(seen) == 3
+
+
+def test_a_result_in_one_phase_leaves_the_others_pages_kept() -> None:
+    # Two phases of one level (as the seven province finals): a result in one changes its
+    # own page, hall and the document, not the other's, nor the championship's page when
+    # the phase is too large to be drawn there (it is a link to its own page).
+    championship, boss, _barmen, phase = drawn_semifinal()
+    other = services.add_phase(championship, by=boss, name="Otra")
+    championship.refresh_from_db()  # add_phase moved the revision
+    stamps = {"page": kept.stamp(championship, inline=1), "other": kept.stamp(
+        championship, phase=other.pk), "phase": kept.stamp(championship, phase=phase.pk),
+        "all": kept.stamp(championship)}
+    record(phase, boss)
+    assert kept.stamp(championship, inline=1) == stamps["page"]  # 2 groups: a link
+    assert kept.stamp(championship, phase=other.pk) == stamps["other"]
+    assert kept.stamp(championship, phase=phase.pk) != stamps["phase"]
+    assert kept.stamp(championship) != stamps["all"]
+    assert kept.stamp(championship, inline=2) != kept.stamp(championship, inline=1)
