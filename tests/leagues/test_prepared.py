@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -177,3 +179,19 @@ def test_the_worker_writes_the_export_as_json_dumps_does_and_makes_a_revision_on
     # The same revision again (a second queueing with nothing changed): nothing remade.
     prepared.make(competition.pk)
     assert sorted(PreparedPart.objects.values_list("pk", flat=True)) == kept
+
+
+def queries_to_make(count: int, organiser: Any = None) -> tuple[int, Any]:
+    competition, user = liguilla(count, organiser=organiser)
+    for match in Match.objects.filter(competition=competition):
+        results.record_result(match, by=user, juegos=[3, 1])
+    with CaptureQueriesContext(connection) as queries:
+        prepared.make(competition.pk)
+    return len(queries), user
+
+
+def test_the_worker_reads_as_many_rows_whatever_the_number_of_matches() -> None:
+    # The night's matches with their rounds and pairs read once for the four languages,
+    # the export in a fixed number of queries: no query per match.
+    few, user = queries_to_make(4)
+    assert queries_to_make(8, user)[0] == few
