@@ -22,17 +22,17 @@ def on_result(competition: Competition, by: Actor | None = None) -> None:
     championship's; a KnockoutError becomes the league's CompetitionError (the result is
     refused whole, with the reason)."""
     row = (Competition.objects.filter(pk=competition.pk)
-           .values_list("phase_group__phase_id", "sede__id").first())
+           .values_list("phase_group__phase_id", "phase_group__phase__knockout", "sede__id")
+           .first())
     if row is None:
         return
-    phase_id, sede_id = row
-    if phase_id is not None:
+    phase_id, is_knockout, sede_id = row
+    if phase_id is not None and is_knockout:  # a group's result moves nothing else here
         phase = Phase.objects.select_related("championship__club").get(pk=phase_id)
-        if phase.knockout:
-            try:
-                knockout.sync(phase, by)
-            except knockout.KnockoutError as error:
-                raise CompetitionError(str(error)) from None
+        try:
+            knockout.sync(phase, by)
+        except knockout.KnockoutError as error:
+            raise CompetitionError(str(error)) from None
     if sede_id is not None and competition.status == Competition.Status.FINISHED:
         keep_heat_order(sede_id, competition)
 
