@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpResponseBase
 from django.utils import translation
 
@@ -112,7 +113,7 @@ def make(competition_id: int) -> int:
 
         text = indented_json(documents.league_document(competition, hands=True)).encode()
         store(competition_id, EXPORT, revision,
-              [text[i:i + PART_BYTES] for i in range(0, len(text), PART_BYTES)] or [b""])
+              in_parts(text))
     date = card.latest_night(competition)
     if date is None or {night_kind(code) for code, _name in settings.LANGUAGES} <= made:
         return revision
@@ -127,8 +128,14 @@ def make(competition_id: int) -> int:
                 # deep-copy every row of a 39,800-match night for nothing.
                 fields_of = {f.name: getattr(night, f.name) for f in fields(night)}
                 store(competition_id, night_kind(language), revision,
-                      [_night_json({"date": date.isoformat(), "night": fields_of})])
+                      in_parts(_night_json({"date": date.isoformat(), "night": fields_of})))
     return revision
+
+
+def in_parts(text: bytes) -> list[bytes]:
+    """A document in pieces of PART_BYTES, each written in its own transaction: a 6 MB
+    card of a whole season in one row held SQLite's write lock 300 ms."""
+    return [text[i:i + PART_BYTES] for i in range(0, len(text), PART_BYTES)] or [b""]
 
 
 def _night_json(data: dict[str, Any]) -> bytes:
@@ -184,8 +191,8 @@ def store(competition_id: int, kind: str, revision: int, pieces: list[bytes]) ->
     """Write a document's pieces (1..n), each in its own transaction, then piece 0 (how many
     and how long: the document is finished), then drop what is older than the revision
     served before it (a stream that began on that one may still be reading it)."""
-    PreparedPart.objects.filter(competition_id=competition_id, kind=kind,
-                                revision=revision).delete()
+    _drop(PreparedPart.objects.filter(competition_id=competition_id, kind=kind,
+                                      revision=revision))
     for number, piece in enumerate(pieces, 1):
         with transaction.atomic():
             PreparedPart.objects.create(competition_id=competition_id, kind=kind,
@@ -196,8 +203,15 @@ def store(competition_id: int, kind: str, revision: int, pieces: list[bytes]) ->
     finished = list(PreparedPart.objects.filter(
         competition_id=competition_id, kind=kind, part=0).order_by("-revision")
         .values_list("revision", flat=True)[:2])
-    PreparedPart.objects.filter(competition_id=competition_id, kind=kind,
-                                revision__lt=finished[-1]).delete()
+    _drop(PreparedPart.objects.filter(competition_id=competition_id, kind=kind,
+                                      revision__lt=finished[-1]))
+
+
+def _drop(parts: QuerySet[PreparedPart]) -> None:
+    """Delete stored pieces one by one, each its own short write: a document's 33 MB in one
+    DELETE would hold SQLite's write lock as long as writing them did."""
+    for pk in list(parts.values_list("pk", flat=True)):
+        PreparedPart.objects.filter(pk=pk).delete()
 
 
 # --- reading --------------------------------------------------------------------------------

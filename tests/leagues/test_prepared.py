@@ -195,3 +195,19 @@ def test_the_worker_reads_as_many_rows_whatever_the_number_of_matches() -> None:
     # the export in a fixed number of queries: no query per match.
     few, user = queries_to_make(4)
     assert queries_to_make(8, user)[0] == few
+
+
+def test_a_night_card_is_stored_in_pieces_and_the_older_revisions_dropped(large: None) -> None:
+    competition, user, matches = season()
+    prepared.make(competition.pk)
+    first = prepared.latest(competition.pk, prepared.night_kind("es"))
+    assert first is not None and first.parts > 1  # pieces of PART_BYTES (100 here)
+    for match, juegos in zip(matches[1:3], ([3, 0], [0, 3]), strict=True):
+        results.record_result(match, by=user, juegos=juegos)
+        prepared.make(competition.pk)
+    latest = prepared.latest(competition.pk, prepared.night_kind("es"))
+    assert latest is not None and latest.json()["night"]["results"]
+    # The two latest revisions kept (a stream may still read the one before), no older.
+    kept = set(PreparedPart.objects.filter(kind=prepared.night_kind("es"))
+               .values_list("revision", flat=True))
+    assert kept == {latest.revision, latest.revision - 1} and first.revision not in kept
