@@ -95,7 +95,7 @@ def add_hand(
         _check_number(table, number, count)
         _check_limit(count)
         guard(current.index)
-        rewrite = _append(table, clean)
+        rewrite = _append(table, clean, current)
 
         def store() -> None:
             Hand.objects.create(table=table, number=count + 1, record=clean, client_id=client_id)
@@ -249,8 +249,9 @@ def redo_last(
             raise TableError(_("no hay ninguna mano deshecha que rehacer"))
         number, record = candidate["number"], candidate["record"]
         _check_limit(number - 1)
-        guard(_current_row(table).index)
-        rewrite = _append(table, record)
+        current = _current_row(table)
+        guard(current.index)
+        rewrite = _append(table, record, current)
 
         def store() -> None:
             Hand.objects.create(table=table, number=number, record=record)

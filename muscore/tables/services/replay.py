@@ -286,17 +286,21 @@ def _replay_from(table: Table, row: VacaCheckpoint, records: list[dict[str, Any]
     return Rewrite(row.index, vacas, _stored_vacas(table, row.index))
 
 
-def _append(table: Table, record: dict[str, Any]) -> Rewrite:
-    """`record` as the table's next hand: only the current vaca is replayed.
+def _append(table: Table, record: dict[str, Any], row: VacaCheckpoint | None = None) -> Rewrite:
+    """`record` as the table's next hand: only the current vaca is replayed (`row`, when
+    the caller read it inside the lock already).
 
     Raises the engine's RuleError about the new hand (nothing is stored)."""
-    row = _current_row(table)
+    row = row or _current_row(table)
     records = [*_records(table, row.first_hand), record]
     new = row.first_hand + len(records) - 1
     try:
-        return _replay_from(table, row, records)
+        vacas = replay_vacas(table.rules, row.mano, records, row.first_hand)
     except _BadHand as bad:
         raise refusal(bad, new, _("mano %(n)s: %(why)s")) from None
+    # The current vaca is the last one stored: what the replay replaces is its own row's
+    # (read with it, not read again).
+    return Rewrite(row.index, vacas, [json.loads(row.result)])
 
 
 def refusal(bad: _BadHand, number: int, later: Any) -> Exception:
