@@ -39,7 +39,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -127,15 +126,16 @@ PASSWORD = "Tormenta-de-claves-2026"
 
 
 def storms(club: Any, organiser: Any, only: str, watcher: Watcher) -> None:
-    """The account requests of issue 21's storms, STORM at once each (threads, a client
-    each): invitations of new accounts, their links asked again, their passwords set
-    through the links, their logins, and clubs made with a new account. Prints the slowest
-    request of each storm (and the median) and the longest lock meanwhile. The password
-    hash is slow by design (Django's PBKDF2, the GIL released): WORKERS of them at once
-    share the machine's cores, which is why the rate limits bound how many one address or
-    account sends."""
-    from django.db import connection
-    from django.test import Client
+    """The account requests of issue 21's storms, STORM each: invitations of new accounts,
+    their links asked again, their passwords set through the links, their logins, and
+    clubs made with a new account. Each storm goes through WORKERS processes (forked from
+    this one, as gunicorn's workers are), a request's time taken from its worker starting
+    it. Prints the slowest request of each storm (and the median) and the longest lock
+    meanwhile. The password hash is slow by design (Django's PBKDF2): WORKERS of them at
+    once share the machine's cores, which is why the rate limits bound how many one
+    address or account sends. (Threads, tried first, shared one GIL: a transaction waited
+    for it behind the other requests' Python, which read as locks.)"""
+    from django.db import connections
 
     from muscore.clubs import services
     from muscore.clubs.models import Membership
@@ -143,54 +143,81 @@ def storms(club: Any, organiser: Any, only: str, watcher: Watcher) -> None:
     run = f"{time.time_ns() % 10**9}"
     names = [f"tormenta{run}-{i}" for i in range(STORM)]
 
-    def storm(label: str, requests: list[tuple[Client, str, dict[str, str]]]) -> None:
+    organisers = f"/club/{club.slug}/organizadores"
+    pools: list[Any] = []
+
+    def storm(label: str, requests: list[tuple[int | None, str, dict[str, str]]]) -> None:
         if only not in label:
             return
-        answers: list[tuple[float, int]] = []
-
-        def one(client: Client, url: str, data: dict[str, str]) -> None:
-            started = time.perf_counter()
-            status = client.post(url, data).status_code
-            answers.append((time.perf_counter() - started, status))
-            connection.close()  # this thread's own connection
-
+        if not pools:
+            connections.close_all()  # the workers open their own
+            # The workers, started once and warmed (each has read the storms' pages, as a
+            # gunicorn worker has long before a storm): fresh ones paid Django's first
+            # request in the storm.
+            pools.append(multiprocessing.get_context("fork").Pool(
+                WORKERS, initializer=_warm,
+                initargs=(organiser.pk, [organisers], ["/cuentas/entrar", "/clubs/nuevo"])))
+        pool = pools[0]
         time.sleep(0.05)
         watcher.reset()
-        # WORKERS at a time, as gunicorn's workers take them (the others wait in its
-        # queue, not in a worker): each time is from a worker taking the request.
-        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-            list(pool.map(lambda r: one(*r), requests))
+        answers = pool.map(_post, requests, chunksize=1)
         time.sleep(0.05)
         times = sorted(took for took, _s in answers)
         statuses = ",".join(str(code) for code in sorted({code for _t, code in answers}))
         print(f"{label:44} {times[-1] * 1000:9.0f} ms  lock {watcher.longest * 1000:7.0f} ms  "
               f"{statuses}  (median {times[len(times) // 2] * 1000:.0f} ms)", flush=True)
 
-    def organiser_client() -> Client:
-        client = Client()
-        client.force_login(organiser)
-        return client
-
-    organisers = f"/club/{club.slug}/organizadores"
     storm(f"{STORM} invitations of new accounts, 4 workers", [
-        (organiser_client(), organisers, {"username": name}) for name in names])
+        (organiser.pk, organisers, {"username": name}) for name in names])
     invited = list(Membership.objects.filter(club=club, user__username__in=names))
     storm(f"{STORM} invitation links asked again, 4 workers", [
-        (organiser_client(), f"{organisers}/{m.pk}/clave", {}) for m in invited])
+        (organiser.pk, f"{organisers}/{m.pk}/clave", {}) for m in invited])
     storm(f"{STORM} passwords set through links, 4 workers", [
-        (Client(), services.invitation_link(m),
+        (None, services.invitation_link(m),
          {"new_password1": PASSWORD, "new_password2": PASSWORD}) for m in invited])
-    # One alone first: what a request costs itself; with STORM at once on the machine's
-    # cores the slowest also waits for the others' password hashes (CPU, not a lock).
+    # One alone first: what a request costs itself; with WORKERS at once on the machine's
+    # cores each also waits for the others' password hashes (CPU, not a lock).
     storm("1 login alone (right password)", [
-        (Client(), "/cuentas/entrar", {"username": names[0], "password": PASSWORD})])
+        (None, "/cuentas/entrar", {"username": names[0], "password": PASSWORD})])
     storm(f"{STORM} logins (right password), 4 workers", [
-        (Client(), "/cuentas/entrar", {"username": name, "password": PASSWORD})
+        (None, "/cuentas/entrar", {"username": name, "password": PASSWORD})
         for name in names])
     storm(f"{STORM} clubs with a new account, 4 workers", [
-        (Client(), "/clubs/nuevo", {"name": f"Club {name}", "account-username": f"c{name}",
-                                    "account-password1": PASSWORD,
-                                    "account-password2": PASSWORD}) for name in names])
+        (None, "/clubs/nuevo", {"name": f"Club {name}", "account-username": f"c{name}",
+                                "account-password1": PASSWORD,
+                                "account-password2": PASSWORD}) for name in names])
+    for pool in pools:
+        pool.close()
+        pool.join()
+
+
+def _warm(user_pk: int, organisers: list[str], visitors: list[str]) -> None:
+    """A storm worker's start: the organiser's pages read once as the organiser, the
+    visitors' pages once logged in and once not."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(pk=user_pk))
+    for url in organisers + visitors:
+        client.get(url)
+    for url in visitors:
+        Client().get(url)
+
+
+def _post(request: tuple[int | None, str, dict[str, str]]) -> tuple[float, int]:
+    """One storm request in a worker process: (its time, its status). `request` is the
+    user to log in first (None: a visitor), the URL and the form."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user_pk, url, data = request
+    client = Client()
+    if user_pk is not None:
+        client.force_login(get_user_model().objects.get(pk=user_pk))
+    started = time.perf_counter()
+    status = client.post(url, data).status_code
+    return time.perf_counter() - started, status
 
 
 def main() -> None:
