@@ -74,31 +74,39 @@ def stamp(championship: Championship, *, phase: int | None = None,
 
 @dataclass(frozen=True)
 class Key:
-    """A kept body's cache key and its ETag."""
+    """Where a kept body lives (one place per body: the page, its page number, region and
+    language), the stamp it must carry to be served, and its ETag."""
 
     key: str
+    digest: str
     etag: str
 
 
 def key(championship: Championship, what: str, parts: Sequence[object] = (), *,
         phase: int | None = None, inline: int | None = None, language: bool = True) -> Key:
     """The key of ``what`` (a page, the document) with ``parts`` (its page number, region,
-    whether entries are open...) at the championship's stamp (of ``phase`` alone, or of
-    the phases the page draws inline: :func:`stamp`), in the current language unless
-    ``language`` is False, and this release's templates and code."""
-    text = "|".join([stamp(championship, phase=phase, inline=inline), what, *map(str, parts),
-                     get_language() if language else "", RELEASE])
+    whether entries are open...) in the current language unless ``language`` is False,
+    and its digest: the championship's stamp (of ``phase`` alone, or of the phases the
+    page draws inline: :func:`stamp`) and this release's templates and code."""
+    place = "|".join([what, *map(str, parts), get_language() if language else ""])
+    text = "|".join([stamp(championship, phase=phase, inline=inline), place, RELEASE])
     digest = hashlib.sha256(text.encode()).hexdigest()[:20]
-    return Key(f"muscore:championship:{championship.pk}:{what}:{digest}",
+    where = hashlib.sha256(place.encode()).hexdigest()[:16]
+    return Key(f"muscore:championship:{championship.pk}:{where}", digest,
                f'"c{championship.pk}-{digest}"')
 
 
 def kept(found: Key, build: Callable[[], T]) -> T:
-    """The body kept under ``found``, built (and kept) when there is none."""
-    body: T | None = cache.get(found.key)
-    if body is None:
-        body = build()
-        cache.set(found.key, body, BODY_SECONDS)
+    """The body kept under ``found`` if it carries ``found``'s stamp, else built and kept
+    in its place: each body has one place in the cache, so a day of results leaves no
+    trail of stale bodies (a reader still holding an older stamp builds its own answer
+    and may put it back; the next reader of the newer one builds again: never stale)."""
+    entry = cache.get(found.key)
+    if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == found.digest:
+        body: T = entry[1]
+        return body
+    body = build()
+    cache.set(found.key, (found.digest, body), BODY_SECONDS)
     return body
 
 
