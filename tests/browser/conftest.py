@@ -30,7 +30,16 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
     "locale": "es-ES",
+    # The site's service worker, once registered, fetches eight static files and renders
+    # four pages (the start page, the calculator, the lector, the rules) to keep them, and
+    # then stands between the page and every navigation: server and Chromium work in every
+    # context of every test, for nothing unless the test is about the worker. Blocked here;
+    # the offline tests opt in with @WITH_SERVICE_WORKER.
+    "service_workers": "block",
 }
+# pytest-playwright's own marker: its kwargs go over browser_context_args for the contexts
+# of the test it marks (`phone`, `new_phone`).
+WITH_SERVICE_WORKER = pytest.mark.browser_context_args(service_workers="allow")
 NARROWEST_PHONE = 360
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 LOCAL_SCHEMES = {"data", "blob", "about"}

@@ -32,3 +32,14 @@ def test_a_second_phone_is_its_own_phone_sized_browser(
     response = other.goto("/")  # the first phone going offline leaves the second online
     assert response is not None and response.ok
     assert other.evaluate("navigator.language") == "es-ES"
+
+
+def test_a_phone_registers_no_service_worker_unless_the_test_asks(phone: Page) -> None:
+    """The harness blocks the site's worker (it fetches and keeps a dozen files per
+    context); tests of the worker opt in with WITH_SERVICE_WORKER (tests/browser/test_live.py)."""
+    phone.goto("/")
+    registered = phone.evaluate(
+        "() => navigator.serviceWorker ? navigator.serviceWorker.getRegistrations()"
+        ".then(r => r.length) : 0"
+    )
+    assert registered == 0

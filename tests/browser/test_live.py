@@ -19,7 +19,7 @@ from muscore import rules
 from muscore.tables import services
 from muscore.tables.middleware import NotModifiedMiddleware
 from muscore.tables.models import Hand, Table
-from tests.browser.conftest import wait_for_polls
+from tests.browser.conftest import WITH_SERVICE_WORKER, wait_for_polls
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -301,6 +301,7 @@ def phones_at_one_table(
     return table, a, b
 
 
+@WITH_SERVICE_WORKER
 def test_a_hand_entered_offline_is_kept_and_synced_once(
     phone: Page, new_phone: Callable[..., Page], signal: Signal
 ) -> None:
@@ -355,6 +356,7 @@ def tap_cards_offline(page: Page, deal: dict[int, str]) -> None:
             page.locator(f'[data-card="{card}"]').click()
 
 
+@WITH_SERVICE_WORKER
 def test_bets_entered_without_signal_are_replayed_by_the_server_and_counted_once(
     phone: Page, new_phone: Callable[..., Page], signal: Signal
 ) -> None:
@@ -460,6 +462,7 @@ def refused_and_reopened(phone: Page, signal: Signal) -> Page:
 NO_JUEGO_BET = "En juego no se apuesta"
 
 
+@WITH_SERVICE_WORKER
 def test_a_tap_the_server_cannot_take_sends_the_hand_back_filled_in(
     phone: Page, signal: Signal
 ) -> None:
@@ -476,6 +479,7 @@ def test_a_tap_the_server_cannot_take_sends_the_hand_back_filled_in(
     assert Hand.objects.count() == 1
 
 
+@WITH_SERVICE_WORKER
 def test_a_reopened_hand_loses_the_old_refusal_at_the_first_change_without_signal(
     phone: Page, signal: Signal
 ) -> None:
@@ -501,6 +505,7 @@ def test_a_reopened_hand_loses_the_old_refusal_at_the_first_change_without_signa
         "bets": [{"side": "A", "n": 2}], "end": "no_quiero"}
 
 
+@WITH_SERVICE_WORKER
 def test_a_reopened_hand_loses_the_old_refusal_at_the_first_change_online(
     phone: Page, signal: Signal
 ) -> None:
@@ -516,6 +521,7 @@ def test_a_reopened_hand_loses_the_old_refusal_at_the_first_change_online(
     assert Hand.objects.count() == 1
 
 
+@WITH_SERVICE_WORKER
 def test_a_hand_refused_after_the_signal_came_back_is_kept_until_opened_again(
     phone: Page, signal: Signal
 ) -> None:

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from muscore.tables.models import Hand
+from tests.browser.conftest import WITH_SERVICE_WORKER
 from tests.browser.test_live import (
     DEAL,
     SYNC_MS,
@@ -31,6 +32,7 @@ def save_offline(page: Page) -> None:
     settle(page)
 
 
+@WITH_SERVICE_WORKER
 def test_a_second_offline_hand_is_the_next_one_and_both_are_said_synced(
     phone: Page, signal: Signal
 ) -> None:
@@ -58,6 +60,7 @@ def test_a_second_offline_hand_is_the_next_one_and_both_are_said_synced(
     assert sorted(Hand.objects.values_list("number", flat=True)) == [1, 2]
 
 
+@WITH_SERVICE_WORKER
 def test_a_refusal_once_online_is_not_shown_beside_the_offline_note(
     phone: Page, signal: Signal
 ) -> None:

@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from muscore.tables import services
 from muscore.tables.models import Hand, Table
+from tests.browser.conftest import WITH_SERVICE_WORKER
 from tests.clubs.factory import make_club, make_league
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -165,7 +166,8 @@ def test_the_named_tap_targets_are_44_px(phone: Page) -> None:
         assert small == [], (url, small)
 
 
-LAPTOP = {"viewport": {"width": 1280, "height": 800}, "is_mobile": False, "has_touch": False}
+LAPTOP = {"viewport": {"width": 1280, "height": 800}, "is_mobile": False, "has_touch": False,
+          "service_workers": "block"}  # as PHONE (conftest): the test is not about the worker
 DEAL = ["R R 5 4", "R C C 5", "1 1 6 7", "S S 7 7"]
 
 
@@ -262,6 +264,7 @@ def wait_for_worker(page: Page) -> None:
     raise AssertionError("the service worker never took control")
 
 
+@WITH_SERVICE_WORKER
 def test_offline_the_kept_pages_open_and_the_others_say_so_styled(phone: Page) -> None:
     """Item 10: once the app has been opened, without signal the start page, the
     calculator and the rules open from the phone (kept at install), and a board it never
@@ -323,6 +326,7 @@ def test_pages_print_black_on_white_without_buttons(new_phone: Any, scheme: str)
         assert ink == "rgb(0, 0, 0)", (url, ink)
 
 
+@WITH_SERVICE_WORKER
 def test_one_hand_waiting_to_be_sent_is_said_as_a_hand(phone: Page) -> None:
     """Item 6: one hand kept on the phone is "La mano 17 está guardada en este móvil...",
     never "sin enviar todavía: 17", which reads as seventeen hands; two are listed."""
