@@ -183,8 +183,11 @@ def import_table(request: HttpRequest) -> HttpResponse:
 # --- the board ----------------------------------------------------------------------------------
 
 
-def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[str, Any]:
-    # Only what the board draws: a full table's finished vacas are read as summaries.
+def _board_context(
+    request: HttpRequest, table: Table, editable: bool, partial: bool = False
+) -> dict[str, Any]:
+    # Only what the board draws: a full table's finished vacas are read as summaries;
+    # `partial`, a poll's live part, which shows its owner only on a vaca's end.
     state = services.board_state(table)
     context: dict[str, Any] = {
         "table": table,
@@ -201,7 +204,8 @@ def _board_context(request: HttpRequest, table: Table, editable: bool) -> dict[s
         last["dealt"] = services.dealt_number(table, last["number"])
     context["board_url"] = context["links"]["edit" if editable else "view"]
     # A league match's table: its competition, match and result (the league's, not the hands').
-    context["owner"] = owner_of(table)
+    shows_owner = not partial or bool(context["b"]["vaca_end"])
+    context["owner"] = owner_of(table) if shows_owner else None
     # "Otra vaca" leaves the end-of-vaca screen for the new vaca's empty board.
     context["new_vaca"] = "otra-vaca" in request.GET
     # The live part polls its own link under a URL of its own: the browser then keeps the
@@ -287,8 +291,8 @@ def _tap_notice(request: HttpRequest) -> str:
 
 def _render_board(request: HttpRequest, table: Table, editable: bool) -> HttpResponse:
     """The board, or (an htmx poll) its live part, tagged for the 304 of the next poll."""
-    context = _board_context(request, table, editable)
     partial = live.is_partial(request)
+    context = _board_context(request, table, editable, partial)
     # The tag of the revision that was drawn, not of one read later.
     revision = context["state"]["revision"]
     etag = live.board_etag(revision, get_language(), partial)

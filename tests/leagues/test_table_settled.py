@@ -9,7 +9,9 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -131,6 +133,22 @@ def test_a_league_table_s_board_names_its_match_and_leads_back(client: Client) -
     assert f'href="{back}"' in text
     plain = tables.create_table()
     assert "data-owner" not in board_text(client, plain)
+
+
+def test_a_polls_live_part_asks_the_league_only_at_the_vaca_s_end(client: Client) -> None:
+    # The live part shows the way back only on the vaca's end: a poll mid-vaca does not
+    # read the league's match (the final's day: 448 phones' first polls at once).
+    competition, user = liguilla(2)
+    match, table = played(competition, user)
+    url = reverse("tables:edit_board", args=[table.id, table.edit_key]) + "?live=1"
+    live = client.get(url, HTTP_ACCEPT_LANGUAGE="es", HTTP_HX_REQUEST="true").content.decode()
+    assert f"Volver a {competition.name}" in live  # the vaca just won: its end is shown
+    tables.add_hand(table, PLAIN, via="edit_link")  # the next vaca's first hand
+    with CaptureQueriesContext(connection) as queries:
+        live = client.get(url, HTTP_ACCEPT_LANGUAGE="es",
+                          HTTP_HX_REQUEST="true").content.decode()
+    assert "data-revision" in live and f"Volver a {competition.name}" not in live
+    assert not any("leagues_match" in q["sql"] for q in queries.captured_queries)
 
 
 def test_the_board_says_the_undo_took_the_result_back(client: Client) -> None:
