@@ -13,11 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response
 
-# Debian's chromium-headless-shell: the same Blink as /usr/bin/chromium (same source
-# package and version) without the full browser around it, and what Playwright itself
-# launches for headless Chromium. The browser tests cost about half the CPU time
-# (docs/benchmarks.md, "The test suite"); ./scripts/test installs it when run as root.
-CHROMIUM = os.environ.get("MUSCORE_CHROMIUM", "/usr/bin/chromium-headless-shell")
+CHROMIUM = os.environ.get("MUSCORE_CHROMIUM", "/usr/bin/chromium")
 # Without the networking flags Chromium tries to reach Google at every start, which this
 # machine's closed network refuses (and a test must not depend on anyway).
 CHROMIUM_FLAGS = [
@@ -41,10 +37,6 @@ PHONE = {
     # the offline tests opt in with @WITH_SERVICE_WORKER.
     "service_workers": "block",
 }
-# A phone's Chrome lets a visible page keep the screen awake without asking, and so did
-# the full chromium here; its headless shell refuses unless the context grants it (given
-# to every phone, not in PHONE: a test's new_phone(permissions=...) would clash with it).
-PHONE_PERMISSIONS = ["screen-wake-lock"]
 # pytest-playwright's own marker: its kwargs go over browser_context_args for the contexts
 # of the test it marks (`phone`, `new_phone`).
 WITH_SERVICE_WORKER = pytest.mark.browser_context_args(service_workers="allow")
@@ -59,7 +51,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     if not Path(CHROMIUM).exists():
         pytest.fail(
             f"The browser tests need Chromium at {CHROMIUM}: run ./scripts/test (it installs "
-            "Debian's chromium-headless-shell when run as root) or set MUSCORE_CHROMIUM.",
+            "Debian's chromium when run as root) or set MUSCORE_CHROMIUM.",
             pytrace=False,
         )
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_FLAGS}
@@ -73,7 +65,6 @@ def browser_context_args(browser_context_args: dict[str, Any], live_server: Any)
 
 def _open_phone(context: BrowserContext) -> Page:
     context.set_default_timeout(TIMEOUT_MS)
-    context.grant_permissions(PHONE_PERMISSIONS)
     return context.new_page()
 
 
@@ -81,7 +72,6 @@ def _open_phone(context: BrowserContext) -> Page:
 def phone(page: Page) -> Page:
     """A page in a fresh phone context (390x844, touch, es-ES) aimed at the live server."""
     page.context.set_default_timeout(TIMEOUT_MS)
-    page.context.grant_permissions(PHONE_PERMISSIONS)
     page.set_default_timeout(TIMEOUT_MS)
     return page
 
