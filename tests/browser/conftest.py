@@ -119,7 +119,10 @@ def check_page(
     page.on("console", on_console)
     page.on("pageerror", on_page_error)
     try:
-        response = page.goto(url, wait_until="networkidle")
+        # "load": the page, its styles, scripts and images are in, which is all the checks
+        # below read (nothing the site loads afterwards, but for its polls, leaves it). The
+        # network's idleness (half a second of silence, longer beside a poll) read nothing.
+        response = page.goto(url, wait_until="load")
         assert response is not None, f"{url}: no response"
         assert response.status < 400, f"{url}: HTTP {response.status}"
 
