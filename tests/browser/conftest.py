@@ -4,10 +4,10 @@ and `assert_page_ok`, the check every page must pass (see design.md)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import pytest
@@ -94,13 +94,34 @@ def _is_local(url: str) -> bool:
     return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname in LOCAL_HOSTS
 
 
+def _check_width(page: Page, url: str) -> None:
+    size = page.viewport_size
+    page.set_viewport_size({"width": NARROWEST_PHONE, "height": 800})
+    try:
+        scroll_width = page.evaluate("document.documentElement.scrollWidth")
+        assert scroll_width <= NARROWEST_PHONE, (
+            f"{url}: scrolls sideways at {NARROWEST_PHONE} px (content {scroll_width} px wide)"
+        )
+    finally:
+        if size:
+            page.set_viewport_size(size)
+
+
 def check_page(
-    page: Page, url: str, screenshot: str | None = None, *, screenshots: Path | None = None
+    page: Page,
+    url: str,
+    screenshot: str | None = None,
+    *,
+    screenshots: Path | None = None,
+    schemes: Sequence[Literal["light", "dark"]] = (),
 ) -> None:
     """Open url on page and fail unless the page loads (status < 400), has a viewport meta
     tag, asks nothing of any other machine, breaks no Content-Security-Policy rule, throws
     no script error, and does not scroll sideways on a 360 px wide phone. With screenshot,
-    saves the whole page as screenshots/<screenshot>.png."""
+    saves the whole page as screenshots/<screenshot>.png. With schemes (("light", "dark")),
+    the loaded page is switched to each colour scheme in turn (as a phone switches it),
+    checked for sideways scroll again and saved as <screenshot>-<scheme>.png: one load for
+    both, the scheme being a media feature and not a reason to load the page again."""
     requested: list[str] = []
     problems: list[str] = []
 
@@ -119,6 +140,8 @@ def check_page(
     page.on("console", on_console)
     page.on("pageerror", on_page_error)
     try:
+        if schemes:
+            page.emulate_media(color_scheme=schemes[0])
         # "load": the page, its styles, scripts and images are in, which is all the checks
         # below read (nothing the site loads afterwards, but for its polls, leaves it). The
         # network's idleness (half a second of silence, longer beside a poll) read nothing.
@@ -131,19 +154,13 @@ def check_page(
         assert "width=device-width" in (viewport.get_attribute("content") or ""), (
             f"{url}: viewport meta tag without width=device-width"
         )
-
-        size = page.viewport_size
-        page.set_viewport_size({"width": NARROWEST_PHONE, "height": 800})
-        try:
-            scroll_width = page.evaluate("document.documentElement.scrollWidth")
-            assert scroll_width <= NARROWEST_PHONE, (
-                f"{url}: scrolls sideways at {NARROWEST_PHONE} px (content {scroll_width} px wide)"
-            )
-        finally:
-            if size:
-                page.set_viewport_size(size)
-        if screenshot and screenshots:
-            page.screenshot(path=screenshots / f"{screenshot}.png", full_page=True)
+        for scheme in schemes or (None,):
+            if scheme:
+                page.emulate_media(color_scheme=scheme)
+            _check_width(page, url)
+            if screenshot and screenshots:
+                name = f"{screenshot}-{scheme}" if scheme else screenshot
+                page.screenshot(path=screenshots / f"{name}.png", full_page=True)
     finally:
         context.remove_listener("request", on_request)
         page.remove_listener("console", on_console)
