@@ -16,7 +16,7 @@ from muscore.clubs.models import Club, Pair, PairMember
 from muscore.clubs.permissions import Actor
 from muscore.clubs.services import save_pair
 from muscore.handentry.words import NAME_MAX
-from muscore.leagues import stats_store
+from muscore.leagues import prepared, stats_store
 from muscore.leagues.competitions import (
     CompetitionError,
     check_organiser,
@@ -386,25 +386,47 @@ def _refuse_copy(club: Club, data: Any) -> str:
     """The document's fingerprint, unless the club already holds that competition: its own
     export imported again would count every result twice (standings apart, but the ratings
     and the leaders read every match of the club). An earlier import is known by its kept
-    fingerprint; a competition made here by its export."""
+    fingerprint; a competition made here by the fingerprint the document worker keeps of
+    its export (:func:`kept_fingerprint`), never by building that export here."""
     fingerprint = document_fingerprint(data)
     same = Competition.objects.filter(club=club, fingerprint=fingerprint).first()
+    unknown: Competition | None = None
     if same is None:
-        # Made here (no fingerprint kept): compared by its export, only those with as many
-        # pairs (a renamed copy is still a copy).
+        # Made here (no import fingerprint): only those with as many pairs (a renamed copy
+        # is still a copy).
         pairs = len(data.get("pairs") or [])
         for candidate in (Competition.objects.filter(club=club, fingerprint="")
                           .annotate(n_entries=Count("entries")).filter(n_entries=pairs)):
-            exported = json.loads(json.dumps(league_document(candidate, hands=True)))
-            if document_fingerprint(exported) == fingerprint:
+            kept, current = kept_fingerprint(candidate)
+            if kept == fingerprint:
                 same = candidate
                 break
+            if not current:
+                unknown = candidate
     if same is not None:
         raise CompetitionError(_(
             "Este archivo es una copia de %(name)s, que ya está en el club: importarlo "
             "contaría dos veces sus resultados en los niveles y los líderes.")
             % {"name": same.name})
+    if unknown is not None:
+        raise CompetitionError(_(
+            "No se puede saber aún si este archivo es una copia de %(name)s: se está "
+            "poniendo al día. Vuelve a intentarlo en unos segundos.") % {"name": unknown.name})
     return fingerprint
+
+
+def kept_fingerprint(competition: Competition) -> tuple[str | None, bool]:
+    """The fingerprint of a competition's export (:func:`document_fingerprint`), and
+    whether it is of its current revision. Kept by the document worker; a small
+    competition's is computed here when missing (a few hundred matches, milliseconds); a
+    large one's missing or older fingerprint is put on the worker's backlog."""
+    kept = prepared.latest(competition.pk, prepared.FINGERPRINT)
+    if kept is not None and kept.revision == competition.revision:
+        return kept.read().decode(), True
+    if prepared.small(competition):
+        return document_fingerprint(league_document(competition, hands=True)), True
+    prepared.enqueue(competition.pk)
+    return (kept.read().decode() if kept is not None else None), False
 
 
 def _fingerprinted(competition: Competition, fingerprint: str) -> Competition:

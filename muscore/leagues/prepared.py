@@ -51,6 +51,8 @@ PART_BYTES = 1024 * 1024
 # What a read not ready yet tells the client to wait, in seconds.
 RETRY_AFTER = 5
 EXPORT = "export"
+# The SHA-256 of the export's pairs and matches (documents.document_fingerprint).
+FINGERPRINT = "fingerprint"
 
 
 def night_kind(language: str) -> str:
@@ -108,12 +110,20 @@ def make(competition_id: int) -> int:
     revision = competition.revision
     made = set(PreparedPart.objects.filter(competition_id=competition_id, revision=revision,
                                            part=0).values_list("kind", flat=True))
-    if competition.format != Competition.Format.CEROS and EXPORT not in made:
+    wanted = {EXPORT, FINGERPRINT} - made
+    if competition.format == Competition.Format.CEROS:
+        wanted.discard(EXPORT)
+    if wanted:
         from muscore.leagues import documents
 
-        text = indented_json(documents.league_document(competition, hands=True)).encode()
-        store(competition_id, EXPORT, revision,
-              in_parts(text))
+        document = documents.league_document(competition, hands=True)
+        if EXPORT in wanted:
+            store(competition_id, EXPORT, revision, in_parts(indented_json(document).encode()))
+        if FINGERPRINT in wanted:
+            # Kept so that an import compares a document with this competition without
+            # building its export in the request (documents._refuse_copy).
+            store(competition_id, FINGERPRINT, revision,
+                  [documents.document_fingerprint(document).encode()])
     date = card.latest_night(competition)
     if date is None or {night_kind(code) for code, _name in settings.LANGUAGES} <= made:
         return revision

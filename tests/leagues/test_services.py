@@ -452,3 +452,47 @@ def test_an_export_imported_into_its_own_club_is_refused_as_a_copy() -> None:
         reason="acta")
     later = documents.league_document(competition, hands=True)
     assert documents.import_competition(other, later, by=user).pk != copy.pk
+
+
+def test_a_copy_of_a_large_competition_is_known_by_the_worker_s_fingerprint(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: the copy check built the club's own large export in the request (the
+    benchmark's league: seconds); a large competition is compared by the fingerprint the
+    document worker keeps, and, until it has one of its current revision, the import is
+    refused as not known yet (and the competition queued for the worker)."""
+    import json
+
+    from muscore.leagues import prepared
+    from muscore.leagues.models import Competition as Competitions
+
+    competition, user = liguilla(4, legs=2)
+    results.record_result(competition.matches.order_by("number")[0], by=user, juegos=[3, 1],
+        reason="acta")
+    exported = documents.league_document(competition, hands=True)
+    # The worker's fingerprint is the one of the document as a client reads it.
+    assert documents.document_fingerprint(exported) == documents.document_fingerprint(
+        json.loads(json.dumps(exported)))
+    monkeypatch.setattr(prepared, "INLINE_MATCHES", 2)  # 12 matches: "large"
+    prepared.catch_up()
+    results.record_result(competition.matches.order_by("number")[1], by=user, juegos=[3, 0],
+        reason="acta")
+    later = documents.league_document(competition, hands=True)
+    real = documents.league_document
+
+    def not_in_the_request(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the export was built in the request")
+
+    monkeypatch.setattr(documents, "league_document", not_in_the_request)
+    # The kept fingerprint is of the revision before: the older document is known as a copy,
+    # the current one cannot be told yet.
+    with pytest.raises(competitions.CompetitionError, match="es una copia de Liga de los jueves"):
+        documents.import_competition(competition.club, exported, by=user)
+    with pytest.raises(competitions.CompetitionError, match="se está poniendo al día"):
+        documents.import_competition(competition.club, later, by=user)
+    assert prepared.waiting(competition.pk)
+    monkeypatch.setattr(documents, "league_document", real)
+    prepared.catch_up()
+    monkeypatch.setattr(documents, "league_document", not_in_the_request)
+    with pytest.raises(competitions.CompetitionError, match="es una copia de Liga de los jueves"):
+        documents.import_competition(competition.club, later, by=user)
+    assert Competitions.objects.count() == 1
