@@ -6,13 +6,14 @@ drawn once every result is in; and so on round after round until one pair is lef
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from muscore.leagues import ceros_rounds
 from muscore.leagues.models import Competition, Match
-from tests.browser.test_clubs import add_pairs, start_club
+from tests.browser.test_clubs import club_with_pairs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,11 +43,10 @@ def publish_next(page: Page, tournament_url: str, number: int) -> list[str]:
 
 
 def test_a_ceros_tournament_played_to_its_winner_on_a_phone(
-    phone: Page, assert_page_ok: Callable[..., None]
+    phone: Page, live_server: Any, assert_page_ok: Callable[..., None]
 ) -> None:
     page = phone
-    start_club(page)
-    add_pairs(page, PAIRS)
+    club_with_pairs(page, live_server, PAIRS)
     page.get_by_role("link", name="Nueva competición").click()
     page.get_by_label("Nombre", exact=True).fill("Ceros del viernes")
     page.locator("label", has=page.locator('input[name="format"][value="ceros"]')).click()

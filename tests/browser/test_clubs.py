@@ -4,10 +4,13 @@ organiser; every club page passes the page check."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from django.conf import settings
 from playwright.sync_api import Page, expect
 
 from muscore.clubs.models import Club, Pair
+from tests.clubs.factory import logged_in, make_club, make_pair, make_user
 
 PASSWORD = "mus-de-los-jueves-2026"
 PAIRS = [("Ana", "Bea"), ("Carlos", "Dani"), ("Eva", "Fermín"), ("Gorka", "Hugo")]
@@ -36,6 +39,27 @@ def add_pairs(phone: Page, pairs: list[tuple[str, str]]) -> None:
             "button", name="Guardar" if last else "Guardar y otra", exact=True
         ).click()
         expect(phone.get_by_role("status")).to_contain_text("Pareja guardada.")
+
+
+def club_with_pairs(
+    phone: Page, live_server: Any, pairs: list[tuple[str, str]], name: str = "Bar Txoko"
+) -> Club:
+    """What start_club and add_pairs leave, made through the services (the same calls the
+    pages make) with the organiser's session given to the phone, which opens the club page:
+    for the tests whose point comes after. The pages themselves are walked by
+    test_an_organiser_starts_a_club_and_adds_four_pairs; through them this prefix cost
+    seven page loads and form posts in each test that only needed a club."""
+    organiser = make_user("maite")
+    club = make_club(name, organiser)
+    for one, two in pairs:
+        make_pair(club, one, two)
+    session = logged_in(organiser).cookies[settings.SESSION_COOKIE_NAME].value
+    phone.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
+    )
+    phone.goto(f"/club/{club.slug}/")
+    expect(phone.locator("h1")).to_have_text(name)
+    return club
 
 
 def test_an_organiser_starts_a_club_and_adds_four_pairs(

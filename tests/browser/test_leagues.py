@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from muscore.leagues.models import Competition, Match
 from tests.browser.test_board import Thumb
-from tests.browser.test_clubs import PAIRS, add_pairs, start_club
+from tests.browser.test_clubs import PAIRS, club_with_pairs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,11 +34,10 @@ def win_a_juego_by_ordago(thumb: Thumb) -> None:
 
 
 def test_a_liguilla_played_from_the_fixture(
-    phone: Page, assert_page_ok: Callable[..., None]
+    phone: Page, live_server: Any, assert_page_ok: Callable[..., None]
 ) -> None:
     page = phone
-    start_club(page)
-    add_pairs(page, PAIRS)
+    club_with_pairs(page, live_server, PAIRS)
     page.get_by_role("link", name="Nueva competición").click()
     page.get_by_label("Nombre", exact=True).fill("Liga de los jueves")
     expect(page.locator('input[name="pairs"]:checked')).to_have_count(4)

@@ -4,19 +4,22 @@ in, and no competition is made (before, he sat at two tables of round 1)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from playwright.sync_api import Page, expect
 
 from muscore.leagues.models import Competition
-from tests.browser.test_clubs import add_pairs, start_club
+from tests.browser.test_clubs import club_with_pairs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_person_in_two_pairs_is_refused_on_the_new_competition_page(phone: Page) -> None:
+def test_a_person_in_two_pairs_is_refused_on_the_new_competition_page(
+    phone: Page, live_server: Any
+) -> None:
     page = phone
-    start_club(page)
-    add_pairs(page, [("Ana", "Bea"), ("Carlos", "Dani"), ("Bea", "Eva")])
+    club_with_pairs(page, live_server, [("Ana", "Bea"), ("Carlos", "Dani"), ("Bea", "Eva")])
     page.get_by_role("link", name="Nueva competición").click()
     page.get_by_label("Nombre", exact=True).fill("Liga de los jueves")
     page.get_by_role("button", name="Crear y pasar al sorteo").click()

@@ -5,23 +5,23 @@ second name's pair is the first's."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from muscore.clubs.models import Pair, Player
 from tests.browser.test_axe import axe_violations
-from tests.browser.test_clubs import add_pairs, start_club
+from tests.browser.test_clubs import club_with_pairs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_an_organiser_merges_two_players_on_a_phone(
-    phone: Page, assert_page_ok: Callable[..., None]
+    phone: Page, live_server: Any, assert_page_ok: Callable[..., None]
 ) -> None:
     page = phone
-    start_club(page)
-    add_pairs(page, [("Ana", "Bea"), ("Anita", "Carlos")])
+    club_with_pairs(page, live_server, [("Ana", "Bea"), ("Anita", "Carlos")])
     anita = Player.objects.get(name="Anita")
     assert_page_ok(page, f"/club/bar-txoko/jugador/{anita.pk}/fusionar", screenshot="merge")
     width = page.evaluate("document.documentElement.scrollWidth")
