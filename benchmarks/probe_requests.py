@@ -352,6 +352,12 @@ def main() -> None:
               f"/club/{club.slug}/ligas/importar", {
                   "file": SimpleUploadedFile("liga.json", text), "format": "liguilla",
                   "name": "Importada", "rated": "0"})
+        # Where the worker writes a large import (muscore.leagues.imports), that too.
+        if (args.root / "muscore/leagues/imports.py").exists():
+            from muscore.leagues import imports
+
+            worker("import written by the worker (no request)",
+                   lambda: imports.catch_up(None), "imports")
     if prepared is not None:
         probe("export after the correction (the previous)", "GET", export)
         probe("night card after the correction (previous)", "GET", night)

@@ -39,11 +39,25 @@ def _find(league_id: int) -> tuple[str, float, int, str] | None:
     if league_id > MAX_ID:
         return None
     row = Competition.objects.filter(pk=league_id).values_list(
-        "created_at", "revision", "format").first()
+        "created_at", "revision", "format", "status").first()
     if row is None:
         return None
     stamp = row[0].timestamp()
-    return _etag(league_id, stamp, row[1]), stamp, row[1], row[2]
+    kind = IMPORTING if row[3] == Competition.Status.IMPORTING else row[2]
+    return _etag(league_id, stamp, row[1]), stamp, row[1], kind
+
+
+# What _find says of a league the worker is importing (muscore.leagues.imports).
+IMPORTING = "importing"
+IMPORTING_MESSAGE = ("this league is being imported (the worker writes its results in "
+                     "batches); ask again later")
+
+
+def _importing() -> HttpResponse:
+    response = JsonResponse({"preparing": True, "importing": True, "message": IMPORTING_MESSAGE,
+                             "retry_after": prepared.RETRY_AFTER}, status=202)
+    response["Retry-After"] = str(prepared.RETRY_AFTER)
+    return response
 
 
 NOT_FOUND = "there is no such league"
@@ -61,6 +75,8 @@ def _ceros_refusal(league_id: int) -> HttpResponse:
 @api_view("GET")
 def detail(request: HttpRequest, league_id: int) -> HttpResponse:
     found = _find(league_id)
+    if found is not None and found[3] == IMPORTING:
+        return _importing()
     if found is None:
         return error(NOT_FOUND, 404)
     etag, stamp, revision, kind = found
@@ -103,6 +119,8 @@ def export(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
         return error(NOT_FOUND, 404)
+    if competition.status == Competition.Status.IMPORTING:
+        return _importing()
     if competition.format == Competition.Format.CEROS:
         return _ceros_refusal(league_id)
     filename = f"liga-{league_id}.json"
@@ -161,6 +179,8 @@ def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
         return error(NOT_FOUND, 404)
+    if competition.status == Competition.Status.IMPORTING:
+        return _importing()
     sep = _sep(request)
     if sep is None:
         return error(BAD_SEP, 400)
@@ -177,6 +197,8 @@ def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
         return error(NOT_FOUND, 404)
+    if competition.status == Competition.Status.IMPORTING:
+        return _importing()
     sep = _sep(request)
     if sep is None:
         return error(BAD_SEP, 400)

@@ -612,6 +612,19 @@ CSV_SEP = {"name": "sep", "in": "query", "required": False,
 BAD_SEP = _error(_("sep no es «,» ni «;»."))
 
 
+# A league a large import is writing (the worker, in batches): nothing of it is served yet.
+IMPORTING_202 = {**_json({"type": "object", "required": ["preparing", "retry_after"],
+                          "properties": {"preparing": {"type": "boolean"},
+                                         "importing": {"type": "boolean"},
+                                         "message": {"type": "string"},
+                                         "retry_after": {"type": "integer"}}},
+                         _("La liga se está importando (el trabajador escribe sus resultados "
+                           "por tandas): vuelve a pedirla pasados `retry_after` segundos."),
+                         {"preparing": True, "importing": True, "retry_after": 5,
+                          "message": "this league is being imported"}),
+                 "headers": {"Retry-After": TOO_MANY["headers"]["Retry-After"]}}
+
+
 PATHS.update({
     "/api/v1/leagues/{league_id}": {"get": {
         "operationId": "getLeague", "tags": ["leagues"],
@@ -623,6 +636,7 @@ PATHS.update({
         "parameters": [LEAGUE_ID, IF_NONE_MATCH],
         "responses": {"200": _json(_ref("League"), _("La liga y su clasificación."),
                                    headers=LEAGUE_ETAG),
+                      "202": IMPORTING_202,
                       "304": {"description": _("Sin cambios desde el ETag de If-None-Match."),
                               "headers": LEAGUE_ETAG},
                       "404": LEAGUE_NOT_FOUND, "405": METHOD},
@@ -641,10 +655,12 @@ PATHS.update({
             headers=EXPORT_HEADERS),
                       "202": {**_json({"type": "object", "required": ["preparing", "retry_after"],
                                        "properties": {"preparing": {"type": "boolean"},
+                                                      "importing": {"type": "boolean"},
                                                       "message": {"type": "string"},
                                                       "retry_after": {"type": "integer"}}},
                                       _("La exportación de esta liga grande aún no se ha "
-                                        "hecho nunca: se está haciendo; vuelve a pedirla "
+                                        "hecho nunca: se está haciendo (o la liga se está "
+                                        "importando: `importing`); vuelve a pedirla "
                                         "pasados `retry_after` segundos."),
                                       {"preparing": True, "retry_after": 5,
                                        "message": "this league's export is being made"}),
@@ -656,8 +672,8 @@ PATHS.update({
         "summary": _("La clasificación en CSV"),
         "parameters": [LEAGUE_ID, CSV_SEP],
         "responses": {"200": _csv(_("Una línea por pareja, como archivo para descargar.")),
-                      "400": BAD_SEP, "404": LEAGUE_NOT_FOUND, "405": METHOD,
-                      "429": TOO_MANY},
+                      "202": IMPORTING_202, "400": BAD_SEP, "404": LEAGUE_NOT_FOUND,
+                      "405": METHOD, "429": TOO_MANY},
     }},
     "/api/v1/leagues/{league_id}/matches.csv": {"get": {
         "operationId": "leagueMatchesCsv", "tags": ["leagues"],
@@ -665,8 +681,8 @@ PATHS.update({
         "parameters": [LEAGUE_ID, CSV_SEP],
         "responses": {"200": _csv(_("Una línea por partida: las parejas, de dónde vino el "
                                     "resultado (table, manual, no_show) y sus cifras.")),
-                      "400": BAD_SEP, "404": LEAGUE_NOT_FOUND, "405": METHOD,
-                      "429": TOO_MANY},
+                      "202": IMPORTING_202, "400": BAD_SEP, "404": LEAGUE_NOT_FOUND,
+                      "405": METHOD, "429": TOO_MANY},
     }},
 })
 

@@ -14,6 +14,7 @@ from muscore.leagues.models import (
     DocumentBacklog,
     Entry,
     Group,
+    LeagueImport,
     Match,
     PairHandStats,
     PlayerHandStats,
@@ -186,6 +187,23 @@ class PreparedPartAdmin(admin.ModelAdmin[PreparedPart]):
     list_filter = ["kind"]
     raw_id_fields = ["competition"]
     exclude = ["body"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(LeagueImport)
+class LeagueImportAdmin(admin.ModelAdmin[LeagueImport]):
+    """A large import the worker writes in batches, or wrote, or failed (why); the
+    document itself is not shown (megabytes)."""
+
+    list_display = ["name", "club", "competition", "written", "total", "created_at",
+                    "finished_at", "error"]
+    raw_id_fields = ["club", "competition", "created_by"]
+    exclude = ["document"]
 
     def has_add_permission(self, request: object) -> bool:
         return False

@@ -43,7 +43,8 @@ def current_competition(club: Any, chosen: int | None = None) -> Competition | N
     """The competition `chosen` (by id, None when it is not the club's), else the one the
     organiser put on the TV (the latest put there), else the club's competition being
     played (the latest), else its latest drawn one; an archived one only when chosen."""
-    competitions = Competition.objects.filter(club=club).select_related("club")
+    competitions = Competition.objects.filter(club=club).exclude(
+        status=Competition.Status.IMPORTING).select_related("club")
     if chosen is not None:
         return competitions.filter(pk=chosen).first()
     competitions = competitions.filter(archived=False)

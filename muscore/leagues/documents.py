@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,7 +17,7 @@ from muscore.clubs.models import Club, Pair, PairMember
 from muscore.clubs.permissions import Actor
 from muscore.clubs.services import save_pair
 from muscore.handentry.words import NAME_MAX
-from muscore.leagues import prepared, stats_store
+from muscore.leagues import imports, prepared, stats_store
 from muscore.leagues.competitions import (
     CompetitionError,
     check_organiser,
@@ -325,17 +326,36 @@ def import_competition(
     imported again is refused as a copy (:func:`document_fingerprint`); `name` names the
     competition instead of the document's name; with `rated` False its matches stay out
     of the club's ratings and leaders (another club's competition, kept for the record).
+
+    A document with more matches than a request writes in well under 2 seconds
+    (`settings.MUSCORE_IMPORT_IN_REQUEST_MAX`) is checked here and written by the worker
+    (muscore.leagues.imports): the competition is returned in the "importing" state.
     """
     check_organiser(by, club)
     if name and isinstance(data, dict):
         data = {**data, "name": name}  # another club's competition, named as this club says
     league, fingerprint = check_import(club, data)
+    known = set(Pair.objects.filter(club=club).values_list("pk", flat=True))
     pairs = _import_pairs(club, league)
-    if format == Competition.Format.GROUPS:
-        return _fingerprinted(_import_groups(club, league, pairs, by, groups, rated),
-                              fingerprint)
-    if format != Competition.Format.LIGUILLA:
+    if format not in (Competition.Format.GROUPS, Competition.Format.LIGUILLA):
         raise CompetitionError(_("Formato desconocido: %(format)s.") % {"format": format})
+    competition = import_frame(club, league, pairs, by, format, groups,
+                               rated and not imports.deferred(league))
+    _fingerprinted(competition, fingerprint)
+    if imports.deferred(league):
+        return imports.start(competition, data, rated=rated, by=by,
+                             new_pairs=[p.pk for p in pairs if p.pk not in known])
+    import_matches(competition, league, by, 0, len(league.matches))
+    import_rest(competition, league, by)
+    return competition
+
+
+def import_frame(club: Club, league: League, pairs: list[Pair], by: Actor, format: str,
+                 groups: int, rated: bool) -> Competition:
+    """The imported competition without its results: its entries, draw and rounds (a
+    groups competition's planned matches, checked against the document's count)."""
+    if format == Competition.Format.GROUPS:
+        return _groups_frame(club, league, pairs, by, groups, rated)
     competition = create_competition(
         club, by=by, name=league.name, pairs=pairs, legs=league.legs,
         rules=league.rules.to_json(), points=league.points.to_json(), retired_ok=True,
@@ -346,32 +366,65 @@ def import_competition(
     competition.drawn_at = timezone.now()
     competition.status = Competition.Status.PLAYING
     competition.save()
-    entries = {e.index: e for e in competition.entries.select_related("pair")}
-    rounds: dict[int, Round] = {}
-    for doc_match in league.matches:
-        number = doc_match.round or 0
-        if number not in rounds:
-            rounds[number] = Round.objects.create(competition=competition, number=number)
-    for n, doc_match in enumerate(league.matches, 1):
+    for number in sorted({doc_match.round or 0 for doc_match in league.matches}):
+        Round.objects.create(competition=competition, number=number)
+    return competition
+
+
+def import_matches(competition: Competition, league: League, by: Actor, start: int,
+                   stop: int, until: float | None = None) -> int:
+    """Write the document's matches `start` to `stop` (0-based; a groups competition's
+    group matches only), each result through `results.write`; with `until` (a
+    time.monotonic()), stop after the first match written past it. Returns where it
+    stopped."""
+    n = start
+    if competition.format == Competition.Format.GROUPS:
+        planned = list(competition.matches.filter(slot="").select_related(
+            "round", "first", "second").order_by("number")[start:stop])
+        for match, doc_match in zip(planned, league.matches[start:stop], strict=False):
+            if not _same(match, doc_match):
+                raise _refuse_order(competition.groups.count(), n + 1)
+            _import_result(match, doc_match, league, by)
+            n += 1
+            if until is not None and time.monotonic() >= until:
+                break
+        return n
+    entries = {e.index: e for e in competition.entries.all()}
+    rounds = {r.number: r for r in competition.rounds.all()}
+    for doc_match in league.matches[start:stop]:
         first, second = (entries[i] for i in doc_match.pairs)
-        match = Match(competition=competition, round=rounds[doc_match.round or 0], number=n,
-                      first=first, second=second)
+        match = Match(competition=competition, round=rounds[doc_match.round or 0],
+                      number=n + 1, first=first, second=second)
         _import_result(match, doc_match, league, by)
-    after_change(competition)
-    return _fingerprinted(competition, fingerprint)
+        n += 1
+        if until is not None and time.monotonic() >= until:
+            break
+    return n
+
+
+def written_in_batches(competition: Competition, league: League) -> int:
+    """How many of the document's matches `import_matches` writes (the rest, a groups
+    competition's knockout, `import_rest`)."""
+    if competition.format == Competition.Format.GROUPS:
+        return competition.matches.filter(slot="").count()
+    return len(league.matches)
 
 
 def check_import(club: Club, data: Any) -> tuple[League, str]:
     """A document read as an import into `club` would read it, and its fingerprint
     (CompetitionError: what is wrong with it, or that the club already has it). Writes
     nothing: the import page checks the file with it before asking the name."""
+    return read_checked(data), _refuse_copy(club, data)
+
+
+def read_checked(data: Any) -> League:
+    """A document read as an import reads it (CompetitionError: what is wrong with it)."""
     try:
-        # The contract allows 1,000 pairs (half a million matches): written in one request
-        # that would hold the database's write lock for minutes. A club's league is smaller.
-        league = read_league(data, max_pairs=IMPORT_MAX_PAIRS)
+        # The contract allows 1,000 pairs (half a million matches): a club's league is
+        # smaller, and even one of 200 pairs is written by the worker (muscore.leagues.imports).
+        return read_league(data, max_pairs=IMPORT_MAX_PAIRS)
     except LeagueError as error:
         raise league_error(error) from None
-    return league, _refuse_copy(club, data)
 
 
 def document_fingerprint(data: Any) -> str:
@@ -472,8 +525,8 @@ def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Act
         stats_store.count_table_match(match)
 
 
-def _import_groups(club: Club, league: League, pairs: list[Pair], by: Actor,
-                   groups: int, rated: bool) -> Competition:
+def _groups_frame(club: Club, league: League, pairs: list[Pair], by: Actor,
+                  groups: int, rated: bool) -> Competition:
     competition = create_competition(
         club, by=by, name=league.name, pairs=pairs, format=Competition.Format.GROUPS,
         groups=groups, legs=league.legs, rules=league.rules.to_json(),
@@ -481,42 +534,43 @@ def _import_groups(club: Club, league: League, pairs: list[Pair], by: Actor,
         retired_ok=True, rated=rated,
     )
     competition.refresh_from_db()  # record_draw wrote the draw through its own row
-    planned = list(competition.matches.select_related("round", "first", "second")
-                   .order_by("number"))
-    group_matches = [m for m in planned if not m.slot]
-    doc_matches = list(league.matches)
-
-    def refuse(number: int) -> CompetitionError:
-        return CompetitionError(
-            _("Este documento no es una competición de %(groups)s grupos con su sorteo: la "
-              "partida %(n)s no es la que toca.") % {"groups": groups, "n": number})
-
-    def same(match: Match, doc_match: LeagueMatch) -> bool:
-        return (match.first is not None and match.second is not None
-                and (match.round.number, match.first.index, match.second.index)
-                == (doc_match.round, *doc_match.pairs))
-
-    if len(doc_matches) < len(group_matches):
-        raise refuse(len(doc_matches) + 1)
-    for n, (match, doc_match) in enumerate(zip(group_matches, doc_matches, strict=False), 1):
-        if not same(match, doc_match):
-            raise refuse(n)
-        _import_result(match, doc_match, league, by)
-    fill_knockout(competition)
-    done: set[int] = set()
-    for n, doc_match in enumerate(doc_matches[len(group_matches):], len(group_matches) + 1):
-        # The knockout's next match whose pairs are known, as the export lists them.
-        knockout = (Match.objects.filter(competition=competition, first__isnull=False,
-                                         second__isnull=False).exclude(slot="")
-                    .exclude(pk__in=done).select_related("round", "first", "second")
-                    .order_by("number").first())
-        if knockout is None or not same(knockout, doc_match):
-            raise refuse(n)
-        done.add(knockout.pk)
-        _import_result(knockout, doc_match, league, by)
-        fill_knockout(competition)
-    after_change(competition)
+    planned = competition.matches.filter(slot="").count()
+    if len(league.matches) < planned:
+        raise _refuse_order(groups, len(league.matches) + 1)
     return competition
+
+
+def _refuse_order(groups: int, number: int) -> CompetitionError:
+    return CompetitionError(
+        _("Este documento no es una competición de %(groups)s grupos con su sorteo: la "
+          "partida %(n)s no es la que toca.") % {"groups": groups, "n": number})
+
+
+def _same(match: Match, doc_match: LeagueMatch) -> bool:
+    return (match.first is not None and match.second is not None
+            and (match.round.number, match.first.index, match.second.index)
+            == (doc_match.round, *doc_match.pairs))
+
+
+def import_rest(competition: Competition, league: League, by: Actor) -> None:
+    """After the batches: a groups competition's knockout, each match between the pairs
+    the results before it send there; then what follows every change (`after_change`)."""
+    if competition.format == Competition.Format.GROUPS:
+        fill_knockout(competition)
+        start = competition.matches.filter(slot="").count()
+        done: set[int] = set()
+        for n, doc_match in enumerate(league.matches[start:], start + 1):
+            # The knockout's next match whose pairs are known, as the export lists them.
+            knockout = (Match.objects.filter(competition=competition, first__isnull=False,
+                                             second__isnull=False).exclude(slot="")
+                        .exclude(pk__in=done).select_related("round", "first", "second")
+                        .order_by("number").first())
+            if knockout is None or not _same(knockout, doc_match):
+                raise _refuse_order(competition.groups.count(), n)
+            done.add(knockout.pk)
+            _import_result(knockout, doc_match, league, by)
+            fill_knockout(competition)
+    after_change(competition)
 
 
 def _import_vaca(match: Match, vaca: Mapping[str, Any], rules: Rules) -> Table:

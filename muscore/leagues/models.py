@@ -37,6 +37,9 @@ class Competition(models.Model):
         DRAFT = "draft", "waiting for the draw"
         PLAYING = "playing", "playing"
         FINISHED = "finished", "finished"
+        # A large import the worker is writing (muscore.leagues.imports): on no list, no
+        # page, no result written to it by any other door until it is done.
+        IMPORTING = "importing", "being imported"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="competitions")
     name = models.CharField(max_length=200)
@@ -591,6 +594,32 @@ class PreparedPart(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} of {self.competition_id} at {self.revision} ({self.part})"
+
+
+class LeagueImport(models.Model):
+    """A large import the worker writes in short transactions (muscore.leagues.imports):
+    the checked document, how far it got, and why it failed (its competition then deleted
+    whole, this row kept so that the organiser reads why)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    competition = models.OneToOneField(Competition, on_delete=models.SET_NULL, null=True,
+                                       blank=True, related_name="+")
+    name = models.CharField(max_length=200)
+    document = models.TextField()
+    fingerprint = models.CharField(max_length=64)
+    rated = models.BooleanField(default=False)
+    # The pairs the import added to the club: deleted with the competition if it fails.
+    new_pairs = models.JSONField(default=list)
+    total = models.PositiveIntegerField()
+    written = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"import of {self.name} ({self.written}/{self.total})"
 
 
 # --- what the hands say (muscore.leagues.stats_store) -------------------------------------

@@ -53,7 +53,8 @@ class CompetitionNight:
 
 def listed(club: Club) -> Any:
     """The club's competitions on the lists (the archived ones left off)."""
-    return Competition.objects.filter(club=club, archived=False)
+    return Competition.objects.filter(club=club, archived=False).exclude(
+        status=Competition.Status.IMPORTING)
 
 
 def night(club: Club) -> list[CompetitionNight]:

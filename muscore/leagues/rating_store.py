@@ -125,6 +125,21 @@ def _join_backlog(club_id: int, since: Place) -> bool:
     return True
 
 
+def rerate_later(club_id: int, competition_id: int) -> None:
+    """Place the matches of the club that have none yet (a large import's, just made
+    rated) and leave the re-rating from the earliest of that competition's to the worker."""
+    with transaction.atomic():
+        list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+        if not place_matches(club_id):
+            return
+        first = RatingMatch.objects.filter(match__competition_id=competition_id).order_by(
+            "arrived_at", "match_id").values_list("arrived_at", "match_id").first()
+        assert first is not None
+        if not _join_backlog(club_id, first):
+            RatingBacklog.objects.create(club_id=club_id, since_at=first[0],
+                                         since_match=first[1])
+
+
 def waiting(club: Club | int) -> bool:
     """Whether the club's ratings are being brought up to date (a backlog waits)."""
     club_id = club if isinstance(club, int) else club.pk

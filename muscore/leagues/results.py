@@ -188,6 +188,11 @@ def write(
     """The one write of a match's result, whatever the door: the reason checked
     (`check_reason`), the figures stored (`store`) and the change audited with its
     reason. The caller checked the result (`check_result`) and calls `after_change`."""
+    if match.competition.status == Competition.Status.IMPORTING and action != "import":
+        # The worker is writing its results in batches (muscore.leagues.imports).
+        raise CompetitionError(_(
+            "%(name)s se está importando: sus resultados se podrán cambiar cuando termine.")
+            % {"name": match.competition.name})
     reason = check_reason(match, action, reason)
     before = match.figures()
     store(match, result, source, at)

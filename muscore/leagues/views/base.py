@@ -30,7 +30,9 @@ from muscore.tables import share
 
 def competition_or_404(slug: str, competition_id: int) -> Competition:
     competition = get_object_or_404(
-        Competition.objects.select_related("club"), pk=competition_id, club__slug=slug
+        Competition.objects.select_related("club").exclude(
+            status=Competition.Status.IMPORTING),  # the worker is writing it
+        pk=competition_id, club__slug=slug,
     )
     # A pair's result that waited 24 hours undisputed counts before anything is read.
     confirmations.accept_due(competition=competition)

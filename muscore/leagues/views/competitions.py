@@ -66,7 +66,8 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
 
 def league_summary(club: Club) -> dict[str, Any]:
     """The club's competitions and latest matches, for its page."""
-    listed = list(Competition.objects.filter(club=club, archived=False).select_related("club"))
+    listed = list(Competition.objects.filter(club=club, archived=False).exclude(
+        status=Competition.Status.IMPORTING).select_related("club"))
     disputes = pages.disputes_by_competition(listed)
     competitions = [
         {"name": c.name, "url": pages.competition_url(c), "note": pages.status(c),

@@ -20,7 +20,8 @@ from django.views.decorators.http import require_http_methods
 from muscore import ratelimits
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
-from muscore.leagues import competitions, documents, pages
+from muscore.leagues import competitions, documents, imports, pages
+from muscore.leagues.models import LeagueImport
 from muscore.messages import page_message
 
 # An export of a 200-pair double liguilla with every hand is about 40 MB; a club's own
@@ -107,6 +108,8 @@ def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
     checked first, then its name and whether it joins the club's ratings (default no)."""
     club = get_object_or_404(Club, slug=slug)
     require_organiser(request.user, club)
+    if request.method != "POST" and request.GET.get("importacion", "").isdigit():
+        return _importing(request, club, int(request.GET["importacion"]))
     form = ImportForm(request.POST or None, request.FILES or None)
     step = 2 if request.POST.get("document") else 1
     if request.method == "POST" and form.is_valid():
@@ -126,9 +129,29 @@ def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
                     club, data, by=request.user, format=kind, groups=int(groups or 2),
                     name=form.cleaned_data["name"].strip(),
                     rated=form.cleaned_data["rated"] == "1")
+                job = imports.of(competition.pk)
+                if job is not None:  # large: the worker writes its results
+                    return redirect(f"{request.path}?importacion={job.pk}")
                 return redirect(pages.competition_url(competition))
         except competitions.CompetitionError as error:
             form.add_error(None, page_message(error))
     context = {"club": club, "organiser": True, "form": form, "step": step}
     return render(request, "leagues/import.html", context,
                   status=400 if form.errors else 200)
+
+
+def _importing(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
+    """A large import the worker is writing: how far it got (the page refreshes itself),
+    why it failed, or, once done, the competition."""
+    job = get_object_or_404(LeagueImport, pk=pk, club=club)
+    if job.finished_at is not None and not job.error and job.competition_id is not None:
+        return redirect(pages.competition_url(job.competition))  # type: ignore[arg-type]
+    context = {"club": club, "organiser": True, "job": job}
+    response = render(request, "leagues/importing.html", context)
+    if job.finished_at is None:
+        response["Refresh"] = str(REFRESH_SECONDS)
+    return response
+
+
+# How often the page of a large import being written asks again.
+REFRESH_SECONDS = 3

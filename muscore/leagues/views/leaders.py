@@ -52,7 +52,8 @@ def leaders(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's leaders in every stat of the hands, players and pairs (?liga=<id>: in
     one of its competitions)."""
     club = get_object_or_404(Club, slug=slug)
-    competitions = list(Competition.objects.filter(club=club).order_by("-created_at", "-pk")
+    competitions = list(Competition.objects.filter(club=club).exclude(
+        status=Competition.Status.IMPORTING).order_by("-created_at", "-pk")
                         .values_list("pk", "name", "archived"))
     chosen = request.GET.get("liga", "")
     if chosen and not (chosen.isdigit() and int(chosen) in {c[0] for c in competitions}):

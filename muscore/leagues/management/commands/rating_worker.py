@@ -18,7 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections
 
-from muscore.leagues import prepared, rating_store
+from muscore.leagues import imports, prepared, rating_store
 
 logger = logging.getLogger("muscore.ratings")
 
@@ -31,8 +31,10 @@ class Command(BaseCommand):
                             help="catch up with what waits now, then exit")
         parser.add_argument("--interval", type=float, default=1.0,
                             help="seconds between looks at the backlog (default 1)")
-        parser.add_argument("--only", choices=["ratings", "documents"], default=None,
-                            help="only the ratings, or only the exports and cards")
+        parser.add_argument("--only", choices=["ratings", "documents", "imports"],
+                            default=None,
+                            help="only the ratings, or only the exports, cards and large "
+                                 "imports, or only the large imports")
 
     def handle(self, *args: Any, once: bool, interval: float, only: str | None,
                **options: Any) -> None:
@@ -45,6 +47,13 @@ class Command(BaseCommand):
                         logger.info("ratings brought up to date: %d re-ratings in %.1f s",
                                     runs, time.monotonic() - started)
                 if only != "ratings":
+                    started = time.monotonic()
+                    # Once: every waiting import to its end; else a while each round.
+                    written = imports.catch_up(None if once else imports.RUN_SECONDS)
+                    if written:
+                        logger.info("large imports: %d matches written in %.1f s",
+                                    written, time.monotonic() - started)
+                if only in (None, "documents"):
                     started = time.monotonic()
                     made = prepared.catch_up()
                     if made:
