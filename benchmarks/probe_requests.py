@@ -348,6 +348,14 @@ def main() -> None:
         from muscore.leagues import documents
 
         text = json.dumps(documents.league_document(league), ensure_ascii=False).encode()
+        if hasattr(documents, "kept_fingerprint"):
+            # The fingerprint the document worker keeps of the club's league (the copy check
+            # compares with it), made first as the worker would after the league's last change.
+            from muscore.leagues import prepared as kept
+
+            kept.store(league.pk, kept.FINGERPRINT, league.revision, [
+                documents.document_fingerprint(documents.league_document(
+                    league, hands=True)).encode()])
         probe(f"import of the league, no hands ({len(text) / 2**20:.1f} MB)", "POST",
               f"/club/{club.slug}/ligas/importar", {
                   "file": SimpleUploadedFile("liga.json", text), "format": "liguilla",

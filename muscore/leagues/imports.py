@@ -19,7 +19,7 @@ import json
 import logging
 import time
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -55,15 +55,15 @@ def deferred(league: League) -> bool:
     return len(league.matches) > in_request_max()
 
 
-def start(competition: Competition, data: Any, *, rated: bool, by: Actor,
+def start(competition: Competition, document: str, total: int, *, rated: bool, by: Actor,
           new_pairs: list[int]) -> Competition:
     """Leave a checked document's results to the worker: the competition "importing"."""
     Competition.objects.filter(pk=competition.pk).update(status=Competition.Status.IMPORTING)
     competition.status = Competition.Status.IMPORTING
     LeagueImport.objects.create(
         club_id=competition.club_id, competition=competition, name=competition.name,
-        document=json.dumps(data, ensure_ascii=False), fingerprint=competition.fingerprint,
-        rated=rated, new_pairs=new_pairs, total=len(data["matches"]),
+        document=document, fingerprint=competition.fingerprint,
+        rated=rated, new_pairs=new_pairs, total=total,
         created_by=by if isinstance(by, User) else None)
     return competition
 
