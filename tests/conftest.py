@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
-from django.test import override_settings
+from django.core.management.base import CommandError
+from django.db.utils import OperationalError
+from django.test import TransactionTestCase, override_settings
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
@@ -37,6 +40,35 @@ STARTED = time.time()
 # about half a second on this machine, and the club tests make and log in hundreds of
 # accounts. Tests hash with MD5; production keeps Django's PBKDF2 (tests/test_settings.py).
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _flush_retrying(flush: Callable[[Any], None]) -> Callable[[Any], None]:
+    """`TransactionTestCase._fixture_teardown` (the flush after each live-server test) tried
+    again when it collides with a request still in flight: a browser test ends while its
+    page's last poll is being served, and on PostgreSQL the flush's TRUNCATE and that
+    request's reads can deadlock (PostgreSQL then cancels one of them, here the flush:
+    seen once in CI), on SQLite find the database locked. The request ends in
+    milliseconds; the flush, tried again, then empties the database for the next test."""
+
+    def teardown(case: Any) -> None:
+        for attempt in range(FLUSH_ATTEMPTS):
+            try:
+                flush(case)
+                return
+            except (CommandError, OperationalError) as error:
+                cause = f"{error} {error.__cause__ or ''}".lower()
+                if attempt == FLUSH_ATTEMPTS - 1 or not (
+                        "deadlock" in cause or "locked" in cause):
+                    raise
+                time.sleep(0.1 * (attempt + 1))
+
+    return teardown
+
+
+FLUSH_ATTEMPTS = 5
+# (django-stubs do not declare the private method: set through setattr.)
+setattr(TransactionTestCase, "_fixture_teardown",  # noqa: B010
+        _flush_retrying(TransactionTestCase._fixture_teardown))  # type: ignore[attr-defined]
 
 
 @pytest.fixture(autouse=True, scope="session")
