@@ -121,6 +121,7 @@ def test_a_failure_midway_leaves_nothing(settings: Any,
                                          format: str, choice: str) -> None:
     settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 10
     monkeypatch.setattr(imports, "BATCH_SECONDS", 0)  # one match a batch: many commits
+    monkeypatch.setattr(imports, "PAUSE_SECONDS", 0)
     organiser = make_user("maite")
     club = make_club("Peña Txoko", organiser)
     exported = documents.league_document(make_league(club, 8, format=format, results=9),
