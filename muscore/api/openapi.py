@@ -620,8 +620,9 @@ IMPORTING_202 = {**_json({"type": "object", "required": ["preparing", "retry_aft
                                          "retry_after": {"type": "integer"}}},
                          _("La liga se está importando (el trabajador escribe sus resultados "
                            "por tandas): vuelve a pedirla pasados `retry_after` segundos."),
-                         {"preparing": True, "importing": True, "retry_after": 5,
-                          "message": "this league is being imported"}),
+                         # (no "message" in the example: its English would stand on the
+                         # Spanish, Basque and French /api/ pages among their own words)
+                         {"preparing": True, "importing": True, "retry_after": 5}),
                  "headers": {"Retry-After": TOO_MANY["headers"]["Retry-After"]}}
 
 
