@@ -348,11 +348,11 @@ def main() -> None:
         from muscore.leagues import documents
 
         text = json.dumps(documents.league_document(league), ensure_ascii=False).encode()
-        if hasattr(documents, "kept_fingerprint"):
+        from muscore.leagues import prepared as kept
+
+        if hasattr(kept, "FINGERPRINT"):
             # The fingerprint the document worker keeps of the club's league (the copy check
             # compares with it), made first as the worker would after the league's last change.
-            from muscore.leagues import prepared as kept
-
             kept.store(league.pk, kept.FINGERPRINT, league.revision, [
                 documents.document_fingerprint(documents.league_document(
                     league, hands=True)).encode()])

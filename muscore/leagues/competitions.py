@@ -11,7 +11,8 @@ The league pages (muscore.leagues.views) and the API sit on these functions:
   `set_players(match, *, by, side, players)` / `substitute(...)`, `clear_result(match, *, by)`
 - `standings(competition) -> list[GroupStandings]`: drawn from the stored figures
 - `league_document(competition, *, hands=False) -> dict`: the league.md form
-- `import_competition(club, data, *, by) -> Competition`: the reverse of the export
+- `import_competition(club, data, *, by) -> Competition` (in `muscore.leagues.imports`):
+  the reverse of the export
 
 Every write checks that `by` organises the competition's club (PermissionDenied, a 403,
 otherwise), runs in one transaction, bumps the competition's `revision` and leaves a
@@ -181,6 +182,7 @@ def create_competition(
     ceros: int = 3,
     retired_ok: bool = False,
     rated: bool = True,
+    into: Competition | None = None,
 ) -> Competition:
     """A new competition of `pairs` (their order gives the entry indices).
 
@@ -189,6 +191,8 @@ def create_competition(
     player, is refused (muscore.leagues.roster) unless `retired_ok` (an import: the
     record of what was played, retired people included). With `rated` False its matches
     stay out of the club's ratings and leaders (another club's competition, imported).
+    `into` is a large import's competition, made by its request and left to the worker
+    (muscore.leagues.imports): it is filled rather than a new one made.
     """
     check_organiser(by, club)
     try:
@@ -216,12 +220,19 @@ def create_competition(
         if ceros not in range(1, 6):
             raise CompetitionError(_("Los ceros para quedar fuera van de 1 a 5."))
         draw = None  # a ceros tournament draws each round as it comes (ceros_rounds)
-    competition = Competition.objects.create(
+    fields = dict(
         club=club, name=name, format=format, legs=legs, group_count=group_count, ceros=ceros,
         rules=table_rules.to_json(), **{f"points_{k}": v for k, v in
                                         read_points(points).to_json().items()},
         created_by=stored_user(by), rated=rated,
     )
+    if into is None:
+        competition = Competition.objects.create(**fields)
+    else:
+        competition = into
+        for field, value in fields.items():
+            setattr(competition, field, value)
+        competition.save()
     Entry.objects.bulk_create(
         Entry(competition=competition, pair=pair, index=i) for i, pair in enumerate(entries)
     )

@@ -1,15 +1,17 @@
-"""A large league import, written by the worker in short transactions (issue 21: every
-request bounded).
+"""A league import: a competition made again from its export (league.md's document), with
+its pairs, draw, results and vacas.
 
-The benchmark's league (200 pairs, 39,800 matches) took 190 s in one request, holding
-SQLite's write lock throughout: one `results.write` per match (every door that writes a
-result goes through it, and so does this). The request still reads and checks the whole
-document and makes the competition's frame (its pairs, entries, draw and rounds); past
-`settings.MUSCORE_IMPORT_IN_REQUEST_MAX` matches it leaves the results to the worker
-(`manage.py rating_worker`): the competition stays "importing" (on no list and no page,
-out of the ratings and leaders, no result written to it by any other door) while the
-worker writes its matches in batches, each its own transaction of about BATCH_SECONDS,
-then marks it done. If a batch fails, the competition is deleted whole and the
+A document of up to `settings.MUSCORE_IMPORT_IN_REQUEST_MAX` matches is written by its
+request in one transaction. A larger one (the benchmark's league: 200 pairs, 39,800
+matches, 190 s in one request holding SQLite's write lock) is only read and checked by
+its request (issue 21: every request bounded), which then writes two rows: the
+competition, "importing" (on no list and no page, out of the ratings and leaders, no
+result written to it by any other door), and the document beside it (`LeagueImport`).
+The worker (`manage.py rating_worker`) writes the rest in short transactions of about
+BATCH_SECONDS: the pairs the club lacks, the frame (entries, draw, rounds), then the
+matches, each result through `results.write` (every door that writes a result goes
+through it, and so does this); then it marks the competition done. If a step fails,
+the competition is deleted whole with the pairs the import added, and the
 `LeagueImport` row keeps why, for the organiser's page.
 """
 
@@ -18,29 +20,47 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Mapping
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from muscore.clubs.models import Pair
-from muscore.leagues.competitions import CompetitionError
-from muscore.leagues.models import Competition, Entry, LeagueImport, Match
-
-if TYPE_CHECKING:
-    from muscore.clubs.permissions import Actor
-    from muscore.leagues.compute.document import League
+from muscore.clubs.models import Club, Pair
+from muscore.clubs.permissions import Actor, stored_user
+from muscore.clubs.services import save_pair
+from muscore.handentry.words import NAME_MAX
+from muscore.leagues import prepared, rating_store, stats_store
+from muscore.leagues.competitions import (
+    CompetitionError,
+    check_organiser,
+    create_competition,
+    league_error,
+    match_players,
+)
+from muscore.leagues.compute.document import League, read_league
+from muscore.leagues.compute.document import Match as LeagueMatch
+from muscore.leagues.compute.document import Pair as LeaguePair
+from muscore.leagues.compute.errors import LeagueError
+from muscore.leagues.documents import document_fingerprint, league_document
+from muscore.leagues.models import Competition, Entry, LeagueImport, Match, Round
+from muscore.leagues.results import after_change, check_result, fill_knockout, write
+from muscore.rules import Rules
+from muscore.tables import services as tables
+from muscore.tables.models import Table
 
 logger = logging.getLogger("muscore.imports")
 
+# The largest competition a club imports (the benchmarks' largest league).
+IMPORT_MAX_PAIRS = 200
 # Matches a request writes itself: about 10 ms each through results.write at the
 # benchmark's load, so 100 stay well under a second.
 IN_REQUEST_MAX = 100
-# How long one batch's transaction may run before it commits (the lock it holds).
+# How long one of the worker's transactions may run before it commits (the lock it holds).
 BATCH_SECONDS = 0.08
 # The pause after each batch: on SQLite a writer that just committed and begins again at
 # once wins the lock over every waiter (their busy handler polls every 5-100 ms); the
@@ -48,6 +68,54 @@ BATCH_SECONDS = 0.08
 PAUSE_SECONDS = 0.1
 # How long one call of the worker spends on imports before it looks at its other work.
 RUN_SECONDS = 20.0
+
+
+# ------------------------------------------------------------------------ the request
+
+
+def import_competition(
+    club: Club, data: Any, *, by: Actor, format: str = Competition.Format.LIGUILLA,
+    groups: int = 2, name: str = "", rated: bool = True,
+) -> Competition:
+    """A competition from a league document (the export): its pairs (the club's own when
+    the names and players match, else new ones), its matches as they were, a vaca's hands
+    on a new muscore table of its own.
+
+    The contract has no field for a competition's format, so the organiser says it: with
+    `format="groups"` (and `groups`, 2 or 4) the draw places the pairs in groups as it did,
+    the group matches must be the ones that draw gives (in the same order) and the
+    matches after them the knockout's, each between the pairs the results before it
+    send there. Anything else is refused and nothing is written. The club's own export
+    imported again is refused as a copy (:func:`document_fingerprint`); `name` names the
+    competition instead of the document's name; with `rated` False its matches stay out
+    of the club's ratings and leaders (another club's competition, kept for the record).
+
+    A document with more matches than a request writes in well under 2 seconds
+    (:func:`deferred`) is checked here and written by the worker: the competition is
+    returned "importing", with nothing in it yet.
+    """
+    check_organiser(by, club)
+    if name and isinstance(data, dict):
+        data = {**data, "name": name}  # another club's competition, named as this club says
+    if format not in (Competition.Format.GROUPS, Competition.Format.LIGUILLA):
+        raise CompetitionError(_("Formato desconocido: %(format)s.") % {"format": format})
+    # Read and checked before the write transaction: on SQLite it holds the write lock from
+    # its start, and reading the benchmark's league (39,800 matches) takes a second or two.
+    league, fingerprint = check_import(club, data)
+    _check_pairs(club, league)
+    document = json.dumps(data, ensure_ascii=False) if deferred(league) else ""
+    with transaction.atomic():
+        if Competition.objects.filter(club=club, fingerprint=fingerprint).exists():
+            _refuse_copy(club, data)  # the same document imported meanwhile: says so
+        if document:
+            return _start(club, league, document, fingerprint, by=by, format=format,
+                          groups=groups, rated=rated)
+        pairs = [pair for pair, _new in (_import_pair(club, p) for p in league.pairs)]
+        competition = import_frame(club, league, pairs, by, format, groups, rated)
+        _fingerprinted(competition, fingerprint)
+        import_matches(competition, league, by, 0, len(league.matches))
+        import_rest(competition, league, by)
+        return competition
 
 
 def in_request_max() -> int:
@@ -59,17 +127,266 @@ def deferred(league: League) -> bool:
     return len(league.matches) > in_request_max()
 
 
-def start(competition: Competition, document: str, total: int, *, rated: bool, by: Actor,
-          new_pairs: list[int]) -> Competition:
-    """Leave a checked document's results to the worker: the competition "importing"."""
-    Competition.objects.filter(pk=competition.pk).update(status=Competition.Status.IMPORTING)
-    competition.status = Competition.Status.IMPORTING
-    LeagueImport.objects.create(
-        club_id=competition.club_id, competition=competition, name=competition.name,
-        document=document, fingerprint=competition.fingerprint,
-        rated=rated, new_pairs=new_pairs, total=total,
-        created_by=by if isinstance(by, User) else None)
+def check_import(club: Club, data: Any) -> tuple[League, str]:
+    """A document read as an import into `club` would read it, and its fingerprint
+    (CompetitionError: what is wrong with it, or that the club already has it). Writes
+    nothing: the import page checks the file with it before asking the name."""
+    return read_checked(data), _refuse_copy(club, data)
+
+
+def read_checked(data: Any) -> League:
+    """A document read as an import reads it (CompetitionError: what is wrong with it)."""
+    try:
+        # The contract allows 1,000 pairs (half a million matches): a club's league is
+        # smaller, and even one of 200 pairs is written by the worker.
+        return read_league(data, max_pairs=IMPORT_MAX_PAIRS)
+    except LeagueError as error:
+        raise league_error(error) from None
+
+
+def _refuse_copy(club: Club, data: Any) -> str:
+    """The document's fingerprint, unless the club already holds that competition: its own
+    export imported again would count every result twice (standings apart, but the ratings
+    and the leaders read every match of the club). An earlier import is known by its kept
+    fingerprint; a competition made here by the fingerprint the document worker keeps of
+    its export (:func:`kept_fingerprint`), never by building that export here."""
+    fingerprint = document_fingerprint(data)
+    same = Competition.objects.filter(club=club, fingerprint=fingerprint).first()
+    unknown: Competition | None = None
+    if same is None:
+        # Made here (no import fingerprint): only those with as many pairs (a renamed copy
+        # is still a copy).
+        pairs = len(data.get("pairs") or [])
+        for candidate in (Competition.objects.filter(club=club, fingerprint="")
+                          .annotate(n_entries=Count("entries")).filter(n_entries=pairs)):
+            kept, current = kept_fingerprint(candidate)
+            if kept == fingerprint:
+                same = candidate
+                break
+            if not current:
+                unknown = candidate
+    if same is not None:
+        raise CompetitionError(_(
+            "Este archivo es una copia de %(name)s, que ya está en el club: importarlo "
+            "contaría dos veces sus resultados en los niveles y los líderes.")
+            % {"name": same.name})
+    if unknown is not None:
+        raise CompetitionError(_(
+            "No se puede saber aún si este archivo es una copia de %(name)s: se está "
+            "poniendo al día. Vuelve a intentarlo en unos segundos.") % {"name": unknown.name})
+    return fingerprint
+
+
+def kept_fingerprint(competition: Competition) -> tuple[str | None, bool]:
+    """The fingerprint of a competition's export (:func:`document_fingerprint`), and
+    whether it is of its current revision. Kept by the document worker; a small
+    competition's is computed here when missing (a few hundred matches, milliseconds); a
+    large one's missing or older fingerprint is put on the worker's backlog."""
+    kept = prepared.latest(competition.pk, prepared.FINGERPRINT)
+    if kept is not None and kept.revision == competition.revision:
+        return kept.read().decode(), True
+    if prepared.small(competition):
+        return document_fingerprint(league_document(competition, hands=True)), True
+    prepared.enqueue(competition.pk)
+    return (kept.read().decode() if kept is not None else None), False
+
+
+def _fingerprinted(competition: Competition, fingerprint: str) -> Competition:
+    Competition.objects.filter(pk=competition.pk).update(fingerprint=fingerprint)
+    competition.fingerprint = fingerprint
     return competition
+
+
+def _check_pairs(club: Club, league: League) -> None:
+    """Refuse, before anything is written, a document pair named as a pair of the club
+    with other players (the worker would otherwise find it after the request answered)."""
+    named = {doc_pair.name.lower(): doc_pair for doc_pair in league.pairs}
+    for pair in (Pair.objects.filter(club=club).prefetch_related("members__player")
+                 .order_by("pk")):
+        doc_pair = named.get(pair.name.lower())
+        if doc_pair is not None and pair.player_names() != list(doc_pair.players):
+            raise _other_players(doc_pair)
+
+
+def _other_players(doc_pair: LeaguePair) -> CompetitionError:
+    return CompetitionError(_("La pareja %(pair)s ya existe en el club con otros jugadores.")
+                            % {"pair": doc_pair.name})
+
+
+def _start(club: Club, league: League, document: str, fingerprint: str, *, by: Actor,
+           format: str, groups: int, rated: bool) -> Competition:
+    """A large import's two rows: its competition, "importing" and empty (the worker fills
+    it), and its document for the worker."""
+    competition = Competition.objects.create(
+        club=club, name=league.name[:200], format=format, legs=league.legs,
+        group_count=groups if format == Competition.Format.GROUPS else 0,
+        rules=league.rules.to_json(), **{f"points_{k}": v for k, v in
+                                         league.points.to_json().items()},
+        status=Competition.Status.IMPORTING, fingerprint=fingerprint, rated=False,
+        created_by=stored_user(by))
+    LeagueImport.objects.create(
+        club=club, competition=competition, name=competition.name, document=document,
+        fingerprint=fingerprint, rated=rated, total=len(league.matches),
+        created_by=stored_user(by))
+    return competition
+
+
+# ------------------------------------------------------------------- what is written
+
+
+def _import_pair(club: Club, doc_pair: LeaguePair) -> tuple[Pair, bool]:
+    """The club's pair of that name and players, or a new one (True)."""
+    existing = Pair.objects.filter(club=club, name__iexact=doc_pair.name).first()
+    if existing is not None:
+        if existing.player_names() != list(doc_pair.players):
+            raise _other_players(doc_pair)
+        return existing, False
+    # An import keeps its pairs as its record names them, even with the players of a
+    # pair of the club: the competition's own check keeps a person in one pair of it.
+    return save_pair(club, doc_pair.name, list(doc_pair.players), same_players_ok=True), True
+
+
+def import_frame(club: Club, league: League, pairs: list[Pair], by: Actor, format: str,
+                 groups: int, rated: bool, into: Competition | None = None) -> Competition:
+    """The imported competition without its results: its entries, draw and rounds (a
+    groups competition's planned matches, checked against the document's count); `into`
+    a large import's competition, made "importing" by its request."""
+    if format == Competition.Format.GROUPS:
+        return _groups_frame(club, league, pairs, by, groups, rated, into)
+    competition = create_competition(
+        club, by=by, name=league.name, pairs=pairs, legs=league.legs,
+        rules=league.rules.to_json(), points=league.points.to_json(), retired_ok=True,
+        rated=rated, into=into,
+    )
+    competition.draw = list(league.draw)
+    competition.draw_method = "imported"
+    competition.drawn_at = timezone.now()
+    competition.status = Competition.Status.PLAYING
+    competition.save()
+    Round.objects.bulk_create(
+        Round(competition=competition, number=number)
+        for number in sorted({doc_match.round or 0 for doc_match in league.matches}))
+    return competition
+
+
+def _groups_frame(club: Club, league: League, pairs: list[Pair], by: Actor,
+                  groups: int, rated: bool, into: Competition | None) -> Competition:
+    competition = create_competition(
+        club, by=by, name=league.name, pairs=pairs, format=Competition.Format.GROUPS,
+        groups=groups, legs=league.legs, rules=league.rules.to_json(),
+        points=league.points.to_json(), draw=list(league.draw), draw_method="imported",
+        retired_ok=True, rated=rated, into=into,
+    )
+    competition.refresh_from_db()  # record_draw wrote the draw through its own row
+    planned = competition.matches.filter(slot="").count()
+    if len(league.matches) < planned:
+        raise _refuse_order(groups, len(league.matches) + 1)
+    return competition
+
+
+def import_matches(competition: Competition, league: League, by: Actor, start: int,
+                   stop: int, until: float | None = None) -> int:
+    """Write the document's matches `start` to `stop` (0-based; a groups competition's
+    group matches only), each result through `results.write`; with `until` (a
+    time.monotonic()), stop after the first match written past it. Returns where it
+    stopped."""
+    n = start
+    if competition.format == Competition.Format.GROUPS:
+        planned = list(competition.matches.filter(slot="").select_related(
+            "round", "first", "second").order_by("number")[start:stop])
+        for match, doc_match in zip(planned, league.matches[start:stop], strict=False):
+            if not _same(match, doc_match):
+                raise _refuse_order(competition.groups.count(), n + 1)
+            _import_result(match, doc_match, league, by)
+            n += 1
+            if until is not None and time.monotonic() >= until:
+                break
+        return n
+    entries = {e.index: e for e in competition.entries.all()}
+    rounds = {r.number: r for r in competition.rounds.all()}
+    for doc_match in league.matches[start:stop]:
+        first, second = (entries[i] for i in doc_match.pairs)
+        match = Match(competition=competition, round=rounds[doc_match.round or 0],
+                      number=n + 1, first=first, second=second)
+        _import_result(match, doc_match, league, by)
+        n += 1
+        if until is not None and time.monotonic() >= until:
+            break
+    return n
+
+
+def written_in_batches(competition: Competition, league: League) -> int:
+    """How many of the document's matches `import_matches` writes (the rest, a groups
+    competition's knockout, `import_rest`)."""
+    if competition.format == Competition.Format.GROUPS:
+        return competition.matches.filter(slot="").count()
+    return len(league.matches)
+
+
+def import_rest(competition: Competition, league: League, by: Actor) -> None:
+    """After the batches: a groups competition's knockout, each match between the pairs
+    the results before it send there; then what follows every change (`after_change`)."""
+    if competition.format == Competition.Format.GROUPS:
+        fill_knockout(competition)
+        start = competition.matches.filter(slot="").count()
+        done: set[int] = set()
+        for n, doc_match in enumerate(league.matches[start:], start + 1):
+            # The knockout's next match whose pairs are known, as the export lists them.
+            knockout = (Match.objects.filter(competition=competition, first__isnull=False,
+                                             second__isnull=False).exclude(slot="")
+                        .exclude(pk__in=done).select_related("round", "first", "second")
+                        .order_by("number").first())
+            if knockout is None or not _same(knockout, doc_match):
+                raise _refuse_order(competition.groups.count(), n)
+            done.add(knockout.pk)
+            _import_result(knockout, doc_match, league, by)
+            fill_knockout(competition)
+    after_change(competition)
+
+
+def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Actor) -> None:
+    """Save `match` with the document's substitutes and result (a vaca on its own table)."""
+    if doc_match.sat:
+        match.players_first = list(doc_match.sat[0]) if doc_match.sat[0] else None
+        match.players_second = list(doc_match.sat[1]) if doc_match.sat[1] else None
+    result = doc_match.result
+    if result is None:
+        match.save()
+        return
+    check_result(match, result, league.rules)
+    source = {"vaca": Match.Source.TABLE, "juegos": Match.Source.MANUAL,
+              "forfeit": Match.Source.NO_SHOW}[result.source]
+    if result.source == "vaca" and doc_match.vaca is not None:
+        match.table = _import_vaca(match, doc_match.vaca, league.rules)
+    match.save()
+    write(match, result, source, by=by, action="import")
+    if match.table_id is not None:
+        stats_store.count_table_match(match)
+
+
+def _import_vaca(match: Match, vaca: Mapping[str, Any], rules: Rules) -> Table:
+    first, second = match_players(match)
+    seats = [name for seat in zip(first, second, strict=True) for name in seat]
+    return tables.import_table(
+        {"rules": rules.to_json(), "mano": vaca.get("mano", 0),
+         "players": [n[:NAME_MAX] for n in seats], "hands": list(vaca["hands"])},
+        via="api",
+    )
+
+
+def _refuse_order(groups: int, number: int) -> CompetitionError:
+    return CompetitionError(
+        _("Este documento no es una competición de %(groups)s grupos con su sorteo: la "
+          "partida %(n)s no es la que toca.") % {"groups": groups, "n": number})
+
+
+def _same(match: Match, doc_match: LeagueMatch) -> bool:
+    return (match.first is not None and match.second is not None
+            and (match.round.number, match.first.index, match.second.index)
+            == (doc_match.round, *doc_match.pairs))
+
+
+# ------------------------------------------------------------------------- the worker
 
 
 def of(competition_id: int) -> LeagueImport | None:
@@ -79,8 +396,9 @@ def of(competition_id: int) -> LeagueImport | None:
 
 
 def catch_up(budget: float | None = RUN_SECONDS) -> int:
-    """Write the waiting imports' matches, oldest first, for about `budget` seconds (None:
-    until none waits); the worker's job (tests call it). Returns how many were written."""
+    """Write the waiting imports, oldest first, for about `budget` seconds (None: until
+    none waits; 0: each one's pairs and frame only); the worker's job (tests call it).
+    Returns how many matches were written."""
     written = 0
     until = time.monotonic() + budget if budget is not None else float("inf")
     for pk in (LeagueImport.objects.filter(finished_at__isnull=True, competition__isnull=False)
@@ -94,22 +412,22 @@ def catch_up(budget: float | None = RUN_SECONDS) -> int:
 def run(pk: int, until: float) -> int:
     """Carry one import on until `until` (time.monotonic()) or its end; a failure deletes
     its competition whole and keeps why."""
-    from muscore.leagues import documents, rating_store
-
-    job = LeagueImport.objects.select_related("competition", "created_by").get(pk=pk)
+    job = LeagueImport.objects.select_related("competition__club", "created_by").get(pk=pk)
     competition = job.competition
     assert competition is not None
     by: Actor = job.created_by  # type: ignore[assignment]
     begun = job.written
     try:
-        league = documents.read_checked(json.loads(job.document))
-        batched = documents.written_in_batches(competition, league)
+        league = read_checked(json.loads(job.document))
+        if not Entry.objects.filter(competition=competition).exists():
+            _frame(job, competition, league, by)
+        batched = written_in_batches(competition, league)
         while job.written < batched and time.monotonic() < until:
             _batch(job, competition, league, by, batched)
             time.sleep(PAUSE_SECONDS)
         if job.written >= batched:
             with transaction.atomic():
-                documents.import_rest(competition, league, by)
+                import_rest(competition, league, by)
                 _finish(job, competition)
             if job.rated:  # its matches placed in the club's ratings, re-rated by the worker
                 rating_store.rerate_later(competition.club_id, competition.pk)
@@ -127,14 +445,42 @@ class _Taken(Exception):
     """Another worker carried the import on meanwhile."""
 
 
+def _frame(job: LeagueImport, competition: Competition, league: League, by: Actor) -> None:
+    """The pairs the club lacks, a few at a time (each new one kept on the job, so that a
+    failure deletes it), then the competition's entries, draw and rounds at once."""
+    pairs: list[Pair] = []
+    while len(pairs) < len(league.pairs):
+        with transaction.atomic():
+            until = time.monotonic() + BATCH_SECONDS
+            added: list[int] = []
+            for doc_pair in league.pairs[len(pairs):]:
+                pair, new = _import_pair(competition.club, doc_pair)
+                pairs.append(pair)
+                if new:
+                    added.append(pair.pk)
+                if time.monotonic() >= until:
+                    break
+            if added:
+                job.new_pairs = [*job.new_pairs, *added]
+                LeagueImport.objects.filter(pk=job.pk).update(new_pairs=job.new_pairs)
+        time.sleep(PAUSE_SECONDS)
+    with transaction.atomic():
+        if Entry.objects.filter(competition=competition).exists():
+            raise _Taken
+        import_frame(competition.club, league, pairs, by, competition.format,
+                     competition.group_count, False, into=competition)
+        # Still importing: the draw and the frame made it a competition being played.
+        Competition.objects.filter(pk=competition.pk).update(
+            status=Competition.Status.IMPORTING)
+        competition.status = Competition.Status.IMPORTING
+
+
 def _batch(job: LeagueImport, competition: Competition, league: League, by: Actor,
            batched: int) -> None:
-    from muscore.leagues import documents
-
     first = job.written
     with transaction.atomic():
-        n = documents.import_matches(competition, league, by, first, batched,
-                                     until=time.monotonic() + BATCH_SECONDS)
+        n = import_matches(competition, league, by, first, batched,
+                           until=time.monotonic() + BATCH_SECONDS)
         if not LeagueImport.objects.filter(pk=job.pk, written=first).update(written=n):
             raise _Taken
     job.written = n
@@ -151,8 +497,6 @@ def _finish(job: LeagueImport, competition: Competition) -> None:
 def fail(job: LeagueImport, message: str) -> None:
     """Delete the import's competition whole (its matches and their tables in short
     batches, then the rest) and the pairs it added; the row keeps `message`."""
-    from muscore.tables.models import Table
-
     LeagueImport.objects.filter(pk=job.pk).update(error=message, finished_at=timezone.now())
     competition_id = job.competition_id
     assert competition_id is not None

@@ -38,7 +38,7 @@ from django.db.models import QuerySet
 from django.http import HttpResponseBase
 from django.utils import translation
 
-from muscore.leagues import card
+from muscore.leagues import card, documents
 from muscore.leagues.models import Competition, DocumentBacklog, Match, PreparedPart
 
 logger = logging.getLogger("muscore.documents")
@@ -114,14 +114,12 @@ def make(competition_id: int) -> int:
     if competition.format == Competition.Format.CEROS:
         wanted.discard(EXPORT)
     if wanted:
-        from muscore.leagues import documents
-
         document = documents.league_document(competition, hands=True)
         if EXPORT in wanted:
             store(competition_id, EXPORT, revision, in_parts(indented_json(document).encode()))
         if FINGERPRINT in wanted:
             # Kept so that an import compares a document with this competition without
-            # building its export in the request (documents._refuse_copy).
+            # building its export in the request (imports._refuse_copy).
             store(competition_id, FINGERPRINT, revision,
                   [documents.document_fingerprint(document).encode()])
     date = card.latest_night(competition)

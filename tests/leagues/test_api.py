@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from muscore.clubs.services import save_pair
-from muscore.leagues import competitions, documents, read_league, results, standings_json
+from muscore.leagues import competitions, documents, imports, read_league, results, standings_json
 from muscore.leagues.models import Competition, Correction, Match
 from muscore.tables import services as tables
 from tests.clubs.factory import logged_in, make_club, make_user
@@ -111,7 +111,7 @@ def test_export_imports_again_and_csv(client: Client) -> None:
     assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
     exported = json.loads(response.content)
     assert exported["matches"][0]["vaca"]["hands"] == [PLAIN, ORDAGO_A, ORDAGO_A, ORDAGO_A]
-    copy = documents.import_competition(make_club("Otro club", organiser=user), exported, by=user)
+    copy = imports.import_competition(make_club("Otro club", organiser=user), exported, by=user)
     again = client.get(f"/api/v1/leagues/{copy.pk}/export")
     assert json.loads(again.content) == exported
     standings = client.get(f"/api/v1/leagues/{competition.pk}/standings.csv")
@@ -153,7 +153,7 @@ def test_the_kept_match_texts_follow_every_write(client: Client) -> None:
     competitions.set_players(matches[3], by=user, side=1, players=None)
     stored_texts_are_fresh(competition)
     exported = documents.league_document(competition, hands=True)
-    copy = documents.import_competition(make_club("Otro club", organiser=user), exported, by=user)
+    copy = imports.import_competition(make_club("Otro club", organiser=user), exported, by=user)
     stored_texts_are_fresh(copy)
     assert json.loads(documents.api_body(copy))["matches"] == \
         documents.league_document(competition)["matches"]

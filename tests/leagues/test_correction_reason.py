@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from muscore.leagues import documents, pages, results
+from muscore.leagues import documents, imports, pages, results
 from muscore.leagues.models import Competition, Correction, Match
 from tests.clubs.factory import logged_in, make_club
 
@@ -92,7 +92,7 @@ def test_a_reset_of_the_knockout_needs_the_reason_and_logs_it_on_each_cleared_ma
 
 def test_an_import_writes_new_results_without_a_reason_through_the_same_path() -> None:
     competition, user, _ = played()
-    copy = documents.import_competition(make_club("Otro club", organiser=user),
+    copy = imports.import_competition(make_club("Otro club", organiser=user),
                                         documents.league_document(competition), by=user)
     imported = Correction.objects.filter(competition=copy)
     assert [c.action for c in imported] == ["import"]

@@ -22,6 +22,7 @@ from muscore.leagues import (
     competitions,
     confirmations,
     documents,
+    imports,
     rating_store,
     results,
     stats_store,
@@ -171,7 +172,7 @@ def _import(competition: Competition, user: Any, *, rated: bool) -> None:
     exported = documents.league_document(competition, hands=True)
     other = make_club(f"Otro {next(COUNTER)}", organiser=user)
     try:
-        copy = documents.import_competition(other, exported, by=user, format="groups",
+        copy = imports.import_competition(other, exported, by=user, format="groups",
                                             groups=2, rated=rated)
     except competitions.CompetitionError as error:
         # A knockout match between two pairs that met in their group: one leg's document

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from muscore.clubs.models import Club
-from muscore.leagues import competitions, documents, rating_store, stats_store
+from muscore.leagues import competitions, documents, imports, rating_store, stats_store
 from muscore.leagues.models import Competition, PlayerRating, RatingPoint
 from tests.clubs.factory import logged_in, make_club
 
@@ -90,7 +90,7 @@ def test_with_no_the_club_s_own_ratings_and_leaders_stay_as_they_were() -> None:
     for m in home.matches.select_related("competition"):
         results.record_result(m, by=user, juegos=[3, 2])
     before = snapshot(club), leaders_matches(club)
-    documents.import_competition(club, exported, by=home_user, name="De fuera", rated=False)
+    imports.import_competition(club, exported, by=home_user, name="De fuera", rated=False)
     assert (snapshot(club), leaders_matches(club)) == before
     rating_store.rate_club(club)  # afresh: the imported matches still left out
     assert snapshot(club) == before[0]
@@ -99,7 +99,7 @@ def test_with_no_the_club_s_own_ratings_and_leaders_stay_as_they_were() -> None:
 def test_with_yes_its_matches_are_rated_and_led_as_a_fresh_rating_gives() -> None:
     exported, user = exported_with_a_table()
     club = make_club("Bar Kaixo", user)
-    copy = documents.import_competition(club, exported, by=user, rated=True)
+    copy = imports.import_competition(club, exported, by=user, rated=True)
     assert copy.rated is True
     assert RatingPoint.objects.filter(club=club).values("match").distinct().count() == (
         copy.matches.exclude(source="").count())

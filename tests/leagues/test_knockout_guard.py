@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from muscore.leagues import documents, results
+from muscore.leagues import documents, imports, results
 from muscore.leagues.competitions import CompetitionError
 from muscore.leagues.models import Competition, Correction, Match
 from tests.clubs.factory import logged_in, make_club
@@ -65,7 +65,7 @@ def test_the_organiser_resets_what_depends_on_it_in_one_step_and_the_export_roun
     competition.refresh_from_db()
     exported = documents.league_document(competition, hands=True)
     # (Into another club of the organiser: into its own it would be a copy, refused.)
-    copy = documents.import_competition(make_club("Otro club", organiser=user), exported,
+    copy = imports.import_competition(make_club("Otro club", organiser=user), exported,
                                        by=user, format="groups", groups=2)
     assert documents.league_document(copy, hands=True) == exported
 

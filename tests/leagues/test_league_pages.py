@@ -70,13 +70,13 @@ def test_the_note_says_among_whom_head_to_head_was_decided() -> None:
     applied again between those two decides (league.md, criterion 2)."""
     import html as html_lib
 
-    from muscore.leagues import documents
+    from muscore.leagues import imports
     from tests.leagues.factory import club_with_pairs
     from tests.leagues.helpers import league, won
 
     club, user, _pairs = club_with_pairs(0)
     doc = league(5, [won(0, 1, 3, 2), won(1, 2, 3, 0), won(2, 3, 3, 0)])
-    competition = documents.import_competition(club, doc, by=user)
+    competition = imports.import_competition(club, doc, by=user)
     page = Client().get(f"/club/{club.slug}/liga/{competition.pk}/").content.decode()
     notes = [html_lib.unescape(n) for n in re.findall(r'<p role="note">([^<]+)</p>', page)]
     assert "decide el directo entre P0 y P1, aplicado de nuevo (0 puntos contra 2)" in notes[0]

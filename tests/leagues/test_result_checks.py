@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from muscore.leagues import confirmations, documents, results
+from muscore.leagues import confirmations, documents, imports, results
 from muscore.leagues.competitions import CompetitionError, competition_rules
 from muscore.leagues.compute.document import Result, tantos_bounds, tantos_possible
 from muscore.leagues.models import Competition, Correction, Match
@@ -91,7 +91,7 @@ def test_an_import_with_impossible_tantos_is_refused_whole() -> None:
     club, other, _pairs = club_with_pairs(0, organiser=make_user("koldo"))
     before = Competition.objects.count()
     with pytest.raises(CompetitionError):
-        documents.import_competition(club, document, by=other)
+        imports.import_competition(club, document, by=other)
     assert Competition.objects.count() == before
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from muscore.leagues import competitions, documents, results
+from muscore.leagues import competitions, documents, imports, results
 from muscore.leagues.models import Competition, Correction, Match
 from muscore.tables import services as tables
 from tests.clubs.factory import make_club, make_user
@@ -251,7 +251,7 @@ def test_visitors_and_other_organisers_change_nothing() -> None:
             lambda: competitions.set_players(match, by=who, side=0, players=["X", "Y"]),
             lambda: competitions.create_competition(competition.club, by=who, name="X",
                                                 pairs=list(competition.club.pairs.all())),
-            lambda: documents.import_competition(
+            lambda: imports.import_competition(
                 competition.club, documents.league_document(competition), by=who),
             lambda: competitions.record_draw(competition, [0, 1, 2, 3], by=who),
         ]
@@ -278,7 +278,7 @@ def test_export_import_round_trip() -> None:
     assert exported["matches"][0]["vaca"]["hands"][1] == ORDAGO_A
     assert "juegos" not in exported["matches"][0]
     # Into another club of the same organiser: into its own club it is a copy, refused.
-    copy = documents.import_competition(make_club("Otro club", organiser=user), exported, by=user)
+    copy = imports.import_competition(make_club("Otro club", organiser=user), exported, by=user)
     assert copy.pk != competition.pk
     again = documents.league_document(copy, hands=True)
     assert again == exported
@@ -328,7 +328,7 @@ def test_database_standings_equal_the_contract_on_random_leagues() -> None:
         doc["name"] = f"Liga {attempt}"
         for pair in doc["pairs"]:
             pair["name"] = f"{pair['name']}-{attempt}"
-        competition = documents.import_competition(club, doc, by=user)
+        competition = imports.import_competition(club, doc, by=user)
         assert [row.to_json() for row in competitions.standings(competition)[0].rows] == \
             standings_json(read_league(doc))["standings"]
 
@@ -391,7 +391,7 @@ def test_a_groups_competition_is_imported_again_as_it_was(groups: int, draw: lis
     competition, user = played_groups(groups, draw)
     exported = documents.league_document(competition, hands=True)
     assert "final" not in [m.get("slot") for m in exported["matches"]]  # the contract's form
-    copy = documents.import_competition(make_club("Otro club", organiser=user), exported, by=user,
+    copy = imports.import_competition(make_club("Otro club", organiser=user), exported, by=user,
                                        format="groups", groups=groups)
     assert copy.format == "groups" and copy.group_count == groups
     assert documents.league_document(copy, hands=True) == exported
@@ -411,16 +411,16 @@ def test_a_document_that_is_not_those_groups_is_refused_whole() -> None:
     before = (Competition.objects.count(), Match.objects.count())
     # Another draw places other pairs in the groups: its first match is not the document's.
     with pytest.raises(competitions.CompetitionError, match="no es la que toca"):
-        documents.import_competition(competition.club, {**exported, "draw": [1, 0, *range(2, 8)]},
+        imports.import_competition(competition.club, {**exported, "draw": [1, 0, *range(2, 8)]},
                                     by=user, format="groups", groups=2)
     with pytest.raises(competitions.CompetitionError, match="4 grupos"):
-        documents.import_competition(competition.club, exported, by=user, format="groups",
+        imports.import_competition(competition.club, exported, by=user, format="groups",
                                     groups=4)
     # A semifinal between pairs the group results do not send there.
     wrong = {**exported, "matches": [*exported["matches"][:12],
                                      {**exported["matches"][12], "pairs": [5, 6]}]}
     with pytest.raises(competitions.CompetitionError):
-        documents.import_competition(competition.club, wrong, by=user, format="groups",
+        imports.import_competition(competition.club, wrong, by=user, format="groups",
                                     groups=2)
     assert (Competition.objects.count(), Match.objects.count()) == before
 
@@ -436,22 +436,22 @@ def test_an_export_imported_into_its_own_club_is_refused_as_a_copy() -> None:
     for doc in (exported, {**exported, "name": "Otro nombre"}):
         with pytest.raises(competitions.CompetitionError,
                            match="es una copia de Liga de los jueves"):
-            documents.import_competition(competition.club, doc, by=user)
+            imports.import_competition(competition.club, doc, by=user)
     with pytest.raises(competitions.CompetitionError, match="es una copia"):
-        documents.import_competition(competition.club, exported, by=user, name="Renombrada")
+        imports.import_competition(competition.club, exported, by=user, name="Renombrada")
     assert Competitions.objects.count() == 1
     # Into another club: imported, under the name that club gives it, and then known there
     # by its fingerprint (a second import of it is refused too).
     other = make_club("Otro club", organiser=user)
-    copy = documents.import_competition(other, exported, by=user, name="Liga de Azpeitia")
+    copy = imports.import_competition(other, exported, by=user, name="Liga de Azpeitia")
     assert copy.name == "Liga de Azpeitia" and copy.fingerprint
     with pytest.raises(competitions.CompetitionError, match="es una copia de Liga de Azpeitia"):
-        documents.import_competition(other, exported, by=user)
+        imports.import_competition(other, exported, by=user)
     # A different document (one more result) is not a copy.
     results.record_result(competition.matches.order_by("number")[1], by=user, juegos=[3, 0],
         reason="acta")
     later = documents.league_document(competition, hands=True)
-    assert documents.import_competition(other, later, by=user).pk != copy.pk
+    assert imports.import_competition(other, later, by=user).pk != copy.pk
 
 
 def test_a_copy_of_a_large_competition_is_known_by_the_worker_s_fingerprint(
@@ -486,13 +486,13 @@ def test_a_copy_of_a_large_competition_is_known_by_the_worker_s_fingerprint(
     # The kept fingerprint is of the revision before: the older document is known as a copy,
     # the current one cannot be told yet.
     with pytest.raises(competitions.CompetitionError, match="es una copia de Liga de los jueves"):
-        documents.import_competition(competition.club, exported, by=user)
+        imports.import_competition(competition.club, exported, by=user)
     with pytest.raises(competitions.CompetitionError, match="se está poniendo al día"):
-        documents.import_competition(competition.club, later, by=user)
+        imports.import_competition(competition.club, later, by=user)
     assert prepared.waiting(competition.pk)
     monkeypatch.setattr(documents, "league_document", real)
     prepared.catch_up()
     monkeypatch.setattr(documents, "league_document", not_in_the_request)
     with pytest.raises(competitions.CompetitionError, match="es una copia de Liga de los jueves"):
-        documents.import_competition(competition.club, later, by=user)
+        imports.import_competition(competition.club, later, by=user)
     assert Competitions.objects.count() == 1

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from muscore.leagues import documents
+from muscore.leagues import imports
 from muscore.leagues.compute.spreadsheet import safe_cell, write_csv
 
 from .factory import club_with_pairs
@@ -50,7 +50,7 @@ def test_the_league_csvs_neutralise_formulas_and_serve_the_semicolon_variant() -
     doc: dict[str, Any] = league(3, [won(0, 1, 3, 1), won(2, 0, 3, 0)])
     doc["pairs"][0]["name"] = "=HYPERLINK(\"http://evil\",\"Ana\")"
     doc["pairs"][1]["name"] = "@Bea y Carlos"
-    competition = documents.import_competition(club, json.loads(json.dumps(doc)), by=user)
+    competition = imports.import_competition(club, json.loads(json.dumps(doc)), by=user)
     api = f"/api/v1/leagues/{competition.pk}"
     for path in ("/standings.csv", "/matches.csv"):
         plain = Client().get(api + path)

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 from muscore import ratelimits
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
-from muscore.leagues import competitions, documents, imports, pages
+from muscore.leagues import competitions, imports, pages
 from muscore.leagues.models import LeagueImport
 from muscore.messages import page_message
 
@@ -117,7 +117,7 @@ def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
         kind, _sep, groups = form.cleaned_data["format"].partition("-")
         try:
             if not form.cleaned_data["rated"]:
-                documents.check_import(club, data)  # refused now, before asking the rest
+                imports.check_import(club, data)  # refused now, before asking the rest
                 step = 2
                 named = data.get("name") if isinstance(data, dict) else ""
                 form = ImportForm(initial={
@@ -125,7 +125,7 @@ def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
                     "format": form.cleaned_data["format"],
                     "name": form.cleaned_data["name"].strip() or named, "rated": "0"})
             else:
-                competition = documents.import_competition(
+                competition = imports.import_competition(
                     club, data, by=request.user, format=kind, groups=int(groups or 2),
                     name=form.cleaned_data["name"].strip(),
                     rated=form.cleaned_data["rated"] == "1")
