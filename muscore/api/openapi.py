@@ -181,10 +181,12 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "description": "Every error. Some carry more: `hand` (409, the stored hand), "
                        "`revision` (409, the table's current revision), `number` (400, the "
-                       "later hand a change would break), `retry_after` (429, seconds).",
+                       "later hand a change would break), `retry_after` (429, seconds), "
+                       "`standings_csv` and `matches_csv` (409, a ceros tournament's CSVs).",
         "properties": {"error": {"type": "string"}, "hand": {"type": "object"},
                        "revision": {"type": "integer"}, "number": {"type": "integer"},
-                       "retry_after": {"type": "integer"}},
+                       "retry_after": {"type": "integer"},
+                       "standings_csv": {"type": "string"}, "matches_csv": {"type": "string"}},
         "required": ["error"],
     },
     "Rules": {
@@ -610,6 +612,11 @@ CSV_SEP = {"name": "sep", "in": "query", "required": False,
                             "un texto que empieza por = + - @ va precedido de ' (no es una "
                             "fórmula).")}
 BAD_SEP = _error(_("sep no es «,» ni «;»."))
+# muscore.api.leagues.CEROS: league.md has no form for a ceros tournament; its CSVs serve it.
+# (No example: the API's English message would stand on the Spanish, Basque and French
+# /api/ pages among their own words.)
+CEROS_409 = _error(_("La competición es un torneo a ceros, que la forma de docs/league.md no "
+                     "puede escribir: `standings_csv` y `matches_csv` dan sus enlaces en CSV."))
 
 
 # A league a large import is writing (the worker, in batches): nothing of it is served yet.
@@ -640,7 +647,7 @@ PATHS.update({
                       "202": IMPORTING_202,
                       "304": {"description": _("Sin cambios desde el ETag de If-None-Match."),
                               "headers": LEAGUE_ETAG},
-                      "404": LEAGUE_NOT_FOUND, "405": METHOD},
+                      "404": LEAGUE_NOT_FOUND, "405": METHOD, "409": CEROS_409},
     }},
     "/api/v1/leagues/{league_id}/export": {"get": {
         "operationId": "exportLeague", "tags": ["leagues"],
@@ -666,7 +673,8 @@ PATHS.update({
                                       {"preparing": True, "retry_after": 5,
                                        "message": "this league's export is being made"}),
                               "headers": {"Retry-After": TOO_MANY["headers"]["Retry-After"]}},
-                      "404": LEAGUE_NOT_FOUND, "405": METHOD, "429": TOO_MANY},
+                      "404": LEAGUE_NOT_FOUND, "405": METHOD, "409": CEROS_409,
+                      "429": TOO_MANY},
     }},
     "/api/v1/leagues/{league_id}/standings.csv": {"get": {
         "operationId": "leagueStandingsCsv", "tags": ["leagues"],

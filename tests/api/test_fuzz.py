@@ -8,6 +8,7 @@ import copy
 import json
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 import jsonschema_rs
@@ -18,9 +19,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from muscore.api import openapi, openapi_examples
+from muscore.leagues import ceros_rounds, competitions, documents, prepared, results
+from muscore.leagues.models import Competition
 from muscore.tables import services
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
+from tests.clubs.factory import make_club, make_league, make_user
 from tests.examples import examples
+from tests.leagues.factory import club_with_pairs
+from tests.leagues.helpers import ORDAGO_A, ORDAGO_B, PLAIN
 from tests.tables.factory import SEED_CARDS, make_deje_record, make_hands, make_record, make_table
 
 pytestmark = pytest.mark.django_db
@@ -202,7 +208,10 @@ def test_random_paths_methods_and_etag_headers_never_500(
 # -- the OpenAPI document and the API agree (issue 21.10) --------------------------------------
 # schemathesis over real HTTP (pytest-django's live server) with its response checks: every
 # answer's status is one the document lists, its body matches that status's schema and its
-# content type the documented one. Bounded: a few examples per operation, well within a
+# content type the documented one, its headers the documented ones' schemas. Most cases of
+# a table's operations go to a real table, those of a league's operations to every kind of
+# league (played, groups, ceros, export being made, export stale, being imported): a random
+# id would only ever meet the 404. Bounded: a few examples per operation, well within a
 # minute or two on SQLite and PostgreSQL.
 
 RESPONSE_CHECKS = [
@@ -210,6 +219,7 @@ RESPONSE_CHECKS = [
     schemathesis.checks.status_code_conformance,
     schemathesis.checks.content_type_conformance,
     schemathesis.checks.response_schema_conformance,
+    schemathesis.checks.response_headers_conformance,
 ]
 
 
@@ -221,10 +231,73 @@ live_schema.config.generation.update(
 )
 
 
+# The leagues the league operations' cases aim at, one of each kind of answer. A league is
+# worker-made (its export never made in a request, prepared.small) past this many matches:
+# the 4-pair liguilla and the groups competition stay under it, the 7-pair ones over it.
+INLINE_MATCHES = 20
+
+
+def _make_leagues(settings: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Real competitions, made as the app makes them: name -> id."""
+    monkeypatch.setattr(prepared, "INLINE_MATCHES", INLINE_MATCHES)
+    organiser = make_user("maite")
+    made: dict[str, int] = {}
+    # Played: results by hand, a no-show, and a vaca won on the match's table.
+    played = make_league(make_club("Bar Txoko", organiser), 4, results=3)
+    match = played.matches.filter(source="").order_by("number").first()
+    assert match is not None
+    table = competitions.open_table(match, by=organiser)
+    for record in [PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A]:
+        services.add_hand(table, record, via="edit_link")
+    made["played"] = played.pk
+    # Groups and their knockout: the standings name each pair's group.
+    made["groups"] = make_league(make_club("Peña Mus", organiser), 8, format="groups").pk
+    # A ceros tournament with a round played: league.md cannot write it (409 but the CSVs).
+    club, user, pairs = club_with_pairs(5, organiser)
+    ceros = competitions.create_competition(club, by=user, name="Torneo a ceros", pairs=pairs,
+                                            format="ceros", ceros=2)
+    ceros_rounds.make_round(ceros, by=user)
+    for ceros_match in ceros_rounds.publish_round(ceros, by=user).matches.all():
+        results.record_result(ceros_match, by=user, juegos=[3, 1], reason="acta")
+    made["ceros"] = ceros.pk
+    # Large (worker-made) and its export never made: the 202 "preparing".
+    made["preparing"] = make_league(make_club("Txoko Zaharra", organiser), 7, results=4).pk
+    # Large, its export made by the worker, then a result: the previous one, marked stale.
+    stale = make_league(make_club("Bar Kaixo", organiser), 7, results=4)
+    prepared.make(stale.pk)
+    following = stale.matches.filter(source="").order_by("number").first()
+    assert following is not None
+    results.record_result(following, by=organiser, juegos=[3, 2])
+    made["stale"] = stale.pk
+    # Being imported: a document past MUSCORE_IMPORT_IN_REQUEST_MAX, left to the worker.
+    settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 2
+    importing = documents.import_competition(
+        make_club("Txoko Berri", organiser), documents.league_document(played, hands=True),
+        by=organiser)
+    assert importing.status == Competition.Status.IMPORTING
+    made["importing"] = importing.pk
+    return made
+
+
+@pytest.fixture
+def leagues(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Callable[[], dict[str, int]]:
+    """The leagues, made on the first case that asks (not for the tables' operations)."""
+    made: dict[str, int] = {}
+
+    def get() -> dict[str, int]:
+        if not made:
+            made.update(_make_leagues(settings, monkeypatch))
+        return made
+
+    return get
+
+
 @pytest.mark.django_db(transaction=True)
 @live_schema.parametrize()
 @settings(max_examples=examples(5), deadline=None, suppress_health_check=list(HealthCheck))
-def test_every_answer_matches_the_openapi_document(live_server: Any, case: Any) -> None:
+def test_every_answer_matches_the_openapi_document(
+    live_server: Any, leagues: Callable[[], dict[str, int]], case: Any
+) -> None:
     params = case.path_parameters or {}
     if "table_id" in params and len(str(params["table_id"])) % 4:
         # Most cases aim at a real table (a hand and a piedras tap, whose answers the
@@ -235,8 +308,92 @@ def test_every_answer_matches_the_openapi_document(live_server: Any, case: Any) 
         params["table_id"] = table.id
         if len(str(case.headers or "")) % 3:
             case.headers = {**(case.headers or {}), "X-Table-Key": table.edit_key}
+    if "league_id" in params and len(str(params["league_id"])) % 4:
+        # Most cases go to every kind of league in turn (a random id only ever meets the
+        # 404); some with the league's own ETag, which must be the documented 304.
+        conditional = (case.operation.path == "/api/v1/leagues/{league_id}"
+                       and len(str(case.headers or "")) % 2)
+        for league_id in leagues().values():
+            params["league_id"] = league_id
+            if conditional:
+                etag = Client().get(f"/api/v1/leagues/{league_id}").get("ETag")
+                case.headers = {**(case.headers or {}), "If-None-Match": etag or "*"}
+            response = case.call(base_url=live_server.url)
+            case.validate_response(response, checks=RESPONSE_CHECKS)
+        return
     response = case.call(base_url=live_server.url)
     case.validate_response(response, checks=RESPONSE_CHECKS)
+
+
+LEAGUE_PATHS = ["/api/v1/leagues/{league_id}", "/api/v1/leagues/{league_id}/export",
+                "/api/v1/leagues/{league_id}/standings.csv",
+                "/api/v1/leagues/{league_id}/matches.csv"]
+# What each kind of league answers on each of LEAGUE_PATHS: the answers the fuzz above
+# checks against the document, pinned so that its leagues keep reaching them.
+LEAGUE_ANSWERS = {
+    "played": [200, 200, 200, 200],
+    "groups": [200, 200, 200, 200],
+    "ceros": [409, 409, 200, 200],
+    "preparing": [200, 202, 200, 200],
+    "stale": [200, 200, 200, 200],
+    "importing": [202, 202, 202, 202],
+}
+
+
+def _documented_get(live_server: Any, path: str, league_id: int, **headers: str) -> Any:
+    """GET one league operation over HTTP, its answer checked against the document."""
+    case = live_schema[path]["GET"].Case(path_parameters={"league_id": league_id},
+                                          headers=headers or None)
+    response = case.call(base_url=live_server.url)
+    case.validate_response(response, checks=RESPONSE_CHECKS)
+    return response
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_kind_of_league_gets_its_own_documented_answer(
+    live_server: Any, leagues: Callable[[], dict[str, int]]
+) -> None:
+    made = leagues()
+    assert set(made) == set(LEAGUE_ANSWERS)
+    for kind, statuses in LEAGUE_ANSWERS.items():
+        got = [_documented_get(live_server, path, made[kind]).status_code
+               for path in LEAGUE_PATHS]
+        assert got == statuses, kind
+    # The export being made: 202 "preparing", not "importing".
+    preparing = _documented_get(live_server, LEAGUE_PATHS[1], made["preparing"]).json()
+    assert preparing["preparing"] is True and not preparing.get("importing")
+    # The stale export: the previous revision, whole, marked as being brought up to date.
+    stale = _documented_get(live_server, LEAGUE_PATHS[1], made["stale"])
+    assert stale.headers["retry-after"] == [str(prepared.RETRY_AFTER)]
+    assert (int(stale.headers["x-muscore-revision"][0])
+            < int(stale.headers["x-muscore-current-revision"][0]))
+    # A played league's ETag: the documented 304, with the same ETag.
+    etag = _documented_get(live_server, LEAGUE_PATHS[0], made["played"]).headers["etag"][0]
+    unchanged = _documented_get(live_server, LEAGUE_PATHS[0], made["played"],
+                                **{"If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.headers["etag"] == [etag]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_importing_league_s_202_is_the_documented_one_on_every_operation(
+    live_server: Any, leagues: Callable[[], dict[str, int]]
+) -> None:
+    importing = leagues()["importing"]
+    spec = openapi.spec()
+    for path in LEAGUE_PATHS:
+        # With or without a conditional header: 202 as documented.
+        for headers in [{}, {"If-None-Match": "*"}]:
+            response = _documented_get(live_server, path, importing, **headers)
+            assert response.status_code == 202, path
+            body = response.json()
+            assert body["preparing"] is True and body["importing"] is True, path
+            assert body["retry_after"] > 0 and body["message"], path
+            assert response.headers["retry-after"] == [str(body["retry_after"])], path
+        # The document says so: this path's 202 is the importing league's, with Retry-After.
+        documented = spec["paths"][path]["get"]["responses"]["202"]
+        assert "Retry-After" in documented["headers"], path
+        assert "importing" in documented["content"]["application/json"]["schema"][
+            "properties"], path
 
 
 def _live_post(live_server: Any, path: str, body: Any) -> tuple[int, Any]:
