@@ -33,12 +33,11 @@ from json.encoder import encode_basestring
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpResponseBase
 from django.utils import translation
 
-from muscore.leagues import card, documents
+from muscore.leagues import card, documents, pacing
 from muscore.leagues.models import Competition, DocumentBacklog, Match, PreparedPart
 
 logger = logging.getLogger("muscore.documents")
@@ -202,7 +201,7 @@ def store(competition_id: int, kind: str, revision: int, pieces: list[bytes]) ->
     _drop(PreparedPart.objects.filter(competition_id=competition_id, kind=kind,
                                       revision=revision))
     for number, piece in enumerate(pieces, 1):
-        with transaction.atomic():
+        with pacing.short_transaction():
             PreparedPart.objects.create(competition_id=competition_id, kind=kind,
                                         revision=revision, part=number, body=piece)
     head = json.dumps({"parts": len(pieces), "bytes": sum(map(len, pieces))}).encode()
@@ -219,7 +218,8 @@ def _drop(parts: QuerySet[PreparedPart]) -> None:
     """Delete stored pieces one by one, each its own short write: a document's 33 MB in one
     DELETE would hold SQLite's write lock as long as writing them did."""
     for pk in list(parts.values_list("pk", flat=True)):
-        PreparedPart.objects.filter(pk=pk).delete()
+        with pacing.short_transaction():
+            PreparedPart.objects.filter(pk=pk).delete()
 
 
 # --- reading --------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from muscore.clubs.models import Club, PairMember, Player
+from muscore.leagues import pacing
 from muscore.leagues.compute.ratings import State, replay
 from muscore.leagues.models import (
     Competition,
@@ -325,6 +326,7 @@ def _apply(plan: _Plan, *, chunked: bool) -> None:
             RatingPoint.objects.filter(match_id__in=ids).delete()
             _insert_points(rows)
         took = time.monotonic() - began
+        pacing.pause(took)  # SQLite: the site's writes get the lock between two of these
         start += len(chunk)
         # The next transaction's size from this one's time: a loaded machine (or a slower
         # database) gets smaller ones, so no other write waits much past LOCK_TARGET.

@@ -1,0 +1,78 @@
+"""The workers' transactions leave SQLite's one write lock to the site between them
+(muscore.leagues.pacing, issue 21: no request waits long behind a worker): a pause after
+each, on SQLite and outside any transaction only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+
+from muscore.leagues import pacing, prepared, rating_store, results
+from muscore.leagues.models import Match, PreparedPart, RatingBacklog
+from tests.leagues.factory import liguilla
+
+
+def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    slept: list[float] = []
+    monkeypatch.setattr(pacing.time, "sleep", slept.append)
+    return slept
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_s_transaction_is_followed_by_a_pause_on_sqlite_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    slept = sleeps(monkeypatch)
+    competition, _user = liguilla(4)
+    with pacing.short_transaction():
+        PreparedPart.objects.create(competition=competition, kind="probe", revision=1, part=1,
+                                    body=b"x")
+    pacing.pause(1.0)  # a long hold: the pause is bounded
+    pacing.pause(0.0)  # a very short one: still long enough for a waiter's first tries
+    if connection.vendor == "sqlite":
+        assert len(slept) == 3
+        assert pacing.MIN_PAUSE <= slept[0] <= pacing.MAX_PAUSE
+        assert slept[1:] == [pacing.MAX_PAUSE, pacing.MIN_PAUSE]
+    else:  # PostgreSQL queues whoever waits for a row
+        assert slept == []
+
+
+@pytest.mark.django_db
+def test_no_pause_inside_a_transaction(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request's write (or a test's transaction) is never slowed by a pause."""
+    slept = sleeps(monkeypatch)
+    with transaction.atomic():
+        pacing.pause(0.05)
+    assert slept == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_workers_pause_after_each_of_their_transactions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rating worker's chunks and the document worker's pieces each pause after."""
+    held: list[float] = []
+    monkeypatch.setattr(pacing, "pause", held.append)
+    competition, user = liguilla(4, legs=2)
+    prepared.store(competition.pk, prepared.EXPORT, competition.revision,
+                   [b"a" * 10, b"b" * 10, b"c" * 10])
+    assert len(held) == 3  # one per piece written
+    prepared.store(competition.pk, prepared.EXPORT, competition.revision, [b"d"])
+    assert len(held) == 3 + 4 + 1  # the three older pieces dropped one by one, the new one
+
+    held.clear()
+    monkeypatch.setattr(rating_store, "CHUNK", 1)
+    monkeypatch.setattr(rating_store, "MAX_CHUNK", 1)
+    _rerate_all_chunked(competition)
+    assert len(held) >= 2 and all(h >= 0 for h in held)
+
+
+def _rerate_all_chunked(competition: Any) -> None:
+    for n, match in enumerate(Match.objects.filter(competition=competition).order_by("number")):
+        results.record_result(match, by=competition.created_by, juegos=[3, 1] if n % 2
+                              else [1, 3])
+    first = Match.objects.filter(competition=competition).order_by("result_at", "pk").first()
+    assert first is not None and first.result_at is not None
+    RatingBacklog.objects.create(club_id=competition.club_id, since_at=first.result_at,
+                                 since_match=first.pk)
+    assert rating_store.catch_up() == 1
