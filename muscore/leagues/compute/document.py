@@ -280,33 +280,41 @@ def read_name(value: object, where: Where = LEAGUE, limit: int = NAME_LIMIT) -> 
     return value
 
 
-def _depth_over(value: object, limit: int) -> bool:
-    """True when `value` nests lists and objects more than `limit` deep (no recursion:
-    the document itself may be deeper than Python's stack)."""
-    stack: list[tuple[object, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, Mapping):
-            children: Any = item.values()
-        elif isinstance(item, list | tuple):
-            children = item
-        else:
-            continue
-        if depth >= limit:
-            return True
-        stack.extend((child, depth + 1) for child in children)
-    return False
+_SCALARS = frozenset({int, float, bool, type(None)})
 
 
 def check_json(data: object) -> None:
     """What any document must be before it is read: no deeper than MAX_DEPTH, and every
-    string (keys too) text both databases can store (no lone surrogate, no NUL...)."""
-    if _depth_over(data, MAX_DEPTH):
-        raise LeagueError("too_deep", limit=MAX_DEPTH)
-    problem = unicode_text.json_problem(data)
-    if problem == unicode_text.SURROGATE:
+    string (keys too) text both databases can store (no lone surrogate, no NUL...).
+
+    One walk in document order, with a stack of its own (the document may be deeper than
+    Python's stack): the depth is refused first wherever it is; otherwise the first
+    string with a problem names it."""
+    found: str | None = None
+    stack: list[tuple[object, int]] = [(data, 0)]
+    while stack:
+        item, depth = stack.pop()
+        kind = type(item)
+        if kind in _SCALARS:  # most of a document: its numbers (exact types: cheap)
+            continue
+        if isinstance(item, str):
+            if found is None:
+                found = unicode_text.problem(item)
+            continue
+        if kind is dict or isinstance(item, Mapping):
+            children: list[tuple[object, int]] = []
+            for key, value in item.items():  # type: ignore[attr-defined]
+                children += ((key, depth + 1), (value, depth + 1))
+        elif isinstance(item, list | tuple):
+            children = [(child, depth + 1) for child in item]
+        else:
+            continue
+        if depth >= MAX_DEPTH:
+            raise LeagueError("too_deep", limit=MAX_DEPTH)
+        stack.extend(reversed(children))
+    if found == unicode_text.SURROGATE:
         raise LeagueError("text_surrogate")
-    if problem:
+    if found:
         raise LeagueError("text_control")
 
 
