@@ -1,10 +1,23 @@
 """The Django admin for competitions, their entries, groups, rounds, matches and audit,
-and the pairs' results (claims, their log, the pairs' links)."""
+and the pairs' results (claims, their log, the pairs' links).
+
+A result has one owner (issue 17): every door that writes it goes through
+`results.write`, which asks a correction's reason, keeps the audit, bumps the
+competition's revision (its kept pages, export and cards are made again) and re-rates
+the club. The admin is not such a door: what that path writes, and what is computed
+from it, is shown here and never changed (:class:`WrittenByTheApp`); a result is
+corrected on the competition's own pages. Of a competition, the admin changes only its
+name and whether it is archived or on the bar's TV, and bumps its revision when it does.
+"""
 
 from __future__ import annotations
 
-from django.contrib import admin
+from typing import Any
 
+from django.contrib import admin
+from django.http import HttpRequest
+
+from muscore.leagues.competitions import bump
 from muscore.leagues.models import (
     CerosDraft,
     CerosEvent,
@@ -29,7 +42,20 @@ from muscore.leagues.models import (
 )
 
 
-class EntryInline(admin.TabularInline[Entry, Competition]):
+class WrittenByTheApp:
+    """Shown in the admin, never added, changed or deleted there (see the module's note)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class EntryInline(WrittenByTheApp, admin.TabularInline[Entry, Competition]):
     model = Entry
     extra = 0
     raw_id_fields = ["pair", "group"]
@@ -42,28 +68,45 @@ class CompetitionAdmin(admin.ModelAdmin[Competition]):
     search_fields = ["name", "club__name"]
     raw_id_fields = ["club", "drawn_by", "created_by"]
     inlines = [EntryInline]
+    # Only these are changed here; the rest (its draw, rules, points, status, whether it
+    # is rated) belongs to the services that keep its matches, ratings and pages in step.
+    EDITABLE = ("name", "archived", "on_tv")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [f.name for f in Competition._meta.fields if f.name not in self.EDITABLE]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Competition, form: Any,
+                   change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        bump(obj)  # its kept pages, export and cards carry the new name
 
 
 @admin.register(Group)
-class GroupAdmin(admin.ModelAdmin[Group]):
+class GroupAdmin(WrittenByTheApp, admin.ModelAdmin[Group]):
     list_display = ["competition", "name", "order"]
     raw_id_fields = ["competition"]
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin[Entry]):
+class EntryAdmin(WrittenByTheApp, admin.ModelAdmin[Entry]):
     list_display = ["competition", "index", "pair", "group"]
     raw_id_fields = ["competition", "pair", "group"]
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin[Round]):
+class RoundAdmin(WrittenByTheApp, admin.ModelAdmin[Round]):
     list_display = ["competition", "number", "stage", "group", "starts_at"]
     raw_id_fields = ["competition", "group", "bye"]
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin[Match]):
+class MatchAdmin(WrittenByTheApp, admin.ModelAdmin[Match]):
     list_display = ["competition", "number", "slot", "first", "second", "source",
                     "juegos_first", "juegos_second"]
     list_filter = ["source"]
@@ -71,20 +114,20 @@ class MatchAdmin(admin.ModelAdmin[Match]):
 
 
 @admin.register(Correction)
-class CorrectionAdmin(admin.ModelAdmin[Correction]):
+class CorrectionAdmin(WrittenByTheApp, admin.ModelAdmin[Correction]):
     list_display = ["competition", "match", "action", "by", "at"]
     raw_id_fields = ["competition", "match", "by"]
     readonly_fields = ["before", "after", "at"]
 
 
-class ClaimEventInline(admin.TabularInline[ClaimEvent, ResultClaim]):
+class ClaimEventInline(WrittenByTheApp, admin.TabularInline[ClaimEvent, ResultClaim]):
     model = ClaimEvent
     extra = 0
     raw_id_fields = ["by"]
 
 
 @admin.register(ResultClaim)
-class ResultClaimAdmin(admin.ModelAdmin[ResultClaim]):
+class ResultClaimAdmin(WrittenByTheApp, admin.ModelAdmin[ResultClaim]):
     list_display = ["competition", "match", "side", "juegos_first", "juegos_second", "status",
                     "claimed_at", "decided_at"]
     list_filter = ["status"]
@@ -93,7 +136,7 @@ class ResultClaimAdmin(admin.ModelAdmin[ResultClaim]):
 
 
 @admin.register(SideKey)
-class SideKeyAdmin(admin.ModelAdmin[SideKey]):
+class SideKeyAdmin(WrittenByTheApp, admin.ModelAdmin[SideKey]):
     list_display = ["match", "side", "entry", "created_at"]
     raw_id_fields = ["match", "entry"]
     # The key is a pair's secret: the admin shows that it exists, not what it is.
@@ -101,7 +144,7 @@ class SideKeyAdmin(admin.ModelAdmin[SideKey]):
 
 
 @admin.register(ClaimEvent)
-class ClaimEventAdmin(admin.ModelAdmin[ClaimEvent]):
+class ClaimEventAdmin(WrittenByTheApp, admin.ModelAdmin[ClaimEvent]):
     list_display = ["claim", "action", "side", "by", "at"]
     list_filter = ["action"]
     raw_id_fields = ["claim", "by"]
@@ -110,19 +153,19 @@ class ClaimEventAdmin(admin.ModelAdmin[ClaimEvent]):
 # Player ratings (muscore.leagues.rating_store): computed from the results, so they are
 # shown, not edited; `manage.py rate_players` recomputes them.
 @admin.register(RatingMatch)
-class RatingMatchAdmin(admin.ModelAdmin[RatingMatch]):
+class RatingMatchAdmin(WrittenByTheApp, admin.ModelAdmin[RatingMatch]):
     list_display = ["match", "club", "arrived_at"]
     raw_id_fields = ["club", "match"]
 
 
 @admin.register(RatingPoint)
-class RatingPointAdmin(admin.ModelAdmin[RatingPoint]):
+class RatingPointAdmin(WrittenByTheApp, admin.ModelAdmin[RatingPoint]):
     list_display = ["player", "match", "won", "nivel", "matches", "arrived_at"]
     raw_id_fields = ["club", "player", "match"]
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(admin.ModelAdmin[PlayerRating]):
+class PlayerRatingAdmin(WrittenByTheApp, admin.ModelAdmin[PlayerRating]):
     list_display = ["player", "club", "nivel", "mu", "sigma", "matches"]
     raw_id_fields = ["club", "player"]
 
@@ -130,26 +173,26 @@ class PlayerRatingAdmin(admin.ModelAdmin[PlayerRating]):
 # What the hands say (muscore.leagues.stats_store): counted from the tables' hands, so
 # shown, not edited; `manage.py count_hand_stats` counts them again.
 @admin.register(PairHandStats)
-class PairHandStatsAdmin(admin.ModelAdmin[PairHandStats]):
+class PairHandStatsAdmin(WrittenByTheApp, admin.ModelAdmin[PairHandStats]):
     list_display = ["pair", "match", "side", "hands", "envites", "ordagos", "ordagos_won"]
     raw_id_fields = ["club", "match", "pair", "entry"]
 
 
 @admin.register(PlayerHandStats)
-class PlayerHandStatsAdmin(admin.ModelAdmin[PlayerHandStats]):
+class PlayerHandStatsAdmin(WrittenByTheApp, admin.ModelAdmin[PlayerHandStats]):
     list_display = ["player", "match", "side", "hands", "envites", "ordagos", "ordagos_won"]
     raw_id_fields = ["club", "match", "player"]
 
 
 # The ceros tournaments' drafts and the log of their draws (muscore.leagues.ceros_rounds).
 @admin.register(CerosDraft)
-class CerosDraftAdmin(admin.ModelAdmin[CerosDraft]):
+class CerosDraftAdmin(WrittenByTheApp, admin.ModelAdmin[CerosDraft]):
     list_display = ["competition", "number", "made_at"]
     raw_id_fields = ["competition", "bye", "made_by"]
 
 
 @admin.register(CerosEvent)
-class CerosEventAdmin(admin.ModelAdmin[CerosEvent]):
+class CerosEventAdmin(WrittenByTheApp, admin.ModelAdmin[CerosEvent]):
     list_display = ["competition", "number", "action", "at", "by"]
     list_filter = ["action"]
     raw_id_fields = ["competition", "by"]
