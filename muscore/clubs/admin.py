@@ -1,10 +1,34 @@
-"""The Django admin for clubs, organisers, players and pairs."""
+"""The Django admin for clubs, organisers, players and pairs.
+
+Players and pairs are written by the clubs' services (their names checked as text
+(`muscore.text`), a pair that has played keeps its players, its competitions' kept pages
+made again) and the club's audit by whatever changes it: the admin shows them and never
+changes them (:class:`WrittenByTheApp`). It changes who organises a club.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from muscore.clubs.models import Club, ClubChange, Membership, Pair, PairMember, Player
+
+
+class WrittenByTheApp:
+    """Shown in the admin, never added, changed or deleted there: the app's own services
+    write it, with the checks, the audit and the pages that follow (muscore.leagues.admin
+    uses it too)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class MembershipInline(admin.TabularInline[Membership, Club]):
@@ -30,20 +54,20 @@ class MembershipAdmin(admin.ModelAdmin[Membership]):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin[Player]):
+class PlayerAdmin(WrittenByTheApp, admin.ModelAdmin[Player]):
     list_display = ["name", "club", "created_at"]
     list_filter = ["club"]
     search_fields = ["name"]
 
 
-class PairMemberInline(admin.TabularInline[PairMember, Pair]):
+class PairMemberInline(WrittenByTheApp, admin.TabularInline[PairMember, Pair]):
     model = PairMember
     extra = 0
     raw_id_fields = ["player"]
 
 
 @admin.register(Pair)
-class PairAdmin(admin.ModelAdmin[Pair]):
+class PairAdmin(WrittenByTheApp, admin.ModelAdmin[Pair]):
     list_display = ["name", "club", "created_at"]
     list_filter = ["club"]
     search_fields = ["name"]
@@ -51,14 +75,14 @@ class PairAdmin(admin.ModelAdmin[Pair]):
 
 
 @admin.register(PairMember)
-class PairMemberAdmin(admin.ModelAdmin[PairMember]):
+class PairMemberAdmin(WrittenByTheApp, admin.ModelAdmin[PairMember]):
     list_display = ["pair", "player", "position"]
     list_filter = ["pair__club"]
     raw_id_fields = ["pair", "player"]
 
 
 @admin.register(ClubChange)
-class ClubChangeAdmin(admin.ModelAdmin[ClubChange]):
+class ClubChangeAdmin(WrittenByTheApp, admin.ModelAdmin[ClubChange]):
     list_display = ["club", "at", "by", "what"]
     list_filter = ["club", "what"]
     raw_id_fields = ["by"]

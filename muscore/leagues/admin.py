@@ -17,6 +17,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from muscore.clubs.admin import WrittenByTheApp
 from muscore.leagues.competitions import bump
 from muscore.leagues.models import (
     CerosDraft,
@@ -40,19 +41,6 @@ from muscore.leagues.models import (
     Round,
     SideKey,
 )
-
-
-class WrittenByTheApp:
-    """Shown in the admin, never added, changed or deleted there (see the module's note)."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class EntryInline(WrittenByTheApp, admin.TabularInline[Entry, Competition]):

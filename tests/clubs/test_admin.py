@@ -45,3 +45,22 @@ def test_the_admin_lists_and_opens_each_model() -> None:
         if first is not None:
             url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[first.pk])
             assert client.get(url).status_code == 200, meta.label
+
+
+@pytest.mark.django_db
+def test_players_pairs_and_the_club_s_audit_are_shown_never_changed_in_the_admin() -> None:
+    """Their names go through muscore.text and a played pair keeps its players (the clubs'
+    services); the audit is a trace. The admin still changes who organises a club."""
+    club = make_club()
+    pair = make_pair(club, "Ana", "Bea")
+    boss = get_user_model().objects.create_superuser("jefa", password="x-mus-2026-y")
+    client = Client()
+    client.force_login(boss)
+    change = reverse("admin:clubs_pair_change", args=[pair.pk])
+    assert client.get(change).status_code == 200
+    assert client.post(change, {"club": club.pk, "name": "\u202eAna y Bea"}).status_code == 403
+    for model in ("pair", "pairmember", "player", "clubchange"):
+        assert client.get(reverse(f"admin:clubs_{model}_add")).status_code == 403, model
+    pair.refresh_from_db()
+    assert pair.name == "Ana y Bea"
+    assert client.get(reverse("admin:clubs_membership_add")).status_code == 200
