@@ -34,7 +34,7 @@ from muscore.clubs.models import Club, Pair
 from muscore.clubs.permissions import Actor, stored_user
 from muscore.clubs.services import save_pair
 from muscore.handentry.words import NAME_MAX
-from muscore.leagues import prepared, rating_store, stats_store
+from muscore.leagues import pacing, prepared, rating_store, stats_store
 from muscore.leagues.competitions import (
     CompetitionError,
     check_organiser,
@@ -62,10 +62,6 @@ IMPORT_MAX_PAIRS = 200
 IN_REQUEST_MAX = 100
 # How long one of the worker's transactions may run before it commits (the lock it holds).
 BATCH_SECONDS = 0.08
-# The pause after each batch: on SQLite a writer that just committed and begins again at
-# once wins the lock over every waiter (their busy handler polls every 5-100 ms); the
-# benchmark's import without it kept another writer waiting 52 s. Half the time free.
-PAUSE_SECONDS = 0.1
 # How long one call of the worker spends on imports before it looks at its other work.
 RUN_SECONDS = 20.0
 
@@ -424,7 +420,6 @@ def run(pk: int, until: float) -> int:
         batched = written_in_batches(competition, league)
         while job.written < batched and time.monotonic() < until:
             _batch(job, competition, league, by, batched)
-            time.sleep(PAUSE_SECONDS)
         if job.written >= batched:
             with transaction.atomic():
                 import_rest(competition, league, by)
@@ -450,7 +445,7 @@ def _frame(job: LeagueImport, competition: Competition, league: League, by: Acto
     failure deletes it), then the competition's entries, draw and rounds at once."""
     pairs: list[Pair] = []
     while len(pairs) < len(league.pairs):
-        with transaction.atomic():
+        with pacing.short_transaction():
             until = time.monotonic() + BATCH_SECONDS
             added: list[int] = []
             for doc_pair in league.pairs[len(pairs):]:
@@ -463,7 +458,6 @@ def _frame(job: LeagueImport, competition: Competition, league: League, by: Acto
             if added:
                 job.new_pairs = [*job.new_pairs, *added]
                 LeagueImport.objects.filter(pk=job.pk).update(new_pairs=job.new_pairs)
-        time.sleep(PAUSE_SECONDS)
     with transaction.atomic():
         if Entry.objects.filter(competition=competition).exists():
             raise _Taken
@@ -478,7 +472,9 @@ def _frame(job: LeagueImport, competition: Competition, league: League, by: Acto
 def _batch(job: LeagueImport, competition: Competition, league: League, by: Actor,
            batched: int) -> None:
     first = job.written
-    with transaction.atomic():
+    # Each batch its own transaction, then a pause on SQLite (muscore.leagues.pacing): the
+    # benchmark's import back to back kept another writer waiting 52 s.
+    with pacing.short_transaction():
         n = import_matches(competition, league, by, first, batched,
                            until=time.monotonic() + BATCH_SECONDS)
         if not LeagueImport.objects.filter(pk=job.pk, written=first).update(written=n):
@@ -501,7 +497,7 @@ def fail(job: LeagueImport, message: str) -> None:
     competition_id = job.competition_id
     assert competition_id is not None
     while True:
-        with transaction.atomic():
+        with pacing.short_transaction():
             rows = list(Match.objects.filter(competition_id=competition_id)
                         .values_list("pk", "table_id")[:500])
             if not rows:

@@ -133,7 +133,6 @@ def test_a_failure_midway_leaves_nothing(settings: Any,
                                          format: str, choice: str) -> None:
     settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 10
     monkeypatch.setattr(imports, "BATCH_SECONDS", 0)  # one match a batch: many commits
-    monkeypatch.setattr(imports, "PAUSE_SECONDS", 0)
     organiser = make_user("maite")
     club = make_club("Peña Txoko", organiser)
     exported = documents.league_document(make_league(club, 8, format=format, results=9),
@@ -185,7 +184,6 @@ def test_a_pair_made_meanwhile_fails_the_import_with_why_and_leaves_nothing(
     it had made."""
     settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 10
     monkeypatch.setattr(imports, "BATCH_SECONDS", 0)  # one pair a transaction
-    monkeypatch.setattr(imports, "PAUSE_SECONDS", 0)
     organiser = make_user("maite")
     club = make_club("Peña Txoko", organiser)
     exported = documents.league_document(make_league(club, 8, results=9), hands=True)
@@ -209,7 +207,6 @@ def test_a_backup_taken_midway_is_restored_and_carried_on_to_the_same_end(
     it got; restored into an empty database, the worker carries it on from there."""
     settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 10
     monkeypatch.setattr(imports, "BATCH_SECONDS", 0)
-    monkeypatch.setattr(imports, "PAUSE_SECONDS", 0)
     organiser = make_user("maite")
     club = make_club("Peña Txoko", organiser)
     exported = documents.league_document(make_league(club, 8, results=9), hands=True)

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from muscore.leagues import pacing, prepared, rating_store, results
+from muscore.leagues import documents, imports, pacing, prepared, rating_store, results
 from muscore.leagues.models import Match, PreparedPart, RatingBacklog
+from tests.clubs.factory import make_club, make_league, make_user
 from tests.leagues.factory import liguilla
 
 
@@ -76,3 +77,19 @@ def _rerate_all_chunked(competition: Any) -> None:
     RatingBacklog.objects.create(club_id=competition.club_id, since_at=first.result_at,
                                  since_match=first.pk)
     assert rating_store.catch_up() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_import_worker_pauses_after_each_of_its_transactions(
+        monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 10
+    held: list[float] = []
+    monkeypatch.setattr(pacing, "pause", held.append)
+    monkeypatch.setattr(imports, "BATCH_SECONDS", 0)  # a pair or a match a transaction
+    organiser = make_user("maite")
+    exported = documents.league_document(
+        make_league(make_club("Peña Txoko", organiser), 8, results=9), hands=True)
+    imports.import_competition(make_club("Bar Kaixo", organiser), exported, by=organiser)
+    assert held == []  # the request: no pause
+    imports.catch_up()
+    assert len(held) == len(exported["pairs"]) + len(exported["matches"])
