@@ -21,10 +21,11 @@ from django.http import (
 from django.urls import reverse
 
 from muscore import ratelimits
-from muscore.api.tables import api_view, error, etag_matches
+from muscore.api.tables import api_view, error
 from muscore.leagues import ceros_rounds, documents, prepared
 from muscore.leagues.compute.spreadsheet import SEPARATORS
 from muscore.leagues.models import Competition
+from muscore.tables.live import etag_matches
 
 BODY_CACHE_SECONDS = 3600
 # Ids past a 32-bit integer are no competition of this app (and PostgreSQL would refuse them).

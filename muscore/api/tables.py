@@ -26,6 +26,7 @@ from muscore import text as unicode_text
 from muscore.errors import MuscoreError
 from muscore.messages import WordedError
 from muscore.tables import services
+from muscore.tables.live import etag_matches
 from muscore.tables.models import Change, Table
 
 log = logging.getLogger(__name__)
@@ -152,16 +153,6 @@ def revision_from_etag(value: str) -> int:
     if re.fullmatch(r"r[0-9]{1,10}", tag):
         return int(tag[1:])
     raise BadRequest(f'If-Match must be an ETag of this API, such as "r3", not {value[:40]!r}')
-
-
-def etag_matches(header: str, etag: str) -> bool:
-    for candidate in header.split(","):
-        tag = candidate.strip()
-        if tag.startswith("W/"):
-            tag = tag[2:]
-        if tag in (etag, "*"):
-            return True
-    return False
 
 
 def state_response(state: Mapping[str, Any], status: int = 200) -> JsonResponse:
