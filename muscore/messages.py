@@ -185,6 +185,9 @@ LEAGUE: dict[str, str] = {
     "legs": gettext_noop("«legs» debe ser 1 (solo ida) o 2 (ida y vuelta), no %(got)s."),
     "too_few_pairs": gettext_noop("Una liga necesita al menos 2 parejas, no %(count)s."),
     "too_many_pairs": gettext_noop("Una liga tiene como mucho %(limit)s parejas, no %(count)s."),
+    "too_many_matches": gettext_noop(
+        "Una liga tiene como mucho %(limit)s partidas (%(pairs)s parejas a ida y vuelta), "
+        "no %(count)s."),
     "players_count": gettext_noop(
         "La pareja %(pair)s (%(name)s) tiene %(count)s jugadores: en una mesa de %(players)s "
         "cada pareja tiene %(size)s."),

@@ -80,6 +80,13 @@ BAD: dict[str, tuple[Any, str]] = {
     "bidi": (with_pair_name("\u202eAna"), "cambia el sentido del texto"),
     "invisible": (with_player("\u200b\u200b"), "solo tiene caracteres invisibles"),
     "too_many_pairs_to_import": (many_pairs(201), "como mucho 200 parejas, no 201"),
+    # Refused by the lists' lengths before the document is walked (a request bounded):
+    # before its depth, its text or its matches are read.
+    "too_many_pairs_first": ({**many_pairs(201), "x": json.loads(nested(60))},
+                             "como mucho 200 parejas, no 201"),
+    "too_many_matches_to_import": (
+        league(matches=[{"pairs": [0, 1], "juegos": [3, 1]}] * 39_801 + [json.loads(nested(60))]),
+        "como mucho 39800 partidas (200 parejas a ida y vuelta), no 39802"),
     "huge_number": ('{"name": "Liga", "legs": 1' + "1" * 5000 + "}", "no es un JSON"),
 }
 

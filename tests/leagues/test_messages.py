@@ -29,6 +29,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "legs": {"got": "3"},
     "too_few_pairs": {"count": 1},
     "too_many_pairs": {"count": 1001, "limit": 1000},
+    "too_many_matches": {"pairs": 200, "count": 39801, "limit": 39800},
     "players_count": {"pair": 0, "name": "A", "count": 1, "players": 4, "size": 2},
     "player_twice": {"where": Where("pair", 1), "player": "Ana"},
     "draw": {"last": 3, "problem": "twice", "item": 0, "times": 2},

@@ -78,6 +78,8 @@ MESSAGES: dict[str, str] = {
     "legs": "'legs' must be 1 (one leg) or 2 (ida y vuelta), not {got}.",
     "too_few_pairs": "A league needs at least 2 pairs, not {count}.",
     "too_many_pairs": "A league has at most {limit} pairs, not {count}.",
+    "too_many_matches": "A league has at most {limit} matches ({pairs} pairs, home and "
+                        "away), not {count}.",
     "players_count": "Pair {pair} ({name}) has {count} players: at a table of {players} each "
                      "pair has {size}.",
     "player_twice": "{where}: {player} cannot sit twice.",
