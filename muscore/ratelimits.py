@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -68,7 +69,10 @@ def account_keys(request: HttpRequest, field: str | None = "username") -> list[s
         typed = request.POST.get(field, "")
         if isinstance(typed, str) and typed.strip():
             # Bounded: the cache key of a megabyte-long "username" is no key.
-            keys.append("name:" + typed.strip().casefold()[:150])
+            # NFKC as Django's login form reads it: "ｂｏｓｓ" tries the account "boss",
+            # and must count against it.
+            name = unicodedata.normalize("NFKC", typed.strip()[:600]).casefold()
+            keys.append("name:" + name[:150])
     return keys
 
 

@@ -83,13 +83,23 @@ class NewAccountForm(forms.Form):
 
 
 def clean_username(value: str) -> str:
-    username = value.strip()
+    """The username as Django stores it (NFKC: "ｉｋｅｒ" is "iker", as the login form
+    reads it), or a message: no spaces, no invisible letters, only letters, digits and
+    @ . + - _."""
+    username = get_user_model().normalize_username(value.strip())
     if not username or any(c.isspace() for c in username):
         raise forms.ValidationError(_("El nombre de usuario va sin espacios."))
     if not all(c.isalnum() or c in "@.+-_" for c in username):
         raise forms.ValidationError(
             _("El nombre de usuario solo lleva letras, números y @ . + - _")
         )
+    if any(unicode_text.is_invisible(c) for c in username):
+        # A Hangul filler is a letter to isalnum() and draws nothing.
+        raise forms.ValidationError(_("El nombre de usuario lleva letras invisibles: quítalas."))
+    if len(username) > USERNAME_MAX:
+        # NFKC can lengthen a name ("ﷺ" is 18 letters).
+        raise forms.ValidationError(
+            _("El nombre de usuario pasa de %(max)s letras.") % {"max": USERNAME_MAX})
     return username
 
 

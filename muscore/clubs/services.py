@@ -87,7 +87,9 @@ def create_account_and_club(name: str, *, username: str, password: str) -> tuple
     whole site (every other table's write would wait for it).
     """
     model = get_user_model()
-    user = model(username=model.normalize_username(username), password=make_password(password))
+    # Asked and saved as Django stores it (NFKC): "ｉｋｅｒ" is the taken "iker", not a 500.
+    username = model.normalize_username(username)
+    user = model(username=username, password=make_password(password))
     with transaction.atomic():
         if model.objects.filter(username__iexact=username).exists():
             # Asked here, once everything else is valid and the request counted against the
@@ -148,6 +150,9 @@ def invite(club: Club, username: str, *, by: Actor) -> tuple[Membership, str]:
     and only while it is in no other club.
     """
     users = get_user_model().objects
+    # Django stores usernames NFKC-normalised: "ｉｋｅｒ" finds "iker" instead of failing on
+    # the unique column.
+    username = users.model.normalize_username(username)
     user = users.filter(username__iexact=username).first()
     created = user is None
     if user is None:
