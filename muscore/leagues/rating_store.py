@@ -66,6 +66,7 @@ from muscore.leagues.models import (
     RatingMatch,
     RatingPoint,
 )
+from muscore.leagues.rows import insert_rows
 
 BATCH = 2000
 # A write re-rates at most this many matches itself (a new result re-rates one; a few
@@ -353,21 +354,9 @@ POINT_FIELDS = ("club", "player", "match", "arrived_at", "side", "won", "mu", "s
 
 
 def _insert_points(rows: Sequence[tuple[Any, ...]]) -> None:
-    """Insert RatingPoint rows given as values in POINT_FIELDS' order.
-
-    One executemany of plain tuples: a backfill or an old match's correction writes a
-    row per player per match (156,000 for the benchmark's club), and bulk_create would
-    build and prepare a model instance for each.
-    """
-    if not rows:
-        return
-    meta = RatingPoint._meta
-    table = connection.ops.quote_name(meta.db_table)
-    fields = {f.name: str(f.column) for f in meta.concrete_fields}
-    columns = ", ".join(connection.ops.quote_name(fields[f]) for f in POINT_FIELDS)
-    marks = ", ".join(["%s"] * len(POINT_FIELDS))
-    with connection.cursor() as cursor:
-        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
+    """Insert RatingPoint rows given as values in POINT_FIELDS' order (one executemany: a
+    backfill or an old match's correction writes a row per player per match)."""
+    insert_rows(RatingPoint, POINT_FIELDS, rows)
 
 
 def _states_before(
