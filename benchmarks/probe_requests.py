@@ -342,6 +342,22 @@ def main() -> None:
     if played is not None and played.table is not None:
         probe(f"undo at an early match's table ({played.pk})", "POST",
               f"/t/{played.table.id}/k/{played.table.edit_key}/deshacer")
+    if "200" in args.only or not args.only:
+        # A new liguilla of the club's 200 pairs through the organiser's form, then its
+        # draw (19,900 matches made in the request).
+        from muscore.clubs.models import Pair
+        from muscore.leagues.forms import CompetitionForm
+
+        blank = CompetitionForm(club=club)
+        form = {name: blank[name].value() for name in blank.fields}
+        form = {k: v for k, v in form.items() if v is not None}
+        form.update(name="Sondeo de 200", format="liguilla", legs=1, pairs=[
+            str(pk) for pk in Pair.objects.filter(club=club).values_list("pk", flat=True)[:200]])
+        probe("new competition of 200 pairs", "POST", f"/club/{club.slug}/ligas/nueva", form)
+        new = Competition.objects.filter(club=club, name="Sondeo de 200").first()
+        if new is not None:
+            probe(f"draw of that liguilla ({len(form['pairs'])} pairs)", "POST",
+                  f"/club/{club.slug}/liga/{new.pk}/sorteo", {"order": ""})
     if "import" in args.only:  # asked for by name only: it adds a 39,800-match league
         from django.core.files.uploadedfile import SimpleUploadedFile
 
