@@ -10,13 +10,14 @@ from django.utils.translation import gettext_lazy as _
 from muscore.championships.models import Championship, Sede
 from muscore.clubs.models import NAME_MAX
 from muscore.handentry.options import JUEGOS_RANGE
+from muscore.idfields import IdChoiceField
 from muscore.leagues.models import Competition
 
 
 class EntryForm(forms.Form):
     """A pair's entry: the venue, its name, the two players and a contact."""
 
-    sede = forms.ModelChoiceField(queryset=Sede.objects.none(), label=_("Sede"),
+    sede = IdChoiceField(queryset=Sede.objects.none(), label=_("Sede"),
                                   empty_label=None)
     name = forms.CharField(label=_("Nombre de la pareja"), max_length=NAME_MAX)
     player_a = forms.CharField(label=_("Jugador 1"), max_length=NAME_MAX)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from muscore.clubs.forms import clean_name
 from muscore.clubs.models import NAME_MAX, Club, Pair, Player
 from muscore.handentry.options import TableOptionsFields
+from muscore.idfields import IdChoiceField, IdMultipleChoiceField
 from muscore.leagues.models import REASON_MAX
 
 FORMATS = [
@@ -53,7 +54,7 @@ class CompetitionForm(TableOptionsFields):
         required=False,
         widget=forms.RadioSelect,
     )
-    pairs = forms.ModelMultipleChoiceField(
+    pairs = IdMultipleChoiceField(
         label=gettext_lazy("Parejas"),
         queryset=Pair.objects.none(),
         widget=forms.CheckboxSelectMultiple,
@@ -233,7 +234,7 @@ class NoShowForm(forms.Form):
 class SubstituteForm(forms.Form):
     """A player who sat in for one of a pair's players in this match."""
 
-    replaced = forms.ModelChoiceField(label=gettext_lazy("No jugó"), queryset=Player.objects.none())
+    replaced = IdChoiceField(label=gettext_lazy("No jugó"), queryset=Player.objects.none())
     substitute = forms.CharField(
         label=gettext_lazy("Jugó en su lugar"),
         max_length=NAME_MAX,

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from muscore.clubs.models import Club, Pair, Player
 from muscore.clubs.permissions import require_organiser
 from muscore.clubs.views import club_context
+from muscore.idfields import IdChoiceField
 from muscore.leagues import roster
 from muscore.text import sorted_by_name
 
@@ -46,7 +47,7 @@ def retire_pair(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
 class MergeForm(forms.Form):
     """Who `gone` really is, and the organiser's yes."""
 
-    keep = forms.ModelChoiceField(label=gettext_lazy("Es la misma persona que"),
+    keep = IdChoiceField(label=gettext_lazy("Es la misma persona que"),
                                   queryset=Player.objects.none())
     confirm = forms.BooleanField(
         label=gettext_lazy("Sí, son la misma persona: fusionarlos"), required=True)
