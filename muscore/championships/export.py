@@ -12,6 +12,7 @@ from django.core.paginator import Paginator
 from muscore.championships.models import Championship, PhaseGroup
 from muscore.championships.services import champion, qualified
 from muscore.leagues import documents
+from muscore.leagues.compute.spreadsheet import safe_cell
 from muscore.leagues.models import Competition
 
 #: Venues (with their entries and heat) in one page of the API document: 250 venues' heats
@@ -80,6 +81,9 @@ def entries_csv(championship: Championship) -> str:
     writer = csv.writer(out)
     writer.writerow(["sede", "region", "pair", "player_1", "player_2", "status", "paid"])
     for e in championship.enrolments.select_related("sede__region").order_by("sede_id", "id"):
-        writer.writerow([e.sede.name, e.sede.region.name if e.sede.region else "", e.name,
-                         e.player_a, e.player_b, e.status, "yes" if e.paid else "no"])
+        # Names typed by anyone at the public entry form: made safe as the leagues' CSV
+        # (OWASP's formula injection: a pair named "=HYPERLINK(...)").
+        writer.writerow([safe_cell(cell) for cell in (
+            e.sede.name, e.sede.region.name if e.sede.region else "", e.name,
+            e.player_a, e.player_b, e.status, "yes" if e.paid else "no")])
     return out.getvalue()

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django import forms
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
@@ -39,6 +40,7 @@ from muscore.championships.models import (
     Sede,
 )
 from muscore.championships.pairs import acting, heat_pair, make_phase_pairs, phase_pair
+from muscore.clubs.forms import clean_name
 from muscore.clubs.models import NAME_MAX, Club, Pair
 from muscore.clubs.permissions import Actor, is_organiser, require_organiser, stored_user
 from muscore.clubs.services import create_club
@@ -72,7 +74,13 @@ def require_sede(user: Actor, sede: Sede) -> None:
 
 
 def _name(value: str, what: str) -> str:
-    value = " ".join((value or "").split())
+    try:
+        # Checked as the clubs' names (muscore.text): the public entry form's names end up
+        # on boards, cards and exports; no control character, direction override or
+        # invisible-only name.
+        value = clean_name(value or "")
+    except forms.ValidationError as error:
+        raise ChampionshipError(error.messages[0]) from None
     if not value:
         raise ChampionshipError(_("Falta %(what)s.") % {"what": what})
     if len(value) > NAME_MAX:
