@@ -329,7 +329,6 @@ def create_liguillas(
     return made
 
 
-@transaction.atomic
 def record_draw(
     competition: Competition, order: Sequence[int], *, by: Actor, method: str = "typed"
 ) -> None:
@@ -338,79 +337,128 @@ def record_draw(
     A draw is made once: it decides the groups, the rounds and the last tie-break.
     """
     check_organiser(by, competition.club)
-    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    # The fixtures worked out before the transaction, which on SQLite holds the site's one
+    # write lock: a 200-pair liguilla's 19,900 matches are a tenth of a second of Python
+    # (issue 21: no request holds a lock long). Worked out again inside if the entries
+    # changed meanwhile; a refusal is said inside, in its order.
+    try:
+        plan: DrawPlan | None = _draw_plan(Competition.objects.get(pk=competition.pk), order)
+    except CompetitionError:
+        plan = None
+    with transaction.atomic():
+        _record_draw(competition.pk, order, plan, by=by, method=method)
+
+
+def _record_draw(competition_id: int, order: Sequence[int], plan: DrawPlan | None, *,
+                 by: Actor, method: str) -> None:
+    competition = Competition.objects.select_for_update().get(pk=competition_id)
     if competition.format == Competition.Format.CEROS:
         raise CompetitionError(_("Un torneo a ceros se sortea ronda a ronda."))
     if competition.draw is not None:
         raise CompetitionError(_("El sorteo ya está hecho."))
-    entered = [e.pair for e in competition.entries.select_related("pair").order_by("index")]
-    check_one_pair_each(entered)  # a competition entered before this was checked
-    count = len(entered)
-    try:
-        drawn = list(read_draw(list(order), count))
-    except LeagueError as error:
-        raise league_error(error) from None
-    competition.draw = drawn
+    entries = list(competition.entries.select_related("pair").order_by("index"))
+    check_one_pair_each([e.pair for e in entries])  # a competition entered before this was checked
+    if plan is None or plan.basis != _draw_basis(competition, entries):
+        plan = _draw_plan(competition, order, entries)
+    competition.draw = plan.drawn
     competition.draw_method = method[:10]
     competition.drawn_at = timezone.now()
     competition.drawn_by = stored_user(by)
     competition.status = Competition.Status.PLAYING
     competition.save()
-    _generate(competition)
+    _write_plan(competition, plan)
     bump(competition)
 
 
-def _generate(competition: Competition) -> None:
-    entries = {e.index: e for e in competition.entries.all()}
-    draw: list[int] = list(competition.draw or [])
-    rounds: list[Round] = []
+@dataclass(frozen=True)
+class DrawPlan:
+    """A draw's fixtures, worked out from the competition's entries before they are
+    written: the groups' members (entry ids), the rounds (number, group's place, the
+    entry that rests, stage) and the matches in their order (round's place, slot, the
+    entries' ids, the match's document text)."""
+
+    basis: tuple[Any, ...]
+    drawn: list[int]
+    members: list[list[int]]
+    rounds: list[tuple[int, int | None, int | None, str]]
+    matches: list[tuple[int, str, int | None, int | None, str]]
+
+
+def _draw_basis(competition: Competition, entries: Sequence[Entry]) -> tuple[Any, ...]:
+    """What a plan is worked out from: if it is the same in the transaction, so is the plan."""
+    return (competition.format, competition.legs, competition.group_count,
+            tuple((e.pk, e.index) for e in entries))
+
+
+def _draw_plan(competition: Competition, order: Sequence[int],
+               entries: Sequence[Entry] | None = None) -> DrawPlan:
+    """The fixtures `order` gives the competition (CompetitionError: a bad order)."""
+    if competition.format == Competition.Format.CEROS:
+        raise CompetitionError(_("Un torneo a ceros se sortea ronda a ronda."))
+    if entries is None:
+        entries = list(competition.entries.order_by("index"))
+    try:
+        draw = list(read_draw(list(order), len(entries)))
+    except LeagueError as error:
+        raise league_error(error) from None
+    by_index = {e.index: e for e in entries}
+    rounds: list[tuple[int, int | None, int | None, str]] = []
     planned: list[tuple[int, int, int, Entry | None, Entry | None, str]] = []
-    # (round index in `rounds`, sort key group, order, first, second, slot)
+    # (round's place in `rounds`, sort key group, order, first, second, slot)
+    members: list[list[Entry]] = []
     if competition.format == Competition.Format.LIGUILLA:
         for number, fixture in enumerate(fixtures(len(draw), competition.legs), 1):
-            bye = entries[draw[fixture.bye[0]]] if fixture.bye else None
-            rounds.append(Round(competition=competition, number=number, bye=bye))
-            for order, (a, b) in enumerate(fixture.matches):
-                planned.append((len(rounds) - 1, 0, order, entries[draw[a]], entries[draw[b]], ""))
+            bye = by_index[draw[fixture.bye[0]]].pk if fixture.bye else None
+            rounds.append((number, None, bye, "league"))
+            for order_, (a, b) in enumerate(fixture.matches):
+                planned.append((len(rounds) - 1, 0, order_, by_index[draw[a]],
+                                by_index[draw[b]], ""))
     else:
-        groups = [
-            Group.objects.create(competition=competition, name=GROUP_NAMES[g], order=g)
-            for g in range(competition.group_count)
-        ]
-        members: list[list[Entry]] = [[] for _ in groups]
+        members = [[] for _ in range(competition.group_count)]
         for place, index in enumerate(draw):
-            g = place % len(groups)
-            members[g].append(entries[index])
-        for g, group in enumerate(groups):
-            Entry.objects.filter(pk__in=[e.pk for e in members[g]]).update(group=group)
-            for number, fixture in enumerate(fixtures(len(members[g]), competition.legs), 1):
-                bye = members[g][fixture.bye[0]] if fixture.bye else None
-                rounds.append(Round(competition=competition, number=number, group=group,
-                                    bye=bye))
-                for order, (a, b) in enumerate(fixture.matches):
-                    planned.append((len(rounds) - 1, g, order, members[g][a], members[g][b], ""))
-        last = max(r.number for r in rounds)
-        stages = (["quarterfinal"] if len(groups) == 4 else []) + ["semifinal", "final"]
+            members[place % len(members)].append(by_index[index])
+        for g, group in enumerate(members):
+            for number, fixture in enumerate(fixtures(len(group), competition.legs), 1):
+                bye = group[fixture.bye[0]].pk if fixture.bye else None
+                rounds.append((number, g, bye, "league"))
+                for order_, (a, b) in enumerate(fixture.matches):
+                    planned.append((len(rounds) - 1, g, order_, group[a], group[b], ""))
+        last = max(number for number, *_rest in rounds)
+        stages = (["quarterfinal"] if len(members) == 4 else []) + ["semifinal", "final"]
         for offset, stage in enumerate(stages, 1):
-            rounds.append(Round(competition=competition, number=last + offset, stage=stage))
+            rounds.append((last + offset, None, None, stage))
             slots = {"quarterfinal": ["qf1", "qf2", "qf3", "qf4"], "semifinal": ["sf1", "sf2"],
                      "final": ["final", "third"]}[stage]
-            for order, slot in enumerate(slots):
-                planned.append((len(rounds) - 1, 0, order, None, None, slot))
+            for order_, slot in enumerate(slots):
+                planned.append((len(rounds) - 1, 0, order_, None, None, slot))
+    planned.sort(key=lambda p: (rounds[p[0]][0], p[1], p[2]))
+    return DrawPlan(
+        basis=_draw_basis(competition, entries), drawn=draw,
+        members=[[e.pk for e in group] for group in members], rounds=rounds,
+        matches=[(r, slot, first.pk if first else None, second.pk if second else None,
+                  document_text(rounds[r][0], first.index, second.index, "", None, None,
+                                None, None, False, False, None, None)
+                  if first and second else "")
+                 for r, _g, _o, first, second, slot in planned])
+
+
+def _write_plan(competition: Competition, plan: DrawPlan) -> None:
+    groups = [Group.objects.create(competition=competition, name=GROUP_NAMES[g], order=g)
+              for g in range(len(plan.members))]
+    for group, members in zip(groups, plan.members, strict=True):
+        Entry.objects.filter(pk__in=members).update(group=group)
+    rounds = [Round(competition=competition, number=number, stage=stage, bye_id=bye,
+                    group=groups[g] if g is not None else None)
+              for number, g, bye, stage in plan.rounds]
     Round.objects.bulk_create(rounds)
-    planned.sort(key=lambda p: (rounds[p[0]].number, p[1], p[2]))
     # Plain rows, not Match instances through bulk_create: a 200-pair liguilla's 19,900
     # matches took 1.5 s that way, holding the write lock (issue 21: requests bounded).
     insert_rows(Match, MATCH_FIELDS, [
-        (competition.pk, rounds[r].pk, n, slot,
-         first.pk if first else None, second.pk if second else None, "", False, False,
-         document_text(rounds[r].number, first.index, second.index, "", None, None, None,
-                       None, False, False, None, None) if first and second else "")
-        for n, (r, _g, _o, first, second, slot) in enumerate(planned, 1)
-    ])
+        (competition.pk, rounds[r].pk, n, slot, first, second, "", False, False, doc)
+        for n, (r, slot, first, second, doc) in enumerate(plan.matches, 1)])
 
 
-# A new match's columns as _generate writes them (the others are null until it is played).
+# A new match's columns as _write_plan writes them (the others are null until it is played).
 MATCH_FIELDS = ("competition", "round", "number", "slot", "first", "second", "source",
                 "no_show_first", "no_show_second", "doc")
 
