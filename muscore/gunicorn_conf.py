@@ -6,6 +6,7 @@ goes to standard output and the error log to standard error; both mask edit keys
 same id as on the app's own log lines for that request.
 """
 
+import os
 from typing import Any
 
 accesslog = "-"
@@ -40,3 +41,15 @@ def worker_abort(worker: Any) -> None:
         getattr(worker, "muscore_request", None) or "no request",
         logs.request_id.get(),
     )
+
+
+# The abuse limits (muscore/ratelimits.py) count in the Django cache: with the default
+# (each process's own memory) every worker counts alone, so a limit lets through up to
+# workers times its rate. Said once at start, where the number of workers is known.
+def when_ready(server: Any) -> None:
+    workers = server.cfg.workers
+    if workers > 1 and os.environ.get("CACHE_URL", "").strip() in ("", "locmem://"):
+        server.log.warning(
+            "the abuse limits count in each worker's own memory: %s workers each allow "
+            "the whole rate; set CACHE_URL=redis://... for one count (docs/operations.md, "
+            "Abuse limits)", workers)

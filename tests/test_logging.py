@@ -68,6 +68,8 @@ def test_a_500_writes_its_traceback_to_stderr_and_no_line_holds_the_edit_key(
     # And the key itself nowhere.
     assert key not in stdout
     assert key not in stderr
+    # Two workers and no shared cache: the abuse limits count per worker, and it is said.
+    assert "the abuse limits count in each worker's own memory: 2 workers" in stderr
 
 
 def test_every_response_carries_a_request_id_and_a_hostile_one_is_replaced(
