@@ -52,7 +52,6 @@ from muscore.leagues.compute.document import (
     read_rules,
 )
 from muscore.leagues.compute.errors import LeagueError
-from muscore.leagues.compute.fixtures import fixtures
 from muscore.leagues.compute.standings import Row, apply_head_to_head, match_points, order_rows
 from muscore.leagues.draw_plan import DrawPlan
 from muscore.leagues.models import (
@@ -306,24 +305,10 @@ def create_liguillas(
     by_competition: dict[int, list[Entry]] = {}
     for entry in entries:
         by_competition.setdefault(entry.competition_id, []).append(entry)
-    rounds: list[Round] = []
-    planned: list[tuple[Competition, int, Entry, Entry]] = []  # round's place in `rounds`
-    for competition in made:
-        drawn = by_competition[competition.pk]
-        for number, fixture in enumerate(fixtures(len(drawn), 1), 1):
-            bye = drawn[fixture.bye[0]] if fixture.bye else None
-            rounds.append(Round(competition=competition, number=number, bye=bye))
-            for a, b in fixture.matches:
-                planned.append((competition, len(rounds) - 1, drawn[a], drawn[b]))
-    Round.objects.bulk_create(rounds)
-    matches, numbers = [], dict.fromkeys((c.pk for c in made), 0)
-    for competition, r, first, second in planned:
-        numbers[competition.pk] += 1
-        matches.append(Match(competition=competition, round=rounds[r],
-                             number=numbers[competition.pk], first=first, second=second))
-    for match in matches:  # bulk_create skips save(); their round and entries are loaded
-        match.doc = match.document_text()
-    Match.objects.bulk_create(matches)
+    # Each drawn in the order given: the fixtures as record_draw makes them.
+    draw_plan.write_many([
+        (competition, draw_plan.plan(competition, list(range(len(drawn))), drawn))
+        for competition in made for drawn in [by_competition[competition.pk]]])
     return made
 
 

@@ -82,18 +82,27 @@ def plan(competition: Competition, draw: list[int], entries: Sequence[Entry]) ->
 
 def write(competition: Competition, plan: DrawPlan) -> None:
     """Write a plan: the groups, the entries' groups, the rounds, the matches."""
-    groups = [Group.objects.create(competition=competition, name=GROUP_NAMES[g], order=g)
-              for g in range(len(plan.members))]
-    for group, members in zip(groups, plan.members, strict=True):
-        Entry.objects.filter(pk__in=members).update(group=group)
-    rounds = [Round(competition=competition, number=number, stage=stage, bye_id=bye,
-                    group=groups[g] if g is not None else None)
-              for number, g, bye, stage in plan.rounds]
-    Round.objects.bulk_create(rounds)
+    write_many([(competition, plan)])
+
+
+def write_many(plans: Sequence[tuple[Competition, DrawPlan]]) -> None:
+    """Write the plans of many competitions (a championship phase's liguillas) with their
+    rounds in one insert and their matches in one, whatever their number."""
+    made: list[list[Round]] = []
+    for competition, plan in plans:
+        groups = [Group.objects.create(competition=competition, name=GROUP_NAMES[g], order=g)
+                  for g in range(len(plan.members))]
+        for group, members in zip(groups, plan.members, strict=True):
+            Entry.objects.filter(pk__in=members).update(group=group)
+        made.append([Round(competition=competition, number=number, stage=stage, bye_id=bye,
+                           group=groups[g] if g is not None else None)
+                     for number, g, bye, stage in plan.rounds])
+    Round.objects.bulk_create([r for rounds in made for r in rounds])
     # Plain rows, not Match instances through bulk_create: a 200-pair liguilla's 19,900
     # matches took 1.5 s that way, holding the write lock (issue 21: requests bounded).
     insert_rows(Match, MATCH_FIELDS, [
         (competition.pk, rounds[r].pk, n, slot, first, second, "", False, False, doc)
+        for (competition, plan), rounds in zip(plans, made, strict=True)
         for n, (r, slot, first, second, doc) in enumerate(plan.matches, 1)])
 
 
