@@ -207,3 +207,71 @@ def test_no_import_cycle_between_apps() -> None:
     assert "clubs" in graph["leagues"] and "leagues" not in graph["clubs"], graph
     cycles = import_cycles(graph)
     assert not cycles, f"apps importing each other: {cycles}"
+
+
+def pinned_uv() -> Path:
+    """The uv that scripts/_setup.sh pins and installs beside .venv (ensure_venv)."""
+    version = re.search(r"^UV_VERSION=(\S+)$", (ROOT / "scripts" / "_setup.sh").read_text(),
+                        re.MULTILINE)
+    assert version, "scripts/_setup.sh no longer pins UV_VERSION"
+    uv = ROOT / ".venv" / f"uv-{version.group(1)}" / "bin" / "uv"
+    if not uv.exists():
+        found = shutil.which("uv")
+        if found is None:
+            pytest.fail(f"{uv} is missing: ./scripts/test installs it (ensure_venv)")
+        return Path(found)
+    return uv
+
+
+def uv_run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(pinned_uv()), *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_the_lock_matches_pyproject() -> None:
+    """uv.lock is what pyproject.toml asks for: a dependency added, removed or re-pinned
+    without ./scripts/lock fails here (and `uv sync --locked` refuses to install it)."""
+    result = uv_run("lock", "--check", "--offline")
+    assert result.returncode == 0, (
+        "uv.lock does not match pyproject.toml: run ./scripts/lock and commit uv.lock and "
+        "requirements/ with it\n" + result.stdout + result.stderr)
+
+
+def test_the_lock_check_catches_a_changed_pyproject(tmp_path: Path) -> None:
+    """The check above can fail: the same lock beside a pyproject with one more dependency."""
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert '"pyuca==1.2",' in pyproject, "the test's anchor moved: pick another dependency"
+    (tmp_path / "pyproject.toml").write_text(
+        pyproject.replace('"pyuca==1.2",', '"pyuca==1.2",\n    "six==1.17.0",'))
+    shutil.copy(ROOT / "uv.lock", tmp_path / "uv.lock")
+    result = uv_run("lock", "--check", "--offline", cwd=tmp_path)
+    assert result.returncode != 0
+    assert "needs to be updated" in result.stderr
+
+
+@pytest.mark.parametrize("extras", ["app", "test"])
+def test_the_pip_fallback_installs_the_locked_versions(extras: str, tmp_path: Path) -> None:
+    """requirements/*.txt (pip's fallback, with hashes) are uv.lock exported as it is now."""
+    out = tmp_path / "out.txt"
+    args = ["export", "--frozen", "--quiet", "--no-emit-project", "--output-file",
+            f"requirements/{extras}.txt"]
+    if extras == "test":
+        args[4:4] = ["--extra", "test"]
+    # The export's header names its own command (with requirements/...); compare the rest.
+    result = uv_run(*[a if not a.startswith("requirements/") else str(out) for a in args])
+    assert result.returncode == 0, result.stderr
+    committed = (ROOT / "requirements" / f"{extras}.txt").read_text().splitlines()
+    exported = out.read_text().splitlines()
+    assert committed[2:] == exported[2:], (
+        f"requirements/{extras}.txt is not uv.lock's export: run ./scripts/lock")
+    assert all("--hash=sha256:" in line or not line.startswith(" ") or "#" in line
+               for line in committed[2:])
+
+
+def test_every_install_goes_through_the_lock() -> None:
+    """The README's two commands and CI install with `uv sync --locked` (scripts/_setup.sh)."""
+    setup = (ROOT / "scripts" / "_setup.sh").read_text()
+    assert "sync --locked" in setup and "uv pip install" not in setup
+    for script in ("run", "test"):
+        assert "ensure_venv" in (ROOT / "scripts" / script).read_text()
+    assert "./scripts/test" in (ROOT / ".ci" / "run").read_text()
