@@ -36,7 +36,12 @@ WRITE = "write"
 LOGIN = "login"
 ACCOUNT = "account"
 EXPORT = "export"
-GROUPS = (CREATE, IMPORT, WRITE, LOGIN, ACCOUNT, EXPORT)
+# The site's ceiling on new accounts (counted for the whole site, not per address): each
+# is a password hash (PBKDF2, a quarter of a second of a core), and 60 of them from 60
+# addresses took PostgreSQL's other writes from a p50 of 82 ms to 1,787 ms (issue 28).
+SIGNUP = "signup"
+GROUPS = (CREATE, IMPORT, WRITE, LOGIN, ACCOUNT, EXPORT, SIGNUP)
+SITE = "site"
 
 
 def client_address(request: HttpRequest) -> str:
@@ -76,16 +81,17 @@ def account_keys(request: HttpRequest, field: str | None = "username") -> list[s
     return keys
 
 
-def retry_after(request: HttpRequest, group: str, accounts: Iterable[str] = ()) -> int | None:
-    """Count this request in `group`, per address and per each of `accounts`; the seconds
-    to wait if any of them is over a limit, else None."""
+def retry_after(request: HttpRequest, group: str, accounts: Iterable[str] = (),
+                *, by_address: bool = True) -> int | None:
+    """Count this request in `group`, per address (unless not `by_address`) and per each of
+    `accounts`; the seconds to wait if any of them is over a limit, else None."""
     if not settings.RATELIMIT_ENABLE:
         return None
-    keys: list[str | Callable[[str, HttpRequest], str]] = ["ip"]
+    keys: list[str | Callable[[str, HttpRequest], str]] = ["ip"] if by_address else []
     keys += [functools.partial(lambda value, _group, _request: value, a) for a in accounts]
     wait: int | None = None
     for key in keys:
-        for rate in settings.MUSCORE_RATE_LIMITS[group]:
+        for rate in settings.MUSCORE_RATE_LIMITS.get(group, []):
             usage = get_usage(request, group=f"muscore.{group}", key=key, rate=rate, increment=True)
             if usage is not None and usage["should_limit"]:
                 # time_left is 0 in the window's last second; the next one starts a second later.
@@ -93,7 +99,8 @@ def retry_after(request: HttpRequest, group: str, accounts: Iterable[str] = ()) 
     return wait
 
 
-def too_many_requests(request: HttpRequest, seconds: int, api: bool) -> HttpResponse:
+def too_many_requests(request: HttpRequest, seconds: int, api: bool,
+                      site: bool = False) -> HttpResponse:
     if api:
         response: HttpResponse = JsonResponse(
             {
@@ -105,7 +112,7 @@ def too_many_requests(request: HttpRequest, seconds: int, api: bool) -> HttpResp
     else:
         # A long wait in minutes: "9950 seconds" means nothing to a player.
         minutes = -(-seconds // 60) if seconds >= 120 else 0
-        context = {"seconds": seconds, "minutes": minutes}
+        context = {"seconds": seconds, "minutes": minutes, "site": site}
         response = render(request, "429.html", context, status=429)
         if getattr(request, "htmx", False):
             # A tap in the hand entry (htmx): show the page instead of a form that does nothing.
@@ -139,6 +146,27 @@ def limit(
                 seconds = retry_after(request, group, accounts)
                 if seconds is not None:
                     return too_many_requests(request, seconds, api)
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def site_ceiling(group: str, *, when: Callable[[HttpRequest], bool]) -> Callable[[View], View]:
+    """Refuse the requests `when` says count (a new account: a form that makes one) past the
+    `group`'s rates for the whole site, whoever sends them, with a 429 page saying the site
+    is busy, before the view runs (so before the password is hashed)."""
+    if group not in GROUPS:
+        raise ValueError(f"unknown rate-limit group {group!r}")
+
+    def decorate(view: View) -> View:
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method == "POST" and when(request):
+                seconds = retry_after(request, group, [SITE], by_address=False)
+                if seconds is not None:
+                    return too_many_requests(request, seconds, api=False, site=True)
             return view(request, *args, **kwargs)
 
         return wrapper

@@ -221,6 +221,10 @@ MUSCORE_RATE_LIMITS = {
     # Reads that cost seconds when their cache is cold: a league's export and CSV files, the
     # cards. A club shares one address, and a phone asks a card again only when it changed.
     "export": envrates("MUSCORE_RATE_EXPORT", "60/m,600/h"),
+    # New accounts (a club made with its account, a password chosen through an invitation
+    # or a new-password link) for the whole site, whatever the address: each is a password
+    # hash, and a storm of them from many addresses slowed every other write (issue 28).
+    "signup": envrates("MUSCORE_RATE_SIGNUP", "20/m,300/h"),
 }
 if str(CACHES["default"]["BACKEND"]).endswith("LocMemCache"):
     # django-ratelimit refuses a cache that is not shared. Local memory counts atomically

@@ -65,6 +65,7 @@ def logout(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @ratelimits.limit(ratelimits.LOGIN, api=False)
+@ratelimits.site_ceiling(ratelimits.SIGNUP, when=lambda request: True)
 def set_password(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     """An invitation or a new password link: choose a password, and you are logged in (an
     account made by an invitation then organises that club). An invitation to an account
@@ -132,6 +133,7 @@ def answer_invitation(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @ratelimits.limit(ratelimits.ACCOUNT, api=False, per_account=True)
+@ratelimits.site_ceiling(ratelimits.SIGNUP, when=lambda request: request.user.is_anonymous)
 def new_club(request: HttpRequest) -> HttpResponse:
     """A new club. Without an account the same form makes one: its first organiser."""
     anonymous = not request.user.is_authenticated

@@ -33,7 +33,8 @@ def limits(settings: Settings) -> Iterator[dict[str, list[str]]]:
     cache.clear()
 
 
-def new_club(client: Client, n: int, ip: str, password: str = PASSWORD, **extra: str) -> Any:
+def new_club(client: Client, n: int, ip: str, password: str = PASSWORD,
+             language: str = "es", **extra: str) -> Any:
     data = {
         "name": f"Club {n}",
         "account-username": f"socio{n}",
@@ -41,7 +42,8 @@ def new_club(client: Client, n: int, ip: str, password: str = PASSWORD, **extra:
         "account-password2": password,
         **extra,
     }
-    return client.post("/clubs/nuevo", data, REMOTE_ADDR=ip)
+    return client.post("/clubs/nuevo", data, REMOTE_ADDR=ip,
+                       headers={"Accept-Language": language})
 
 
 def test_accounts_and_clubs_are_limited_per_address(limits: dict[str, list[str]]) -> None:
@@ -191,3 +193,61 @@ def test_new_club_gives_the_same_answer_whether_a_username_exists() -> None:
     assert "Ese nombre de usuario no se puede usar" in taken.content.decode()
     assert not Club.objects.exists() and get_user_model().objects.count() == 1
     assert not Membership.objects.exists()
+
+
+def test_new_accounts_have_a_ceiling_for_the_whole_site_whatever_the_addresses(
+    settings: Settings,
+) -> None:
+    # Each new account is a password hash (a quarter of a second of a core in production):
+    # 60 from 60 addresses slowed every other write, so the site takes so many a period
+    # whoever sends them (a day here: no window ends in the middle of the test).
+    settings.RATELIMIT_ENABLE = True
+    settings.MUSCORE_RATE_LIMITS = {**{k: list(v) for k, v in RATES.items()},
+                                    "account": ["5/m"], "signup": ["3/d"]}
+    cache.clear()
+    try:
+        for n in range(2):
+            assert new_club(Client(), n, address(60, 20, start=10 * n)).status_code == 302
+        # An organiser already logged in makes a club without a new account: not counted.
+        organiser = logged_in(make_user("maite"))
+        made = organiser.post("/clubs/nuevo", {"name": "De Maite"},
+                              REMOTE_ADDR=address(60, 20, start=60))
+        assert made.status_code == 302
+        # A password chosen through an invitation's link is a hash too: the third.
+        club = Club.objects.get(name="De Maite")
+        page = organiser.post(f"/club/{club.slug}/organizadores", {"username": "iker"},
+                              REMOTE_ADDR=address(60, 20, start=60))
+        link = re.search(r"http://testserver(/cuentas/clave/[^<\s]+)", page.content.decode())
+        assert link
+        chosen = {"new_password1": PASSWORD, "new_password2": PASSWORD}
+        assert Client().post(link.group(1), chosen,
+                             REMOTE_ADDR=address(60, 20, start=70)).status_code == 302
+        users = get_user_model().objects.count()
+        refused = new_club(Client(), 5, address(60, 20, start=100))
+        assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+        text = refused.content.decode()
+        assert "Se están creando muchas cuentas nuevas en este sitio" in text
+        assert "desde esta conexión" not in text  # not this address's fault
+        assert get_user_model().objects.count() == users
+        assert not Club.objects.filter(name="Club 5").exists()
+        english = new_club(Client(), 6, address(60, 20, start=120), language="en")
+        assert english.status_code == 429
+        assert "Many new accounts are being made on this site" in english.content.decode()
+        # Everything else goes on: an organiser's own club, a login.
+        assert organiser.post("/clubs/nuevo", {"name": "Otra"},
+                              REMOTE_ADDR=address(60, 20, start=130)).status_code == 302
+        assert Client().post("/cuentas/entrar", {"username": "maite", "password": PASSWORD},
+                             REMOTE_ADDR=address(60, 20, start=140)).status_code == 302
+    finally:
+        cache.clear()
+
+
+def test_the_sites_ceiling_on_new_accounts_comes_from_the_environment() -> None:
+    from tests.test_settings import manage
+
+    probe = "from django.conf import settings; print(settings.MUSCORE_RATE_LIMITS['signup'])"
+    result = manage("shell", "--no-imports", "-c", probe, MUSCORE_RATE_SIGNUP="40/m")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "['40/m']"
+    default = manage("shell", "--no-imports", "-c", probe)
+    assert default.stdout.strip().splitlines()[-1] == "['20/m', '300/h']"
