@@ -40,6 +40,14 @@ def envint(name: str, default: str) -> int:
         raise ValueError(f"{name} must be a whole number, not {value!r}") from None
 
 
+def envfloat(name: str, default: str) -> float:
+    value = os.environ.get(name, default)
+    try:
+        return float(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {value!r}") from None
+
+
 def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -77,6 +85,7 @@ INSTALLED_APPS = [
     "muscore.clubs",
     "muscore.leagues",
     "muscore.championships",
+    "muscore.live",
 ]
 
 MIDDLEWARE = [
@@ -116,6 +125,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "muscore.live.context.stream",
             ],
         },
     },
@@ -305,6 +315,31 @@ X_FRAME_OPTIONS = "DENY"
 MUSCORE_BEHIND_PROXY = envbool("MUSCORE_BEHIND_PROXY", "false")
 if MUSCORE_BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Live screens by push (muscore.live, issue 32; docs/operations.md). The pages name the
+# stream's path when MUSCORE_LIVE_STREAM is set: muscore.asgi (uvicorn) sets it to /events/
+# for the pages it serves itself; behind nginx, set it on the gunicorn servers too when
+# nginx sends /events/ to uvicorn. Empty: no stream, the pages poll as before.
+LIVE_STREAM_URL = os.environ.get("MUSCORE_LIVE_STREAM", "").strip()
+LIVE_STREAM_PATH = "/events/"
+# The bus between servers: Redis pub/sub (muscore.bus), by default the cache's Redis.
+LIVE_REDIS_URL = os.environ.get(
+    "LIVE_REDIS_URL", CACHE_URL if CACHE_URL.startswith(CACHE_SCHEMES) else "").strip()
+LIVE_CHANNEL_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "muscore")
+# Streams one server process takes in all, and from one address (a club's wifi is one).
+LIVE_MAX_CONNECTIONS = envint("LIVE_MAX_CONNECTIONS", "20000")
+LIVE_MAX_PER_ADDRESS = envint("LIVE_MAX_PER_ADDRESS", "2000")
+# A comment this often on an idle stream: proxies close a silent connection (nginx: 60 s).
+LIVE_HEARTBEAT_SECONDS = envint("LIVE_HEARTBEAT_SECONDS", "20")
+# How soon a phone tries again after a dropped stream (the EventSource's retry).
+LIVE_RETRY_MS = envint("LIVE_RETRY_MS", "2000")
+# The stream server reads the watched revisions this often without Redis (or with Redis
+# down), and every LIVE_SAFETY_SECONDS with it (a publish lost in between).
+LIVE_CHECK_SECONDS = envfloat("LIVE_CHECK_SECONDS", "0.5")
+LIVE_SAFETY_SECONDS = envfloat("LIVE_SAFETY_SECONDS", "10")
+# Threads that draw changed screens, and threads that serve the pages under muscore.asgi.
+LIVE_RENDER_THREADS = envint("LIVE_RENDER_THREADS", "4")
+LIVE_PAGE_THREADS = envint("LIVE_PAGE_THREADS", "8")
 
 # muscore.middleware.ContentSecurityPolicyMiddleware: no outside origin, no inline
 # script or style. Templates keep scripts and styles in static files; htmx is told not

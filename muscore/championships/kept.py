@@ -31,6 +31,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
+from muscore import bus
 from muscore.championships.models import Championship, Phase, Sede
 from muscore.tables.live import RELEASE, etag_matches
 
@@ -41,8 +42,10 @@ T = TypeVar("T")
 
 
 def touch(championship_id: int) -> None:
-    """Bump the championship's revision: its kept pages and document are built again."""
+    """Bump the championship's revision: its kept pages and document are built again, and
+    its live screens are drawn again once the change commits."""
     Championship.objects.filter(pk=championship_id).update(revision=F("revision") + 1)
+    bus.publish(f"championship:{championship_id}")
 
 
 def stamp(championship: Championship, *, phase: int | None = None,

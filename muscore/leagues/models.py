@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from muscore import bus
 from muscore.clubs.models import Club, Pair
 
 
@@ -567,10 +568,13 @@ class DocumentBacklog(models.Model):
 
     @staticmethod
     def add(competition_ids: list[int]) -> None:
-        """Queue these competitions (those already queued stay as they are): one statement."""
+        """Queue these competitions (those already queued stay as they are): one statement.
+        Every change of a competition's revision comes here, so here its live screens (the
+        club's TV) are told of it too, once the change commits."""
         DocumentBacklog.objects.bulk_create(
             [DocumentBacklog(competition_id=pk) for pk in competition_ids],
             ignore_conflicts=True)
+        bus.publish_many(f"competition:{pk}" for pk in competition_ids)
 
 
 class PreparedPart(models.Model):

@@ -25,6 +25,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GUNICORN = Path(sys.executable).parent / "gunicorn"
+UVICORN = Path(sys.executable).parent / "uvicorn"
 
 
 def free_port() -> int:
@@ -72,23 +73,25 @@ class Server:
     def start(self) -> None:
         with self.out_path.open("wb") as out, self.err_path.open("wb") as err:
             self.process = subprocess.Popen(
-                [
-                    str(GUNICORN), "-c", "python:muscore.gunicorn_conf", "muscore.wsgi",
-                    "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-                    "--graceful-timeout", "2",
-                ],
-                cwd=ROOT, env=self.env, stdout=out, stderr=err,
+                self.command(), cwd=ROOT, env=self.env, stdout=out, stderr=err,
             )  # fmt: skip
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise AssertionError(f"gunicorn exited at start:\n{self.stderr()}")
+                raise AssertionError(f"{self.command()[0]} exited at start:\n{self.stderr()}")
             try:
                 with urllib.request.urlopen(f"{self.url}/manifest.webmanifest", timeout=5):
                     return
             except (OSError, urllib.error.URLError):
                 time.sleep(0.1)
         raise AssertionError(f"gunicorn did not answer within 60 s:\n{self.stderr()}")
+
+    def command(self) -> list[str]:
+        return [
+            str(GUNICORN), "-c", "python:muscore.gunicorn_conf", "muscore.wsgi",
+            "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
+            "--graceful-timeout", "2",
+        ]
 
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
@@ -105,6 +108,18 @@ class Server:
 
     def stderr(self) -> str:
         return self.err_path.read_text(errors="replace")
+
+
+class Uvicorn(Server):
+    """One uvicorn serving `muscore.asgi` (the streams, and the pages in its threads), as
+    a stream server runs in production (docs/operations.md)."""
+
+    def command(self) -> list[str]:
+        return [
+            str(UVICORN), "muscore.asgi:application", "--host", "127.0.0.1",
+            "--port", str(self.port), "--lifespan", "on", "--no-access-log",
+            "--timeout-graceful-shutdown", "5",
+        ]
 
 
 @contextmanager

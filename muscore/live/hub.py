@@ -1,0 +1,318 @@
+"""One stream server's screens and phones, on its event loop.
+
+A :class:`Screen` is one poll URL in one language, with the phones (:class:`Phone`)
+that watch it on this server. When a topic of a screen is published (Redis pub/sub, or
+this process's own writes), or its token moves at the periodic check (the safety net:
+a publish lost with Redis down, or a site without Redis), the screen is drawn again, once
+whatever the number of phones, and every phone whose copy is older gets the event. Only
+the newest fragment matters, so a phone keeps one pending event, never a queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections
+
+from muscore import bus
+from muscore.live import render, topics
+
+logger = logging.getLogger(__name__)
+
+
+def frame(event: str, data: dict[str, Any], event_id: str = "") -> bytes:
+    """One server-sent event: an id line when given, its name, its JSON data."""
+    head = f"id: {event_id}\n" if event_id else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+
+class Phone:
+    """One open stream: the newest event it has not been sent yet, the tag of the copy
+    it holds, and its wake-up."""
+
+    __slots__ = ("address", "pending", "known", "wake", "closing")
+
+    def __init__(self, address: str, known: str = "") -> None:
+        self.address = address
+        self.pending: bytes | None = None
+        self.known = known
+        self.wake = asyncio.Event()
+        self.closing = False
+
+    def give(self, event: bytes, etag: str = "", closing: bool = False) -> None:
+        """Send ``event`` next (it replaces one not sent yet), unless the phone holds
+        that copy already."""
+        if etag and etag == self.known and not closing:
+            return
+        self.pending = event
+        self.known = etag or self.known
+        self.closing = self.closing or closing
+        self.wake.set()
+
+
+class Screen:
+    """One poll URL in one language, drawn once for all its phones on this server."""
+
+    def __init__(self, url: str, language: str, host: str, scheme: str,
+                 screen_topics: tuple[str, ...]) -> None:
+        self.url = url
+        self.language = language
+        self.host = host
+        self.scheme = scheme
+        self.topics = screen_topics
+        self.phones: set[Phone] = set()
+        self.etag = ""
+        self.event: bytes | None = None
+        self.status = 0
+        self.drawing: asyncio.Task[None] | None = None
+        self.again = False
+        self.published = 0.0
+
+
+class Hub:
+    """The screens of this process; started once by the ASGI app's first request."""
+
+    def __init__(self) -> None:
+        self.screens: dict[tuple[str, str], Screen] = {}
+        self.by_topic: dict[str, set[Screen]] = {}
+        self.phones = 0
+        self.per_address: dict[str, int] = {}
+        self.closing = False
+        self.tokens: dict[str, str] = {}
+        self.redis_up = False
+        self.started = False
+        self.draws = 0
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.executor = ThreadPoolExecutor(max_workers=settings.LIVE_RENDER_THREADS,
+                                           thread_name_prefix="live-draw")
+        self.tasks: list[asyncio.Task[None]] = []
+
+    # -------------------------------------------------------------- the hub's life
+
+    def start(self) -> None:
+        if self.started:
+            return
+        self.started = True
+        self.loop = asyncio.get_running_loop()
+        if bus.redis_url():
+            self.tasks.append(self.loop.create_task(self._subscribe()))
+        else:
+            bus.listen(self._heard_here)
+        self.tasks.append(self.loop.create_task(self._check()))
+
+    def _heard_here(self, published: list[str], at: float) -> None:
+        # From any thread of this process (a page's write in the thread pool).
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.heard, published, at)
+
+    def close(self, retry_ms: int) -> None:
+        """Shutting down: every phone is told to come back in ``retry_ms`` (to another
+        server behind the proxy) and its stream ends."""
+        self.closing = True
+        bye = f"retry: {retry_ms}\n".encode() + frame("bye", {"retry": retry_ms})
+        for screen in self.screens.values():
+            for phone in screen.phones:
+                phone.give(bye, closing=True)
+
+    # ------------------------------------------------------------------ the phones
+
+    def admits(self, address: str) -> str:
+        """"" when a new stream from ``address`` is admitted, else why not."""
+        if self.closing:
+            return "closing"
+        if self.phones >= settings.LIVE_MAX_CONNECTIONS:
+            return "full"
+        if self.per_address.get(address, 0) >= settings.LIVE_MAX_PER_ADDRESS:
+            return "address"
+        return ""
+
+    def enter(self, url: str, language: str, host: str, scheme: str,
+              screen_topics: tuple[str, ...], phone: Phone) -> Screen:
+        """Add ``phone`` to its screen, which is drawn when it is new here; then
+        :meth:`ready` waits for that drawing. :meth:`leave` undoes it, whatever happens
+        in between."""
+        key = (url, language)
+        screen = self.screens.get(key)
+        if screen is None:
+            assert self.loop is not None
+            screen = Screen(url, language, host, scheme, screen_topics)
+            self.screens[key] = screen
+            for topic in screen_topics:
+                self.by_topic.setdefault(topic, set()).add(screen)
+            screen.drawing = self.loop.create_task(self._draw_and_send(screen))
+        screen.phones.add(phone)
+        self.phones += 1
+        self.per_address[phone.address] = self.per_address.get(phone.address, 0) + 1
+        return screen
+
+    async def ready(self, screen: Screen, phone: Phone) -> None:
+        """The screen is drawn; ``phone`` has its fragment coming when its copy is another."""
+        if screen.drawing is not None:
+            # It gets what the drawing under way draws, given to it at its end.
+            await asyncio.shield(screen.drawing)
+        elif screen.event is not None:
+            phone.give(screen.event, screen.etag)
+
+    def leave(self, screen: Screen, phone: Phone) -> None:
+        if phone in screen.phones:
+            screen.phones.discard(phone)
+            self.phones -= 1
+            left = self.per_address.get(phone.address, 1) - 1
+            if left:
+                self.per_address[phone.address] = left
+            else:
+                self.per_address.pop(phone.address, None)
+        if not screen.phones and screen.drawing is None:
+            self._forget(screen)
+
+    def _forget(self, screen: Screen) -> None:
+        if self.screens.get((screen.url, screen.language)) is screen:
+            del self.screens[(screen.url, screen.language)]
+        for topic in screen.topics:
+            found = self.by_topic.get(topic)
+            if found is not None:
+                found.discard(screen)
+                if not found:
+                    del self.by_topic[topic]
+                    self.tokens.pop(topic, None)
+
+    # ------------------------------------------------------------- hearing a change
+
+    def heard(self, published: list[str], at: float) -> None:
+        """Topics changed (published at ``at``): their screens are drawn again."""
+        for topic in published:
+            for screen in list(self.by_topic.get(topic, ())):
+                screen.published = max(screen.published, at)
+                self._redraw(screen)
+
+    def _redraw(self, screen: Screen) -> None:
+        if screen.drawing is not None:
+            screen.again = True  # drawn again once this drawing ends: nothing is missed
+            return
+        assert self.loop is not None
+        screen.drawing = self.loop.create_task(self._draw_and_send(screen))
+
+    async def _draw_and_send(self, screen: Screen) -> None:
+        try:
+            while True:
+                screen.again = False
+                await self._draw(screen)
+                if screen.status != 200:
+                    gone = frame("gone", {"status": screen.status})
+                    for phone in list(screen.phones):
+                        phone.give(b"retry: 60000\n" + gone, closing=True)
+                elif screen.event is not None:
+                    for phone in screen.phones:
+                        phone.give(screen.event, screen.etag)
+                if not screen.again:
+                    break
+        finally:
+            screen.drawing = None
+            if not screen.phones:
+                self._forget(screen)
+
+    async def _draw(self, screen: Screen) -> None:
+        assert self.loop is not None
+        unread = [t for t in screen.topics if t not in self.tokens]
+        if unread:
+            # The check's starting point, read before the first drawing: a change made
+            # between the two is drawn now or seen moving at the next check, never lost.
+            now = await self.loop.run_in_executor(self.executor, _tokens, unread)
+            self.tokens.update({t: now.get(t, "") for t in unread})
+        drawn = await self.loop.run_in_executor(
+            self.executor, _draw, screen.url, screen.language, screen.host, screen.scheme)
+        self.draws += 1
+        screen.status = drawn.status
+        if drawn.status == 200 and drawn.etag != screen.etag:
+            screen.etag = drawn.etag
+            screen.event = frame("change", {
+                "etag": drawn.etag, "html": drawn.html,
+                "published": screen.published, "drawn": time.time(),
+            }, event_id=drawn.etag)
+
+    # ------------------------------------------------------------ where news comes from
+
+    async def _subscribe(self) -> None:
+        """Redis pub/sub: every write of every server, as it commits."""
+        import redis.asyncio as aioredis
+
+        delay = 0.5
+        while not self.closing:
+            client = aioredis.Redis.from_url(bus.redis_url(), socket_connect_timeout=2)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.subscribe(bus.channel())
+                    self.redis_up, delay = True, 0.5
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            self._read(message.get("data"))
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                logger.warning("live: Redis pub/sub lost (%s); checking revisions meanwhile",
+                               error)
+            finally:
+                self.redis_up = False
+                await client.aclose()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10.0)
+
+    def _read(self, data: Any) -> None:
+        try:
+            message = json.loads(data)
+            published = [str(t) for t in message["topics"]]
+            at = float(message["at"])
+        except (ValueError, KeyError, TypeError):
+            logger.warning("live: a bus message that is not ours: %r", data)
+            return
+        self.heard(published, at)
+
+    async def _check(self) -> None:
+        """The revisions of the watched topics, every few seconds with Redis (a publish
+        lost while it was down) and every half second without it."""
+        assert self.loop is not None
+        while not self.closing:
+            every = (settings.LIVE_SAFETY_SECONDS if self.redis_up
+                     else settings.LIVE_CHECK_SECONDS)
+            await asyncio.sleep(every)
+            watched = list(self.by_topic)
+            if not watched:
+                continue
+            try:
+                now = await self.loop.run_in_executor(self.executor, _tokens, watched)
+            except Exception:
+                logger.exception("live: the revisions could not be read")
+                continue
+            moved = [t for t in watched if now.get(t, "") != self.tokens.get(t, "")]
+            self.tokens.update({t: now.get(t, "") for t in watched})
+            if moved:
+                self.heard(moved, time.time())
+
+
+def _in_thread(work: Callable[..., Any], *args: Any) -> Any:
+    # A thread of the pool is a request of its own for the database's connections.
+    close_old_connections()
+    try:
+        return work(*args)
+    finally:
+        close_old_connections()
+
+
+def _draw(url: str, language: str, host: str, scheme: str) -> render.Drawn:
+    return render.draw(url, language, host, scheme)  # the handler closes its connections
+
+
+def _tokens(watched: list[str]) -> dict[str, str]:
+    result: dict[str, str] = _in_thread(topics.tokens, watched)
+    return result
+
+
+#: This process's hub.
+hub = Hub()

@@ -1,0 +1,106 @@
+"""What a write publishes and which screens listen (issue 32), in process.
+
+Every live screen's poll URL has its topics; nothing else has a stream. A table's write,
+a league result and a championship's change publish their topics once committed, and a
+rolled-back write publishes nothing. The revisions the stream servers check move with
+every write, so a lost publish is caught up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.db import transaction
+
+from muscore import bus
+from muscore.championships import kept
+from muscore.leagues import results
+from muscore.live import topics
+from muscore.tables import services
+from tests.championships.factory import knockout_phase
+from tests.leagues.factory import liguilla
+from tests.tables.factory import make_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def heard() -> Iterator[list[str]]:
+    found: list[str] = []
+
+    def listener(published: list[str], at: float) -> None:
+        found.extend(published)
+
+    bus.listen(listener)
+    try:
+        yield found
+    finally:
+        bus.unlisten(listener)
+
+
+def test_every_live_screen_has_its_topics_and_nothing_else_has_a_stream() -> None:
+    assert topics.for_url("/t/abc/?live=1") == ("table:abc",)
+    assert topics.for_url("/t/abc/k/key/?live=1") == ("table:abc",)
+    assert topics.for_url("/club/bar/tv/?liga=7&live=1") == ("competition:7",)
+    assert topics.for_url("/club/bar/tv/?live=1") == ()
+    assert topics.for_url("/campeonatos/3/") == ("championship:3",)
+    assert topics.for_url("/campeonatos/3/fases/4/tv/") == ("championship:3",)
+    for url in ("/", "/clubs/", "/api/v1/tables/abc", "/t/abc/k/key/mano", "//evil.example/t/a/",
+                "https://evil.example/t/a/", "t/abc/", "/campeonatos/3/jugador/"):
+        assert topics.for_url(url) is None, url
+
+
+def test_a_table_write_publishes_its_topic_once_committed(heard: list[str]) -> None:
+    table = make_table()
+    with transaction.atomic():
+        services.add_piedras(table, "A", 2, via="api")
+        assert heard == []  # not before the commit
+    assert heard == [f"table:{table.pk}"]
+
+
+def test_a_rolled_back_write_publishes_nothing(heard: list[str]) -> None:
+    table = make_table()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.add_piedras(table, "A", 2, via="api")
+        raise RuntimeError("the request failed after the write")
+    assert heard == []
+
+
+def test_a_league_result_publishes_its_competition(heard: list[str]) -> None:
+    competition, user = liguilla(4)
+    match = competition.matches.order_by("number").first()
+    assert match is not None
+    before = topics.tokens([f"competition:{competition.pk}"])
+    results.record_result(match, by=user, juegos=[3, 1])
+    assert f"competition:{competition.pk}" in heard
+    assert topics.tokens([f"competition:{competition.pk}"]) != before
+
+
+def test_a_championship_game_and_a_championship_change_publish_the_championship(
+    heard: list[str],
+) -> None:
+    championship, boss, phase = knockout_phase()
+    topic = f"championship:{championship.pk}"
+    assert topic in heard  # drawn: its revision moved
+    heard.clear()
+    game = (phase.groups.order_by("id").first())
+    assert game is not None
+    match = game.competition.matches.filter(first__isnull=False).order_by("number").first()
+    assert match is not None
+    before = topics.tokens([topic])
+    results.record_result(match, by=boss, juegos=[1, 0])
+    assert topic in heard
+    assert topics.tokens([topic]) != before
+    heard.clear()
+    kept.touch(championship.pk)
+    assert heard == [topic]
+
+
+def test_the_revisions_checked_are_the_tables_own() -> None:
+    table = make_table()
+    topic = f"table:{table.pk}"
+    assert topics.tokens([topic, "table:nosuch"]) == {topic: str(table.revision)}
+    services.add_piedras(table, "B", 1, via="api")
+    table.refresh_from_db()
+    assert topics.tokens([topic]) == {topic: str(table.revision)}
