@@ -6,7 +6,9 @@ goes to standard output and the error log to standard error; both mask edit keys
 same id as on the app's own log lines for that request.
 """
 
+import glob
 import os
+import tempfile
 from typing import Any
 
 accesslog = "-"
@@ -53,3 +55,21 @@ def when_ready(server: Any) -> None:
             "the abuse limits count in each worker's own memory: %s workers each allow "
             "the whole rate; set CACHE_URL=redis://... for one count (docs/operations.md, "
             "Abuse limits)", workers)
+
+
+# /metrics (muscore.watch) sums the figures of every worker: prometheus-client's multiprocess
+# mode keeps them in files of PROMETHEUS_MULTIPROC_DIR, which must be set before any worker
+# starts (it is inherited) and empty at start. Without one set, a new temporary folder.
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="muscore-metrics-")
+
+
+def on_starting(server: Any) -> None:
+    for stale in glob.glob(os.path.join(os.environ["PROMETHEUS_MULTIPROC_DIR"], "*.db")):
+        os.remove(stale)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]

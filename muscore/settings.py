@@ -91,6 +91,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Outermost: every response, a 304 included, carries its X-Request-ID (muscore.logs).
     "muscore.middleware.RequestIdMiddleware",
+    # Every answer counted and timed for /metrics (muscore.metrics), the 304s below included.
+    "muscore.metrics.MetricsMiddleware",
+    # The API's answers say which release gave them (X-Muscore-Version, muscore.version).
+    "muscore.version.VersionHeaderMiddleware",
     # First after it on purpose: an unchanged board poll is answered 304 before anything else runs.
     "muscore.tables.middleware.NotModifiedMiddleware",
     # HTML compressed (a leaders page: 21 KB to about 3 KB); inside the 304 above, which has
@@ -126,6 +130,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "muscore.live.context.stream",
+                # The running release, in the admin's footer (templates/admin/base_site.html).
+                "muscore.version.context",
             ],
         },
     },

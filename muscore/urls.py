@@ -3,12 +3,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from muscore import ratelimits
+from muscore import ratelimits, watch
 from muscore.api import docs as api_docs
 from muscore.clubs import urls as clubs_urls
 from muscore.leagues import urls as leagues_urls
 
 urlpatterns = [
+    # For the load balancer and the monitor (muscore/watch.py, docs/operations.md "Watching").
+    path("healthz", watch.healthz, name="healthz"),
+    path("metrics", watch.metrics, name="metrics"),
     path("", include("muscore.tables.urls")),
     path("api/v1/", include("muscore.api.urls")),
     path("api/", api_docs.page, name="api_docs"),

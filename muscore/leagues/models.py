@@ -752,3 +752,7 @@ class CerosEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} of round {self.number} of {self.competition}"
+
+
+# The workers' heartbeats: a model of this app, kept in its own module with what reads it.
+from muscore.leagues.workers import WorkerBeat  # noqa: E402, F401

@@ -32,6 +32,8 @@ class Cluster:
     a: Server
     b: Server
     redis_url: str
+    # The servers' environment, for a test that starts a server or a worker of its own.
+    env: dict[str, str]
 
 
 def _requirements() -> tuple[str, str]:
@@ -86,7 +88,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         logs = tmp_path_factory.mktemp("multiserver")
         a, b = Server(env, logs), Server(env, logs)
         with running(a, b):
-            yield Cluster(a, b, redis_url)
+            yield Cluster(a, b, redis_url, env)
     finally:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()

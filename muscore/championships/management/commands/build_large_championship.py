@@ -53,10 +53,14 @@ class Command(BaseCommand):
     help = "Build a championship of 2,539 pairs in 250 venues (the benchmarks')."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--pairs", type=int, default=2539)
-        parser.add_argument("--venues", type=int, default=250)
-        parser.add_argument("--seats", type=int, default=448)
-        parser.add_argument("--seed", type=int, default=2025)
+        parser.add_argument("--pairs", type=int, default=2539,
+                            help="pairs entered in the championship (default 2539)")
+        parser.add_argument("--venues", type=int, default=250,
+                            help="venues (clubs) whose heats the pairs play (default 250)")
+        parser.add_argument("--seats", type=int, default=448,
+                            help="seats the first phase takes from the heats (default 448)")
+        parser.add_argument("--seed", type=int, default=2025,
+                            help="random seed: the same seed, the same championship (default 2025)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         rng = random.Random(options["seed"])

@@ -64,13 +64,16 @@ class Command(BaseCommand):
     help = "Build a club of 200 pairs in a double liguilla with every result (benchmarks)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--pairs", type=int, default=200)
-        parser.add_argument("--legs", type=int, default=2, choices=[1, 2])
+        parser.add_argument("--pairs", type=int, default=200,
+                            help="pairs of the club, all in one liguilla (default 200)")
+        parser.add_argument("--legs", type=int, default=2, choices=[1, 2],
+                            help="1: each pair meets each other once; 2: twice (default 2)")
         parser.add_argument("--hands-share", type=float, default=0.1,
                             help="share of the matches played on tables with their hands")
         parser.add_argument("--templates", type=int, default=60,
                             help="distinct vacas dealt and reused across the tables")
-        parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--seed", type=int, default=7,
+                            help="random seed: the same seed builds the same club (default 7)")
         parser.add_argument("--steps", action="store_true",
                             help="print how long each step of the build took")
 

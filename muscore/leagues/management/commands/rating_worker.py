@@ -12,13 +12,15 @@ when the worker stops; it carries on where the backlog says when it starts again
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections
 
-from muscore.leagues import imports, prepared, rating_store
+from muscore.leagues import imports, prepared, rating_store, workers
 
 logger = logging.getLogger("muscore.ratings")
 
@@ -35,9 +37,22 @@ class Command(BaseCommand):
                             default=None,
                             help="only the ratings, or only the exports, cards and large "
                                  "imports, or only the large imports")
+        parser.add_argument("--worker-id", default=None,
+                            help="this worker's name in /healthz and /metrics, unique among "
+                                 "the workers (default: host-pid)")
 
     def handle(self, *args: Any, once: bool, interval: float, only: str | None,
-               **options: Any) -> None:
+               worker_id: str | None, **options: Any) -> None:
+        # Its heartbeat for /healthz: alive while this runs, gone when it stops.
+        heart = workers.Heart(worker_id or f"{socket.gethostname()}-{os.getpid()}"[:64],
+                              only or "all", beating=not once)
+        heart.start()
+        try:
+            self._work(once, interval, only)
+        finally:
+            heart.stop()
+
+    def _work(self, once: bool, interval: float, only: str | None) -> None:
         while True:
             try:
                 started = time.monotonic()
