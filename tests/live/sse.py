@@ -75,6 +75,8 @@ class Stream:
                 chunk = self.response.read1(65536)
             except TimeoutError:
                 return None
+            except (http.client.IncompleteRead, ValueError, ConnectionError):
+                return None  # the server went away mid-stream
             if not chunk:
                 return None
             self.buffer += chunk

@@ -19,7 +19,7 @@ import dj_database_url
 import psycopg
 import pytest
 
-from tests.multiserver.servers import Server, base_env, manage, running
+from tests.multiserver.servers import Server, Uvicorn, base_env, manage, running
 
 REQUIRED = os.environ.get("MUSCORE_REQUIRE_MULTISERVER", "") == "1"
 # The creation limit the servers run with: the rate-limit test reaches it from one
@@ -92,3 +92,13 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     finally:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
+
+
+@pytest.fixture(scope="session")
+def streams(cluster: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """Two stream servers (uvicorn, muscore.asgi: the streams and the pages) on the same
+    PostgreSQL and Redis as the cluster's gunicorn servers."""
+    logs = tmp_path_factory.mktemp("streams")
+    a, b = Uvicorn(cluster.a.env, logs), Uvicorn(cluster.a.env, logs)
+    with running(a, b):
+        yield Cluster(a, b, cluster.redis_url)
