@@ -18,6 +18,7 @@ from muscore.disputes.explain import explain
 from muscore.handentry.cards import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES, normal_cards
 from muscore.handentry.options import REAL31_CHOICES, TARGETS
 from muscore.handentry.presets import PRESETS
+from muscore.handentry.spoken import spoken_bets
 from muscore.handentry.words import LANCE_NAMES, NAME_MAX, side_names, side_of
 from muscore.htmx import HtmxHttpRequest
 from muscore.rules import Rules, parse_cards
@@ -63,6 +64,8 @@ def _context(calc: calc_mod.Calculation) -> dict[str, Any]:
         }
         for lance in calc_mod.LANCES
     ]
+    for info in lances:
+        spoken_bets(info, sides, labels)
     return {
         "calc": calc,
         "seats": seats,
@@ -185,8 +188,11 @@ def lector(request: HtmxHttpRequest) -> HttpResponse:
         if error:
             status = 400
     context = {
+        # One seat and no player: its field is "the four cards", and the live region
+        # says how many are in (not "Cartas de Cartas: 0 de 4", issue 30.6).
         "seats": [{"seat": 0, "name": _("Cartas"), "side": "A", "cards": cards_text,
-                   "showed": bool(reading)}],
+                   "showed": bool(reading), "field_name": _("Las cuatro cartas")}],
+        "picker_msg": _("Cartas: {n} de 4"),
         "card_values": CARD_VALUES,
         "reading": reading,
         "error": error,

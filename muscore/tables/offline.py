@@ -17,6 +17,7 @@ STATIC_FILES = (
     "css/muscore.css",
     "css/disputes.css",
     "js/muscore.js",
+    "js/a11y.js",
     "django_htmx/htmx-2.min.js",
     "icons/muscore.svg",
     "icons/muscore-192.png",

@@ -87,8 +87,15 @@
     if (!document.hidden && live && window.htmx) window.htmx.trigger(live, "refresh");
   });
 
+  // The cards in a field, as the server reads them (muscore.handentry.cards): "R R 5 4",
+  // or typed together on a laptop, "rr54" (four keys for four cards, issue 30.1).
   function cardsOf(input) {
-    return input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
+    var cards = [];
+    input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean).forEach(function (token) {
+      if (token.length > 1 && /^[1-7SCRA]+$/.test(token)) cards.push.apply(cards, token.split(""));
+      else cards.push(token);
+    });
+    return cards;
   }
 
   // A seat that showed its four cards is not asked its jugada; with every seat shown,

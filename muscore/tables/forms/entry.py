@@ -29,6 +29,7 @@ from muscore.handentry.cards import (
     seat_fields,
 )
 from muscore.handentry.messages import rule_message, winner_message
+from muscore.handentry.spoken import spoken_bets
 from muscore.handentry.taps import (
     EntryError,
     bet_words,
@@ -385,6 +386,8 @@ class HandEntry:
             info["to_answer"] = answer.side.value
             info["to_answer_label"] = self.labels[answer.side.value]
             info["last_ordago"] = state.ordago
+        names = {side: side_names(self.players, side) for side in ("A", "B")}
+        spoken_bets(info, self.side_list, names)
         return info
 
     def _bet_words(self, bets: Sequence[tuple[str, int | str]], end: str | None) -> list[str]:

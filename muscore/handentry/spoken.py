@@ -1,0 +1,110 @@
+"""What a screen reader hears of a hand's controls (issue 30 point 2): each bet button
+named with its side and its lance ("Envido de Ana y Carla a la grande"), each card field
+with its seat and whether it is mano ("cartas de Ana, mano"), the cards as words ("rey,
+rey, cinco, cuatro"). The buttons show short words ("Envido", "Ana·Carla"); a blind
+referee hears two "Envido" a lance without these names. No rule here: only words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from muscore.handentry.words import LANCE_NAMES, other
+
+# A lance after a bet's words ("Envido de Ana y Carla a la grande"): the card's words too
+# (muscore/leagues/card.py), the same catalogue entries.
+LANCE_TO: dict[str, str | Promise] = {
+    "grande": gettext_lazy("a la grande"),
+    "chica": gettext_lazy("a la chica"),
+    "pares": gettext_lazy("a pares"),
+    "juego": gettext_lazy("a juego"),
+    "punto": gettext_lazy("al punto"),
+    # Without signal the page cannot know which of the two is played.
+    "fourth": gettext_lazy("a juego o al punto"),
+}
+
+# The card values as words, as a referee reads a hand aloud.
+CARD_WORDS: dict[str, str | Promise] = {
+    "1": gettext_lazy("as"),
+    "2": gettext_lazy("dos"),
+    "3": gettext_lazy("tres"),
+    "4": gettext_lazy("cuatro"),
+    "5": gettext_lazy("cinco"),
+    "6": gettext_lazy("seis"),
+    "7": gettext_lazy("siete"),
+    "S": gettext_lazy("sota"),
+    "C": gettext_lazy("caballo"),
+    "R": gettext_lazy("rey"),
+}
+
+
+def card_word(card: str) -> str:
+    """One card value as a word ("R" -> "rey"); an unknown token as it is."""
+    return str(CARD_WORDS.get(card, card))
+
+
+def cards_words(cards: str | Iterable[str]) -> str:
+    """Cards as words, in the order given: "R R 5 4" -> "rey, rey, cinco, cuatro"."""
+    values = cards.split() if isinstance(cards, str) else list(cards)
+    return ", ".join(card_word(card) for card in values)
+
+
+def card_field_name(name: str, *, is_mano: bool) -> str:
+    """A seat's card field: "cartas de Ana, mano" (or "cartas de Bruno")."""
+    if is_mano:
+        return _("cartas de %(name)s, mano") % {"name": name}
+    return _("cartas de %(name)s") % {"name": name}
+
+
+def _to(lance: str) -> str:
+    return str(LANCE_TO.get(lance, lance))
+
+
+def opening_names(lance: str, sides: Sequence[Mapping[str, Any]],
+                  names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The opening row's buttons of each side (envido, órdago, another amount), each side's
+    dict of `sides` (side, label, parts) with the names of its three buttons."""
+    to = _to(lance)
+    rows = []
+    for s in sides:
+        who = {"who": names[s["side"]], "lance": to}
+        rows.append({
+            **s,
+            "say_envido": _("Envido de %(who)s %(lance)s") % who,
+            "say_ordago": _("Órdago de %(who)s %(lance)s") % who,
+            "say_amount": _("Otra cantidad de %(who)s %(lance)s") % who,
+        })
+    return rows
+
+
+def answer_names(lance: str, side: str, names: Mapping[str, str]) -> dict[str, str]:
+    """The buttons of the side that answers a bet: quiero, no quiero, envido más,
+    órdago, N más."""
+    who = {"who": names[side], "lance": _to(lance)}
+    return {
+        "quiero": _("Quiero de %(who)s %(lance)s") % who,
+        "no_quiero": _("No quiero de %(who)s %(lance)s") % who,
+        "raise": _("Envido más de %(who)s %(lance)s") % who,
+        "ordago": _("Órdago de %(who)s %(lance)s") % who,
+        "amount": _("Piedras de más de %(who)s %(lance)s") % who,
+        "more": _("Más de %(who)s %(lance)s, las piedras escritas") % who,
+    }
+
+
+def undo_name(lance: str) -> str:
+    """The lance's undo: "Deshacer el último paso de Grande"."""
+    return _("Deshacer el último paso (%(lance)s)") % {"lance": LANCE_NAMES.get(lance, lance)}
+
+
+def spoken_bets(info: dict[str, Any], sides: Sequence[Mapping[str, Any]],
+                names: Mapping[str, str]) -> None:
+    """Adds to a lance's dict for templates/tables/_bets.html (lance, bets, to_answer) the
+    names its buttons are read by: `open_sides` and `said`."""
+    lance = info["lance"]
+    info["open_sides"] = opening_names(lance, sides, names)
+    answering = info.get("to_answer") or (other(info["bets"][-1][0]) if info.get("bets") else "A")
+    info["said"] = {**answer_names(lance, answering, names), "undo": undo_name(lance)}

@@ -1,0 +1,165 @@
+// The keyboard and the screen reader (issue 30 points 1 and 2): focus stays where the
+// player is when htmx draws part of the page again, the skip links go straight to their
+// target, Enter in a card field goes to the next seat, and each card field is described
+// by its cards as words. No rule of the game here: only where the focus goes and words
+// the server wrote. Everything works without this file (the page is then a plain form).
+(function () {
+  "use strict";
+
+  var FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), ' +
+    'select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+  function visible(element) {
+    return !!(element && element.isConnected && element.getClientRects().length &&
+      !element.closest("[hidden]"));
+  }
+
+  function focusables(root) {
+    return Array.prototype.filter.call(root.querySelectorAll(FOCUSABLE), visible);
+  }
+
+  function lost() {
+    var active = document.activeElement;
+    return !active || active === document.body || !active.isConnected;
+  }
+
+  // --- focus across a swap ---------------------------------------------------------------
+  // What had the focus inside the part being replaced, described so that its new copy can
+  // be found: its id, else its name and value (a bet button's act, a radio's choice), else
+  // its place among the focusable controls of the nearest part with an id (a lance).
+  var kept = null;
+
+  function describe(element) {
+    var scope = element.parentElement && element.parentElement.closest("[id]");
+    var within = scope ? focusables(scope) : [];
+    return {
+      id: element.id || "",
+      name: element.getAttribute("name") || "",
+      value: element.getAttribute("value") || "",
+      tag: element.tagName,
+      scope: scope ? scope.id : "",
+      index: within.indexOf(element),
+    };
+  }
+
+  function byNameAndValue(what) {
+    if (!what.name) return null;
+    var found = null;
+    document.querySelectorAll(what.tag.toLowerCase() + "[name]").forEach(function (element) {
+      if (!found && element.getAttribute("name") === what.name &&
+          (element.getAttribute("value") || "") === what.value && visible(element)) {
+        found = element;
+      }
+    });
+    return found;
+  }
+
+  function find(what) {
+    var same = what.id && document.getElementById(what.id);
+    if (same && visible(same)) return same;
+    var twin = byNameAndValue(what);
+    if (twin) return twin;
+    // Gone (the envido tapped: the lance now asks for quiero): the same place in the same
+    // part, else its first control, else the nearest part still there.
+    var scope = what.scope && document.getElementById(what.scope);
+    if (!scope) return null;
+    var within = focusables(scope);
+    if (!within.length) return null;
+    if (what.index >= 0 && what.index < within.length && within[what.index].tagName === what.tag) {
+      return within[what.index];
+    }
+    return within[0];
+  }
+
+  // Whatever had the focus when a swap begins (the main target or an out-of-band part may
+  // remove it); put back after the swap only if the focus was lost on the way.
+  document.addEventListener("htmx:beforeSwap", function () {
+    var active = document.activeElement;
+    kept = active && active !== document.body ? describe(active) : null;
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var what = kept;
+    kept = null;
+    if (!what || !lost()) return;
+    var element = find(what);
+    if (element) element.focus({ preventScroll: false });
+  });
+
+  // --- skip links ------------------------------------------------------------------------
+  // A skip link moves the focus itself (a fragment alone only scrolls in some browsers).
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-skip]");
+    if (!link) return;
+    var target = document.getElementById(link.getAttribute("href").slice(1));
+    if (!target) return;
+    if (!visible(target)) {
+      var inside = focusables(target);
+      target = inside.length ? inside[0] : target;
+    }
+    event.preventDefault();
+    if (!target.hasAttribute("tabindex") && !target.matches(FOCUSABLE)) {
+      target.setAttribute("tabindex", "-1");
+    }
+    target.focus();
+    target.scrollIntoView({ block: "center" });
+  });
+
+  // --- the card fields -------------------------------------------------------------------
+  // Each field is described by its cards as words ("rey, rey, cinco, cuatro"), from the
+  // keypad's words (data-word, in the page's language): a screen reader hears the hand,
+  // not "R R 5 4".
+  function cardWords(picker) {
+    var words = {};
+    picker.querySelectorAll("[data-card][data-word]").forEach(function (key) {
+      words[key.getAttribute("data-card")] = key.getAttribute("data-word");
+    });
+    return words;
+  }
+
+  var ALIASES = { A: "1", "10": "S", "11": "C", "12": "R" };
+
+  function tokens(text) {
+    var out = [];
+    text.toUpperCase().split(/[\s,]+/).filter(Boolean).forEach(function (token) {
+      if (ALIASES[token]) out.push(ALIASES[token]);
+      else if (token.length > 1 && /^[1-7SCRA]+$/.test(token)) {
+        token.split("").forEach(function (ch) { out.push(ALIASES[ch] || ch); });
+      } else out.push(token);
+    });
+    return out;
+  }
+
+  function describeCards(picker, input) {
+    var box = document.getElementById(input.getAttribute("aria-describedby") || "");
+    if (!box) return;
+    var words = cardWords(picker);
+    box.textContent = tokens(input.value).map(function (card) { return words[card] || card; }).join(", ");
+  }
+
+  function initPicker(picker) {
+    var inputs = Array.prototype.slice.call(picker.querySelectorAll("[data-picker-input]"));
+    inputs.forEach(function (input, i) {
+      input.addEventListener("input", function () { describeCards(picker, input); });
+      input.addEventListener("change", function () { describeCards(picker, input); });
+      // Enter is the next seat, never the form's first button (an envido): after the last
+      // seat, the first control after the cards.
+      input.addEventListener("keydown", function (event) {
+        if (event.key !== "Enter" || event.isComposing) return;
+        event.preventDefault();
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+        if (i + 1 < inputs.length) {
+          inputs[i + 1].focus();
+          return;
+        }
+        var live = document.getElementById("live") || document.getElementById("result");
+        var next = live ? focusables(live)[0] : null;
+        if (next) next.focus();
+      });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-card-picker]").forEach(initPicker);
+  });
+})();

@@ -1,0 +1,183 @@
+"""The hand entry at a laptop's keyboard and through a screen reader (issue 30 points 1
+and 2): focus stays where the player is after every tap, the arrows move within a group
+of choices, a skip link goes straight to "Guardar"; 16 cards and an envido quiero in at
+most 45 keys; every control named by its side and its lance, every card field by its seat
+and mano, the cards read as words, in every language (read from the accessibility tree)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from muscore.tables import services
+from muscore.tables.models import Hand
+from tests.browser.test_hand_entry import NAMES, entry_path
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LAPTOP = {"viewport": {"width": 1280, "height": 800}, "is_mobile": False, "has_touch": False,
+          "service_workers": "block"}
+# Typed as a referee types them: the field takes "rr54" for "R R 5 4".
+TYPED = ["rr54", "rcc5", "1167", "ss77"]
+KEY_TARGET = 45
+
+
+class Keys:
+    """The keyboard, counting every key pressed."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.count = 0
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self.count += 1
+
+    def type(self, text: str) -> None:
+        self.page.keyboard.type(text)
+        self.count += len(text)
+
+
+def idle(page: Page) -> None:
+    page.wait_for_load_state()
+    expect(page.locator("body[data-busy]")).to_have_count(0)
+
+
+def laptop(browser: Browser, live_server: Any, language: str = "es") -> Page:
+    context = browser.new_context(base_url=live_server.url, locale=language, **LAPTOP)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    context.set_default_timeout(10_000)
+    return context.new_page()
+
+
+def test_sixteen_cards_and_an_envido_quiero_by_keyboard_alone(
+    browser: Browser, live_server: Any
+) -> None:
+    table = services.create_table(players=NAMES)
+    page = laptop(browser, live_server)
+    page.goto(entry_path(table))
+    idle(page)
+    keys = Keys(page)
+    # The first stop is the skip link to the cards.
+    keys.press("Tab")
+    expect(page.get_by_role("link", name="Ir a las cartas")).to_be_focused()
+    keys.press("Enter")
+    expect(page.locator("#id_c0")).to_be_focused()
+    for seat, cards in enumerate(TYPED):
+        expect(page.locator(f"#id_c{seat}")).to_be_focused()
+        keys.type(cards)
+        if seat < 3:
+            keys.press("Tab")
+            idle(page)
+    # From the last seat, Tab to grande's first envido: the keypad is no stop for a
+    # keyboard that types (its keys are for a thumb).
+    envido = page.get_by_role("button", name="Envido de Ana y Carla a la grande", exact=True)
+    for _ in range(4):
+        keys.press("Tab")
+        idle(page)
+        if page.evaluate("document.activeElement.value") == "bet:grande:A:2":
+            break
+    expect(envido).to_be_focused()
+    keys.press("Enter")
+    idle(page)
+    # The envido is in; the focus did not fall to <body>: it is on the answer.
+    quiero = page.get_by_role("button", name="Quiero de Bruno y Diego a la grande", exact=True)
+    expect(quiero).to_be_focused()
+    keys.press("Enter")
+    idle(page)
+    expect(page.locator('[data-lance="grande"] .bets')).to_contain_text("quiero")
+    assert page.evaluate("document.activeElement !== document.body"), "focus fell to <body>"
+    focused_lance = page.evaluate(
+        "document.activeElement.closest('[data-lance]')?.getAttribute('data-lance')")
+    assert focused_lance == "grande", focused_lance
+    # Straight to "Guardar": the lance's skip link.
+    for _ in range(3):
+        keys.press("Tab")
+        if page.evaluate("document.activeElement.matches('a[data-skip]')"):
+            break
+    keys.press("Enter")
+    expect(page.locator("#save-hand")).to_be_focused()
+    with page.expect_navigation():
+        keys.press("Enter")
+    hand = Hand.objects.get()
+    assert hand.record["lances"]["grande"] == {"bets": [{"side": "A", "n": 2}], "end": "quiero"}
+    assert hand.record["hands"] == {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7",
+                                    "3": "S S 7 7"}
+    print(f"\nkeyboard-only hand: 16 cards and an envido quiero in {keys.count} keys "
+          f"(target {KEY_TARGET})")
+    assert keys.count <= KEY_TARGET
+    page.context.close()
+
+
+def test_the_arrows_move_within_a_group_and_the_focus_stays(
+    browser: Browser, live_server: Any
+) -> None:
+    """A winner chosen with Space, then changed with the arrow: each choice is a round
+    trip that draws the lances again, and the focus stays on the choice."""
+    table = services.create_table(players=NAMES)
+    page = laptop(browser, live_server)
+    page.goto(entry_path(table))
+    idle(page)
+    first = page.locator('input[name="w_grande"][value="A"]')
+    first.focus()
+    page.keyboard.press("Space")
+    idle(page)
+    expect(page.locator('input[name="w_grande"][value="A"]')).to_be_checked()
+    expect(page.locator('input[name="w_grande"][value="A"]')).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    idle(page)
+    expect(page.locator('input[name="w_grande"][value="B"]')).to_be_checked()
+    expect(page.locator('input[name="w_grande"][value="B"]')).to_be_focused()
+    # Enter in a card field is the next seat, never the first bet button.
+    page.locator("#id_c0").focus()
+    page.keyboard.type("rr54")
+    page.keyboard.press("Enter")
+    idle(page)
+    expect(page.locator("#id_c1")).to_be_focused()
+    expect(page.locator('[data-lance="grande"] .bets')).not_to_contain_text("envido")
+    page.context.close()
+
+
+# What a screen reader hears, per language: the grande's envido buttons of each side, a
+# card field (Ana is mano at a new table), and the cards as words.
+HEARD = {
+    "es": ("Envido de Ana y Carla a la grande", "Envido de Bruno y Diego a la grande",
+           "cartas de Ana, mano", "cartas de Bruno", "rey, rey, cinco, cuatro"),
+    "en": ("Envido by Ana and Carla at grande", "Envido by Bruno and Diego at grande",
+           "cards of Ana, mano", "cards of Bruno", "king, king, five, four"),
+    "eu": ("Imidoa: Ana eta Carla, handira", "Imidoa: Bruno eta Diego, handira",
+           "kartak: Ana, eskua", "kartak: Bruno", "errege, errege, bost, lau"),
+    "fr": ("Envido pour Ana et Carla au grand", "Envido pour Bruno et Diego au grand",
+           "cartes : Ana, mano", "cartes : Bruno", "roi, roi, cinq, quatre"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(HEARD))
+def test_the_accessibility_tree_names_side_lance_seat_and_cards(
+    browser: Browser, live_server: Any, language: str
+) -> None:
+    envido_a, envido_b, field_mano, field, words = HEARD[language]
+    table = services.create_table(players=NAMES)
+    services.add_hand(table, {"hands": {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7",
+                                        "3": "S S 7 7"}}, via="api")
+    page = laptop(browser, live_server, language)
+    # Hand 2: Bruno is mano now; the first hand's page is read for the first table.
+    page.goto(entry_path(table))
+    idle(page)
+    page.locator("#id_c0").fill("R R 5 4")
+    page.locator("#id_c0").dispatch_event("input")
+    page.locator("#id_c0").blur()
+    idle(page)
+    tree = page.locator("main").aria_snapshot()
+    grande = page.locator('[data-lance="grande"]').aria_snapshot()
+    assert f'button "{envido_a}"' in grande, grande
+    assert f'button "{envido_b}"' in grande, grande
+    # At hand 2 Bruno (seat 1) is mano.
+    assert f'textbox "{field_mano.replace("Ana", "Bruno")}"' in tree, tree
+    assert f'textbox "{field.replace("Bruno", "Ana")}"' in tree, tree
+    description = page.locator("#id_c0").evaluate(
+        "e => document.getElementById(e.getAttribute('aria-describedby')).textContent")
+    assert description == words
+    page.context.close()
