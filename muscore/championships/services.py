@@ -576,37 +576,86 @@ def phase_group_orders(phase: Phase) -> list[list[Enrolment]] | None:
     return orders
 
 
-@transaction.atomic
+@dataclass
+class _PhaseDraw:
+    """A phase's draw worked out before its transaction: the stamp of what it was worked
+    out from (kept.stamp: entries, heats' and groups' results, withdrawals), the field
+    (enrolments and their seeds) and, for groups, the pure draw and each group's pairs."""
+
+    stamp: str
+    pairs: list[tuple[Enrolment, int | None]]
+    drawn: list[DrawPair] = field(default_factory=list)
+    groups: list[list[Pair]] = field(default_factory=list)
+    members: competitions.Members = field(default_factory=dict)
+    keys: list[list[int]] = field(default_factory=list)
+
+
 def draw_phase(phase: Phase, *, by: Actor, seed: str) -> Phase:
     """Draw the phase's pairs into groups of 4 (the pure seeded draw, recorded with its
     seed and the pairs in the order given, so anyone can make it again), each group a
-    liguilla of the championship's club with its fixtures at once."""
+    liguilla of the championship's club with its fixtures at once.
+
+    In pieces, so that no transaction holds SQLite's one write lock (or the phase's and
+    the championship's rows on PostgreSQL) long (issue 28: a phase of 448 pairs held it
+    0.63-1.24 s): the field and the draw are read and worked out first, outside any
+    transaction; the pairs the championship's club lacks are made in a short one of their
+    own (made once: a draw refused after it finds them made); then one transaction writes
+    the groups, their fixtures and the phase's draw from rows worked out already, and
+    works the draw out again inside only if the championship changed meanwhile."""
+    phase = Phase.objects.select_related("championship").get(pk=phase.pk)  # as it is now
     championship = phase.championship
     require_organiser(by, championship.club)
-    phase = Phase.objects.select_for_update().get(pk=phase.pk)
     if phase.drawn_at is not None:
         raise ChampionshipError(_("El sorteo de %(phase)s ya está hecho.") % {"phase": phase.name})
     seed = (seed or "").strip()
     if not seed or len(seed) > 100:
         raise ChampionshipError(_("El sorteo necesita una semilla (hasta 100 caracteres)."))
+    planned = _plan_phase(phase, seed, by)
+    with transaction.atomic():
+        phase = Phase.objects.select_for_update().get(pk=phase.pk)
+        if phase.drawn_at is not None:
+            raise ChampionshipError(_("El sorteo de %(phase)s ya está hecho.")
+                                    % {"phase": phase.name})
+        if _stamp(championship) != planned.stamp:  # changed meanwhile: again, inside
+            planned = _plan_phase(phase, seed, by)
+        _write_phase(phase, planned, seed, by)
+        kept.touch(championship.pk)  # last: the championship's row is locked till commit
+    return phase
+
+
+def _stamp(championship: Championship) -> str:
+    """The championship's stamp as the database has it now (not as its instance was read)."""
+    return kept.stamp(Championship.objects.get(pk=championship.pk))
+
+
+def _plan_phase(phase: Phase, seed: str, by: Actor) -> _PhaseDraw:
+    """The phase's field, its pairs in the championship's club (made in a transaction of
+    their own when some lack one) and, for groups, the draw and each group's pairs with
+    their players, all read before the draw's transaction."""
+    championship = phase.championship
+    stamp = _stamp(championship)
     pairs = phase_field(phase)
     if any(e.status == Enrolment.Status.WITHDRAWN for e, _s in pairs):
         raise ChampionshipError(_("Una pareja retirada no puede entrar en un grupo."))
-    make_phase_pairs(championship, [e for e, _s in pairs], by)
-    kept.touch(championship.pk)
+    if any(e.phase_pair_id is None for e, _s in pairs):
+        with transaction.atomic():
+            # Two draws at once make each pair once: the phase's row first, then the
+            # enrolments' pairs as they are now.
+            Phase.objects.select_for_update().filter(pk=phase.pk).first()
+            made = dict(Enrolment.objects.filter(pk__in=[e.pk for e, _s in pairs])
+                        .values_list("pk", "phase_pair_id"))
+            for enrolment, _s in pairs:
+                enrolment.phase_pair_id = made[enrolment.pk]
+            make_phase_pairs(championship, [e for e, _s in pairs], by)
+    planned = _PhaseDraw(stamp, pairs)
     if phase.knockout:
-        phase.seed, phase.drawn_at = seed, timezone.now()
-        phase.save(update_fields=["seed", "drawn_at"])
-        try:
-            knockout.draw(phase, pairs, seed, by)
-        except knockout.KnockoutError as error:  # the whole draw is rolled back
-            raise ChampionshipError(str(error)) from None
-        return phase
+        return planned
     region_of = {s.pk: s.region.name if s.region else None
                  for s in championship.sedes.select_related("region")}
-    field_ = [DrawPair(e.pk, str(e.sede_id), region_of.get(e.sede_id), s) for e, s in pairs]
+    planned.drawn = [DrawPair(e.pk, str(e.sede_id), region_of.get(e.sede_id), s)
+                     for e, s in pairs]
     try:
-        draw = draw_groups(field_, seed)
+        draw = draw_groups(planned.drawn, seed)
     except DrawError as error:
         raise ChampionshipError(
             _("No se puede sortear %(phase)s: %(n)s parejas.") % {"phase": phase.name,
@@ -614,25 +663,40 @@ def draw_phase(phase: Phase, *, by: Actor, seed: str) -> Phase:
     # Every pair read at once (a pair made in an earlier phase is not loaded on its entry).
     pair_of = Pair.objects.in_bulk([e.phase_pair_id for e, _s in pairs])
     by_pk = {e.pk: pair_of[e.phase_pair_id or 0] for e, _s in pairs}
-    try:  # every group at once: a phase of 112 groups in a fixed number of queries
+    planned.keys = [[int(str(k)) for k in keys] for keys in draw.groups]
+    planned.groups = [[by_pk[k] for k in keys] for keys in planned.keys]
+    planned.members = competitions.pair_members(list(by_pk.values()))
+    return planned
+
+
+def _write_phase(phase: Phase, planned: _PhaseDraw, seed: str, by: Actor) -> None:
+    """The draw's writes, in the caller's transaction: a knockout's bracket, or the
+    groups (every one at once: a phase of 112 groups in a fixed number of queries)."""
+    phase.seed, phase.drawn_at = seed, timezone.now()
+    if phase.knockout:
+        phase.save(update_fields=["seed", "drawn_at"])
+        try:
+            knockout.draw(phase, planned.pairs, seed, by)
+        except knockout.KnockoutError as error:  # the whole draw is rolled back
+            raise ChampionshipError(str(error)) from None
+        return
+    championship = phase.championship
+    try:
         groups = competitions.create_liguillas(
             championship.club, by=by, rules=championship.rules, draw_method="phase",
-            leagues=[(f"{phase.name} · {_('Grupo')} {number + 1}",
-                      [by_pk[int(str(k))] for k in keys])
-                     for number, keys in enumerate(draw.groups)])
+            members=planned.members,
+            leagues=[(f"{phase.name} · {_('Grupo')} {number + 1}", pairs)
+                     for number, pairs in enumerate(planned.groups)])
     except competitions.CompetitionError as error:  # the whole draw is rolled back
         raise ChampionshipError(str(error)) from None
     PhaseGroup.objects.bulk_create(
         PhaseGroup(phase=phase, order=number, competition=competition)
         for number, competition in enumerate(groups))
-    phase.seed = seed
     phase.draw = {"seed": seed,
                   "pairs": [{"enrolment": p.key, "sede": int(p.sede), "region": p.region,
-                             "seed": p.seed} for p in field_],
-                  "groups": [list(g) for g in draw.groups]}
-    phase.drawn_at = timezone.now()
+                             "seed": p.seed} for p in planned.drawn],
+                  "groups": planned.keys}
     phase.save(update_fields=["seed", "draw", "drawn_at"])
-    return phase
 
 
 def champion(championship: Championship) -> Enrolment | None:

@@ -272,11 +272,13 @@ def create_liguillas(
     leagues: Sequence[tuple[str, Sequence[Pair]]],
     rules: Mapping[str, Any] | None = None,
     draw_method: str = "typed",
+    members: Members | None = None,
 ) -> list[Competition]:
     """Many one-leg liguillas of `club` at once (a championship phase's groups), each
     (name, pairs) drawn in the order given with its fixtures made, as `create_competition`
     with `draw` would make them one by one, with the same checks, in a fixed number of
-    queries whatever their number."""
+    queries whatever their number. `members` (:func:`pair_members` of every pair), when
+    the caller read them before its transaction."""
     check_organiser(by, club)
     try:
         table_rules = read_rules(rules)
@@ -285,7 +287,8 @@ def create_liguillas(
         raise league_error(error) from None
     # create_competition's checks of each league's pairs, their players read once for
     # all; a phase's pairs are the championship's own, never retired from its lists.
-    members = pair_members([pair for _name, pairs in leagues for pair in pairs])
+    if members is None:
+        members = pair_members([pair for _name, pairs in leagues for pair in pairs])
     for _name, pairs in leagues:
         _check_entries(club, list(pairs), table_rules.players // 2, retired_ok=True,
                        members=members)
