@@ -44,11 +44,13 @@ import sys
 import tempfile
 import time
 import uuid
+import zlib
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -59,7 +61,7 @@ from throwaway import postgres, redis  # noqa: E402
 
 # Hands of the league tests (tests/leagues/helpers.py): valid at any table of four.
 from tests.leagues.helpers import ORDAGO_A, ORDAGO_B, PLAIN  # noqa: E402
-from tests.multiserver.servers import Server, base_env, manage, running  # noqa: E402
+from tests.multiserver.servers import Server, Uvicorn, base_env, manage, running  # noqa: E402
 
 TIMEOUT = 30.0
 
@@ -125,6 +127,8 @@ class Run:
         self.counted_from = counted_from
         self.spread = spread
         self.turn = 0
+        self.streams: list[int] = []
+        self.events = 0
 
     def port(self) -> int:
         self.turn += 1
@@ -156,6 +160,9 @@ class Run:
             await asyncio.sleep(max(0.0, min(pause, self.until - time.monotonic())))
 
     async def phone(self, board: str, address: str) -> None:
+        if self.streams:
+            await self.listen(board, address)
+            return
         etag = ""
 
         async def poll() -> None:
@@ -168,6 +175,30 @@ class Run:
             etag = answer.get("etag", etag)
 
         await self.every(1.5, 0.0, poll)
+
+    async def listen(self, board: str, address: str) -> None:
+        """--push: the phone holds its board's stream instead of polling (a stream server
+        chosen by the board, as the docs' nginx hashes /events/), until the end."""
+        from sse_client import stream
+
+        await asyncio.sleep(random.uniform(0, self.spread))
+        port = self.streams[zlib.crc32(board.encode()) % len(self.streams)]
+        phone: dict[str, Any] = {}
+        stop = asyncio.Event()
+        path = f"/events/?u={quote(board + '?live=1')}&lang=es"
+        started = time.perf_counter()
+        stats = self.stats if time.monotonic() >= self.counted_from else self.opening
+        task = asyncio.create_task(stream(port, path, address, phone, stop))
+        while not phone.get("open") and not phone.get("error") and not task.done():
+            await asyncio.sleep(0.05)
+        stats.add("board stream", time.perf_counter() - started, 200 if phone.get("open") else 0,
+                  (200,), str(phone.get("error", "")))
+        await asyncio.sleep(max(0.0, self.until - time.monotonic()))
+        stop.set()
+        task.cancel()
+        if phone.get("error") and phone.get("open"):
+            self.stats.add("board stream", 0, 0, (200,), str(phone["error"]))
+        self.events += phone.get("events", 0)
 
     async def table(self, table_id: str, key: str, address: str, seconds: float,
                     hands: Iterator[dict[str, Any]]) -> None:
@@ -274,11 +305,12 @@ def served(servers: list[Server]) -> None:
 
 
 async def load(args: argparse.Namespace, ports: list[int],
-               built: dict[str, Any]) -> tuple[Stats, Stats]:
+               built: dict[str, Any], streams: list[int]) -> tuple[Stats, Stats]:
     stats, opening = Stats(), Stats()
     now = time.monotonic()
     run = Run(ports, now + args.opening + args.seconds, stats, opening,
               counted_from=now + args.opening, spread=args.opening)
+    run.streams = streams
     hands = records()
     jobs = []
     for n, (table_id, key) in enumerate(built["tables"]):
@@ -294,6 +326,8 @@ async def load(args: argparse.Namespace, ports: list[int],
         jobs.append(run.page("championship page", f"/campeonatos/{championship}/", 15,
                              f"10.201.{n // 250}.{n % 250}"))
     await asyncio.gather(*jobs)
+    if streams:
+        print(f"\nthe phones' streams brought {run.events:,} board changes", flush=True)
     return stats, opening
 
 
@@ -314,19 +348,24 @@ def main() -> None:
     parser.add_argument("--venues", type=int, default=120)
     parser.add_argument("--database-url", default="", help="an empty PostgreSQL database")
     parser.add_argument("--redis-url", default="")
+    parser.add_argument("--push", action="store_true",
+                        help="the phones hold their board's stream (two uvicorn servers, "
+                             "muscore.asgi) instead of polling it")
     args = parser.parse_args()
     with services(args) as (database, cache), tempfile.TemporaryDirectory() as logs:
         env = base_env(DATABASE_URL=database, CACHE_URL=cache, CONN_MAX_AGE="60",
                        MUSCORE_BEHIND_PROXY="true")
         built = build(env, args)
         servers = [Server(env, Path(logs), workers=args.workers) for _ in range(2)]
+        streams = [Uvicorn(env, Path(logs)) for _ in range(2 if args.push else 0)]
         worker = subprocess.Popen([sys.executable, "manage.py", "rating_worker"], cwd=ROOT,
                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
-            with running(*servers):
+            with running(*servers, *streams):
                 before = os.getloadavg()[0]
                 started = time.monotonic()
-                stats, opening = asyncio.run(load(args, [s.port for s in servers], built))
+                stats, opening = asyncio.run(load(args, [s.port for s in servers], built,
+                                                  [s.port for s in streams]))
                 took = time.monotonic() - started
                 print(f"\nthe opening ({args.opening:.0f} s: the phones open their boards)")
                 report(opening, args.opening, (before, os.getloadavg()[0]))
