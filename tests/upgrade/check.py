@@ -1,0 +1,62 @@
+"""Run at HEAD on an upgraded database (tests/upgrade/test_upgrade.py runs it in its own
+process, with that database's SQLITE_FILE or DATABASE_URL): every model's rows, and every
+page of every club, competition, player, championship and table with its status, as JSON
+on standard output."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muscore.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.apps import apps  # noqa: E402
+from django.test import Client  # noqa: E402
+
+
+def pages() -> list[str]:
+    from muscore.championships.models import Championship
+    from muscore.clubs.models import Club, Player
+    from muscore.leagues.models import Competition
+    from muscore.tables.models import Table
+
+    urls = ["/", "/clubs/", "/api/", "/nivel/"]
+    for club in Club.objects.order_by("pk"):
+        base = f"/club/{club.slug}/"
+        urls += [base, f"{base}niveles/", f"{base}lideres/", f"{base}tv/"]
+        for player in Player.objects.filter(club=club).order_by("pk")[:3]:
+            urls.append(f"{base}jugador/{player.pk}/")
+    for competition in Competition.objects.select_related("club").order_by("pk"):
+        base = f"/club/{competition.club.slug}/liga/{competition.pk}/"
+        urls += [base, f"{base}jornadas", f"/api/v1/leagues/{competition.pk}",
+                 f"/api/v1/leagues/{competition.pk}/export",
+                 f"/api/v1/leagues/{competition.pk}/standings.csv"]
+    for championship in Championship.objects.order_by("pk"):
+        urls += [f"/campeonatos/{championship.pk}/", f"/api/v1/championships/{championship.pk}"]
+        urls += [f"/campeonatos/{championship.pk}/fases/{phase.pk}/"
+                 for phase in championship.phases.order_by("pk")]
+        urls += [f"/campeonatos/{championship.pk}/sedes/{sede.pk}/"
+                 for sede in championship.sedes.order_by("pk")]
+    for table in Table.objects.order_by("pk"):
+        urls += [f"/t/{table.pk}/", f"/t/{table.pk}/historial", f"/api/v1/tables/{table.pk}"]
+    return urls
+
+
+def main() -> None:
+    rows = {model._meta.label: model._default_manager.count() for model in apps.get_models()}
+    client = Client()
+    status = {url: client.get(url).status_code for url in pages()}
+    from muscore.leagues import imports
+
+    pending = [job.competition_id for job in
+               imports.LeagueImport.objects.filter(finished_at__isnull=True)]
+    json.dump({"rows": rows, "pages": status, "importing": pending}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
