@@ -256,6 +256,14 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# A league table's result is the table's while the players are seated, then the organiser's:
+# an undo or a corrected hand at the table changes the result it stored for this many
+# minutes (and only until anything is drawn or played from it), after that only an
+# organiser changes it, with a reason (docs/league.md, "Who changes a result").
+MUSCORE_TABLE_CORRECTION_MINUTES = envint("MUSCORE_TABLE_CORRECTION_MINUTES", "15")
+if MUSCORE_TABLE_CORRECTION_MINUTES < 0:
+    raise ValueError("MUSCORE_TABLE_CORRECTION_MINUTES must be 0 or more minutes")
+
 # Club organisers' accounts (muscore.clubs): there is no email, so a forgotten password is
 # reset by the organiser who invited them, with a link valid for PASSWORD_RESET_TIMEOUT.
 LOGIN_URL = "clubs:login"

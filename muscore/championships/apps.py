@@ -17,3 +17,11 @@ class ChampionshipsConfig(AppConfig):
             on_result(competition, by)  # type: ignore[arg-type]
 
         result_changed.connect(listener, weak=False, dispatch_uid="championships-result")
+
+        # ...and answers the league's owner of results what depends on a result and what
+        # placed a competition (muscore.leagues.consequences), so every door asks it.
+        from muscore.championships import results
+        from muscore.leagues import consequences
+
+        consequences.register("championships", results.dependents)
+        consequences.register_holder("championships", results.holders)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from muscore.championships.models import Enrolment, Phase, PhaseGroup
 from muscore.championships.pairs import acting, phase_pair
 from muscore.clubs.permissions import Actor
-from muscore.leagues import competitions
+from muscore.leagues import competitions, consequences
 from muscore.leagues.models import Competition, Match
 from muscore.messages import WordedError
 
@@ -179,6 +179,8 @@ def bracket(phase: Phase) -> Bracket | None:
                 tie.bye, tie.winner = True, first if first is not None else second
             elif both_known:
                 decide(tie)
+            else:  # games made before a correction left it without its pairs: stale
+                tie.games = sorted(by_tie.get((number, order), []), key=lambda g: g.game)
             ties.append(tie)
             winners.append(tie.winner)
             decided.append(both_known and (tie.winner is not None or tie.bye))
@@ -191,6 +193,8 @@ def bracket(phase: Phase) -> Bracket | None:
         third = Tie(total, 1, first, second)
         if first is not None and second is not None:
             decide(third)
+        else:
+            third.games = sorted(by_tie.get((total, 1), []), key=lambda g: g.game)
     return Bracket(phase, rounds, third, rounds[-1][0].winner, enrolments)
 
 
@@ -246,12 +250,13 @@ def _stale_games(state: Bracket) -> list[PhaseGroup]:
 
 
 def _clear_stale(phase: Phase, stale: list[PhaseGroup]) -> None:
-    """Remove games made for the wrong pairs when none has a result; refuse (the whole
-    result write is rolled back) when one was played: who goes on cannot change under a
-    played game until the organiser clears its result."""
+    """Remove games made for the wrong pairs when none was started; refuse (the whole
+    result write is rolled back) when one was played or is being played: who goes on
+    cannot change under a played game until the organiser clears its result."""
     ids = [g.competition_id for g in stale]
-    played = (Competition.objects.filter(pk__in=ids, matches__source__gt="")
-              .order_by("pk").values_list("name", flat=True).first())
+    # Played, or being played (a hand at its table): the hands entered are never lost.
+    played = (consequences.started(Match.objects.filter(competition_id__in=ids))
+              .order_by("competition_id").values_list("competition__name", flat=True).first())
     if played is not None:
         raise KnockoutError(_(
             "Este resultado cambia quién juega «%(game)s», que ya se jugó: borra antes su "

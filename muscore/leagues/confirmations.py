@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import Actor, require_organiser, stored_user
-from muscore.leagues import competitions, results
+from muscore.leagues import competitions, consequences, results
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.models import (
     ClaimEvent,
@@ -202,10 +202,16 @@ def _result(match: Match, juegos: Sequence[int], tantos: Sequence[int] | None) -
 
 
 def _settled(match: Match) -> None:
-    if match.source:
+    if not match.source:
+        return
+    depending = consequences.dependents(match)
+    if depending:
         raise ClaimForbidden(
-            _("Esta partida ya tiene su resultado: el enlace ya no cambia nada.")
-        )
+            _("Esta partida ya tiene su resultado y de él depende %(dependents)s: el enlace "
+              "ya no cambia nada.") % {"dependents": consequences.named(depending)})
+    raise ClaimForbidden(
+        _("Esta partida ya tiene su resultado: el enlace ya no cambia nada.")
+    )
 
 
 def _locked(match: Match, now: datetime) -> tuple[Match, ResultClaim | None]:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import Actor, require_organiser
+from muscore.leagues import consequences
 from muscore.leagues.competitions import CompetitionError, bump
 from muscore.leagues.models import Competition, Match, ResultClaim
 
@@ -124,10 +125,17 @@ def set_archived(competition: Competition, archived: bool, *, by: Actor) -> None
 
 def delete_competition(competition: Competition, *, by: Actor) -> None:
     """Delete a competition with no result yet (a mistake, a test); one with a result is
-    archived instead, never deleted, so the record stays."""
+    archived instead, never deleted, so the record stays. One a championship placed (a
+    phase's group or game, a venue's heat: `consequences.holders`) is refused: the draw
+    that placed it would list a group the phase no longer has."""
     require_organiser(by, competition.club)
     with transaction.atomic():
         locked = Competition.objects.select_for_update().get(pk=competition.pk)
+        placed = consequences.holders(locked)
+        if placed:  # a championship's draw placed it: only its own reset moves it
+            raise CompetitionError(_(
+                "%(name)s es parte de %(holders)s: no se borra desde aquí, lo hace su "
+                "campeonato.") % {"name": locked.name, "holders": consequences.named(placed)})
         played = Match.objects.filter(competition=locked).exclude(source="").exists()
         claimed = ResultClaim.objects.filter(competition=locked).exists()
         if played or claimed:

@@ -17,14 +17,15 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from muscore.clubs.permissions import Actor
-from muscore.leagues import ceros_rounds, rating_store, stats_store
+from muscore.leagues import ceros_rounds, consequences, rating_store, stats_store
 from muscore.leagues.competitions import (
     KNOCKOUT_ORDER,
     LINE_FIELDS,
@@ -52,7 +53,6 @@ from muscore.leagues.models import (
     Correction,
     Entry,
     Match,
-    Round,
 )
 from muscore.leagues.signals import result_changed
 from muscore.rules import Rules
@@ -194,9 +194,48 @@ def write(
             "%(name)s se está importando: sus resultados se podrán cambiar cuando termine.")
             % {"name": match.competition.name})
     reason = check_reason(match, action, reason)
+    check_dependents(match, result, action)
     before = match.figures()
     store(match, result, source, at)
     return audit(match, by, action, before, reason)
+
+
+# The writes that follow what was drawn (a reset clears the knockout matches a changed
+# result no longer sends the same pairs to; an import writes a whole competition).
+UNCHECKED_ACTIONS = frozenset({"table", "reset", "import"})
+
+
+class HasDependents(CompetitionError):
+    """A person's change of a result that something another app drew or played depends on
+    (a championship's later game, a phase drawn from its group or heat): refused, naming
+    them; what depends on it is cleared first, latest first."""
+
+    code = "has_dependents"
+    status = 409
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        super().__init__(
+            _("De este resultado depende %(dependents)s: no cambia mientras eso siga en pie. "
+              "Borra antes el resultado de lo que depende de él.")
+            % {"dependents": consequences.named(self.names)})
+
+
+def check_dependents(match: Match, result: Result | None, action: str) -> None:
+    """A change of `match`'s stored figures by a person is refused (HasDependents) while
+    something another app drew or played from them stands (`consequences.registered`).
+    The league's own consequences have their finer rules: the knockout's
+    (`fill_knockout`: refused unless reset with it) and a ceros round's (who lost)."""
+    if action in UNCHECKED_ACTIONS or not match.source:
+        return
+    current = match_result(match)
+    if result is not None and current is not None and (
+            result.juegos, result.tantos, result.no_show) == (
+            current.juegos, current.tantos, current.no_show):
+        return  # the same figures: the table's result confirmed on paper changes nothing
+    found = consequences.registered(match)
+    if found:
+        raise HasDependents(found)
 
 
 class KnockoutConflict(CompetitionError):
@@ -334,51 +373,55 @@ def on_table_changed(table: Table, state: TableState) -> None:
                          match_id, table.pk)
 
 
-SETTLED_AFTER = timedelta(hours=24)
+def table_window() -> timedelta:
+    """How long a table may still change the result it stored (an undo, a corrected hand):
+    `MUSCORE_TABLE_CORRECTION_MINUTES`, 15 unless set. After that the result is the
+    organiser's."""
+    return timedelta(minutes=settings.MUSCORE_TABLE_CORRECTION_MINUTES)
 
 
 def is_final(match: Match, now: datetime | None = None) -> bool:
     """Whether a match's stored result is final, so its table can no longer change it: an
-    organiser's (or both pairs' confirmed) result, or a table's once 24 hours old, or one
-    that later matches were drawn from (a ceros round, a knockout match played)."""
+    organiser's (or both pairs' confirmed) result, a table's once `table_window()` old, or
+    one that anything was drawn or played from (`consequences.dependents`, whichever app
+    drew it)."""
+    return _final_because(match, now) is not None
+
+
+def _final_because(match: Match, now: datetime | None) -> list[str] | None:
+    """None while the table may still change the result; else what depends on it (empty:
+    the organiser's result, or the table's window is over)."""
     if not match.source:
-        return False
+        return None
     if match.source != Match.Source.TABLE:
-        return True  # entered, confirmed, accepted or corrected: the league's word
-    if match.result_at is not None and match.result_at + SETTLED_AFTER <= (now or timezone.now()):
-        return True
-    if match.competition.format == Competition.Format.CEROS:
-        return Round.objects.filter(
-            competition_id=match.competition_id, number__gt=match.round.number).exists()
-    return _knockout_went_on(match)
-
-
-def _knockout_went_on(match: Match) -> bool:
-    """Whether a knockout match already played depends on this one: a group's result once
-    any knockout match is played (taking it back empties the draw), a knockout result
-    once its pairs played a later stage."""
-    played = (Match.objects.filter(competition_id=match.competition_id)
-              .exclude(source="").exclude(slot=""))
-    if not match.slot:
-        return match.competition.format == Competition.Format.GROUPS and played.exists()
-    later = KNOCKOUT_ORDER[KNOCKOUT_ORDER.index(match.slot) + 1:]
-    pairs = [match.first_id, match.second_id]
-    return played.filter(slot__in=later).filter(
-        Q(first_id__in=pairs) | Q(second_id__in=pairs)).exists()
+        return []  # entered, confirmed, accepted or corrected: the league's word
+    if match.result_at is not None and match.result_at + table_window() <= (
+            now or timezone.now()):
+        return []
+    found = consequences.dependents(match)
+    return found or None
 
 
 def check_table_write(table: Table, vaca: int, now: datetime | None = None) -> None:
     """The receiver of `muscore.tables.signals.table_changing`: any write that touches a
     league table's first vaca (the match's result: an undo, a correction, a redo or a hand
     or piedras added to it) is refused once that result is final (ResultSettled, a 409
-    naming the competition and whom to ask)."""
+    naming the competition, what depends on the result, and whom to ask)."""
     if vaca != 0:
         return  # later vacas are the pairs' own: the league reads only the first
     match = (Match.objects.filter(table_id=table.pk)
              .select_related("competition", "round").first())
-    if match is None or not is_final(match, now):
+    if match is None:
+        return
+    because = _final_because(match, now)
+    if because is None:
         return
     # Lazy: the API says it in English (str()), a page in its own language (page_message).
+    if because:
+        raise ResultSettled(
+            gettext_lazy("El resultado ya es definitivo en %(competition)s: de él depende "
+                         "%(dependents)s. Pide la corrección a sus organizadores"),
+            competition=match.competition.name, dependents=consequences.named(because))
     raise ResultSettled(
         gettext_lazy("El resultado ya es definitivo en %(competition)s: pide la corrección "
                      "a sus organizadores"), competition=match.competition.name)
@@ -457,6 +500,9 @@ def _fill_knockout_once(competition: Competition) -> list[Match]:
     wanted["final"] = (outcome("sf1", True), outcome("sf2", True))
     wanted["third"] = (outcome("sf1", False), outcome("sf2", False))
     conflicts: list[Match] = []
+    # Being played (a hand at its table) counts as played: those hands are never lost.
+    started = set(consequences.started(Match.objects.filter(
+        competition=competition).exclude(slot="")).values_list("pk", flat=True))
     for slot in KNOCKOUT_ORDER:
         m = slots.get(slot)
         if m is None:
@@ -466,11 +512,12 @@ def _fill_knockout_once(competition: Competition) -> list[Match]:
         second_pk = entries[second] if second is not None else None
         if (m.first_id, m.second_id) == (first_pk, second_pk):
             continue
-        if m.source:
+        if m.source or m.pk in started:
             conflicts.append(m)  # played between other pairs: the organiser decides
             continue
         m.first_id, m.second_id = first_pk, second_pk
-        m.save(update_fields=["first", "second"])  # save() writes its document text too
+        m.table = None  # a table opened for other pairs: a new one is opened for these
+        m.save(update_fields=["first", "second", "table"])  # its document text too
     return conflicts
 
 

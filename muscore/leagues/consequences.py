@@ -1,0 +1,112 @@
+"""What depends on a match's result: the question its one owner (`results`) asks before a
+table, a pair's link or anybody else changes it.
+
+A result is final for its table as soon as anything was drawn or played from it. The
+league answers for its own kinds (a ceros round published after it, a knockout match of a
+groups competition started after it); an app built on the league (a championship: the
+next game of a tie, the next round's tie, a phase drawn from a group or a heat) registers
+its own answer here, since the league never imports it (the import-linter layers).
+
+An answer is a function of the match (its competition loaded) that returns the names of
+what depends on it, in the active language, for people to read ("Final · partida 1", "la
+ronda 3" ...): empty when nothing does. `dependents(match)` asks the league's own and every
+registered answer; what a later match "started" means is `started()`: it has a result, or
+a hand was entered at its table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from muscore.leagues.competitions import KNOCKOUT_ORDER
+from muscore.leagues.models import Competition, Match, Round
+from muscore.tables.models import Hand
+
+Answer = Callable[[Match], list[str]]
+
+_ANSWERS: dict[str, Answer] = {}
+
+
+def register(name: str, answer: Answer) -> None:
+    """Add (or replace, by `name`) an answer to "what depends on this result?"."""
+    _ANSWERS[name] = answer
+
+
+def started(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """The matches of `matches` that are being played or were: a result stored, or a hand
+    entered at their table."""
+    hands = Hand.objects.filter(table_id=OuterRef("table_id"))
+    return matches.filter(Q(source__gt="") | Exists(hands))
+
+
+def dependents(match: Match) -> list[str]:
+    """The names of everything drawn or played from `match`'s result (none without one)."""
+    if not match.source:
+        return []
+    return _league_own(match) + registered(match)
+
+
+def registered(match: Match) -> list[str]:
+    """What the registered answers (the apps built on the league) say depends on `match`."""
+    if not match.source:
+        return []
+    found: list[str] = []
+    for answer in _ANSWERS.values():
+        found += answer(match)
+    return found
+
+
+def _league_own(match: Match) -> list[str]:
+    competition = match.competition
+    if competition.format == Competition.Format.CEROS:
+        number = Round.objects.filter(pk=match.round_id).values_list("number", flat=True).get()
+        later = (Round.objects.filter(competition_id=match.competition_id, number__gt=number)
+                 .order_by("number").values_list("number", flat=True))
+        return [_("%(competition)s · ronda %(n)s") % {"n": n, "competition": competition.name}
+                for n in later]
+    if competition.format != Competition.Format.GROUPS:
+        return []
+    knockout = started(Match.objects.filter(competition_id=match.competition_id)
+                       .exclude(slot=""))
+    if match.slot:
+        # A knockout result: the later stages its pairs played.
+        stages = KNOCKOUT_ORDER[KNOCKOUT_ORDER.index(match.slot) + 1:]
+        pairs = [match.first_id, match.second_id]
+        knockout = knockout.filter(slot__in=stages).filter(
+            Q(first_id__in=pairs) | Q(second_id__in=pairs))
+    # A group's result: the knockout drawn from the groups' standings, once started.
+    return [_("%(competition)s · partida %(n)s") % {"n": n, "competition": competition.name}
+            for n in knockout.order_by("number").values_list("number", flat=True)]
+
+
+def named(names: list[str]) -> str:
+    """The names joined for a sentence ("«A», «B» y 2 más")."""
+    shown = ", ".join(f"«{n}»" for n in names[:3])
+    if len(names) > 3:
+        shown += " " + _("y %(n)s más") % {"n": len(names) - 3}
+    return shown
+
+
+# ------------------------------------------------------------- what holds a competition
+
+Holder = Callable[[Competition], list[str]]
+
+_HOLDERS: dict[str, Holder] = {}
+
+
+def register_holder(name: str, holder: Holder) -> None:
+    """Add (or replace, by `name`) an answer to "what placed this competition?": a
+    championship's phase whose draw made it a group or a tie's game, a venue whose heat it
+    is. Such a competition is deleted or changed only through what placed it."""
+    _HOLDERS[name] = holder
+
+
+def holders(competition: Competition) -> list[str]:
+    """The names of what placed `competition` (empty for a club's own)."""
+    found: list[str] = []
+    for holder in _HOLDERS.values():
+        found += holder(competition)
+    return found
