@@ -111,3 +111,166 @@ def spanish_key(name: str) -> tuple[int, ...]:
 def sorted_by_name(items: Iterable[T], name: Callable[[T], str] = str) -> list[T]:
     """`items` in Spanish order of `name(item)` (its str by default)."""
     return sorted(items, key=lambda item: spanish_key(name(item)))
+
+
+# --- one person, whatever the spelling -----------------------------------------------------------
+
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): characters a reader
+# never sees (the soft hyphen, the zero-width joiners and spaces, variation selectors,
+# Hangul fillers, tags...). Python's unicodedata has no such property: the ranges as Unicode
+# lists them.
+_IGNORABLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+# Apostrophes join what they separate (D'Elía is Delía); other punctuation and symbols
+# separate words ("Etxeberria, Iñaki", "Jean-Pierre", a trailing dot).
+_APOSTROPHES = str.maketrans("", "", "'\u2019\u02bc\u00b4`")
+# Scripts that are one script in a name (UTS #39's "highly restrictive" sets): Japanese
+# (Han, Hiragana, Katakana), Korean (Han, Hangul), Chinese (Han, Bopomofo), each with Latin.
+_SCRIPT_SETS = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+)
+# Characters of no script of their own: digits, punctuation, spaces; combining marks.
+_NO_SCRIPT = frozenset({"COMMON", "INHERITED"})
+_TILDE = "\u0303"
+
+MIXED_SCRIPTS = "mixed_scripts"
+SIGN_LIKE_LETTER = "sign_like_letter"
+NO_LETTER = "no_letter"
+
+
+@functools.lru_cache(maxsize=1)
+def _lookalikes() -> dict[str, str]:
+    """Each character Unicode's confusables (UTS #39, confusable-homoglyphs' data) say
+    looks like a plain ASCII letter or letters, with them: Cyrillic і and Greek ι, the
+    dotless ı, the fullwidth ｉ and the mathematical 𝐢 are all read "i". Plain ASCII is
+    never mapped: "m" and "rn", "I" and "l" are what people type, and stay apart."""
+    from confusable_homoglyphs.confusables import confusables_data
+
+    out: dict[str, str] = {}
+    for char, found in confusables_data.items():
+        if char.isascii():
+            continue
+        plain = [g["c"] for g in found if g["c"].isascii() and g["c"].strip()]
+        if plain:
+            out[char] = min(plain, key=len)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _script(char: str) -> str:
+    from confusable_homoglyphs.categories import alias
+
+    found: str = alias(char)
+    return found
+
+
+def scripts(text: str) -> set[str]:
+    """The scripts of `text`'s letters (LATIN, CYRILLIC, GREEK...): digits, punctuation,
+    spaces and combining marks belong to none."""
+    return {_script(ch) for ch in _IGNORABLE.sub("", text)} - _NO_SCRIPT
+
+
+def is_mixed_script(text: str) -> bool:
+    """True when `text` mixes alphabets as no name does: a Cyrillic І in a Latin name, a
+    Greek ο in "Etxeberria" (Japanese kana with kanji, or Latin beside them, is one name)."""
+    found = scripts(unicodedata.normalize("NFKC", text))
+    return len(found) > 1 and not any(found <= allowed for allowed in _SCRIPT_SETS)
+
+
+def is_marks_only(text: str) -> bool:
+    """True when `text` has something but nothing a mark could sit on: only combining
+    accents (and invisible characters), which draw over whatever stands before them."""
+    return bool(text) and all(
+        unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Mc", "Cf", "Zs")
+        for ch in text
+    )
+
+
+def _is_sign(char: str) -> bool:
+    """Punctuation or a symbol: it separates words in a key, it is never read as a letter."""
+    return unicodedata.category(char)[0] in "PS"
+
+
+def _plain(text: str) -> str:
+    """`text` decomposed, in lower case, without format characters (those Unicode says
+    are default-ignorable, and every Cf: none draws a letter), each letter Unicode's
+    confusables read as an ASCII letter made that letter (Cyrillic І is read in lower
+    case first, "і", an "i": in capitals Unicode reads it "l", as the Latin I)."""
+    table = _lookalikes()
+    out: list[str] = []
+    for char in unicodedata.normalize("NFD", _IGNORABLE.sub("", text)):
+        if unicodedata.category(char) == "Cf":
+            continue
+        low = char.casefold()
+        if _is_sign(char):
+            out.append(low)
+        elif low in table:
+            out.append(table[low])
+        else:
+            out.append(table[char].casefold() if char in table else low)
+    return "".join(out)
+
+
+def sign_like_letter(text: str) -> str | None:
+    """The first sign (punctuation, symbol) of `text` that Unicode's confusables read as a
+    letter or digit ("⍳" an i, "‖" two l), or None: in a person's name it would be read
+    as that letter and is refused."""
+    table = _lookalikes()
+    for char in text:
+        if _is_sign(char):
+            alike = table.get(char.casefold()) or table.get(char, "")
+            if any(c.isalnum() for c in alike):
+                return char
+    return None
+
+
+def person_key(name: str) -> str:
+    """What tells one person from another, as a reader of the name would: "Iñaki
+    Etxeberria", "iñaki  etxeberria.", "Etxeberria, Iñaki", "Iñaki Etxe\u00adberria" (a soft
+    hyphen), "Iñaki Etxeberria" in fullwidth letters, with a dotless ı or a Cyrillic і are
+    one key.
+
+    Compatibility forms folded (NFKC: fullwidth, ligatures, mathematical letters), default-
+    ignorable characters removed (zero-width joiners and spaces, the soft hyphen, variation
+    selectors), case folded, every character Unicode's confusables read as an ASCII letter
+    made that letter, the accents dropped as Spanish reads them (Álvaro is Alvaro, Müller
+    Muller) but not the ñ, a letter of its own (Iñaki is not Inaki, Peña not Pena: as
+    :func:`spanish_key` sorts them), apostrophes joined, other punctuation and symbols
+    dropped, and the words in alphabetical order (the order of the names does not matter).
+    A name with no letter or digit has the key "". Whether a name mixes scripts (a
+    Cyrillic І inside a Latin name) is :func:`is_mixed_script`'s to refuse: the key still
+    reads it as its look-alike.
+    """
+    # Look-alikes first (a spacing ogonek looks like an "i" before NFKC splits it into a
+    # space and a mark), then NFKC, then again on what NFKC and case folding made.
+    text = unicodedata.normalize("NFKC", _plain(name))
+    text = _plain(text)
+    kept: list[str] = []
+    for ch in text:
+        if unicodedata.combining(ch):
+            if ch == _TILDE and kept and kept[-1] == "n":
+                kept.append(ch)
+            continue
+        kept.append(ch)
+    text = unicodedata.normalize("NFC", "".join(kept)).translate(_APOSTROPHES)
+    words = "".join(ch if ch.isalnum() else " " for ch in text).split()
+    return " ".join(sorted(words))
+
+
+def person_name_problem(name: str) -> str | None:
+    """None when `name` can be a person's; MIXED_SCRIPTS (a Cyrillic І inside a Latin
+    name), SIGN_LIKE_LETTER (a sign read as a letter: "⍳ñaki") or NO_LETTER (only
+    punctuation, symbols or accents) otherwise. Control characters and direction
+    overrides are problem()'s and has_bidi_control()'s."""
+    if is_mixed_script(name):
+        return MIXED_SCRIPTS
+    if sign_like_letter(unicodedata.normalize("NFKC", name)) or sign_like_letter(name):
+        return SIGN_LIKE_LETTER
+    if not person_key(name):
+        return NO_LETTER
+    return None

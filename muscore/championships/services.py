@@ -17,7 +17,6 @@ its organiser (PermissionDenied, a 403) and runs in one transaction.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -40,7 +39,7 @@ from muscore.championships.models import (
     Sede,
 )
 from muscore.championships.pairs import acting, heat_pair, make_phase_pairs, phase_pair
-from muscore.clubs.forms import clean_name
+from muscore.clubs.forms import clean_name, clean_person_name
 from muscore.clubs.models import NAME_MAX, Club, Pair
 from muscore.clubs.permissions import Actor, is_organiser, require_organiser, stored_user
 from muscore.clubs.services import create_club
@@ -52,14 +51,14 @@ from muscore.leagues.compute.quotas import QuotaError, Quotas, compute_quotas
 from muscore.leagues.compute.quotas import Sede as QuotaSede
 from muscore.leagues.models import Competition, Entry
 from muscore.messages import league_message, page_message
+from muscore.text import has_bidi_control, is_invisible, person_key, problem
 
 
 def fold(name: str) -> str:
-    """A person's name as compared for "one person, one pair": no case, accents or extra
-    spaces (``Iñaki  Etxeberria`` and ``iñaki etxeberria`` are one person)."""
-    text = unicodedata.normalize("NFKD", name.casefold())
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return " ".join(text.split())
+    """A player's key as an entry stores it (``key_a``, ``key_b``): one person, one pair,
+    whatever the spelling (:func:`muscore.text.person_key`: "Etxeberria, Iñaki." with a
+    soft hyphen, a dotless ı or in fullwidth letters is Iñaki Etxeberria)."""
+    return person_key(name)[:NAME_MAX]
 
 
 def can_run_sede(user: Actor | None, sede: Sede) -> bool:
@@ -73,12 +72,12 @@ def require_sede(user: Actor, sede: Sede) -> None:
         require_organiser(user, sede.club)
 
 
-def _name(value: str, what: str) -> str:
+def _name(value: str, what: str, *, person: bool = False) -> str:
     try:
         # Checked as the clubs' names (muscore.text): the public entry form's names end up
         # on boards, cards and exports; no control character, direction override or
-        # invisible-only name.
-        value = clean_name(value or "")
+        # invisible-only name; a person's name in one alphabet, with a letter.
+        value = (clean_person_name if person else clean_name)(value or "")
     except forms.ValidationError as error:
         raise ChampionshipError(error.messages[0]) from None
     if not value:
@@ -148,6 +147,22 @@ def entries_open(championship: Championship, now: datetime | None = None) -> boo
 # ----------------------------------------------------------------------------- entries
 
 
+def _contact(value: str) -> str:
+    """A contact (a phone, an address) checked as every text (muscore.text): shown to the
+    venue's organisers and in their CSV, so no control character, no direction override."""
+    contact = " ".join((value or "").split())
+    if problem(contact):
+        raise ChampionshipError(_("El contacto lleva un carácter de control: quítalo."))
+    if has_bidi_control(contact):
+        raise ChampionshipError(
+            _("El contacto lleva un carácter que cambia el sentido del texto: quítalo."))
+    if contact and is_invisible(contact):
+        raise ChampionshipError(_("El contacto solo tiene caracteres invisibles."))
+    if len(contact) > 200:
+        raise ChampionshipError(_("El contacto es demasiado largo: 200 caracteres como mucho."))
+    return contact
+
+
 @transaction.atomic
 def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = "",
                by: Actor | None = None, paid: bool = False,
@@ -164,14 +179,12 @@ def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = 
     name = _name(name, _("el nombre de la pareja"))
     if len(players) != 2:
         raise ChampionshipError(_("Una pareja son dos jugadores."))
-    first = _name(players[0], _("el primer jugador"))
-    second = _name(players[1], _("el segundo jugador"))
+    first = _name(players[0], _("el primer jugador"), person=True)
+    second = _name(players[1], _("el segundo jugador"), person=True)
     keys = [fold(first), fold(second)]
     if keys[0] == keys[1]:
         raise ChampionshipError(_("Los dos jugadores no pueden ser la misma persona."))
-    contact = (contact or "").strip()
-    if len(contact) > 200:
-        raise ChampionshipError(_("El contacto es demasiado largo: 200 caracteres como mucho."))
+    contact = _contact(contact)
     taken = (Enrolment.objects.filter(championship=championship)
              .exclude(status=Enrolment.Status.WITHDRAWN).select_related("sede"))
     for key in keys:

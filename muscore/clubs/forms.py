@@ -33,6 +33,28 @@ def clean_name(value: str) -> str:
         raise forms.ValidationError(
             _("El nombre lleva un carácter que cambia el sentido del texto: quítalo.")
         )
+    if unicode_text.is_marks_only(name):
+        raise forms.ValidationError(_("El nombre solo tiene acentos sueltos, sin letras."))
+    return name
+
+
+def clean_person_name(value: str) -> str:
+    """A person's name: checked as every name (clean_name), and one alphabet in it (a
+    Cyrillic І among Latin letters reads as "I" and is not one), with a letter or digit
+    (muscore.text.person_name_problem). Two names are one person when their
+    muscore.text.person_key is the same."""
+    name = clean_name(value)
+    found = unicode_text.person_name_problem(name) if name else None
+    if found == unicode_text.MIXED_SCRIPTS:
+        raise forms.ValidationError(
+            _("«%(name)s» mezcla letras de alfabetos distintos (latino, cirílico, griego...): "
+              "escríbelo con las de uno solo.") % {"name": name})
+    if found == unicode_text.SIGN_LIKE_LETTER:
+        raise forms.ValidationError(
+            _("«%(name)s» lleva un signo que se lee como una letra: escribe la letra.")
+            % {"name": name})
+    if found == unicode_text.NO_LETTER:
+        raise forms.ValidationError(_("El nombre de una persona necesita alguna letra."))
     return name
 
 

@@ -47,3 +47,49 @@ def test_the_entries_csv_neutralises_formulas() -> None:
     cells = [cell for row in list(csv.reader(io.StringIO(text)))[1:] for cell in row]
     assert "'=HYPERLINK(\"http://x\")" in cells and "'=A0" in cells and "'@SUM(A1)" in cells
     assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
+
+
+@pytest.mark.parametrize("contact", ["600\x1b[2J", "600\x07", "600\x7f", "600\u202e111",
+                                     "\u200b\u200b"])
+def test_a_contact_with_a_control_character_or_an_override_is_refused(contact: str) -> None:
+    championship, _, _ = small_championship(bars=[("Bar Txoko", 0)])
+    sede = championship.sedes.get()
+    response = enter(championship.pk, sede.pk, contact=contact)
+    assert response.status_code == 400  # type: ignore[attr-defined]
+    assert "El contacto" in response.text  # type: ignore[attr-defined]
+    assert not Enrolment.objects.exists()
+
+
+@pytest.mark.parametrize("field", ["name", "player_a", "player_b"])
+def test_a_name_of_combining_accents_only_is_refused(field: str) -> None:
+    championship, _, _ = small_championship(bars=[("Bar Txoko", 0)])
+    sede = championship.sedes.get()
+    response = enter(championship.pk, sede.pk, **{field: "\u0301\u0301\u0308"})
+    assert response.status_code == 400  # type: ignore[attr-defined]
+    assert "acentos sueltos" in response.text  # type: ignore[attr-defined]
+    assert not Enrolment.objects.exists()
+
+
+def test_the_spellings_of_one_person_are_one_person_at_the_entry() -> None:
+    """Issue 28 point 4: beside "Iñaki Etxeberria", the probe's variants (one of each kind
+    the key test makes from Unicode's data) are refused as the same person, or as mixed
+    scripts; nothing is stored for them."""
+    from tests.test_person_key import invisibles, look_alikes, other_forms, punctuation
+
+    championship, _, _ = small_championship(bars=[("Bar Txoko", 0), ("Gure Etxea", 0)])
+    first, second = championship.sedes.order_by("id")
+    assert enter(championship.pk, first.pk, player_a="Iñaki Etxeberria").status_code == 200  # type: ignore[attr-defined]
+    kinds = dict(look_alikes() + invisibles() + punctuation() + other_forms())
+    wanted = ["U+200D inside", "U+00AD inside", "i->U+0406", "i->U+0131", "trailing U+002E",
+              "swapped", "swapped with a comma", "e->U+0435", "i->U+03B9", "fullwidth",
+              "U+FEFF at the end", "a->U+0251"]
+    for number, what in enumerate(wanted):
+        response = enter(championship.pk, second.pk, name=f"Pareja {number}",
+                         player_a=kinds[what], player_b=f"Otro {number}")
+        assert response.status_code == 400, what  # type: ignore[attr-defined]
+        assert ("ya juega en la pareja Los de siempre" in response.text  # type: ignore[attr-defined]
+                or "alfabetos distintos" in response.text), what  # type: ignore[attr-defined]
+    assert Enrolment.objects.count() == 1
+    # A different person is a different person.
+    assert enter(championship.pk, second.pk, name="Otra", player_a="Inaki Etxeberria",
+                 player_b="Koldo").status_code == 200  # type: ignore[attr-defined]
