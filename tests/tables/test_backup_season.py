@@ -206,7 +206,7 @@ def test_replace_gives_the_season_back_with_its_links(tmp_path):
     match = club.competitions.get(format="liguilla").matches.get(number=6)
     results.record_result(match, by=organiser, juegos=[3, 0])
     make_pair(Club.objects.create(name="Otro", slug="otro"), "X", "Y")
-    with pytest.raises(CommandError, match="already holds 1 tables and 2 clubs"):
+    with pytest.raises(CommandError, match=r"already holds 1 tables, .*\b2 clubs"):
         call_command("restore", str(backup))
 
     call_command("restore", str(backup), replace=True)

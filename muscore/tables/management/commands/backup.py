@@ -1,74 +1,43 @@
-"""Write the whole database a club's season lives in to a JSON file.
+"""Write every app's rows to a JSON file (or standard output), as one snapshot.
 
     python manage.py backup muscore-backup.json
     python manage.py backup --with-passwords muscore-backup.json
+    python manage.py backup - | gzip > muscore-backup.json.gz
     python manage.py restore muscore-backup.json
 
-It holds the tables (hands, audit, idempotent answers), the clubs (members, players,
-pairs, their audit), the competitions (rounds, matches, results, corrections, claims,
-ceros drafts and events), the ratings and the hand stats, and the accounts that hold
-them. Accounts are written by username (Django's natural keys), so a restore matches
-them to the accounts already there; their password hashes are left out unless
+It holds every row of every app (muscore.tables.backups: the tables, clubs,
+competitions, ratings, stats, championships with their venues, entries and phases,
+the admin's log, the accounts) but what is made again: the stored vacas (restore
+replays them from the hands), a competition's prepared documents and their queue
+(restore queues every competition), what migrate makes and the sessions. It is read
+in one read transaction while the site goes on, so it is the database at one moment.
+Accounts are written by username (Django's natural keys), so a restore matches them
+to the accounts already there; their password hashes are left out unless
 --with-passwords asks for them (a backup file travels further than the database).
-The stored vacas are left out: restore replays them from the hands.
 
-The file is Django's dumpdata format, so `loaddata` reads it too.
+The file is Django's dumpdata format, so `loaddata` reads it too. It appears under its
+name whole or not at all (muscore.tables.backups.AtomicFile).
 """
 
 from __future__ import annotations
 
-import datetime
-import json
-import os
-import tempfile
-from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from django.apps import AppConfig, apps
-from django.core import serializers
-from django.core.management.base import BaseCommand, CommandParser
-from django.core.serializers.json import DjangoJSONEncoder
-from django.db.models import Model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-# What a backup holds: the accounts and groups, and the three apps a season lives in.
-ACCOUNTS = ["Group", "User"]
-APPS = ["tables", "clubs", "leagues"]
-# Derived from the hands and replayed by restore; a competition's prepared export and
-# cards (made again by the worker: restore queues every competition).
-EXCLUDE = {"tables.vacacheckpoint", "leagues.preparedpart", "leagues.documentbacklog"}
-
-
-class ExactEncoder(DjangoJSONEncoder):
-    """Times to the microsecond: Django's encoder cuts them to the millisecond, and a
-    restored result or hand would then read differently (its time on the pages, the
-    order of two writes in the same millisecond)."""
-
-    def default(self, o: Any) -> Any:
-        if isinstance(o, (datetime.datetime, datetime.time)):
-            return o.isoformat()
-        return super().default(o)
-
-
-def objects() -> Iterator[Model]:
-    """Every object a backup holds, models in an order loaddata can follow (what is named
-    by a natural key before what names it), each by primary key."""
-    auth = apps.get_app_config("auth")
-    app_list: list[tuple[AppConfig, list[type[Model]] | None]] = [
-        (auth, [auth.get_model(name) for name in ACCOUNTS])]
-    app_list += [(apps.get_app_config(label), None) for label in APPS]
-    for model in serializers.sort_dependencies(app_list, allow_cycles=True):
-        if model._meta.label_lower not in EXCLUDE:
-            yield from model._default_manager.order_by(model._meta.pk.name).iterator()
+from muscore.tables import backups
 
 
 class Command(BaseCommand):
-    help = ("Back up the tables, clubs, competitions, results, ratings, stats, audit and "
-            "accounts to a JSON file (restore reads it back).")
+    help = ("Back up every app's rows (tables, clubs, competitions, results, ratings, "
+            "championships, audit, accounts) to a JSON file, as one snapshot taken while the "
+            "site runs (restore reads it back).")
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", help="where to write the backup")
+        parser.add_argument(
+            "file", help="where to write the backup (replaced whole once written); - writes it "
+                         "to standard output, and the summary to standard error")
         parser.add_argument(
             "--with-passwords",
             action="store_true",
@@ -77,31 +46,29 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, file: str, with_passwords: bool, **options: Any) -> None:
+        if file == "-":
+            self.stdout.ending = ""  # the JSON as written, no newline added to each piece
+            counts = backups.write(self.stdout, with_passwords=with_passwords)
+            self.stdout.flush()
+            self.stderr.write(self.summary(counts, with_passwords, "standard output"))
+            return
         target = Path(file).resolve()
-        # Write beside the target and rename: a crash never leaves half a backup under its name.
-        fd, temp = tempfile.mkstemp(prefix=".backup-", suffix=".json", dir=target.parent)
-        os.close(fd)
-        try:
-            with open(temp, "w", encoding="utf-8") as stream:
-                serializers.serialize(
-                    "json", objects(), stream=stream, cls=ExactEncoder,
-                    use_natural_foreign_keys=True, use_natural_primary_keys=True)
-            data = json.loads(Path(temp).read_text(encoding="utf-8"))
-            if not with_passwords:
-                for item in data:
-                    if item["model"] == "auth.user":
-                        item["fields"].pop("password", None)
-            Path(temp).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-            os.replace(temp, target)
-        finally:
-            if os.path.exists(temp):
-                os.unlink(temp)
-        counts = Counter(item["model"] for item in data)
-        self.stdout.write(
+        if target.is_dir() or not target.parent.is_dir():
+            raise CommandError(f"cannot write {file}: not a file in an existing folder")
+        with backups.AtomicFile(target) as out:
+            counts = backups.write(out.stream, with_passwords=with_passwords)
+            out.commit()
+        self.stdout.write(self.summary(counts, with_passwords, str(target)))
+
+    @staticmethod
+    def summary(counts: dict[str, int], with_passwords: bool, where: str) -> str:
+        return (
             f"Backed up {counts['tables.table']} tables, {counts['tables.hand']} hands, "
             f"{counts['tables.change']} changes, {counts['clubs.club']} clubs, "
-            f"{counts['leagues.competition']} competitions, {counts['leagues.match']} matches "
-            f"and {counts['auth.user']} accounts"
+            f"{counts['leagues.competition']} competitions, {counts['leagues.match']} matches, "
+            f"{counts['championships.championship']} championships "
+            f"({counts['championships.sede']} venues, {counts['championships.enrolment']} "
+            f"entries) and {counts['auth.user']} accounts"
             f"{' with their passwords' if with_passwords else ' without their passwords'} "
-            f"to {target}"
+            f"({sum(counts.values())} rows) to {where}"
         )
