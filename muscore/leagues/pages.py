@@ -476,6 +476,7 @@ def audit_rows(match: Match) -> list[dict[str, Any]]:
     """The corrections of a match, newest first, in words."""
     actions = {
         "table": _("resultado llegado de la mesa"),
+        "table_fix": _("corregido en la mesa"),
         "manual": _("resultado anotado a mano"),
         "no_show": _("no presentado"),
         "clear": _("resultado anulado"),
@@ -499,8 +500,23 @@ def audit_rows(match: Match) -> list[dict[str, Any]]:
                 "before": figures_text(c.before),
                 "after": figures_text(c.after),
                 "reason": c.reason,
+                "table_fix": c.action == "table_fix",
             }
         )
+    return rows
+
+
+def table_fixes(club_id: int, limit: int = 20) -> list[dict[str, Any]]:
+    """The results tables changed after storing them, newest first, in the club's listed
+    competitions (the organiser's night shows them, with both results: one query)."""
+    rows = []
+    for c in (Correction.objects.filter(action="table_fix", competition__club_id=club_id,
+                                        competition__archived=False)
+              .select_related("competition__club", "match").order_by("-at", "-id")[:limit]):
+        rows.append({"at": c.at, "competition": c.competition.name,
+                     "number": c.match.number,
+                     "url": competition_url(c.competition, "match", c.match.number),
+                     "before": figures_text(c.before), "after": figures_text(c.after)})
     return rows
 
 

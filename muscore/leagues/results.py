@@ -169,7 +169,9 @@ class ReasonRequired(CompetitionError):
 
 # The table's own writes: its provisional result follows its hands (an undo at the table
 # before the result is final), which is the match being played, not a person correcting it.
-UNREASONED_ACTIONS = frozenset({"table"})
+# "table_fix": the table changed (or took back) the result it had stored, inside its
+# minutes (`table_window`): shown as "corrected at the table" with both results.
+UNREASONED_ACTIONS = frozenset({"table", "table_fix"})
 
 
 def check_reason(match: Match, action: str, reason: str) -> str:
@@ -202,7 +204,7 @@ def write(
 
 # The writes that follow what was drawn (a reset clears the knockout matches a changed
 # result no longer sends the same pairs to; an import writes a whole competition).
-UNCHECKED_ACTIONS = frozenset({"table", "reset", "import"})
+UNCHECKED_ACTIONS = frozenset({"table", "table_fix", "reset", "import"})
 
 
 class HasDependents(CompetitionError):
@@ -438,7 +440,12 @@ def _sync(match_id: int, table: Table, state: TableState) -> None:
         stats_store.count_match(match, table, finished[0] if finished else None)
     if result == current:
         return
-    write(match, result, Match.Source.TABLE, by=None, action="table")
+    # A result the table had stored, changed or taken back: never silent (the match page
+    # and the organiser's night show it as corrected at the table, with both results).
+    fixed = current is not None or Correction.objects.filter(
+        match=match, action="table_fix").exists()  # the result after an undo, too
+    action = "table_fix" if fixed else "table"
+    write(match, result, Match.Source.TABLE, by=None, action=action)
     after_change(match.competition)
 
 

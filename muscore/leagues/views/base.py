@@ -134,6 +134,8 @@ def match_page(
     context["prediction"] = views_players.prediction(match)  # each pair's chances, unplayed
     context.update(match_context(request, match, context["organiser"]))
     context["audit"] = pages.audit_rows(match)
+    # A result the table changed after storing it is shown, not only in the log.
+    context["table_fixes"] = [a for a in context["audit"] if a["table_fix"]]
     return render(request, "leagues/match.html", context, status=status)
 
 

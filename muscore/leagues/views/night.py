@@ -35,6 +35,7 @@ def _render(request: HttpRequest, club: Club, error: str = "", status: int = 200
         "rows": [{"night": row, "url": pages.competition_url(row.competition),
                   "status": pages.status(row.competition)} for row in rows],
         "totals": totals,
+        "table_fixes": pages.table_fixes(club.pk),
         "archived": Competition.objects.filter(club=club, archived=True).order_by("-created_at"),
         "error": error,
     }
