@@ -70,6 +70,29 @@ def test_rules_engine_imports_only_the_standard_library_and_itself() -> None:
     assert not outside, f"muscore.rules must use the standard library only: {outside}"
 
 
+# Words only the engine works out: a script that knows them is counting (issue 30.3: the
+# calculator, the lector and the entry offline say what they cannot know, never a rule).
+RULE_WORDS = ("deje",)
+
+
+def rule_words_in(folder: Path) -> list[tuple[str, str]]:
+    return [
+        (path.name, word)
+        for path in sorted(folder.glob("*.js"))
+        for word in RULE_WORDS
+        if word in path.read_text(encoding="utf-8").lower()
+    ]
+
+
+def test_no_game_rule_in_the_pages_javascript(tmp_path: Path) -> None:
+    scripts = ROOT / "static" / "js"
+    assert list(scripts.glob("*.js")), "no script found: is the check reading static/js?"
+    assert rule_words_in(scripts) == []
+    # Not blind: a script that works out a deje is found.
+    (tmp_path / "count.js").write_text("function deje(score) { return 40 - score; }\n")
+    assert rule_words_in(tmp_path) == [("count.js", "deje")]
+
+
 def test_rules_engine_imports_with_django_missing() -> None:
     modules = [
         info.name

@@ -5,32 +5,73 @@ hands entered offline and sends them, with their client id, when the signal is b
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-# Everything a board needs to draw itself without the network.
-STATIC_FILES = (
-    "css/muscore.css",
-    "css/disputes.css",
-    "js/muscore.js",
-    "js/a11y.js",
+# Everything a kept page needs to draw itself without the network: every stylesheet and
+# script of static/css and static/js (a club's, the TV's, the rules'), the icons, htmx.
+STATIC_DIRS = ("css", "js")
+OTHER_STATIC_FILES = (
     "django_htmx/htmx-2.min.js",
     "icons/muscore.svg",
     "icons/muscore-192.png",
     "icons/muscore-512.png",
     "icons/muscore-512-maskable.png",
 )
+# The pages the worker keeps at install, by URL name; the apps above add theirs
+# (muscore.disputes: the calculator, the lector, the rules and each of their sections).
+INSTALL_PAGES = ["tables:home", "tables:new", "clubs:index"]
+_install_hooks: list[Callable[[], list[str]]] = []
 BACKGROUND = "#0f1d16"  # static/css/muscore.css --bg
 THEME = "#183026"  # --panel
 
 
+def static_files() -> list[str]:
+    """The files of STATIC_DIRS (as static/ has them) and OTHER_STATIC_FILES, by name."""
+    root = Path(settings.STATICFILES_DIRS[0])
+    found = sorted(
+        path.relative_to(root).as_posix()
+        for folder in STATIC_DIRS
+        for path in (root / folder).iterdir()
+        if path.is_file() and path.suffix in (".css", ".js")
+    )
+    return [*found, *OTHER_STATIC_FILES]
+
+
 def precache_json() -> str:
-    """The static URLs as the pages ask for them (hashed names in production), as JSON."""
-    return json.dumps([static(path) for path in STATIC_FILES])
+    """The static URLs as the pages ask for them (whitenoise's manifest names in
+    production: what collectstatic wrote), as JSON."""
+    return json.dumps([static(path) for path in static_files()])
+
+
+def keep_at_install(pages: Callable[[], list[str]]) -> None:
+    """An app's pages for the worker to keep at install (called from its AppConfig.ready)."""
+    _install_hooks.append(pages)
+
+
+def install_pages_json() -> str:
+    """The paths the worker keeps at install, as JSON."""
+    paths = [reverse(name) for name in INSTALL_PAGES]
+    for hook in _install_hooks:
+        paths.extend(path for path in hook() if path not in paths)
+    return json.dumps(paths)
+
+
+def stylesheet() -> str:
+    """The site's stylesheet as production serves it (css/muscore.<hash>.css)."""
+    return static("css/muscore.css")
+
+
+def static_prefix() -> str:
+    """Where the static files are served ("/static/"; the manifest has no entry for it)."""
+    return str(settings.STATIC_URL)
 
 
 def manifest(*, start_url: str, name: str, language: str) -> dict[str, Any]:

@@ -20,6 +20,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         {
             "release": live.RELEASE,
             "precache": offline.precache_json(),
+            "pages_at_install": offline.install_pages_json(),
+            "stylesheet": offline.stylesheet(),
+            "static_prefix": offline.static_prefix(),
             "offline_words": offline.offline_words(),
         },
         content_type="text/javascript; charset=utf-8",

@@ -159,6 +159,18 @@
     });
   }
 
+  // --- pages that need the signal (the calculator, the lector) -------------------------
+  // Their answer is the server's (the engine): without signal a tap cannot be answered,
+  // and the page says so instead of doing nothing (issue 30.3); the next answer hides it.
+  function needsSignal(shown) {
+    document.querySelectorAll("[data-needs-signal]").forEach(function (note) { note.hidden = !shown; });
+  }
+  document.addEventListener("htmx:sendError", function () { needsSignal(true); });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status > 0) needsSignal(false);
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-card-picker]").forEach(initPicker);
   });

@@ -9,13 +9,26 @@ var RELEASE = "{{ release|escapejs }}";
 var STATIC_CACHE = "muscore-static-" + RELEASE;
 var PAGES_CACHE = "muscore-pages"; // also written by muscore.js (the live board's last state)
 var PRECACHE = {{ precache|safe }};
-var STATIC_PREFIX = PRECACHE.length ? PRECACHE[0].replace(/css\/.*$/, "") : "/static/";
-// The board (view or edit link), its history and the hand entry: the pages a table needs
-// offline; and the pages that need no table: the start page of the installed app, the
-// calculator, the lector and the rules (issue 19.10).
-var PAGE = /^\/(t\/[A-Za-z0-9_-]+\/(k\/[A-Za-z0-9_-]+\/(mano|historial)?|historial)?|calculadora\/|lector\/|reglas\/([a-z0-9-]+\/)?)?$/;
+// The static files' prefix and the stylesheet as collectstatic named them (whitenoise's
+// manifest: css/muscore.<hash>.css in production): the offline page links the file the
+// cache holds, not css/muscore.css, which production does not serve (issue 30.3).
+var STATIC_PREFIX = "{{ static_prefix|escapejs }}";
+var STYLESHEET = "{{ stylesheet|escapejs }}";
+// The pages kept, network first and this phone's copy without signal: the board (view or
+// edit link), its history and the hand entry; the start page of the installed app, the
+// new table's setup, the clubs, the calculator, the lector and the rules with each of
+// their sections (issue 19.10); a club's page, its competitions (their standings), its
+// TV, its players' levels and leaders, as this phone last opened them (issue 30.3).
+var PAGE = new RegExp("^/(" + [
+  "t/[A-Za-z0-9_-]+/(k/[A-Za-z0-9_-]+/(mano|historial)?|historial)?",
+  "nueva", "clubs/", "calculadora/", "lector/", "reglas/([a-z0-9-]+/)?",
+  "club/[A-Za-z0-9_-]+/(liga/[0-9]+/(jornadas)?|tv/|niveles/|lideres/)?",
+].join("|") + ")?$");
 // Kept at install, so they open without signal even if never visited.
-var PAGES_AT_INSTALL = ["/", "/calculadora/", "/lector/", "/reglas/"];
+var PAGES_AT_INSTALL = {{ pages_at_install|safe }};
+// The language of the last page the phone was shown (its Content-Language): the offline
+// page speaks it. Kept in the pages' cache under this key, as the worker may be stopped.
+var LANGUAGE_KEY = "/__muscore-language";
 // A page this phone never kept, without signal: the same words in each language of the
 // site, the phone's own language first (the worker has no cookie to read).
 var OFFLINE = {
@@ -51,13 +64,30 @@ self.addEventListener("activate", function (event) {
   );
 });
 
-function offlineLanguage() {
+function phoneLanguage() {
   var wanted = (self.navigator && self.navigator.languages) || [];
   for (var i = 0; i < wanted.length; i++) {
     var code = String(wanted[i]).slice(0, 2).toLowerCase();
     if (OFFLINE[code]) return code;
   }
   return "es";
+}
+
+function rememberLanguage(response) {
+  var code = (response.headers.get("Content-Language") || "").slice(0, 2).toLowerCase();
+  if (!OFFLINE[code]) return;
+  caches.open(PAGES_CACHE).then(function (cache) {
+    return cache.put(self.location.origin + LANGUAGE_KEY, new Response(code));
+  }).catch(function () {});
+}
+
+// The page's language (the last one the site spoke to this phone), else the phone's.
+function offlineLanguage() {
+  return caches.open(PAGES_CACHE)
+    .then(function (cache) { return cache.match(self.location.origin + LANGUAGE_KEY); })
+    .then(function (hit) { return hit ? hit.text() : ""; })
+    .then(function (code) { return OFFLINE[code] ? code : phoneLanguage(); })
+    .catch(function () { return phoneLanguage(); });
 }
 
 function escapeHtml(text) {
@@ -68,19 +98,20 @@ function escapeHtml(text) {
 
 // The site's own page, styled by its stylesheet (kept at install), not the browser's error.
 function offlinePage() {
-  var code = offlineLanguage();
-  var words = OFFLINE[code];
-  return new Response(
-    "<!doctype html><html lang='" + code + "'><head><meta charset=utf-8>" +
-    "<meta name=viewport content='width=device-width, initial-scale=1'>" +
-    "<meta name=color-scheme content='dark light'>" +
-    "<title>" + escapeHtml(words.title) + " · muscore</title>" +
-    "<link rel=stylesheet href='" + STATIC_PREFIX + "css/muscore.css'></head>" +
-    "<body><header class=top><a class=brand href='/'>muscore</a></header>" +
-    "<main data-offline-page><h1>" + escapeHtml(words.title) + "</h1><p>" + escapeHtml(words.text) +
-    "</p><p><a class='btn btn-primary btn-big' href='/'>" + escapeHtml(words.home) + "</a></p></main></body></html>",
-    { status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": "30" } }
-  );
+  return offlineLanguage().then(function (code) {
+    var words = OFFLINE[code];
+    return new Response(
+      "<!doctype html><html lang='" + code + "'><head><meta charset=utf-8>" +
+      "<meta name=viewport content='width=device-width, initial-scale=1'>" +
+      "<meta name=color-scheme content='dark light'>" +
+      "<title>" + escapeHtml(words.title) + " · muscore</title>" +
+      "<link rel=stylesheet href='" + STYLESHEET + "'></head>" +
+      "<body><header class=top><a class=brand href='/'>muscore</a></header>" +
+      "<main data-offline-page><h1>" + escapeHtml(words.title) + "</h1><p>" + escapeHtml(words.text) +
+      "</p><p><a class='btn btn-primary btn-big' href='/'>" + escapeHtml(words.home) + "</a></p></main></body></html>",
+      { status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": "30" } }
+    );
+  });
 }
 
 function page(event, url) {
@@ -91,11 +122,27 @@ function page(event, url) {
       var copy = response.clone();
       caches.open(PAGES_CACHE).then(function (cache) { return cache.put(key, copy); });
     }
+    rememberLanguage(response);
     return response;
   }).catch(function () {
     return caches.open(PAGES_CACHE)
       .then(function (cache) { return cache.match(key); })
       .then(function (hit) { return hit || offlinePage(); });
+  });
+}
+
+// A static file: the copy kept (its name changes with its content in production), else
+// the network, kept for next time (a page kept may need a file the list above lacks).
+function staticFile(request) {
+  return caches.match(request).then(function (hit) {
+    if (hit) return hit;
+    return fetch(request).then(function (response) {
+      if (response.ok) {
+        var copy = response.clone();
+        caches.open(STATIC_CACHE).then(function (cache) { return cache.put(request, copy); });
+      }
+      return response;
+    });
   });
 }
 
@@ -106,10 +153,11 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate" && PAGE.test(url.pathname)) {
     event.respondWith(page(event, url));
+  } else if (request.mode === "navigate") {
+    // Any other page: the network, and without signal the site's own offline page.
+    event.respondWith(fetch(request).catch(offlinePage));
   } else if (url.pathname.indexOf(STATIC_PREFIX) === 0) {
-    event.respondWith(caches.match(request).then(function (hit) {
-      return hit || fetch(request);
-    }));
+    event.respondWith(staticFile(request));
   }
   // Everything else (the live board's polls included) goes to the network as usual,
   // so a failed poll tells the page it is offline.
