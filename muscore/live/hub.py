@@ -61,9 +61,10 @@ class Screen:
     """One poll URL in one language, drawn once for all its phones on this server."""
 
     def __init__(self, url: str, language: str, host: str, scheme: str,
-                 screen_topics: tuple[str, ...]) -> None:
+                 screen_topics: tuple[str, ...], session: str = "") -> None:
         self.url = url
         self.language = language
+        self.session = session
         self.host = host
         self.scheme = scheme
         self.topics = screen_topics
@@ -80,7 +81,7 @@ class Hub:
     """The screens of this process; started once by the ASGI app's first request."""
 
     def __init__(self) -> None:
-        self.screens: dict[tuple[str, str], Screen] = {}
+        self.screens: dict[tuple[str, str, str], Screen] = {}
         self.by_topic: dict[str, set[Screen]] = {}
         self.phones = 0
         self.per_address: dict[str, int] = {}
@@ -134,15 +135,15 @@ class Hub:
         return ""
 
     def enter(self, url: str, language: str, host: str, scheme: str,
-              screen_topics: tuple[str, ...], phone: Phone) -> Screen:
+              screen_topics: tuple[str, ...], phone: Phone, session: str = "") -> Screen:
         """Add ``phone`` to its screen, which is drawn when it is new here; then
         :meth:`ready` waits for that drawing. :meth:`leave` undoes it, whatever happens
-        in between."""
-        key = (url, language)
+        in between. A personal screen (``session``) is drawn for that session alone."""
+        key = (url, language, session)
         screen = self.screens.get(key)
         if screen is None:
             assert self.loop is not None
-            screen = Screen(url, language, host, scheme, screen_topics)
+            screen = Screen(url, language, host, scheme, screen_topics, session)
             self.screens[key] = screen
             for topic in screen_topics:
                 self.by_topic.setdefault(topic, set()).add(screen)
@@ -173,8 +174,9 @@ class Hub:
             self._forget(screen)
 
     def _forget(self, screen: Screen) -> None:
-        if self.screens.get((screen.url, screen.language)) is screen:
-            del self.screens[(screen.url, screen.language)]
+        key = (screen.url, screen.language, screen.session)
+        if self.screens.get(key) is screen:
+            del self.screens[key]
         for topic in screen.topics:
             found = self.by_topic.get(topic)
             if found is not None:
@@ -227,7 +229,8 @@ class Hub:
             now = await self.loop.run_in_executor(self.executor, _tokens, unread)
             self.tokens.update({t: now.get(t, "") for t in unread})
         drawn = await self.loop.run_in_executor(
-            self.executor, _draw, screen.url, screen.language, screen.host, screen.scheme)
+            self.executor, _draw, screen.url, screen.language, screen.host, screen.scheme,
+            screen.session)
         self.draws += 1
         screen.status = drawn.status
         if drawn.status == 200 and drawn.etag != screen.etag:
@@ -305,8 +308,9 @@ def _in_thread(work: Callable[..., Any], *args: Any) -> Any:
         close_old_connections()
 
 
-def _draw(url: str, language: str, host: str, scheme: str) -> render.Drawn:
-    return render.draw(url, language, host, scheme)  # the handler closes its connections
+def _draw(url: str, language: str, host: str, scheme: str, session: str) -> render.Drawn:
+    # The handler closes its connections as a request does.
+    return render.draw(url, language, host, scheme, session)
 
 
 def _tokens(watched: list[str]) -> dict[str, str]:

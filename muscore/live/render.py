@@ -32,8 +32,9 @@ class Drawn:
     html: str
 
 
-def draw(url: str, language: str, host: str, scheme: str) -> Drawn:
-    """GET ``url`` as the screen's poll does, in ``language``, for ``host``."""
+def draw(url: str, language: str, host: str, scheme: str, session: str = "") -> Drawn:
+    """GET ``url`` as the screen's poll does, in ``language``, for ``host``; a personal
+    screen (the organiser's night) with the watcher's ``session``."""
     global _handler
     if _handler is None:
         _handler = WSGIHandler()
@@ -51,7 +52,8 @@ def draw(url: str, language: str, host: str, scheme: str) -> Drawn:
         "HTTP_HOST": host,
         "HTTP_HX_REQUEST": "true",
         "HTTP_ACCEPT_LANGUAGE": language,
-        "HTTP_COOKIE": f"{settings.LANGUAGE_COOKIE_NAME}={language}",
+        "HTTP_COOKIE": f"{settings.LANGUAGE_COOKIE_NAME}={language}" + (
+            f"; {settings.SESSION_COOKIE_NAME}={session}" if session else ""),
         "HTTP_X_MUSCORE_LIVE": "1",
         "wsgi.input": io.BytesIO(b""),
         "wsgi.errors": sys.stderr,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -60,6 +61,17 @@ def _address(scope: Scope, headers: dict[str, str]) -> str:
     return str(client[0])
 
 
+def _session(headers: dict[str, str]) -> str:
+    """The session cookie's value, for a screen drawn for its watcher alone."""
+    cookies = SimpleCookie()
+    try:
+        cookies.load(headers.get("cookie", ""))
+    except CookieError:
+        return ""
+    found = cookies.get(settings.SESSION_COOKIE_NAME)
+    return found.value if found is not None else ""
+
+
 async def _refuse(send: Send, status: int, text: str, retry: int = 60) -> None:
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"text/plain; charset=utf-8"), (b"retry-after", str(retry).encode()),
@@ -93,8 +105,9 @@ async def serve(scope: Scope, receive: Receive, send: Send) -> None:
         scheme = headers["x-forwarded-proto"]
     known = headers.get("last-event-id") or _first(query, "etag")
     phone = Phone(address, known)
+    session = _session(headers) if topics.is_personal(url) else ""
     screen = hub.enter(url, language, headers.get("host", "localhost"), scheme,
-                       screen_topics, phone)
+                       screen_topics, phone, session)
     try:
         await hub.ready(screen, phone)
         if screen.status != 200:

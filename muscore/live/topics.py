@@ -3,7 +3,8 @@ stream server checks when it hears nothing.
 
 A topic names one stored thing whose change redraws screens: ``table:<id>`` (a table's
 revision), ``competition:<id>`` (a competition's revision: the club's TV),
-``championship:<id>`` (a championship's stamp: its halls and pages). A screen is its poll
+``championship:<id>`` (a championship's stamp: its halls and pages), ``club:<slug>`` (the
+organiser's night: its competitions and their tables in play). A screen is its poll
 URL; :func:`for_url` says which topics it listens to, or None for a URL that has no
 stream (anything but the live screens).
 """
@@ -14,12 +15,13 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from django.db.models import Count, Sum
 from django.urls import Resolver404, resolve
 
 from muscore import bus
 from muscore.championships import kept
 from muscore.championships.models import Championship
-from muscore.leagues.models import Competition
+from muscore.leagues.models import Competition, Match
 from muscore.tables.models import Table
 
 #: The screens with a stream: URL name -> the topics of its keyword arguments and query.
@@ -31,12 +33,25 @@ STREAMED = {
     "championships:detail": "championship",
     "championships:phase": "championship",
     "championships:tv": "championship",
+    "clubs:night": "club",
 }
+#: Screens drawn for the person watching (the organiser's night): drawn with the phone's
+#: session, once per session, not once for everybody.
+PERSONAL = {"clubs:night"}
 
 
 def for_url(url: str) -> tuple[str, ...] | None:
     """The topics of the screen polled at ``url`` (a path with its query), or None when
     ``url`` is not a live screen's."""
+    name = view_name(url)
+    if name is None:
+        return None
+    match = resolve(urlsplit(url).path)
+    return _topics(STREAMED[name], match.kwargs, parse_qs(urlsplit(url).query))
+
+
+def view_name(url: str) -> str | None:
+    """The URL name of the live screen polled at ``url``, or None."""
     parts = urlsplit(url)
     if parts.scheme or parts.netloc or not parts.path.startswith("/"):
         return None
@@ -44,10 +59,11 @@ def for_url(url: str) -> tuple[str, ...] | None:
         match = resolve(parts.path)
     except Resolver404:
         return None
-    kind = STREAMED.get(match.view_name)
-    if kind is None:
-        return None
-    return _topics(kind, match.kwargs, parse_qs(parts.query))
+    return match.view_name if match.view_name in STREAMED else None
+
+
+def is_personal(url: str) -> bool:
+    return view_name(url) in PERSONAL
 
 
 def _topics(kind: str, kwargs: dict[str, Any], query: dict[str, list[str]]) -> tuple[str, ...]:
@@ -57,6 +73,8 @@ def _topics(kind: str, kwargs: dict[str, Any], query: dict[str, list[str]]) -> t
         # The TV's poll names its competition (?liga=); a club with none has nothing live.
         liga = (query.get("liga") or [""])[0]
         return (f"competition:{liga}",) if liga.isdigit() else ()
+    if kind == "club":
+        return (f"club:{kwargs['slug']}",)
     return (f"championship:{kwargs['pk']}",)
 
 
@@ -64,18 +82,25 @@ def _topics(kind: str, kwargs: dict[str, Any], query: dict[str, list[str]]) -> t
 
 
 def on_table_changed(sender: Any, table: Table, **kwargs: Any) -> None:
-    """A table's write (inside its transaction): its screens hear it after the commit."""
-    bus.publish(f"table:{table.pk}")
+    """A table's write (inside its transaction): its screens hear it after the commit, and
+    a league match's table is also its club's night (tables in play)."""
+    club = (Match.objects.filter(table_id=table.pk)
+            .values_list("competition__club__slug", flat=True).first())
+    bus.publish(f"table:{table.pk}", *([f"club:{club}"] if club else []))
 
 
 def on_result_changed(sender: Any, competition: Competition, **kwargs: Any) -> None:
-    """A league result (inside its write): a championship's game or heat is also its
-    championship's (the competition's own topic goes out with its revision's bump)."""
+    """A league result (inside its write): its club's night, and a championship's game or
+    heat is also its championship's (the competition's own topic goes out with its
+    revision's bump)."""
     row = (Competition.objects.filter(pk=competition.pk)
-           .values_list("phase_group__phase__championship_id", "sede__championship_id")
+           .values_list("club__slug", "phase_group__phase__championship_id",
+                        "sede__championship_id")
            .first())
     if row is not None:
-        bus.publish_many(f"championship:{pk}" for pk in row if pk is not None)
+        club, *championships = row
+        bus.publish_many([f"club:{club}"]
+                         + [f"championship:{pk}" for pk in championships if pk is not None])
 
 
 # ------------------------------------------------------------- the revisions, checked
@@ -100,4 +125,8 @@ def tokens(topics: Iterable[str]) -> dict[str, str]:
     numbers = [int(k) for k in ids.get("championship", []) if k.isdigit()]
     for championship in Championship.objects.filter(pk__in=numbers):
         found[f"championship:{championship.pk}"] = kept.stamp(championship)
+    if ids.get("club"):
+        clubs = (Competition.objects.filter(club__slug__in=ids["club"])
+                 .values("club__slug").annotate(total=Sum("revision"), n=Count("id")))
+        found.update({f"club:{c['club__slug']}": f"{c['n']}.{c['total']}" for c in clubs})
     return found

@@ -115,3 +115,27 @@ def test_visitors_and_other_clubs_organisers_get_403_and_change_nothing() -> Non
     competition.refresh_from_db()
     assert (competition.on_tv, competition.archived) == (False, False)
     assert Competition.objects.filter(pk=competition.pk).exists()
+
+
+def test_the_nights_live_part_answers_its_poll_and_304_until_a_figure_changes() -> None:
+    # Issue 32: the organiser's night is a live screen (polled, or pushed by a stream).
+    club = make_club()
+    competition = make_league(club, 4, results=0)
+    organiser = logged_in(club.memberships.get().user)
+    page = organiser.get(f"/club/{club.slug}/noche/").content.decode()
+    assert f'hx-get="/club/{club.slug}/noche/?live=1"' in page and 'id="night-live"' in page
+    part = organiser.get(f"/club/{club.slug}/noche/?live=1", headers={"HX-Request": "true"})
+    assert part.status_code == 200 and part["ETag"]
+    html = part.content.decode()
+    assert html.lstrip().startswith('<div id="night-live"') and "<html" not in html
+    unchanged = organiser.get(f"/club/{club.slug}/noche/?live=1",
+                              headers={"HX-Request": "true", "If-None-Match": part["ETag"]})
+    assert unchanged.status_code == 304
+    first = competition.matches.order_by("number").first()
+    confirmations.claim(first, side=0, juegos=[3, 1], tantos=None)
+    changed = organiser.get(f"/club/{club.slug}/noche/?live=1",
+                            headers={"HX-Request": "true", "If-None-Match": part["ETag"]})
+    assert changed.status_code == 200 and changed["ETag"] != part["ETag"]
+    assert '<li data-count="waiting"><strong>1</strong>' in changed.content.decode()
+    visitor = Client().get(f"/club/{club.slug}/noche/?live=1", headers={"HX-Request": "true"})
+    assert visitor.status_code in (302, 403)

@@ -104,3 +104,33 @@ def test_the_revisions_checked_are_the_tables_own() -> None:
     services.add_piedras(table, "B", 1, via="api")
     table.refresh_from_db()
     assert topics.tokens([topic]) == {topic: str(table.revision)}
+
+
+def test_the_organisers_night_is_drawn_for_the_watchers_session_alone() -> None:
+    from django.test import Client
+
+    from muscore.live import render
+    from muscore.live.stream import _session
+    from tests.clubs.factory import make_club, make_user
+
+    user = make_user("noche")
+    club = make_club("Bar Noche", organiser=user)
+    url = f"/club/{club.slug}/noche/?live=1"
+    assert topics.for_url(url) == (f"club:{club.slug}",) and topics.is_personal(url)
+    assert not topics.is_personal("/t/abc/?live=1")
+    client = Client()
+    client.force_login(user)
+    session = client.cookies["sessionid"].value
+    assert _session({"cookie": f"csrftoken=x; sessionid={session}"}) == session
+    drawn = render.draw(url, "es", "testserver", "http", session)
+    assert drawn.status == 200 and drawn.etag and 'id="night-live"' in drawn.html
+    assert render.draw(url, "es", "testserver", "http").status in (302, 403)  # nobody's
+    assert render.draw(url, "en", "testserver", "http", session).etag != drawn.etag
+
+
+def test_a_league_result_publishes_its_clubs_night(heard: list[str]) -> None:
+    competition, user = liguilla(4)
+    match = competition.matches.order_by("number").first()
+    assert match is not None
+    results.record_result(match, by=user, juegos=[3, 0])
+    assert f"club:{competition.club.slug}" in heard

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -16,18 +20,38 @@ from muscore.leagues import night, pages
 from muscore.leagues.competitions import CompetitionError
 from muscore.leagues.models import Competition
 from muscore.messages import page_message
+from muscore.tables import live
+
+# The night's counts are asked for this often; where a stream server serves the page they
+# come by push as they change (muscore.live), and this is the fallback.
+POLL_MS = 5000
 
 
 @require_safe
-def night_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """Everything the organiser watches on a club night, with counts (organisers only)."""
+def night_page(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """Everything the organiser watches on a club night, with counts (organisers only);
+    with ?live=1 (its poll, or its stream's drawing) only its live part, 304 unchanged."""
     club = get_object_or_404(Club, slug=slug)
     require_organiser(request.user, club)
-    return _render(request, club)
+    return _render(request, club, partial=request.GET.get("live") == "1")
 
 
-def _render(request: HttpRequest, club: Club, error: str = "", status: int = 200) -> HttpResponse:
+def _etag(rows: list[night.CompetitionNight]) -> str:
+    """The live part's tag: every figure it shows, its language, the release."""
+    figures = [(r.competition.pk, r.competition.revision, r.competition.status,
+                r.competition.on_tv, r.competition.name, r.in_play, r.waiting, r.disputed,
+                r.to_mark, r.left, r.round) for r in rows]
+    digest = hashlib.sha256(repr(figures).encode()).hexdigest()[:16]
+    return f'"n{digest}-{get_language()}-{live.RELEASE}"'
+
+
+def _render(request: HttpRequest, club: Club, error: str = "", status: int = 200,
+            partial: bool = False) -> HttpResponseBase:
     rows = night.night(club)
+    etag = _etag(rows)
+    header = request.headers.get("If-None-Match")
+    if partial and header and live.etag_matches(header, etag):
+        return live.mark_board(HttpResponseNotModified(), etag)
     totals = {key: sum(getattr(row, key) for row in rows)
               for key in ("in_play", "waiting", "disputed", "to_mark")}
     context = {
@@ -38,8 +62,13 @@ def _render(request: HttpRequest, club: Club, error: str = "", status: int = 200
         "table_fixes": pages.table_fixes(club.pk),
         "archived": Competition.objects.filter(club=club, archived=True).order_by("-created_at"),
         "error": error,
+        "etag": etag,
+        "poll_url": reverse("clubs:night", args=[club.slug]) + "?live=1",
+        "poll_ms": POLL_MS,
     }
-    return render(request, "leagues/night.html", context, status=status)
+    template = "leagues/night.html#night_live" if partial else "leagues/night.html"
+    response = render(request, template, context, status=status)
+    return live.mark_board(response, etag) if partial else response
 
 
 def _act(request: HttpRequest, slug: str, competition_id: int) -> Competition:
@@ -54,7 +83,7 @@ def _back(slug: str) -> HttpResponse:
 
 
 @require_POST
-def on_tv(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
+def on_tv(request: HttpRequest, slug: str, competition_id: int) -> HttpResponseBase:
     competition = _act(request, slug, competition_id)
     on = request.POST.get("on") == "1"
     try:
@@ -65,7 +94,7 @@ def on_tv(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
 
 
 @require_POST
-def archive(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
+def archive(request: HttpRequest, slug: str, competition_id: int) -> HttpResponseBase:
     competition = _act(request, slug, competition_id)
     archived = request.POST.get("archived", "1") == "1"
     night.set_archived(competition, archived, by=request.user)
@@ -75,7 +104,7 @@ def archive(request: HttpRequest, slug: str, competition_id: int) -> HttpRespons
 
 
 @require_POST
-def delete(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
+def delete(request: HttpRequest, slug: str, competition_id: int) -> HttpResponseBase:
     competition = _act(request, slug, competition_id)
     name = competition.name
     try:
