@@ -147,6 +147,9 @@ class Phase(models.Model):
     knockout = models.BooleanField(default=False)
     best_of = models.PositiveSmallIntegerField(default=1)
     third_place = models.BooleanField(default=False)
+    #: When the organiser paused the round clock (None: running or not started): the hall
+    #: shows the time left frozen, and going on moves each round's start by the pause.
+    clock_paused_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["level", "id"]

@@ -4,17 +4,19 @@ groups with their standings, the champion, and a pair's path through them."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
 from muscore.championships import knockout, services
 from muscore.championships.models import Championship, Enrolment, Phase, PhaseGroup, Sede
+from muscore.clubs.models import Club
 from muscore.leagues import competitions
 from muscore.leagues import pages as league_pages
 from muscore.leagues.models import Competition, Match, Round
@@ -22,6 +24,37 @@ from muscore.leagues.models import Competition, Match, Round
 
 def championship_url(championship: Championship) -> str:
     return reverse("championships:detail", args=[championship.pk])
+
+
+#: Championships a list shows (the index, a club's page), of each kind: current, past.
+LISTED = 50
+
+
+def club_championships(club: Club) -> QuerySet[Championship]:
+    """The championships ``club`` organises or hosts a venue of."""
+    return Championship.objects.filter(
+        Q(club=club) | Q(pk__in=Sede.objects.filter(club=club).values("championship_id")))
+
+
+def listed(championships: QuerySet[Championship]) -> dict[str, list[dict[str, Any]]]:
+    """``championships`` split into current and past, newest first, ``LISTED`` of each:
+    past is a championship whose champion is known (asked only of those whose phases are
+    all drawn and all their games finished: two queries and one per finished one)."""
+    rows = list(championships.select_related("club").annotate(
+        phase_count=Count("phases", distinct=True),
+        undrawn=Count("phases", filter=Q(phases__drawn_at__isnull=True), distinct=True),
+        playing=Count("phases__groups", filter=~Q(
+            phases__groups__competition__status=Competition.Status.FINISHED), distinct=True),
+    ).order_by("-created_at", "-id")[:2 * LISTED])
+    current: list[dict[str, Any]] = []
+    past: list[dict[str, Any]] = []
+    for championship in rows:
+        done = championship.phase_count and not championship.undrawn and not championship.playing
+        champion = services.champion(championship) if done else None
+        row = {"championship": championship, "url": championship_url(championship),
+               "champion": champion, "open": services.entries_open(championship)}
+        (past if champion else current).append(row)
+    return {"current": current[:LISTED], "past": past[:LISTED]}
 
 
 #: Venues a championship page lists (by region, then paged; a venue page its entries): 250
@@ -257,17 +290,61 @@ def clock(phase: Phase, groups: list[dict[str, Any]],
     """Each group's deadline (its current round's start, read now: an organiser may set it
     on the league's round page too, and the groups may come from the cache) plus the
     championship's time per match, and the tables still playing past it as of ``now``.
-    One query for the whole hall."""
+    A paused clock (``phase.clock_paused_at``) shows the seconds left at the pause
+    (``paused_left``) and flags nothing new. One query for the whole hall."""
     now = now or timezone.now()
+    paused = phase.clock_paused_at
     limit = timedelta(minutes=phase.championship.round_minutes)
     starts = dict(Round.objects.filter(pk__in=[g["round_id"] for g in groups if g["round_id"]])
                   .values_list("pk", "starts_at"))
     for group in groups:
         start = starts.get(group["round_id"])
         deadline = group["deadline"] = start + limit if start else None
+        left = (max(0, int((deadline - paused).total_seconds()))
+                if deadline and paused else None)
+        group["paused_left"] = left
+        group["paused_text"] = f"{left // 60}:{left % 60:02d}" if left is not None else ""
+        at = paused or now
         for match in group["matches"]:
-            match["late"] = bool(deadline and not match["done"] and now > deadline)
+            match["late"] = bool(deadline and not match["done"] and at > deadline)
     return groups
+
+
+def clock_mark(phase: Phase, groups: Sequence[dict[str, Any]]) -> str:
+    """What the clock shows in a few characters (each deadline, the pause), for the
+    hall's ETag: a clock started, paused or reset is a new answer to the poll."""
+    text = "|".join(f"{g['deadline'].isoformat() if g['deadline'] else ''}:{g['paused_left']}"
+                    for g in groups)
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+#: Groups a hall panel shows at once (3 columns of 2 at 1920x1080); more turn by panels.
+GROUPS_PER_PANEL = 6
+#: Ties a bracket column shows at once, and columns a bracket panel holds.
+TIES_PER_COLUMN = 8
+COLUMNS_PER_PANEL = 4
+
+
+def hall_panels(groups: Sequence[dict[str, Any]],
+                bracket: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The hall's screen in panels that each fit a 1920x1080 screen, whatever the number
+    of groups or ties: the bracket (its rounds in columns of at most ``TIES_PER_COLUMN``
+    ties, ``COLUMNS_PER_PANEL`` to a panel), then the groups ``GROUPS_PER_PANEL`` at a
+    time. static/js/tv.js shows one at a time and turns them, as on the club's TV."""
+    panels: list[dict[str, Any]] = []
+    if bracket is not None:
+        columns = [{"name": r["name"], "ties": r["ties"][i:i + TIES_PER_COLUMN]}
+                   for r in bracket["rounds"]
+                   for i in range(0, max(1, len(r["ties"])), TIES_PER_COLUMN)]
+        for i in range(0, len(columns), COLUMNS_PER_PANEL):
+            panels.append({"name": "bracket" if i == 0 else f"bracket-{i // COLUMNS_PER_PANEL + 1}",
+                           "kind": "bracket", "columns": columns[i:i + COLUMNS_PER_PANEL]})
+    for i in range(0, len(groups), GROUPS_PER_PANEL):
+        shown = list(groups[i:i + GROUPS_PER_PANEL])
+        panels.append({"name": "groups" if i == 0 else f"groups-{i // GROUPS_PER_PANEL + 1}",
+                       "kind": "groups", "groups": shown, "first": shown[0]["number"],
+                       "last": shown[-1]["number"], "paged": len(groups) > GROUPS_PER_PANEL})
+    return panels
 
 
 def hall_groups(phase: Phase) -> list[dict[str, Any]]:

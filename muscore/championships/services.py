@@ -28,7 +28,7 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from muscore.championships import kept, knockout
+from muscore.championships import clock, kept, knockout
 from muscore.championships.errors import ChampionshipError as ChampionshipError
 from muscore.championships.models import (
     Championship,
@@ -729,20 +729,11 @@ def champion(championship: Championship) -> Enrolment | None:
     return orders[0][0]
 
 
-@transaction.atomic
 def start_round_clock(phase: Phase, *, by: Actor, now: datetime | None = None) -> int:
     """Start the clock of each group's current round (its first round with a match to play):
-    the hall's screen counts down the championship's time per match from now."""
-    require_organiser(by, phase.championship.club)
-    now = now or timezone.now()
-    started = 0
-    for group in phase.groups.select_related("competition__club"):
-        match = (group.competition.matches.filter(source="").select_related("round")
-                 .order_by("number").first())
-        if match is not None:
-            started += competitions.schedule_round(group.competition, match.round.number, now,
-                                                   by=by)
-    return started
+    the hall's screen counts down the championship's time per match from now
+    (:mod:`muscore.championships.clock`, which also pauses and resets it)."""
+    return clock.start(phase, by=by, now=now)
 
 
 @transaction.atomic

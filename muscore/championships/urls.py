@@ -5,6 +5,7 @@ from muscore.championships import views
 app_name = "championships"
 
 urlpatterns = [
+    path("", views.index, name="index"),
     path("nuevo/<slug:slug>/", views.new, name="new"),
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/sedes/", views.add_sede, name="add_sede"),

@@ -13,11 +13,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from muscore.championships import kept, pages, services
+from muscore.championships import clock, kept, pages, services
 from muscore.championships.forms import (
     ChampionshipForm,
     DrawForm,
@@ -62,6 +63,13 @@ def _page(request: HttpRequest, championship: Championship, *, error: str = "",
         return unchanged
     context["body"] = mark_safe(kept.kept(found, body))  # our own template's output
     return kept.mark(render(request, "championships/championship.html", context), etag)
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    """Every championship, current then past (the home page's link)."""
+    return render(request, "championships/index.html",
+                  pages.listed(Championship.objects.all()))
 
 
 @require_GET
@@ -236,38 +244,79 @@ def phase(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     found = get_object_or_404(Phase, pk=phase_pk, championship=championship)
     found.championship = championship
     key = kept.key(championship, f"phase{found.pk}", phase=found.pk)
-    etag = kept.page_etag(request, key)
+    organiser = is_organiser(request.user, championship.club)  # the clock's buttons
+    paused = found.clock_paused_at is not None
+    etag = f'{kept.page_etag(request, key)[:-1]}-{organiser:d}{paused:d}"'
     unchanged = kept.not_modified(request, etag)
     if unchanged is not None:
         return unchanged
     body = kept.kept(key, lambda: render_to_string(
         "championships/_phase.html", pages.phase_context(found), request))
     return kept.mark(render(request, "championships/phase.html", {
-        "championship": championship, "phase": found, "body": mark_safe(body)}), etag)
+        "championship": championship, "phase": found, "body": mark_safe(body),
+        "organiser": organiser}), etag)
+
+
+#: How often the hall's screen asks for news (as the club's TV): a result within 2 s.
+POLL_MS = 1500
 
 
 @require_GET
 def tv(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
-    """The hall's screen: its groups kept by the championship's stamp, the round clock
-    read on each request (the time moves on, and a round's start is set on the league's
-    round page too)."""
+    """The hall's screen: its groups (and bracket) kept by the championship's stamp, in
+    panels that turn (static/js/tv.js, the club TV's); ``?live=1`` (the poll, every
+    ``POLL_MS``) only its live part. The round clock is read on each request (the time
+    moves on, and a round's start is set on the league's round page too) and is part of
+    the ETag: an unchanged poll is a 304 before any template is drawn."""
     championship = _championship(pk)
     phase = get_object_or_404(Phase, pk=phase_pk, championship=championship)
     phase.championship = championship
     found = kept.key(championship, f"tv{phase.pk}", phase=phase.pk)
     hall: dict[str, Any] = kept.kept(found, lambda: {
         "bracket": pages.bracket_view(phase), "groups": pages.hall_groups(phase)})
-    return render(request, "championships/tv.html", {
+    groups = pages.clock(phase, hall["groups"])
+    partial = request.GET.get("live") == "1"
+    mark = pages.clock_mark(phase, groups)
+    live_etag = f'{found.etag[:-1]}-{mark}-p"'
+    organiser = not partial and is_organiser(request.user, championship.club)
+    etag = live_etag if partial else f'{kept.page_etag(request, found)[:-1]}-{mark}-f{organiser:d}"'
+    unchanged = kept.not_modified(request, etag)
+    if unchanged is not None:
+        return unchanged
+    tv_url = reverse("championships:tv", args=[pk, phase_pk])
+    context = {
         "championship": championship, "phase": phase, "bracket": hall["bracket"],
-        "groups": pages.clock(phase, hall["groups"])})
+        "groups": groups, "panels": pages.hall_panels(groups, hall["bracket"]),
+        "poll_url": tv_url + "?live=1", "poll_ms": POLL_MS, "etag": live_etag,
+        "organiser": organiser, "tv_url": tv_url,
+        "paused": phase.clock_paused_at is not None,
+        "started": any(g["deadline"] for g in groups),
+    }
+    template = "championships/_tv_live.html" if partial else "championships/tv.html"
+    return kept.mark(render(request, template, context), etag)
+
+
+CLOCK_ACTIONS = {"start": clock.start, "pause": clock.pause, "reset": clock.reset}
 
 
 @require_POST
 def start_clock(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
+    """The round clock's buttons (organisers only, 403 otherwise): ``action`` start (the
+    default, and going on after a pause), pause or reset; back to ``next`` (a page of
+    this site) or the hall's screen."""
     championship = _championship(pk)
     phase = get_object_or_404(Phase, pk=phase_pk, championship=championship)
-    services.start_round_clock(phase, by=request.user)
-    return redirect(reverse("championships:tv", args=[pk, phase_pk]))
+    phase.championship = championship
+    action = CLOCK_ACTIONS.get(request.POST.get("action", "start"))
+    if action is None:
+        return _page(request, championship, status=400, error=_(
+            "El reloj se empieza, se pausa o se pone a cero."))
+    action(phase, by=request.user)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        back = reverse("championships:tv", args=[pk, phase_pk])
+    return redirect(back)
 
 
 @require_http_methods(["GET", "POST"])

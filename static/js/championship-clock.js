@@ -23,4 +23,6 @@
   }
   tick();
   setInterval(tick, 1000);
+  // A new live part (a poll brought a result or a clock started) shows its time at once.
+  document.addEventListener("htmx:afterSwap", tick);
 })();

@@ -48,7 +48,8 @@
 
   // Paused by the button (WCAG 2.2.2: what moves by itself can be stopped): the screen
   // stays on its panel, polls go on, until the button is pressed again.
-  var paused = false;
+  // Under prefers-reduced-motion the screen starts paused: it turns only when asked.
+  var paused = !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
   function syncPause() {
     var button = document.querySelector("[data-tv-pause]");
@@ -63,7 +64,7 @@
   }
 
   document.documentElement.classList.add("js-tv");
-  document.addEventListener("DOMContentLoaded", function () { show(current); restart(); });
+  document.addEventListener("DOMContentLoaded", function () { show(current); syncPause(); restart(); });
   // A tap on a panel's name (a laptop) shows it and starts the turn again from there.
   document.addEventListener("click", function (event) {
     var pause = event.target.closest && event.target.closest("[data-tv-pause]");

@@ -68,7 +68,8 @@ def test_a_result_makes_the_next_read_of_every_kept_page_fresh() -> None:
     after = {path: main(client.get(path).text) for path in before}
     assert any(p != "0" for _name, p in points(after[page]))
     assert points(after[phase_page]) == points(after[page])
-    hall = re.compile(r"<li>[^<]+ <span>([1-9]\d*)</span></li>")  # a row with points
+    # A row of the hall's standings with points.
+    hall = re.compile(r'<li><span>[^<]+</span> <span class="tv-points">([1-9]\d*)</span></li>')
     assert hall.search(after[tv]) and not hall.search(before[tv])
     group = next(g for g in json.loads(after[api])["phases"][0]["groups"]
                  if any(m.get("juegos") == [1, 0] for m in g["matches"]))

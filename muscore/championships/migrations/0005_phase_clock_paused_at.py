@@ -1,0 +1,16 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("championships", "0004_championship_revision"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="phase",
+            name="clock_paused_at",
+            field=models.DateTimeField(blank=True, null=True),
+        ),
+    ]
