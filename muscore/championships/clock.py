@@ -5,6 +5,8 @@ A round's clock is its ``Round.starts_at`` (the league's own field, which the le
 round page sets too) plus the championship's minutes per match. A pause is the phase's
 ``clock_paused_at``: the hall shows the time left as of the pause, and going on moves
 every current round's start by the pause's length, so the time left is what it was.
+Each press tells the championship's live screens (muscore.bus): its halls' clocks move
+at once where they hear by push, not at the stream's next safety poll.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from muscore import bus
 from muscore.championships.models import Phase
 from muscore.clubs.permissions import Actor, require_organiser
 from muscore.leagues import competitions
@@ -48,6 +51,7 @@ def start(phase: Phase, *, by: Actor, now: datetime | None = None) -> int:
                                                by=by)
     Phase.objects.filter(pk=phase.pk).update(clock_paused_at=None)
     phase.clock_paused_at = None
+    bus.publish(f"championship:{phase.championship_id}")
     return changed
 
 
@@ -60,6 +64,7 @@ def pause(phase: Phase, *, by: Actor, now: datetime | None = None) -> bool:
         return False
     phase.clock_paused_at = now or timezone.now()
     Phase.objects.filter(pk=phase.pk).update(clock_paused_at=phase.clock_paused_at)
+    bus.publish(f"championship:{phase.championship_id}")
     return True
 
 
@@ -73,4 +78,5 @@ def reset(phase: Phase, *, by: Actor) -> int:
                                                by=by)
     Phase.objects.filter(pk=phase.pk).update(clock_paused_at=None)
     phase.clock_paused_at = None
+    bus.publish(f"championship:{phase.championship_id}")
     return changed
