@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("championships", "0004_championship_revision"),
+        ("championships", "0005_person_keys"),
     ]
 
     operations = [
