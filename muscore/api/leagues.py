@@ -134,10 +134,7 @@ def export(request: HttpRequest, league_id: int) -> HttpResponse:
         prepared.enqueue(league_id)
         if made is not None:
             return _stream(made, competition.revision, filename)
-        response = JsonResponse({"preparing": True, "message": PREPARING,
-                                 "retry_after": prepared.RETRY_AFTER}, status=202)
-        response["Retry-After"] = str(prepared.RETRY_AFTER)
-        return response
+        return _preparing(PREPARING)
     # A small league's export takes a moment: made here, kept per revision (Redis in
     # production, shared by every worker).
     stamp = competition.created_at.timestamp()
@@ -153,12 +150,23 @@ def export(request: HttpRequest, league_id: int) -> HttpResponse:
 
 PREPARING = ("this league's export is being made (it is made once after each change): "
              "ask again in a few seconds")
+PREPARING_CSV = ("this league's matches.csv is being made (it is made once after each "
+                 "change): ask again in a few seconds")
 
 
-def _stream(made: prepared.Prepared, current: int, filename: str) -> HttpResponse:
-    """A stored export, piece by piece: never the whole of it in a worker's memory. (Typed
-    as the HttpResponse the API's decorators name: Django serves both alike.)"""
-    response = StreamingHttpResponse(made.pieces(), content_type="application/json")
+def _preparing(message: str) -> HttpResponse:
+    """202: a large league's document was never made yet; the worker is making it."""
+    response = JsonResponse({"preparing": True, "message": message,
+                             "retry_after": prepared.RETRY_AFTER}, status=202)
+    response["Retry-After"] = str(prepared.RETRY_AFTER)
+    return response
+
+
+def _stream(made: prepared.Prepared, current: int, filename: str,
+            content_type: str = "application/json") -> HttpResponse:
+    """A stored document, piece by piece: never the whole of it in a worker's memory.
+    (Typed as the HttpResponse the API's decorators name: Django serves both alike.)"""
+    response = StreamingHttpResponse(made.pieces(), content_type=content_type)
     response["Content-Length"] = str(made.size)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Access-Control-Allow-Origin"] = "*"
@@ -203,8 +211,27 @@ def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     sep = _sep(request)
     if sep is None:
         return error(BAD_SEP, 400)
-    return _download(documents.matches_csv(competition, sep=sep), "text/csv; charset=utf-8",
-                     f"partidas-{league_id}.csv")
+    filename = f"partidas-{league_id}.csv"
+    kind = prepared.MATCHES_CSV[sep]
+    made = prepared.latest(league_id, kind)
+    if made is not None and made.revision == competition.revision:
+        return _stream(made, competition.revision, filename, "text/csv; charset=utf-8")
+    if not prepared.small(competition):
+        # A large league's is made by the worker after each change (seconds of rows), as
+        # its export: meanwhile the latest one made, marked as catching up, or 202.
+        prepared.enqueue(league_id)
+        if made is not None:
+            return _stream(made, competition.revision, filename, "text/csv; charset=utf-8")
+        return _preparing(PREPARING_CSV)
+    # A small league's: made here, kept per revision (Redis in production).
+    key = (f"muscore:league-matches-csv:{league_id}:{competition.created_at.timestamp()}:"
+           f"{competition.revision}:{sep}")
+    body = cache.get(key)
+    if body is None:
+        body = documents.matches_csv(competition, sep=sep)
+        cache.set(key, body, BODY_CACHE_SECONDS)
+    return prepared.stale_headers(_download(body, "text/csv; charset=utf-8", filename),
+                                  competition.revision, competition.revision)
 
 
 def not_found(request: HttpRequest, rest: str) -> HttpResponse:

@@ -690,7 +690,11 @@ PATHS.update({
         "parameters": [LEAGUE_ID, CSV_SEP],
         "responses": {"200": _csv(_("Una línea por partida: las parejas, de dónde vino el "
                                     "resultado (table, manual, no_show) y sus cifras.")),
-                      "202": IMPORTING_202, "400": BAD_SEP, "404": LEAGUE_NOT_FOUND,
+                      "202": {**IMPORTING_202, "description": _(
+                          "La liga se está importando, o el CSV de esta liga grande (lo hace "
+                          "el trabajador tras cada cambio) aún no se ha hecho nunca: vuelve a "
+                          "pedirlo pasados `retry_after` segundos.")},
+                      "400": BAD_SEP, "404": LEAGUE_NOT_FOUND,
                       "405": METHOD, "429": TOO_MANY},
     }},
 })

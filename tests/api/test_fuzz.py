@@ -338,7 +338,7 @@ LEAGUE_ANSWERS = {
     "played": [200, 200, 200, 200],
     "groups": [200, 200, 200, 200],
     "ceros": [409, 409, 200, 200],
-    "preparing": [200, 202, 200, 200],
+    "preparing": [200, 202, 200, 202],  # the export and matches.csv: the worker makes them
     "stale": [200, 200, 200, 200],
     "importing": [202, 202, 202, 202],
 }

@@ -211,3 +211,64 @@ def test_a_night_card_is_stored_in_pieces_and_the_older_revisions_dropped(large:
     kept = set(PreparedPart.objects.filter(kind=prepared.night_kind("es"))
                .values_list("revision", flat=True))
     assert kept == {latest.revision, latest.revision - 1} and first.revision not in kept
+
+
+def matches_csv(competition: Competition, sep: str = ",") -> Any:
+    return Client().get(f"/api/v1/leagues/{competition.pk}/matches.csv", {"sep": sep})
+
+
+def csv_text(response: Any) -> str:
+    content = (b"".join(response.streaming_content) if response.streaming
+               else response.content)
+    return content.decode("utf-8-sig")
+
+
+@pytest.mark.usefixtures("large")
+@pytest.mark.parametrize("sep", [",", ";"])
+def test_a_large_leagues_matches_csv_is_made_by_the_worker_old_then_new(
+    monkeypatch: pytest.MonkeyPatch, sep: str,
+) -> None:
+    # 39,800 lines took 0.9-2.2 s a request, four at once held the site (issue 28): a large
+    # league's is made once per revision by the worker and streamed, as its export.
+    competition, user, matches = season()
+    first = matches_csv(competition, sep)
+    assert first.status_code == 202 and first["Retry-After"] == str(prepared.RETRY_AFTER)
+    assert first.json()["preparing"] is True
+    call_command("rating_worker", once=True, only="documents")
+    made: list[int] = []
+    real = documents.matches_csv
+    monkeypatch.setattr(documents, "matches_csv",
+                        lambda *a, **k: made.append(1) or real(*a, **k))
+    ready = matches_csv(competition, sep)
+    assert ready.status_code == 200 and ready.streaming and "Retry-After" not in ready
+    assert ready["Content-Type"] == "text/csv; charset=utf-8"
+    assert 'filename="partidas-' in ready["Content-Disposition"]
+    old = csv_text(ready)
+    assert old == real(competition, sep=sep).removeprefix("\ufeff")
+    assert made == [], "served as stored, not made in the request"
+    results.record_result(matches[1], by=user, juegos=[0, 3])
+    competition.refresh_from_db()
+    stale = matches_csv(competition, sep)
+    assert stale.status_code == 200 and stale["Retry-After"] == str(prepared.RETRY_AFTER)
+    assert int(stale["X-Muscore-Revision"]) < competition.revision
+    assert csv_text(stale) == old and made == []
+    call_command("rating_worker", once=True, only="documents")
+    new = csv_text(matches_csv(competition, sep))
+    assert new == real(competition, sep=sep).removeprefix("\ufeff") != old
+
+
+def test_a_small_leagues_matches_csv_is_made_once_per_revision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    competition, user, matches = season()
+    made: list[int] = []
+    real = documents.matches_csv
+    monkeypatch.setattr(documents, "matches_csv",
+                        lambda *a, **k: made.append(1) or real(*a, **k))
+    first, again = matches_csv(competition), matches_csv(competition)
+    assert first.status_code == again.status_code == 200
+    assert first.content == again.content and made == [1]
+    assert matches_csv(competition, ";").content != first.content and made == [1, 1]
+    results.record_result(matches[1], by=user, juegos=[0, 3])
+    after = matches_csv(competition)
+    assert made == [1, 1, 1] and after.content != first.content
