@@ -433,6 +433,7 @@ def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | 
             raise CompetitionError(
                 _("%(name)s es de la pareja %(pair)s: no puede sentarse contra ella.")
                 % {"name": name, "pair": against.pair.name})
+    _check_one_table(match, names or [])
     before = match.figures()
     if side == 0:
         match.players_first = names
@@ -449,6 +450,26 @@ def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | 
         stats_store.count_table_match(match)  # the hands' counts go to who sat
     bump(match.competition)
     return match
+
+
+def _check_one_table(match: Match, names: Sequence[str]) -> None:
+    """One person at one table per round: a substitute who sits in another match of the
+    same round (his own pair's, or as another pair's substitute) is refused, naming it."""
+    wanted = {n.lower() for n in names}
+    if not wanted:
+        return
+    others = (Match.objects.filter(round_id=match.round_id).exclude(pk=match.pk)
+              .exclude(first=None).exclude(second=None)
+              .select_related("first__pair", "second__pair").order_by("number")
+              .prefetch_related("first__pair__members__player", "second__pair__members__player"))
+    for other in others:
+        for seated in match_players(other):
+            taken = wanted & {n.lower() for n in seated}
+            if taken:
+                name = next(n for n in names if n.lower() in taken)
+                raise CompetitionError(
+                    _("%(name)s ya se sienta en la partida %(n)s de esta jornada: una persona, "
+                      "una mesa por jornada.") % {"name": name, "n": other.number})
 
 
 def substitute(match: Match, *, by: Actor, side: int, replaced: str, substitute: str) -> Match:

@@ -335,13 +335,15 @@ def accept(
     now = _now(now)
     note = _note(note)
     match, current = _locked(match, now)
-    if match.source:
+    if current is None and match.source:
         raise ClaimError(_("Esta partida ya tiene resultado."))
     if current is None:
         raise ClaimError(_("No hay ningún resultado pendiente en esta partida."))
+    # A claim that differs from the result the table stored: accepting it corrects that
+    # result, so its note is the correction's reason (required, as for any correction).
     _decide(current, ResultClaim.Status.ACCEPTED, now, by=by, note=note)
     _event(current, "accept", now, by=by, note=note)
-    _store(match, current, by=by, action="accepted", at=now)
+    _store(match, current, by=by, action="accepted", at=now, reason=note)
     return current
 
 
@@ -373,13 +375,14 @@ def _decide(
 
 
 def _store(match: Match, claim: ResultClaim, *, by: Actor | None, action: str,
-           at: datetime) -> None:
+           at: datetime, reason: str = "") -> None:
     """The claim's figures become the match's result, through the league's own path."""
     tantos = None
     if claim.tantos_first is not None and claim.tantos_second is not None:
         tantos = (claim.tantos_first, claim.tantos_second)
     result = _result(match, (claim.juegos_first, claim.juegos_second), tantos)
-    correction = results.write(match, result, Match.Source.MANUAL, by=by, action=action, at=at)
+    correction = results.write(match, result, Match.Source.MANUAL, by=by, action=action, at=at,
+                               reason=reason)
     # Correction.at is auto_now_add: the audit keeps the result's own time.
     Correction.objects.filter(pk=correction.pk).update(at=at)
     results.after_change(match.competition)
@@ -394,10 +397,18 @@ def _settle(match: Match, now: datetime) -> bool:
     current = _open(match).select_for_update().first()
     if current is None:
         return False
-    if match.source or (current.first_id, current.second_id) != (
-        match.first_id,
-        match.second_id,
-    ):
+    same_pairs = (current.first_id, current.second_id) == (match.first_id, match.second_id)
+    if match.source == Match.Source.TABLE and same_pairs and not _agrees(current, match):
+        # The match's table stored another result while the claim waited (a 3-0 claimed
+        # while the table was playing to 3-1): a disagreement the organiser decides, never
+        # closed silently. (An organiser's own result decides it: the claim is closed.)
+        if current.status == ResultClaim.Status.DISPUTED:
+            return False
+        current.status = ResultClaim.Status.DISPUTED
+        current.save(update_fields=["status"])
+        _event(current, "differs", now)
+        return True
+    if match.source or not same_pairs:
         _decide(current, ResultClaim.Status.SUPERSEDED, now)
         _event(current, "superseded", now)
         return True
@@ -410,9 +421,20 @@ def _settle(match: Match, now: datetime) -> bool:
     return False
 
 
+def _agrees(claim: ResultClaim, match: Match) -> bool:
+    """Whether a claim says what the match's stored result says (its tantos, if claimed)."""
+    if (claim.juegos_first, claim.juegos_second) != (match.juegos_first, match.juegos_second):
+        return False
+    return claim.tantos_first is None or (claim.tantos_first, claim.tantos_second) == (
+        match.tantos_first, match.tantos_second)
+
+
 def _due(now: datetime) -> Q:
     pending = Q(status=ResultClaim.Status.PENDING, claimed_at__lte=now - WINDOW)
     superseded = Q(status__in=OPEN) & ~Q(match__source="")
+    # A claim already flagged against its table's result waits for the organiser.
+    flagged = Q(status=ResultClaim.Status.DISPUTED, match__source=Match.Source.TABLE)
+    superseded &= ~flagged
     return pending | superseded
 
 
@@ -491,6 +513,7 @@ def claims_of(match: Match, names: tuple[str, str]) -> list[ClaimView]:
         "reject": _("la organización lo rechaza"),
         "auto_accept": _("aceptado: pasaron 24 horas sin discutirlo"),
         "superseded": _("cerrado: la partida tuvo su resultado por otro camino"),
+        "differs": _("no coincide con el resultado de su mesa: decide la organización"),
     }
     states = {
         ResultClaim.Status.PENDING: _("pendiente de confirmar"),

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST, require_safe
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
 from muscore.clubs.views import club_context
-from muscore.leagues import night, pages
+from muscore.leagues import confirmations, night, pages
 from muscore.leagues.competitions import CompetitionError
 from muscore.leagues.models import Competition
 from muscore.messages import page_message
@@ -47,6 +47,9 @@ def _etag(rows: list[night.CompetitionNight]) -> str:
 
 def _render(request: HttpRequest, club: Club, error: str = "", status: int = 200,
             partial: bool = False) -> HttpResponseBase:
+    # Claims due first: one a table's result contradicts shows as a dispute tonight
+    # (one query when none is due, also on the live part's poll).
+    confirmations.accept_due(club=club)
     rows = night.night(club)
     etag = _etag(rows)
     header = request.headers.get("If-None-Match")
