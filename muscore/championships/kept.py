@@ -28,7 +28,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, F, Max, Sum
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from muscore import bus
@@ -135,3 +137,30 @@ def mark(response: HttpResponse, etag: str, *, public: bool = False) -> HttpResp
     if not public:
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
+
+
+#: A public page's live part is asked for this often; pushed at once where a stream
+#: server serves the page (muscore.live).
+LIVE_POLL_MS = 15000
+
+
+def live(request: HttpRequest, found: Key) -> dict[str, str]:
+    """What a public page's live part needs: its poll URL (the page's own, with its
+    region and page, and ``live=1``) and the ETag its poll answers."""
+    query = request.GET.copy()
+    query["live"] = "1"
+    return {"url": f"{request.path}?{query.urlencode()}", "etag": f'{found.etag[:-1]}-live"',
+            "poll_ms": str(LIVE_POLL_MS)}
+
+
+def live_part(request: HttpRequest, found: Key, body: Callable[[], str]) -> HttpResponse:
+    """The answer to a public page's poll (``?live=1``): its kept body in the live part,
+    or a 304 while the page's stamp has not moved. The same for every visitor (no form,
+    no token), so the streams draw it once for all."""
+    part = live(request, found)
+    unchanged = not_modified(request, part["etag"])
+    if unchanged is not None:
+        return unchanged
+    html = render_to_string("championships/_live.html",
+                            {"live": part, "body": mark_safe(kept(found, body))}, request)
+    return mark(HttpResponse(html), part["etag"])

@@ -57,11 +57,14 @@ def _page(request: HttpRequest, championship: Championship, *, error: str = "",
                       {**context, "body": body()}, status=status)
     found = kept.key(championship, "page", (region, page, services.entries_open(championship)),
                      inline=pages.INLINE_GROUPS)
+    if request.GET.get("live") == "1":
+        return kept.live_part(request, found, body)
     etag = kept.page_etag(request, found)
     unchanged = kept.not_modified(request, etag)
     if unchanged is not None:
         return unchanged
     context["body"] = mark_safe(kept.kept(found, body))  # our own template's output
+    context["live"] = kept.live(request, found)
     return kept.mark(render(request, "championships/championship.html", context), etag)
 
 
@@ -246,15 +249,21 @@ def phase(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     key = kept.key(championship, f"phase{found.pk}", phase=found.pk)
     organiser = is_organiser(request.user, championship.club)  # the clock's buttons
     paused = found.clock_paused_at is not None
+
+    def draw() -> str:
+        return render_to_string("championships/_phase.html", pages.phase_context(found),
+                                request)
+
+    if request.GET.get("live") == "1":
+        return kept.live_part(request, key, draw)
     etag = f'{kept.page_etag(request, key)[:-1]}-{organiser:d}{paused:d}"'
     unchanged = kept.not_modified(request, etag)
     if unchanged is not None:
         return unchanged
-    body = kept.kept(key, lambda: render_to_string(
-        "championships/_phase.html", pages.phase_context(found), request))
+    body = kept.kept(key, draw)
     return kept.mark(render(request, "championships/phase.html", {
         "championship": championship, "phase": found, "body": mark_safe(body),
-        "organiser": organiser}), etag)
+        "organiser": organiser, "live": kept.live(request, key)}), etag)
 
 
 #: How often the hall's screen asks for news (as the club's TV): a result within 2 s.
