@@ -134,7 +134,7 @@ def chart(
     }
 
 
-def _step_text(step: Mapping[str, Any], names: str | None) -> str:
+def _step_text(step: Mapping[str, Any], names: str | None, *, alone: bool = False) -> str:
     lance = LANCE_NAMES.get(step["lance"], step["lance"])
     side = step["side"]
     points = step["points"]
@@ -163,10 +163,51 @@ def _step_text(step: Mapping[str, Any], names: str | None) -> str:
     if why == "no_quiero":
         return _("%(lance)s: %(who)s+%(points)s (no quisieron), %(score)s") % params
     if why == "solo":
+        # A side of one player (a table of two) is "él", not "ellos" (issue 30.4).
+        if alone:
+            return _("%(lance)s: %(who)s+%(points)s (solo él tiene), %(score)s") % params
         return _("%(lance)s: %(who)s+%(points)s (solo ellos tienen), %(score)s") % params
     if why == "mentira":
         return _("%(lance)s: %(who)s+%(points)s (por la mentira), %(score)s") % params
     return _("%(lance)s: %(who)s+%(points)s, %(score)s") % params
+
+
+SPOKEN_ORDER = ("grande", "chica", "pares", "juego", "punto")
+
+
+def _spoken_place(step: Mapping[str, Any]) -> tuple[int, int]:
+    lance = str(step.get("lance"))
+    place = SPOKEN_ORDER.index(lance) if lance in SPOKEN_ORDER else len(SPOKEN_ORDER)
+    return (1 if step.get("why") == "deje" else 0, place)
+
+
+def spoken_lines(result: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+    """One hand's count as it is read aloud ("Cantar el recuento", issue 30.5), one
+    sentence an utterance: the lances in order as the table counts them, each with the
+    running total ("Grande: Ana y Carla +2 querido, van 2."), the dejes after them (the
+    engine lists them first: they are paid when said), what is left uncounted, then
+    "Queda 2–11.". The running total is summed again in that order from the score before
+    the hand, from the steps' own piedras: no rule here."""
+    lines = recuento_lines(result, players)
+    steps = list(result.get("recuento") or [])
+    score = result.get("score") or {}
+    if isinstance(result.get("piedras"), Mapping) or isinstance(result.get("perete"), Mapping):
+        steps = []
+    running: dict[str, int] = {}
+    for step in steps:  # the score before the hand: each side's first step less its piedras
+        running.setdefault(step["side"], int(step["score"][step["side"]]) - int(step["points"]))
+    said = []
+    alone = len(players) == 2
+    for step in sorted(steps, key=_spoken_place):
+        side = step["side"]
+        running[side] += int(step["points"])
+        total = _("van %(n)s") % {"n": running[side]}
+        said.append(_step_text({**step, "score": {side: total}}, side_names(players, side),
+                               alone=alone) + ".")
+    said.extend(lines[len(steps):])
+    if "A" in score and "B" in score and not result.get("ordago"):
+        said.append(_("Queda %(a)s–%(b)s") % {"a": score["A"], "b": score["B"]} + ".")
+    return said
 
 
 def lie_text(lie: Mapping[str, Any], result: Mapping[str, Any], players: Sequence[str]) -> str:
@@ -228,6 +269,8 @@ def piedras_line(result: Mapping[str, Any], players: Sequence[str]) -> str:
     ):
         return str(_("Piedras a mano: %(names)s %(n)s, pero ya estaban a 0.") % params)
     if result.get("winner") == side:
+        if len(players) == 2:
+            return str(_("Piedras a mano: %(names)s %(n)s, %(score)s: gana el juego.") % params)
         return str(_("Piedras a mano: %(names)s %(n)s, %(score)s: ganan el juego.") % params)
     return str(_("Piedras a mano: %(names)s %(n)s, %(score)s.") % params)
 
@@ -240,6 +283,8 @@ def perete_line(result: Mapping[str, Any], players: Sequence[str]) -> str:
         "score": int((result.get("score") or {}).get(side, 0)),
     }
     if result.get("winner") == side:
+        if len(players) == 2:
+            return str(_("Perete de %(names)s: 1 piedra, %(score)s: gana el juego.") % params)
         return str(_("Perete de %(names)s: 1 piedra, %(score)s: ganan el juego.") % params)
     return str(_("Perete de %(names)s: 1 piedra, %(score)s.") % params)
 
@@ -266,6 +311,35 @@ def is_dealt(hand: Mapping[str, Any]) -> bool:
     return not (is_piedras(hand) or is_perete(hand))
 
 
+def _step_lines(
+    steps: Sequence[Mapping[str, Any]], result: Mapping[str, Any], players: Sequence[str]
+) -> list[str]:
+    """recuento_lines' sentences of the steps, then of an accepted órdago. A table of two:
+    each side is one player, who "gana", not "ganan" (issue 30.4)."""
+    winner, ordago = result.get("winner"), result.get("ordago")
+    alone = len(players) == 2
+    lines = []
+    for i, step in enumerate(steps):
+        side = step["side"]
+        text = _step_text(step, side_names(players, side), alone=alone)
+        if winner and not ordago and i == len(steps) - 1 and side == winner:
+            if alone:
+                text = _("%(text)s: gana el juego") % {"text": text}
+            else:
+                text = _("%(text)s: ganan el juego") % {"text": text}
+        lines.append(text + ".")
+    if ordago:
+        params = {"lance": lance_word(ordago["lance"]),
+                  "names": side_names(players, ordago["side"])}
+        if alone:
+            lines.append(_("Órdago a %(lance)s querido: lo gana %(names)s, que gana el juego.")
+                         % params)
+        else:
+            lines.append(_("Órdago a %(lance)s querido: lo ganan %(names)s, que ganan el juego.")
+                         % params)
+    return lines
+
+
 def recuento_lines(
     result: Mapping[str, Any], players: Sequence[str], *, lies: bool = True
 ) -> list[str]:
@@ -285,17 +359,7 @@ def recuento_lines(
     winner = result.get("winner")
     ended_by = result.get("ended_by")
     ordago = result.get("ordago")
-    for i, step in enumerate(steps):
-        side = step["side"]
-        text = _step_text(step, side_names(players, side))
-        if winner and not ordago and i == len(steps) - 1 and side == winner:
-            text = _("%(text)s: ganan el juego") % {"text": text}
-        lines.append(text + ".")
-    if ordago:
-        lines.append(
-            _("Órdago a %(lance)s querido: lo ganan %(names)s, que ganan el juego.")
-            % {"lance": lance_word(ordago["lance"]), "names": side_names(players, ordago["side"])}
-        )
+    lines.extend(_step_lines(steps, result, players))
     if not steps and not ordago:
         lines.append(_("Nadie se lleva nada."))
     if winner:
@@ -480,6 +544,7 @@ def _last_hand(
     return {
         "number": first_hand + len(hands) - 1,
         "lines": recuento_lines(last.get("result") or {}, players),
+        "spoken": spoken_lines(last.get("result") or {}, players),
         "winner": last.get("winner"),
         "piedras": is_piedras(last),
         "perete": is_perete(last),

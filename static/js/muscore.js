@@ -237,6 +237,10 @@
       form.querySelectorAll('input[name="mano"]').forEach(function (radio) {
         if (radio.value !== "random") radio.closest("label").hidden = Number(radio.value) >= count;
       });
+      // A table of two has no partners: its own words on who sits where (issue 30.4).
+      form.querySelectorAll("[data-seat-note]").forEach(function (note) {
+        note.hidden = (note.getAttribute("data-seat-note") === "two") !== (count === 2);
+      });
     }
     form.addEventListener("change", sync);
     sync();
@@ -1074,7 +1078,9 @@
     var lang = document.documentElement.lang || "es";
     var speech = window.speechSynthesis;
     speech.cancel();  // a second tap starts the count again, not twice over
-    scope.querySelectorAll("[data-cantar-line]").forEach(function (line) {
+    // The words written to be read aloud where the page has them, else the lines shown.
+    var written = scope.querySelector("[data-cantar-speech]");
+    (written || scope).querySelectorAll("[data-cantar-line]").forEach(function (line) {
       var text = line.textContent.replace(/\s+/g, " ").trim();
       if (!text) return;
       var utterance = new window.SpeechSynthesisUtterance(text);

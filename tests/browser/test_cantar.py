@@ -40,7 +40,7 @@ def test_the_board_sings_the_last_hands_recuento(phone: Page, language: str) -> 
     services.add_hand(table, RECORD, via="api")
     hand = services.table_state(table)["current"]["hands"][-1]
     with translation.override(language):
-        expected = board.recuento_lines(hand["result"], table.players)
+        expected = board.spoken_lines(hand["result"], table.players)
     page = phone
     page.add_init_script(STUB)
     page.goto(board_path(table))
@@ -52,6 +52,16 @@ def test_the_board_sings_the_last_hands_recuento(phone: Page, language: str) -> 
     button.click()
     assert spoken(page) == [[line, language] for line in expected]
     assert len(expected) >= 3  # a deje, a quiero and premiums: several steps
+    if language == "es":
+        # Issue 30.5: the lances in order with the running total ("van"), the deje after
+        # them as the table counts, and the final score.
+        assert [text for text, _lang in spoken(page)] == [
+            "Chica: Ana y Carla +1, van 1.",
+            "Pares: Bruno y Diego +6 (2 querido y 4 de jugadas), van 6.",
+            "Juego: Bruno y Diego +4 (solo ellos tienen), van 10.",
+            "Grande: deje, Bruno y Diego +2, van 12.",
+            "Queda 1–12.",
+        ]
     button.click()  # again: the count starts over, it is not queued twice
     assert len(spoken(page)) == len(expected)
 

@@ -45,3 +45,28 @@ def test_a_one_against_one_hand_is_entered_and_counted(phone: Page) -> None:
     assert hand["score"] == {"A": 1, "B": 5}
     assert Hand.objects.get().record["hands"] == {"0": "5 7 6 4", "1": "R C 3 R"}
     expect(page.locator("body")).to_contain_text("Mano: Bruno")
+
+
+def test_a_two_player_vaca_speaks_of_one_player(phone: Page) -> None:
+    """Issue 30.4: at a table of two each side is one player: "lo gana Bruno, que gana el
+    juego", "(solo él tiene)"; /nueva for two does not seat partners; the home page offers 2."""
+    page = phone
+    table = services.create_table(players=["Ana", "Bruno"])
+    # Bruno alone has juego (R C 3 R is 40 with 8 reyes): paid without a bet.
+    services.add_hand(table, {"hands": {"0": "5 7 6 4", "1": "R C 3 R"}}, via="api")
+    page.goto(f"/t/{table.id}/k/{table.edit_key}/historial")
+    history = page.locator("main")
+    expect(history).to_contain_text("(solo él tiene)")
+    expect(history).not_to_contain_text("solo ellos tienen")
+    services.add_hand(table, {"hands": {"0": "5 7 6 4", "1": "R C 3 R"}, "lances": {
+        "grande": {"bets": [{"side": "B", "n": "ordago"}], "end": "quiero"}}}, via="api")
+    page.goto(f"/t/{table.id}/k/{table.edit_key}/")
+    last = page.locator(".last-hand")
+    expect(last).to_contain_text("lo gana Bruno, que gana el juego")
+    expect(last).not_to_contain_text("ganan")
+    page.goto("/nueva")
+    tap_seg(page, "players", "2")
+    expect(page.locator('[data-seat-note="two"]')).to_be_visible()
+    expect(page.locator('[data-seat-note="pairs"]')).to_be_hidden()
+    page.goto("/")
+    expect(page.locator("main")).to_contain_text("2, 4 o 6 jugadores")

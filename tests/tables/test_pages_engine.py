@@ -61,8 +61,14 @@ def test_the_board_offers_the_recuento_read_aloud_line_by_line(client: Client) -
     assert "data-cantar hidden>Cantar el recuento</button>" in page  # shown by the script
     hand = services.table_state(table)["current"]["hands"][-1]
     lines = board.recuento_lines(hand["result"], table.players)
-    spoken = re.findall(r"<li data-cantar-line>([^<]*)</li>", page)
-    assert [html.unescape(line) for line in spoken] == lines
+    shown = re.search(r'<ol class="recuento">(.*?)</ol>', page, re.S).group(1)  # type: ignore[union-attr]
+    assert [html.unescape(line) for line in re.findall(r"<li[^>]*>([^<]*)</li>", shown)] == lines
+    # Read aloud: the lances in order with the running total, then the final score (30.5).
+    said = re.search(r"<ol hidden data-cantar-speech>(.*?)</ol>", page, re.S).group(1)  # type: ignore[union-attr]
+    items = re.findall(r"<li data-cantar-line>([^<]*)</li>", said)
+    spoken = [html.unescape(line) for line in items]
+    assert spoken == board.spoken_lines(hand["result"], table.players)
+    assert spoken[-1].startswith("Queda ") and ", van " in spoken[0]
 
 
 @pytest.mark.parametrize("url", ["/nueva", "/calculadora/"])
