@@ -79,6 +79,9 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_ratelimit",
     "template_partials",
+    # The background work as tasks in the same database (muscore.leagues.tasks).
+    "django_tasks",
+    "django_tasks_db",
     "muscore.tables",
     "muscore.api",
     "muscore.disputes",
@@ -255,6 +258,16 @@ else:
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The background work (imports, ratings, documents) as tasks of Django's tasks API, kept in
+# the same database (django-tasks-db) and run by `manage.py rating_worker` (any number of
+# them, on any number of machines: muscore.leagues.tasks).
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["ratings", "documents", "imports"],
+    }
+}
 
 # A league table's result is the table's while the players are seated, then the organiser's:
 # an undo or a corrected hand at the table changes the result it stored for this many

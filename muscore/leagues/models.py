@@ -755,4 +755,4 @@ class CerosEvent(models.Model):
 
 
 # The workers' heartbeats: a model of this app, kept in its own module with what reads it.
-from muscore.leagues.workers import WorkerBeat  # noqa: E402, F401
+from muscore.leagues.workers import WorkClaim, WorkerBeat  # noqa: E402, F401

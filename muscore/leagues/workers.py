@@ -127,3 +127,48 @@ def backlog(now: datetime | None = None) -> Backlog:
     oldest = [row["oldest"] for row in (ratings, documents, imports) if row["oldest"]]
     age = max(0.0, (now - min(oldest)).total_seconds()) if oldest else 0.0
     return Backlog(ratings["n"], documents["n"], imports["n"], age)
+
+
+# --- claims: one worker at a time on one club's ratings, one competition's documents, one import
+
+CLAIM_SECONDS = 15 * 60
+
+
+class WorkClaim(models.Model):
+    """A piece of work one worker is doing (`ratings:<club>`, `documents:<competition>`,
+    `import:<id>`): taken by inserting the row (its key is unique), given back by deleting
+    it. A claim past `until`, or whose worker no longer beats, may be taken over."""
+
+    key = models.CharField(max_length=80, primary_key=True)
+    worker_id = models.CharField(max_length=64)
+    until = models.DateTimeField()
+
+    class Meta:
+        app_label = "leagues"
+
+    def __str__(self) -> str:
+        return f"{self.key} by {self.worker_id}"
+
+
+def claim(key: str, worker_id: str) -> bool:
+    """Take `key` for `worker_id`; False when another live worker holds it."""
+    from django.db import IntegrityError, transaction
+
+    now = timezone.now()
+    live = WorkerBeat.objects.filter(
+        seen_at__gte=now - timedelta(seconds=stale_seconds())).values("worker_id")
+    try:
+        with transaction.atomic():
+            WorkClaim.objects.filter(key=key).filter(
+                models.Q(until__lt=now) | ~models.Q(worker_id__in=live)).exclude(
+                worker_id=worker_id).delete()
+            _claim, made = WorkClaim.objects.get_or_create(
+                key=key, defaults={"worker_id": worker_id,
+                                   "until": now + timedelta(seconds=CLAIM_SECONDS)})
+            return made or _claim.worker_id == worker_id
+    except IntegrityError:  # another worker inserted it between our look and our insert
+        return False
+
+
+def release(key: str, worker_id: str) -> None:
+    WorkClaim.objects.filter(key=key, worker_id=worker_id).delete()
