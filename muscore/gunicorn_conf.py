@@ -60,8 +60,10 @@ def when_ready(server: Any) -> None:
 # /metrics (muscore.watch) sums the figures of every worker: prometheus-client's multiprocess
 # mode keeps them in files of PROMETHEUS_MULTIPROC_DIR, which must be set before any worker
 # starts (it is inherited) and empty at start. Without one set, a new temporary folder.
+_made_metrics_dir = ""
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="muscore-metrics-")
+    _made_metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(
+        prefix="muscore-metrics-")
 
 
 def on_starting(server: Any) -> None:
@@ -73,3 +75,10 @@ def child_exit(server: Any, worker: Any) -> None:
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
+def on_exit(server: Any) -> None:
+    if _made_metrics_dir:
+        import shutil
+
+        shutil.rmtree(_made_metrics_dir, ignore_errors=True)
