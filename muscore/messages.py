@@ -225,6 +225,13 @@ LEAGUE: dict[str, str] = {
     "meets_too_often": gettext_noop(
         "Las parejas %(first)s (%(first_name)s) y %(second)s (%(second_name)s) se enfrentan "
         "%(count)s veces, pero a %(legs)s vuelta(s) se enfrentan como mucho %(legs)s."),
+    "meets_in_groups": gettext_noop(
+        "Las parejas %(first)s (%(first_name)s) y %(second)s (%(second_name)s) se enfrentan "
+        "%(count)s veces, pero en grupos y eliminatoria se enfrentan como mucho %(most)s "
+        "(%(legs)s en su grupo y una en la eliminatoria)."),
+    "format_kind": gettext_noop(
+        "«kind» en el formato debe ser «liguilla», «groups» o «ceros», no %(got)s."),
+    "format_groups": gettext_noop("«groups» en el formato debe ser 2 o 4, no %(got)s."),
     "round": gettext_noop("%(where)s: «round» debe ser un número entero, 1 o más, no %(got)s."),
     "number_range": gettext_noop(
         "«%(field)s» en %(where)s debe ser un número entero del %(low)s al %(high)s, no "
@@ -245,6 +252,7 @@ LEAGUE_WHERE: dict[str, str] = {
     "league": gettext_noop("la liga"),
     "points": gettext_noop("los puntos (points)"),
     "fixtures": gettext_noop("la petición de calendario"),
+    "format": gettext_noop("el formato (format)"),
     "pair": gettext_noop("la pareja %(n)s"),
     "match": gettext_noop("la partida %(n)s"),
     "the_match": gettext_noop("la partida"),
@@ -299,6 +307,15 @@ CEROS: dict[str, str] = {
     "twice_in_round": gettext_noop("Una pareja está dos veces en la ronda %(round)s."),
     "not_in": gettext_noop(
         "En la ronda %(round)s juega una pareja que ya estaba fuera del torneo."),
+    "round_order": gettext_noop(
+        "La partida %(number)s es de la ronda %(round)s: las partidas de un torneo a ceros "
+        "van ronda a ronda desde la 1, cada una con su ronda."),
+    "unplayed_before": gettext_noop(
+        "La ronda %(round)s tiene una partida sin resultado, pero la ronda %(next)s se sorteó "
+        "después."),
+    "many_resting": gettext_noop(
+        "En la ronda %(round)s no juegan %(count)s parejas que siguen dentro: descansa una "
+        "como mucho."),
 }
 
 #: A draw of groups that cannot be made (muscore.leagues.compute.draw).

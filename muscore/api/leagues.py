@@ -62,15 +62,18 @@ def _importing() -> HttpResponse:
 
 
 NOT_FOUND = "there is no such league"
-# league.md has no form for a ceros tournament (rounds drawn as results come, rematches,
-# pairs out at N ceros): its document would read as a liguilla that breaks its own rules.
-CEROS = ("this competition is a ceros tournament, which the league document (league.md) "
-         "cannot express; its matches and its table are served as CSV")
+# A ceros tournament's document (league.md's `format` "ceros") is its export; its table
+# (pairs out at N ceros, byes) is not league.md's standings, so the document with the
+# standings is refused and the CSVs serve the table.
+CEROS = ("this competition is a ceros tournament, whose table is not the league document's "
+         "standings (league.md): its table and matches are served as CSV, its document by "
+         "the export")
 
 
 def _ceros_refusal(league_id: int) -> HttpResponse:
     return error(CEROS, 409, standings_csv=reverse("api:league_standings_csv", args=[league_id]),
-                 matches_csv=reverse("api:league_matches_csv", args=[league_id]))
+                 matches_csv=reverse("api:league_matches_csv", args=[league_id]),
+                 export=reverse("api:league_export", args=[league_id]))
 
 
 @api_view("GET")
@@ -122,8 +125,6 @@ def export(request: HttpRequest, league_id: int) -> HttpResponse:
         return error(NOT_FOUND, 404)
     if competition.status == Competition.Status.IMPORTING:
         return _importing()
-    if competition.format == Competition.Format.CEROS:
-        return _ceros_refusal(league_id)
     filename = f"liga-{league_id}.json"
     made = prepared.latest(league_id, prepared.EXPORT)
     if made is not None and made.revision == competition.revision:

@@ -583,6 +583,12 @@ SCHEMAS["League"] = {
     "description": "A league as docs/league.md writes it.",
     "properties": {
         "name": {"type": "string"},
+        "format": {"type": "object", "description": "Groups and ceros only (docs/league.md, "
+                   "the format): what kind of competition it is.",
+                   "required": ["kind"], "properties": {
+                       "kind": {"type": "string", "enum": ["liguilla", "groups", "ceros"]},
+                       "groups": {"type": "integer", "enum": [2, 4]},
+                       "ceros": {"type": "integer", "minimum": 1, "maximum": 5}}},
         "rules": _ref("Rules"),
         "points": {"type": "object", "properties": {
             "win": {"type": "integer"}, "loss": {"type": "integer"},
@@ -612,11 +618,12 @@ CSV_SEP = {"name": "sep", "in": "query", "required": False,
                             "un texto que empieza por = + - @ va precedido de ' (no es una "
                             "fórmula).")}
 BAD_SEP = _error(_("sep no es «,» ni «;»."))
-# muscore.api.leagues.CEROS: league.md has no form for a ceros tournament; its CSVs serve it.
-# (No example: the API's English message would stand on the Spanish, Basque and French
-# /api/ pages among their own words.)
-CEROS_409 = _error(_("La competición es un torneo a ceros, que la forma de docs/league.md no "
-                     "puede escribir: `standings_csv` y `matches_csv` dan sus enlaces en CSV."))
+# muscore.api.leagues.CEROS: a ceros tournament's table is not league.md's standings; its
+# CSVs serve it and the export its document. (No example: the API's English message would
+# stand on the Spanish, Basque and French /api/ pages among their own words.)
+CEROS_409 = _error(_("La competición es un torneo a ceros, cuya tabla no es la clasificación "
+                     "de docs/league.md: `standings_csv` y `matches_csv` dan sus enlaces en "
+                     "CSV y `export` su documento."))
 
 
 # A league a large import is writing (the worker, in batches): nothing of it is served yet.
@@ -673,8 +680,7 @@ PATHS.update({
                                       {"preparing": True, "retry_after": 5,
                                        "message": "this league's export is being made"}),
                               "headers": {"Retry-After": TOO_MANY["headers"]["Retry-After"]}},
-                      "404": LEAGUE_NOT_FOUND, "405": METHOD, "409": CEROS_409,
-                      "429": TOO_MANY},
+                      "404": LEAGUE_NOT_FOUND, "405": METHOD, "429": TOO_MANY},
     }},
     "/api/v1/leagues/{league_id}/standings.csv": {"get": {
         "operationId": "leagueStandingsCsv", "tags": ["leagues"],

@@ -13,7 +13,6 @@ from muscore.championships.models import Championship, PhaseGroup
 from muscore.championships.services import champion, qualified
 from muscore.leagues import documents
 from muscore.leagues.compute.spreadsheet import safe_cell
-from muscore.leagues.models import Competition
 
 #: Venues (with their entries and heat) in one page of the API document: 250 venues' heats
 #: are 20,000 matches, so they come 25 venues at a time (``?pagina=N``).
@@ -43,7 +42,7 @@ def championship_document(championship: Championship, page: int = 1) -> dict[str
             "competition"):
         groups.setdefault(group.phase_id, []).append(group)
     docs = documents.league_documents(
-        [s.heat for s in sede_list if s.heat and s.heat.format != Competition.Format.CEROS]
+        [s.heat for s in sede_list if s.heat]  # a ceros heat too (league.md's format)
         + [g.competition for gs in groups.values() for g in gs])
     sedes = []
     for sede in sede_list:

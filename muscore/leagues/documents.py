@@ -15,6 +15,7 @@ from muscore.leagues.competitions import (
     competition_rules,
     standings,
 )
+from muscore.leagues.compute.document import Format
 from muscore.leagues.compute.spreadsheet import write_csv
 from muscore.leagues.models import (
     Competition,
@@ -81,15 +82,28 @@ def league_documents(competitions: Sequence[Competition], *,
 
 
 def document_head(competition: Competition, pairs: list[dict[str, Any]]) -> dict[str, Any]:
-    """A league document's fields before its matches: name, rules, points, legs, draw, pairs."""
+    """A league document's fields before its matches: name, format (groups and ceros
+    only: a liguilla's document stays as the contract wrote it before it had one), rules,
+    points, legs, draw, pairs."""
     return {
         "name": competition.name,
+        **({"format": competition_format(competition).to_json()}
+           if competition.format != Competition.Format.LIGUILLA else {}),
         "rules": competition_rules(competition).to_json(),
         "points": competition.points,
         "legs": competition.legs,
         "draw": list(competition.draw or range(len(pairs))),
         "pairs": pairs,
     }
+
+
+def competition_format(competition: Competition) -> Format:
+    """The competition's kind as league.md's `format` says it."""
+    if competition.format == Competition.Format.GROUPS:
+        return Format("groups", groups=competition.group_count)
+    if competition.format == Competition.Format.CEROS:
+        return Format("ceros", ceros=competition.ceros)
+    return Format("liguilla")
 
 
 def _document_match(row: Sequence[Any], rounds: Mapping[int, int], index_of: Mapping[int, int],

@@ -42,13 +42,19 @@ from muscore.leagues.competitions import (
     league_error,
     match_players,
 )
-from muscore.leagues.compute.document import League, read_league
+from muscore.leagues.compute import ceros as ceros_rules
+from muscore.leagues.compute.document import Format, League, read_league
 from muscore.leagues.compute.document import Match as LeagueMatch
 from muscore.leagues.compute.document import Pair as LeaguePair
 from muscore.leagues.compute.errors import LeagueError
-from muscore.leagues.documents import document_fingerprint, league_document
+from muscore.leagues.documents import (
+    competition_format,
+    document_fingerprint,
+    league_document,
+)
 from muscore.leagues.models import Competition, Entry, LeagueImport, Match, Round
 from muscore.leagues.results import after_change, check_result, fill_knockout, write
+from muscore.messages import page_message
 from muscore.rules import Rules
 from muscore.tables import services as tables
 from muscore.tables.models import Table
@@ -71,20 +77,24 @@ RUN_SECONDS = 20.0
 
 def import_competition(
     club: Club, data: Any, *, by: Actor, format: str = Competition.Format.LIGUILLA,
-    groups: int = 2, name: str = "", rated: bool = True,
+    groups: int = 2, name: str = "", rated: bool = True, ceros: int = 3,
 ) -> Competition:
     """A competition from a league document (the export): its pairs (the club's own when
     the names and players match, else new ones), its matches as they were, a vaca's hands
     on a new muscore table of its own.
 
-    The contract has no field for a competition's format, so the organiser says it: with
-    `format="groups"` (and `groups`, 2 or 4) the draw places the pairs in groups as it did,
-    the group matches must be the ones that draw gives (in the same order) and the
-    matches after them the knockout's, each between the pairs the results before it
-    send there. Anything else is refused and nothing is written. The club's own export
-    imported again is refused as a copy (:func:`document_fingerprint`); `name` names the
-    competition instead of the document's name; with `rated` False its matches stay out
-    of the club's ratings and leaders (another club's competition, kept for the record).
+    The document's `format` (league.md) says what the competition was; an export made
+    before the contract had it says nothing, and the organiser's word is taken instead
+    (`format`, with `groups` or `ceros`). With groups (2 or 4) the draw places the pairs
+    in groups as it did, the group matches must be the ones that draw gives (in the same
+    order) and the matches after them the knockout's, each between the pairs the results
+    before it send there (a pair of the same group again included). A ceros tournament's
+    matches go round by round, each round's pairs still in as the rules allow (the pair
+    resting worked out from them). Anything else is refused and nothing is written. The
+    club's own export imported again is refused as a copy (:func:`document_fingerprint`);
+    `name` names the competition instead of the document's name; with `rated` False its
+    matches stay out of the club's ratings and leaders (another club's competition, kept
+    for the record).
 
     A document with more matches than a request writes in well under 2 seconds
     (:func:`deferred`) is checked here and written by the worker: the competition is
@@ -93,21 +103,22 @@ def import_competition(
     check_organiser(by, club)
     if name and isinstance(data, dict):
         data = {**data, "name": name}  # another club's competition, named as this club says
-    if format not in (Competition.Format.GROUPS, Competition.Format.LIGUILLA):
-        raise CompetitionError(_("Formato desconocido: %(format)s.") % {"format": format})
     # Read and checked before the write transaction: on SQLite it holds the write lock from
     # its start, and reading the benchmark's league (39,800 matches) takes a second or two.
-    league, fingerprint = check_import(club, data)
+    league, fingerprint = check_import(club, data, said_format(format, groups, ceros))
     _check_pairs(club, league)
+    kind = league.format or Format()
+    format, groups, ceros = str(kind.kind), kind.groups, kind.ceros
     document = json.dumps(data, ensure_ascii=False) if deferred(league) else ""
     with transaction.atomic():
         if Competition.objects.filter(club=club, fingerprint=fingerprint).exists():
             _refuse_copy(club, data)  # the same document imported meanwhile: says so
         if document:
             return _start(club, league, document, fingerprint, by=by, format=format,
-                          groups=groups, rated=rated)
+                          groups=groups, rated=rated, ceros=ceros)
         pairs = [pair for pair, _new in (_import_pair(club, p) for p in league.pairs)]
-        competition = import_frame(club, league, pairs, by, format, groups, rated)
+        competition = import_frame(club, league, pairs, by, format, groups, rated,
+                                   ceros=ceros)
         _fingerprinted(competition, fingerprint)
         import_matches(competition, league, by, 0, len(league.matches))
         import_rest(competition, league, by)
@@ -123,21 +134,50 @@ def deferred(league: League) -> bool:
     return len(league.matches) > in_request_max()
 
 
-def check_import(club: Club, data: Any) -> tuple[League, str]:
-    """A document read as an import into `club` would read it, and its fingerprint
-    (CompetitionError: what is wrong with it, or that the club already has it). Writes
-    nothing: the import page checks the file with it before asking the name."""
-    return read_checked(data), _refuse_copy(club, data)
+def said_format(format: str, groups: int = 2, ceros: int = 3) -> Format:
+    """The organiser's word on what a document without `format` was."""
+    if format == Competition.Format.GROUPS:
+        return Format("groups", groups=groups)
+    if format == Competition.Format.CEROS:
+        return Format("ceros", ceros=ceros)
+    if format == Competition.Format.LIGUILLA:
+        return Format("liguilla")
+    raise CompetitionError(_("Formato desconocido: %(format)s.") % {"format": format})
 
 
-def read_checked(data: Any) -> League:
+def check_import(club: Club, data: Any, assumed: Format | None = None) -> tuple[League, str]:
+    """A document read as an import into `club` would read it (`assumed` its format if it
+    says none), and its fingerprint (CompetitionError: what is wrong with it, or that the
+    club already has it). Writes nothing: the import page checks the file with it before
+    asking the name."""
+    league = read_checked(data, assumed)
+    if league.format is not None and league.format.kind == "ceros":
+        ceros_byes(league)
+    return league, _refuse_copy(club, data)
+
+
+def read_checked(data: Any, assumed: Format | None = None) -> League:
     """A document read as an import reads it (CompetitionError: what is wrong with it)."""
     try:
         # The contract allows 1,000 pairs (half a million matches): a club's league is
         # smaller, and even one of 200 pairs is written by the worker.
-        return read_league(data, max_pairs=IMPORT_MAX_PAIRS)
+        return read_league(data, max_pairs=IMPORT_MAX_PAIRS, assumed=assumed)
     except LeagueError as error:
         raise league_error(error) from None
+
+
+def ceros_byes(league: League) -> list[int | None]:
+    """A ceros document's rounds checked as a tournament, and the pair resting in each
+    (CompetitionError: why it is no ceros tournament)."""
+    kind = league.format or Format("ceros")
+    try:
+        return ceros_rules.document_rounds(
+            list(range(len(league.pairs))), kind.ceros, [m.round for m in league.matches],
+            [None if m.result is None or m.result.winner is None
+             else m.pairs[1 - m.result.winner] for m in league.matches],
+            [m.pairs for m in league.matches])
+    except ceros_rules.CerosError as error:
+        raise CompetitionError(page_message(error)) from None
 
 
 def _refuse_copy(club: Club, data: Any) -> str:
@@ -210,12 +250,12 @@ def _other_players(doc_pair: LeaguePair) -> CompetitionError:
 
 
 def _start(club: Club, league: League, document: str, fingerprint: str, *, by: Actor,
-           format: str, groups: int, rated: bool) -> Competition:
+           format: str, groups: int, rated: bool, ceros: int) -> Competition:
     """A large import's two rows: its competition, "importing" and empty (the worker fills
     it), and its document for the worker."""
     competition = Competition.objects.create(
         club=club, name=league.name[:200], format=format, legs=league.legs,
-        group_count=groups if format == Competition.Format.GROUPS else 0,
+        group_count=groups if format == Competition.Format.GROUPS else 0, ceros=ceros,
         rules=league.rules.to_json(), **{f"points_{k}": v for k, v in
                                          league.points.to_json().items()},
         status=Competition.Status.IMPORTING, fingerprint=fingerprint, rated=False,
@@ -243,17 +283,27 @@ def _import_pair(club: Club, doc_pair: LeaguePair) -> tuple[Pair, bool]:
 
 
 def import_frame(club: Club, league: League, pairs: list[Pair], by: Actor, format: str,
-                 groups: int, rated: bool, into: Competition | None = None) -> Competition:
+                 groups: int, rated: bool, into: Competition | None = None,
+                 ceros: int = 3) -> Competition:
     """The imported competition without its results: its entries, draw and rounds (a
-    groups competition's planned matches, checked against the document's count); `into`
-    a large import's competition, made "importing" by its request."""
+    groups competition's planned matches, checked against the document's count; a ceros
+    tournament's rounds come with their matches); `into` a large import's competition,
+    made "importing" by its request."""
     if format == Competition.Format.GROUPS:
         return _groups_frame(club, league, pairs, by, groups, rated, into)
     competition = create_competition(
-        club, by=by, name=league.name, pairs=pairs, legs=league.legs,
+        club, by=by, name=league.name, pairs=pairs, legs=league.legs, format=format,
         rules=league.rules.to_json(), points=league.points.to_json(), retired_ok=True,
-        rated=rated, into=into,
+        rated=rated, into=into, ceros=ceros,
     )
+    if format == Competition.Format.CEROS:
+        # Its draw is made round by round: the document's `draw` is kept only when it
+        # says more than the pairs' order (a ceros tournament's export writes that).
+        competition.draw = (list(league.draw) if list(league.draw) != list(
+            range(len(pairs))) else None)
+        competition.draw_method = "imported"
+        competition.save()
+        return competition
     competition.draw = list(league.draw)
     competition.draw_method = "imported"
     competition.drawn_at = timezone.now()
@@ -300,15 +350,35 @@ def import_matches(competition: Competition, league: League, by: Actor, start: i
         return n
     entries = {e.index: e for e in competition.entries.all()}
     rounds = {r.number: r for r in competition.rounds.all()}
+    byes = ceros_byes(league) if competition.format == Competition.Format.CEROS else []
+    tables = _table_numbers(league) if byes else []
     for doc_match in league.matches[start:stop]:
         first, second = (entries[i] for i in doc_match.pairs)
-        match = Match(competition=competition, round=rounds[doc_match.round or 0],
+        number = doc_match.round or 0
+        if number not in rounds:  # a ceros round, made as its first match comes
+            bye = byes[number - 1]
+            rounds[number] = Round.objects.create(
+                competition=competition, number=number, stage="ceros",
+                bye=entries[bye] if bye is not None else None)
+        match = Match(competition=competition, round=rounds[number],
                       number=n + 1, first=first, second=second)
+        if tables:  # its table in the round, as the ceros draw numbers them
+            match.table_number = tables[n]
         _import_result(match, doc_match, league, by)
         n += 1
         if until is not None and time.monotonic() >= until:
             break
     return n
+
+
+def _table_numbers(league: League) -> list[int]:
+    """Each match's table in its round (1, 2, ...), as a ceros round numbers them."""
+    seen: dict[int | None, int] = {}
+    out = []
+    for doc_match in league.matches:
+        seen[doc_match.round] = seen.get(doc_match.round, 0) + 1
+        out.append(seen[doc_match.round])
+    return out
 
 
 def written_in_batches(competition: Competition, league: League) -> int:
@@ -414,7 +484,7 @@ def run(pk: int, until: float) -> int:
     by: Actor = job.created_by  # type: ignore[assignment]
     begun = job.written
     try:
-        league = read_checked(json.loads(job.document))
+        league = read_checked(json.loads(job.document), competition_format(competition))
         if not Entry.objects.filter(competition=competition).exists():
             _frame(job, competition, league, by)
         batched = written_in_batches(competition, league)
@@ -462,7 +532,8 @@ def _frame(job: LeagueImport, competition: Competition, league: League, by: Acto
         if Entry.objects.filter(competition=competition).exists():
             raise _Taken
         import_frame(competition.club, league, pairs, by, competition.format,
-                     competition.group_count, False, into=competition)
+                     competition.group_count, False, into=competition,
+                     ceros=competition.ceros)
         # Still importing: the draw and the frame made it a competition being played.
         Competition.objects.filter(pk=competition.pk).update(
             status=Competition.Status.IMPORTING)

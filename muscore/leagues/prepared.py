@@ -115,8 +115,6 @@ def make(competition_id: int) -> int:
     made = set(PreparedPart.objects.filter(competition_id=competition_id, revision=revision,
                                            part=0).values_list("kind", flat=True))
     wanted = {EXPORT, FINGERPRINT} - made
-    if competition.format == Competition.Format.CEROS:
-        wanted.discard(EXPORT)
     if wanted:
         document = documents.league_document(competition, hands=True)
         if EXPORT in wanted:

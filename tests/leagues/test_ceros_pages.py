@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 from django.conf import settings
@@ -120,17 +121,23 @@ def test_visitors_and_other_clubs_organisers_get_403_and_nothing_written() -> No
     assert Competition.objects.count() == 1
 
 
-def test_a_league_has_no_ceros_page_and_a_ceros_no_league_document() -> None:
+def test_a_league_has_no_ceros_page_and_a_ceros_no_league_standings() -> None:
     club = club_of_five()
     organiser = logged_in(club.memberships.get().user)
     competition = create(organiser, club)
     organiser.post(f"/club/{club.slug}/liga/{competition.pk}/ceros/sortear")
     organiser.post(f"/club/{club.slug}/liga/{competition.pk}/ceros/publicar")
     api = f"/api/v1/leagues/{competition.pk}"
-    for url in (api, api + "/export"):
-        response = Client().get(url)
-        assert response.status_code == 409, url
-        assert "ceros tournament" in response.json()["error"]
+    response = Client().get(api)
+    assert response.status_code == 409
+    assert "ceros tournament" in response.json()["error"]
+    assert response.json()["export"] == api + "/export"
+    # Its document (league.md's format "ceros") is the export, linked from its page.
+    exported = Client().get(api + "/export")
+    assert exported.status_code == 200
+    assert json.loads(exported.content)["format"] == {"kind": "ceros", "ceros": competition.ceros}
+    page = organiser.get(f"/club/{club.slug}/liga/{competition.pk}/ceros/").content.decode()
+    assert f'href="{api}/export"' in page
     table = Client().get(api + "/standings.csv")
     assert table.status_code == 200
     rows = list(csv.DictReader(io.StringIO(table.content.decode("utf-8-sig"))))

@@ -171,16 +171,9 @@ def _import(competition: Competition, user: Any, *, rated: bool) -> None:
     competition.refresh_from_db()
     exported = documents.league_document(competition, hands=True)
     other = make_club(f"Otro {next(COUNTER)}", organiser=user)
-    try:
-        copy = imports.import_competition(other, exported, by=user, format="groups",
-                                            groups=2, rated=rated)
-    except competitions.CompetitionError as error:
-        # A knockout match between two pairs that met in their group: one leg's document
-        # cannot say it (league.md, "meeting more often than the format allows"), so the
-        # export is refused whole. A known limit of the contract, not of this path.
-        assert "se enfrentan" in str(error)
-        assert not Competition.objects.filter(club=other).exists()
-        return
+    # A knockout match between two pairs that met in their group included: the document
+    # says it is groups and a knockout (league.md's `format`).
+    copy = imports.import_competition(other, exported, by=user, rated=rated)
     assert documents.league_document(copy, hands=True) == exported
     if not rated:
         assert not RatingPoint.objects.filter(club=other).exists()

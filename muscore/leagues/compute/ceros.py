@@ -63,6 +63,12 @@ class CerosError(MuscoreError):
         "bad_loser": "A match of round {round} is lost by a pair that did not play it.",
         "twice_in_round": "A pair plays twice in round {round}.",
         "not_in": "Pair {pair} plays in round {round}, but it was already out.",
+        "round_order": "Match {number} is of round {round}: a ceros tournament's matches "
+                       "go round by round, from round 1, each naming its round.",
+        "unplayed_before": "Round {round} has a match without its result, but round "
+                           "{next} was drawn after it.",
+        "many_resting": "In round {round} {count} pairs still in do not play: one rests "
+                        "at most.",
     }
 
 
@@ -161,6 +167,44 @@ def replay(
             states[played.bye].byes += 1
     _place(states, ceros)
     return states
+
+
+def document_rounds(
+    pairs: Sequence[int], ceros: int, rounds: Sequence[int | None],
+    losers: Sequence[int | None], sides: Sequence[tuple[int, int]],
+) -> list[int | None]:
+    """The pair resting in each round of a tournament written as a league document's
+    matches (league.md, "The format"): each match's round (`rounds`), its two pairs
+    (`sides`) and the pair that lost it (`losers`, None without a result), in document
+    order. Checked as a tournament a N ceros: rounds 1, 2, 3... in order, only the last
+    one with matches still to play, one pair still in resting at most (the rest of the
+    rules as :func:`replay` checks them)."""
+    by_round: list[list[int]] = []
+    if len(rounds) != len(sides):
+        raise ValueError("one round and one pair of sides per match")
+    for number, round_ in enumerate(rounds, start=1):
+        if round_ is None or round_ < 1 or round_ not in (len(by_round), len(by_round) + 1):
+            raise CerosError("round_order", number=number, round=round_)
+        if round_ > len(by_round):
+            by_round.append([])
+        by_round[-1].append(number - 1)
+    byes: list[int | None] = []
+    history: list[PlayedRound] = []
+    for number, indices in enumerate(by_round, start=1):
+        unplayed = [i for i in indices if losers[i] is None]
+        if unplayed and number < len(by_round):
+            raise CerosError("unplayed_before", round=number, next=number + 1)
+        states = replay(pairs, ceros, history)
+        playing = {p for i in indices for p in sides[i]}
+        resting = [p for p in pairs if states[p].losses < ceros and p not in playing]
+        if len(resting) > 1:
+            raise CerosError("many_resting", round=number, count=len(resting))
+        byes.append(resting[0] if resting else None)
+        played = tuple(Played(*sides[i], losers[i]) for i in indices  # type: ignore[arg-type]
+                       if losers[i] is not None)
+        history.append(PlayedRound(played, byes[-1]))
+    replay(pairs, ceros, history)
+    return byes
 
 
 def _place(states: dict[int, PairState], ceros: int) -> None:

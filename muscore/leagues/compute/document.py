@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from muscore import text as unicode_text
+from muscore.leagues.compute.ceros import MAX_CEROS, MIN_CEROS
 from muscore.leagues.compute.errors import (
+    FORMAT,
     LEAGUE,
     POINTS,
     THE_MATCH,
@@ -38,7 +40,8 @@ MAX_DEPTH = unicode_text.MAX_DEPTH
 MAX_ROUND = 9999
 POINTS_RANGE = (-1000, 1000)
 MAX_TANTOS = 99999
-LEAGUE_KEYS = frozenset({"name", "rules", "points", "legs", "draw", "pairs", "matches"})
+LEAGUE_KEYS = frozenset({"name", "rules", "points", "legs", "draw", "pairs", "matches",
+                         "format"})
 PAIR_KEYS = frozenset({"name", "players"})
 MATCH_KEYS = frozenset({"round", "pairs", "juegos", "tantos", "vaca", "forfeit", "players"})
 POINTS_KEYS = ("win", "loss", "forfeit")
@@ -46,6 +49,39 @@ POINTS_KEYS = ("win", "loss", "forfeit")
 LEAGUE_RULES_DEFAULTS: dict[str, Any] = {"juegos": 3}
 
 Source = Literal["juegos", "vaca", "forfeit"]
+Kind = Literal["liguilla", "groups", "ceros"]
+# Each kind of competition and the fields its `format` takes beside `kind`.
+FORMAT_KEYS: dict[str, frozenset[str]] = {
+    "liguilla": frozenset({"kind"}),
+    "groups": frozenset({"kind", "groups"}),
+    "ceros": frozenset({"kind", "ceros"}),
+}
+
+
+@dataclass(frozen=True)
+class Format:
+    """What kind of competition the document is (league.md, "The format"): a liguilla,
+    groups (2 or 4) and a knockout, or a tournament a N ceros. It says how often two
+    pairs may meet: `legs` times in a liguilla, once more in a groups' knockout, as often
+    as the rounds pair them in a ceros."""
+
+    kind: Kind = "liguilla"
+    groups: int = 2
+    ceros: int = 3
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.kind == "groups":
+            out["groups"] = self.groups
+        elif self.kind == "ceros":
+            out["ceros"] = self.ceros
+        return out
+
+    def most_meetings(self, legs: int) -> int | None:
+        """How many times two pairs may meet (None: no limit)."""
+        if self.kind == "ceros":
+            return None
+        return legs + 1 if self.kind == "groups" else legs
 
 
 @dataclass(frozen=True)
@@ -205,6 +241,8 @@ class League:
     legs: int = 1
     draw: tuple[int, ...] = ()
     matches: tuple[Match, ...] = ()
+    # None: the document says no format (a liguilla, unless its reader is told otherwise).
+    format: Format | None = None
 
     def __post_init__(self) -> None:
         if not self.draw:
@@ -212,8 +250,11 @@ class League:
 
     def to_json(self) -> dict[str, Any]:
         """The document in its normal form: reading it back gives this league."""
+        out: dict[str, Any] = {"name": self.name}
+        if self.format is not None:
+            out["format"] = self.format.to_json()
         return {
-            "name": self.name,
+            **out,
             "rules": self.rules.to_json(),
             "points": self.points.to_json(),
             "legs": self.legs,
@@ -366,6 +407,27 @@ def read_legs(raw: object) -> int:
     return raw
 
 
+def read_format(raw: object) -> Format | None:
+    """``format`` (optional): ``{"kind": "liguilla"}``, ``{"kind": "groups", "groups": 2}``
+    (or 4) or ``{"kind": "ceros", "ceros": N}`` (1 to 5); None when the document has none."""
+    if raw is None:
+        return None
+    data = _object(raw, FORMAT)
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in FORMAT_KEYS:
+        raise LeagueError("format_kind", got=show(kind))
+    _known(data, FORMAT_KEYS[kind], FORMAT)
+    if kind == "groups":
+        groups = data.get("groups", 2)
+        if not _is_int(groups) or groups not in (2, 4):
+            raise LeagueError("format_groups", got=show(groups))
+        return Format("groups", groups=groups)
+    if kind == "ceros":
+        return Format("ceros", ceros=_number(data.get("ceros", 3), "ceros", FORMAT,
+                                             MIN_CEROS, MAX_CEROS))
+    return Format("liguilla")
+
+
 def _names(value: list[Any], where: Where) -> tuple[str, ...]:
     names = tuple(read_name(name, where, PERSON_NAME_LIMIT) for name in value)
     for name, count in Counter(names).items():
@@ -509,18 +571,24 @@ def read_match(raw: object, number: int, league_pairs: Sequence[Pair], rules: Ru
     return match
 
 
-def check_meetings(matches: Iterable[Match], pairs: Sequence[Pair], legs: int) -> None:
-    """No two pairs meet more often than ``legs`` times (stops at the first that does: a
+def check_meetings(matches: Iterable[Match], pairs: Sequence[Pair], legs: int,
+                   format: Format | None = None) -> None:
+    """No two pairs meet more often than the format allows: ``legs`` times in a liguilla,
+    once more in a groups' knockout, no limit in a ceros (stops at the first that does: a
     document of half a million matches is refused at its first extra one, not at its end)."""
+    most = (format or Format()).most_meetings(legs)
     meetings: Counter[tuple[int, int]] = Counter()
     for match in matches:
+        if most is None:
+            continue
         first, second = sorted(match.pairs)
         meetings[first, second] += 1
         count = meetings[first, second]
-        if count > legs:
+        if count > most:
             raise LeagueError(
-                "meets_too_often", first=first, second=second, first_name=pairs[first].name,
-                second_name=pairs[second].name, count=count, legs=legs,
+                "meets_in_groups" if most != legs else "meets_too_often", first=first,
+                second=second, first_name=pairs[first].name, second_name=pairs[second].name,
+                count=count, legs=legs, most=most,
             )
 
 
@@ -543,12 +611,15 @@ def _quick_sizes(data: object, max_pairs: int) -> None:
         raise LeagueError("too_many_matches", pairs=max_pairs, count=len(matches), limit=most)
 
 
-def read_league(data: object, max_pairs: int = MAX_PAIRS) -> League:
+def read_league(data: object, max_pairs: int = MAX_PAIRS,
+                assumed: Format | None = None) -> League:
     """Check a league document (parsed JSON) and read it; raises :class:`LeagueError`.
 
     `max_pairs` lowers the contract's 1,000 pairs for a reader that must stay quick (the
     app's import), refusing a larger league, or more matches than a league that size can
     have, by the lengths of its two lists alone, before anything of it is read.
+    `assumed` is the format of a document that says none (the organiser's word on an
+    export made before the contract had `format`); the document's own wins.
     """
     if max_pairs < MAX_PAIRS:
         _quick_sizes(data, max_pairs)
@@ -556,6 +627,7 @@ def read_league(data: object, max_pairs: int = MAX_PAIRS) -> League:
     league = _object(data, LEAGUE)
     _known(league, LEAGUE_KEYS, LEAGUE)
     name = read_name(league.get("name"), LEAGUE)
+    format = read_format(league.get("format")) or assumed
     rules = read_rules(league.get("rules"))
     points = read_points(league.get("points"))
     legs = read_legs(league.get("legs"))
@@ -576,8 +648,8 @@ def read_league(data: object, max_pairs: int = MAX_PAIRS) -> League:
     # Read lazily into check_meetings: the first match too many ends the reading.
     read = (read_match(raw, i, pairs, rules) for i, raw in enumerate(raw_matches, 1))
     matches: list[Match] = []
-    check_meetings(_kept(read, matches), pairs, legs)
-    return League(name, pairs, rules, points, legs, draw, tuple(matches))
+    check_meetings(_kept(read, matches), pairs, legs, format)
+    return League(name, pairs, rules, points, legs, draw, tuple(matches), format)
 
 
 def loads_league(text: str) -> League:

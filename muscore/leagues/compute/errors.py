@@ -38,11 +38,13 @@ WHERE: dict[str, str] = {
     "league": "the league",
     "points": "points",
     "fixtures": "the fixtures request",
+    "format": "the format",
 }
 
 LEAGUE = Where("league")
 THE_MATCH = Where("match")
 POINTS = Where("points")
+FORMAT = Where("format")
 FIXTURES = Where("fixtures")
 
 #: ``not_a``'s ``what``: the kind of value a field must hold.
@@ -103,6 +105,12 @@ MESSAGES: dict[str, str] = {
     "player_both_sides": "{where}: {player} cannot sit for both pairs.",
     "meets_too_often": "Pairs {first} ({first_name}) and {second} ({second_name}) meet {count} "
                        "times, but with {legs} leg(s) they meet at most {legs}.",
+    "meets_in_groups": "Pairs {first} ({first_name}) and {second} ({second_name}) meet "
+                       "{count} times, but in groups and a knockout they meet at most "
+                       "{most} ({legs} in their group, once in the knockout).",
+    "format_kind": "'kind' in the format must be \"liguilla\", \"groups\" or \"ceros\", "
+                   "not {got}.",
+    "format_groups": "'groups' in the format must be 2 or 4, not {got}.",
     "round": "{where}: 'round' must be a whole number, 1 or more, not {got}.",
     "number_range": "'{field}' in {where} must be a whole number from {low} to {high}, not "
                     "{got}.",

@@ -51,7 +51,8 @@ def _page(request: HttpRequest, competition: Competition, status: int = 200,
     exports = export_links(competition)
     context = {
         **base,
-        "exports": {k: v for k, v in exports.items() if k in ("standings_csv", "matches_csv")},
+        "exports": {k: v for k, v in exports.items()
+                    if k in ("json", "standings_csv", "matches_csv")},
         "state": state,
         "rows": [{"row": r, "url": pages.entry_url(competition, r.entry.index),
                   "marks": range(r.losses), "left_marks": range(r.ceros_left)}

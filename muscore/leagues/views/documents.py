@@ -1,8 +1,9 @@
 """Importing a competition from its export (league.md's JSON form): the organiser's page.
 
-The contract has no field for a competition's format, so the organiser says whether the
-document was a liguilla or groups and a knockout (services.import_competition checks the
-document against it and writes nothing if it does not fit).
+A document says its format (league.md's `format`); one exported before the contract had
+it says nothing, so the organiser says whether it was a liguilla, groups and a knockout
+or a tournament a N ceros (imports.import_competition checks the document against it and
+writes nothing if it does not fit).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -28,10 +30,17 @@ from muscore.messages import page_message
 # leagues are far smaller. Past this the file is refused before it is read.
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
+def _ceros_said(n: int) -> str:
+    return _("Torneo a %(n)s ceros") % {"n": n}
+
+
+_ceros_words = lazy(_ceros_said, str)
+
 FORMATS = [
     ("liguilla", gettext_lazy("Liguilla")),
     ("groups-2", gettext_lazy("Dos grupos y eliminatoria")),
     ("groups-4", gettext_lazy("Cuatro grupos y eliminatoria")),
+    *((f"ceros-{n}", _ceros_words(n)) for n in range(1, 6)),
 ]
 
 
@@ -48,8 +57,11 @@ class ImportForm(forms.Form):
 
     file = forms.FileField(label=gettext_lazy("Archivo exportado (JSON)"), required=False)
     document = forms.CharField(widget=forms.HiddenInput, required=False)
-    format = forms.ChoiceField(label=gettext_lazy("Formato de la competición"),
-                               choices=FORMATS, initial="liguilla", widget=forms.RadioSelect)
+    format = forms.ChoiceField(
+        label=gettext_lazy("Formato de la competición"), choices=FORMATS, initial="liguilla",
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy("Solo para un archivo que no dice su formato: el que lo dice se "
+                               "importa como lo que fue."))
     # Another club's competition is named as this club knows it (empty: the file's name).
     name = forms.CharField(label=gettext_lazy("Nombre en este club"), max_length=200,
                            required=False)
@@ -114,10 +126,13 @@ def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
     step = 2 if request.POST.get("document") else 1
     if request.method == "POST" and form.is_valid():
         data = form.league_data()
-        kind, _sep, groups = form.cleaned_data["format"].partition("-")
+        kind, _sep, number = form.cleaned_data["format"].partition("-")
+        said = {"format": kind, "groups": int(number or 2) if kind != "ceros" else 2,
+                "ceros": int(number or 3) if kind == "ceros" else 3}
         try:
             if not form.cleaned_data["rated"]:
-                imports.check_import(club, data)  # refused now, before asking the rest
+                # Refused now, before asking the rest.
+                imports.check_import(club, data, imports.said_format(**said))
                 step = 2
                 named = data.get("name") if isinstance(data, dict) else ""
                 form = ImportForm(initial={
@@ -126,7 +141,7 @@ def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
                     "name": form.cleaned_data["name"].strip() or named, "rated": "0"})
             else:
                 competition = imports.import_competition(
-                    club, data, by=request.user, format=kind, groups=int(groups or 2),
+                    club, data, by=request.user, **said,
                     name=form.cleaned_data["name"].strip(),
                     rated=form.cleaned_data["rated"] == "1")
                 job = imports.of(competition.pk)
