@@ -104,6 +104,8 @@ def _take(queues: list[str], worker_id: str) -> DBTaskResult[Any, Any] | None:
     claim: SELECT ... FOR UPDATE SKIP LOCKED on PostgreSQL, an exclusive transaction on
     SQLite)."""
     ready = DBTaskResult.objects.ready().filter(backend_name="default", queue_name__in=queues)
+    if not ready.exists():
+        return None  # an idle worker takes no lock: SQLite's is the writers' one
     try:
         with exclusive_transaction(ready.db):
             result = ready.get_locked()
