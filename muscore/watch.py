@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, JsonResponse
 from django.views.decorators.cache import never_cache
@@ -55,6 +55,7 @@ def _database() -> dict[str, Any]:
 
 
 def _cache() -> dict[str, Any]:
+    cache = caches["default"]
     backend = type(cache).__name__
     down_until = getattr(cache, "_down_until", 0.0)
     if down_until and time.monotonic() < down_until:
