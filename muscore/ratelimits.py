@@ -40,7 +40,13 @@ EXPORT = "export"
 # is a password hash (PBKDF2, a quarter of a second of a core), and 60 of them from 60
 # addresses took PostgreSQL's other writes from a p50 of 82 ms to 1,787 ms (issue 28).
 SIGNUP = "signup"
-GROUPS = (CREATE, IMPORT, WRITE, LOGIN, ACCOUNT, EXPORT, SIGNUP)
+# A championship's public entry form (issue 28 point 3: 1,000 entries from one address in
+# 24 s): per address, and per championship whoever sends them (its ceiling: a form shared
+# on social media by many addresses at once). A venue's organiser entering his pairs is
+# counted by neither (his entries are his, and confirmed).
+ENTRY = "entry"
+ENTRY_CHAMPIONSHIP = "entry_championship"
+GROUPS = (CREATE, IMPORT, WRITE, LOGIN, ACCOUNT, EXPORT, SIGNUP, ENTRY, ENTRY_CHAMPIONSHIP)
 SITE = "site"
 
 
@@ -100,7 +106,10 @@ def retry_after(request: HttpRequest, group: str, accounts: Iterable[str] = (),
 
 
 def too_many_requests(request: HttpRequest, seconds: int, api: bool,
-                      site: bool = False) -> HttpResponse:
+                      site: bool = False, championship: str = "") -> HttpResponse:
+    """The 429: the API's error object, or a page saying how long to wait (and, with
+    `site` or `championship`, that the whole site or that championship's entry form is
+    busy rather than this address)."""
     if api:
         response: HttpResponse = JsonResponse(
             {
@@ -112,7 +121,8 @@ def too_many_requests(request: HttpRequest, seconds: int, api: bool,
     else:
         # A long wait in minutes: "9950 seconds" means nothing to a player.
         minutes = -(-seconds // 60) if seconds >= 120 else 0
-        context = {"seconds": seconds, "minutes": minutes, "site": site}
+        context = {"seconds": seconds, "minutes": minutes, "site": site,
+                   "championship": championship}
         response = render(request, "429.html", context, status=429)
         if getattr(request, "htmx", False):
             # A tap in the hand entry (htmx): show the page instead of a form that does nothing.
@@ -151,6 +161,18 @@ def limit(
         return wrapper
 
     return decorate
+
+
+def entry_wait(request: HttpRequest, championship: int) -> tuple[int | None, bool]:
+    """Count a public entry: per address first, then (only if the address may) per
+    championship, so one address's flood does not use up the championship's ceiling for
+    everyone else. The seconds to wait and whether it is the championship's ceiling."""
+    seconds = retry_after(request, ENTRY)
+    if seconds is not None:
+        return seconds, False
+    seconds = retry_after(request, ENTRY_CHAMPIONSHIP, [f"championship:{championship}"],
+                          by_address=False)
+    return seconds, seconds is not None
 
 
 def site_ceiling(group: str, *, when: Callable[[HttpRequest], bool]) -> Callable[[View], View]:

@@ -244,6 +244,12 @@ MUSCORE_RATE_LIMITS = {
     # or a new-password link) for the whole site, whatever the address: each is a password
     # hash, and a storm of them from many addresses slowed every other write (issue 28).
     "signup": envrates("MUSCORE_RATE_SIGNUP", "20/m,300/h"),
+    # A championship's public entry form, per address: a bar's wifi enters its own pairs
+    # (a few a minute at most), never a thousand in 24 seconds.
+    "entry": envrates("MUSCORE_RATE_ENTRY", "10/10m,30/d"),
+    # The same form for one championship, whatever the address: the ceiling of a form
+    # posted on social media (the largest championship took 3,582 entries over weeks).
+    "entry_championship": envrates("MUSCORE_RATE_ENTRY_CHAMPIONSHIP", "60/10m,500/d"),
 }
 if str(CACHES["default"]["BACKEND"]).endswith("LocMemCache"):
     # django-ratelimit refuses a cache that is not shared. Local memory counts atomically

@@ -8,8 +8,9 @@ import io
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 
-from muscore.championships.models import Championship, PhaseGroup
+from muscore.championships.models import Championship, Enrolment, PhaseGroup
 from muscore.championships.services import champion, qualified
 from muscore.leagues import documents
 from muscore.leagues.compute.spreadsheet import safe_cell
@@ -30,7 +31,7 @@ def championship_document(championship: Championship, page: int = 1) -> dict[str
     sede_list = list(venues.object_list)
     ids = [s.pk for s in sede_list]
     enrolments: dict[int, list[dict[str, Any]]] = {}
-    for pk, sede_id, name, a, b, paid, status in championship.enrolments.filter(
+    for pk, sede_id, name, a, b, paid, status in public_entries(championship).filter(
             sede_id__in=ids).order_by("id").values_list(
             "pk", "sede_id", "name", "player_a", "player_b", "paid", "status"):
         enrolments.setdefault(sede_id, []).append({
@@ -74,12 +75,20 @@ def championship_document(championship: Championship, page: int = 1) -> dict[str
     }
 
 
+def public_entries(championship: Championship) -> QuerySet[Enrolment]:
+    """The entries anyone may see: confirmed ones (entered, waiting, withdrawn); one waiting
+    for its confirmation, or rejected, is for its venue's organisers only."""
+    return championship.enrolments.exclude(
+        status__in=[Enrolment.Status.PENDING, Enrolment.Status.REJECTED])
+
+
 def entries_csv(championship: Championship) -> str:
     """The entries for a spreadsheet (no contacts: the file is public)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["sede", "region", "pair", "player_1", "player_2", "status", "paid"])
-    for e in championship.enrolments.select_related("sede__region").order_by("sede_id", "id"):
+    for e in public_entries(championship).select_related("sede__region").order_by(
+            "sede_id", "id"):
         # Names typed by anyone at the public entry form: made safe as the leagues' CSV
         # (OWASP's formula injection: a pair named "=HYPERLINK(...)").
         writer.writerow([safe_cell(cell) for cell in (

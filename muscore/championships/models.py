@@ -88,6 +88,11 @@ class Enrolment(models.Model):
         ENTERED = "entered", "entered"
         WAITING = "waiting", "waiting list"
         WITHDRAWN = "withdrawn", "withdrawn"
+        #: From the public form, not confirmed yet by the venue's organiser or the pair's
+        #: link: it holds no seat, no place on the waiting list and no player.
+        PENDING = "pending", "waiting for its confirmation"
+        #: Refused by the venue's organiser (a false or doubled entry).
+        REJECTED = "rejected", "rejected"
 
     championship = models.ForeignKey(Championship, on_delete=models.CASCADE,
                                      related_name="enrolments")
@@ -102,6 +107,9 @@ class Enrolment(models.Model):
     paid = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ENTERED)
     entered_at = models.DateTimeField(auto_now_add=True)
+    #: When it was confirmed (by its venue's organiser, or the pair's link); None for a
+    #: pending or rejected entry, and for those entered before confirmations.
+    confirmed_at = models.DateTimeField(null=True, blank=True)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                    null=True, blank=True, related_name="+")
     #: Its pair in the venue's club (the heat) and in the championship's club (the phases).

@@ -145,6 +145,11 @@ def heat_rows(championship: Championship, sedes: Sequence[Sede]) -> list[dict[st
     return rows
 
 
+def confirm_url(enrolment: Enrolment, key: str) -> str:
+    """The pair's confirmation link (muscore.championships.confirm)."""
+    return reverse("championships:confirm", args=[enrolment.championship_id, enrolment.pk, key])
+
+
 def pair_url(enrolment: Enrolment) -> str:
     return reverse("championships:pair", args=[enrolment.championship_id, enrolment.pk])
 
@@ -392,5 +397,6 @@ def player_enrolments(championship: Championship, name: str) -> list[Enrolment]:
     if not key:
         return []
     return list(championship.enrolments.filter(Q(key_a=key) | Q(key_b=key))
+                .exclude(status__in=[Enrolment.Status.PENDING, Enrolment.Status.REJECTED])
                 .select_related("sede"))
 

@@ -167,9 +167,10 @@ def _contact(value: str) -> str:
 def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = "",
                by: Actor | None = None, paid: bool = False,
                now: datetime | None = None) -> Enrolment:
-    """Enter a pair at ``sede``: from the public form (``by`` anonymous: never paid) or
-    by the venue's organiser. One person, one pair in the championship; past the venue's
-    capacity the pair goes on its waiting list (``status`` says which)."""
+    """Enter a pair at ``sede``: from the public form (``by`` anonymous: never paid, and
+    PENDING until confirmed) or by the venue's organiser (confirmed at once). One person,
+    one pair in the championship; past the venue's capacity the pair goes on its waiting
+    list (``status`` says which)."""
     organiser = getattr(by, "is_authenticated", False) and can_run_sede(by, sede)
     # One lock per championship: two entries naming one person cannot both pass.
     championship = Championship.objects.select_for_update().get(pk=sede.championship_id)
@@ -185,8 +186,33 @@ def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = 
     if keys[0] == keys[1]:
         raise ChampionshipError(_("Los dos jugadores no pueden ser la misma persona."))
     contact = _contact(contact)
-    taken = (Enrolment.objects.filter(championship=championship)
-             .exclude(status=Enrolment.Status.WITHDRAWN).select_related("sede"))
+    person_taken(championship, keys)
+    if Enrolment.objects.filter(sede=sede, name__iexact=name).exists():
+        raise ChampionshipError(_("Ya hay una pareja llamada %(pair)s en %(sede)s.")
+                                % {"pair": name, "sede": sede.name})
+    kept.touch(championship.pk)
+    # The public form's entry holds no seat until the venue's organiser (or the pair, with
+    # the link he sends it) confirms it (muscore.championships.confirm); the organiser's own
+    # is confirmed as he enters it.
+    return Enrolment.objects.create(
+        championship=championship, sede=sede, name=name, player_a=first, player_b=second,
+        key_a=keys[0], key_b=keys[1], contact=contact, paid=bool(paid and organiser),
+        status=seat_status(sede) if organiser else Enrolment.Status.PENDING,
+        confirmed_at=(now or timezone.now()) if organiser else None,
+        entered_by=stored_user(by) if organiser else None)
+
+
+#: The entries that hold a seat or a place on the waiting list, and their players.
+CONFIRMED = (Enrolment.Status.ENTERED, Enrolment.Status.WAITING)
+
+
+def person_taken(championship: Championship, keys: Sequence[str],
+                 besides: int | None = None) -> None:
+    """ChampionshipError naming the pair and venue if a person of ``keys`` is in a confirmed
+    entry of the championship (other than ``besides``): one person, one pair. An entry
+    waiting for its confirmation holds nobody: a false one cannot keep a player out."""
+    taken = (Enrolment.objects.filter(championship=championship, status__in=CONFIRMED)
+             .exclude(pk=besides or 0).select_related("sede"))
     for key in keys:
         other = taken.filter(key_a=key).first() or taken.filter(key_b=key).first()
         if other is not None:
@@ -194,17 +220,13 @@ def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = 
             raise ChampionshipError(
                 _("%(person)s ya juega en la pareja %(pair)s (%(sede)s): una persona, una "
                   "pareja.") % {"person": person, "pair": other.name, "sede": other.sede.name})
-    if Enrolment.objects.filter(sede=sede, name__iexact=name).exists():
-        raise ChampionshipError(_("Ya hay una pareja llamada %(pair)s en %(sede)s.")
-                                % {"pair": name, "sede": sede.name})
+
+
+def seat_status(sede: Sede) -> str:
+    """ENTERED while the venue has room, else WAITING (its waiting list)."""
     entered = sede.enrolments.filter(status=Enrolment.Status.ENTERED).count()
     full = sede.capacity is not None and entered >= sede.capacity
-    kept.touch(championship.pk)
-    return Enrolment.objects.create(
-        championship=championship, sede=sede, name=name, player_a=first, player_b=second,
-        key_a=keys[0], key_b=keys[1], contact=contact, paid=bool(paid and organiser),
-        status=Enrolment.Status.WAITING if full else Enrolment.Status.ENTERED,
-        entered_by=stored_user(by) if organiser else None)
+    return Enrolment.Status.WAITING if full else Enrolment.Status.ENTERED
 
 
 @transaction.atomic

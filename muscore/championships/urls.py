@@ -21,5 +21,7 @@ urlpatterns = [
     path("<int:pk>/sedes/<int:sede_pk>/parejas/<int:enrolment_pk>/", views.enrolment_action,
          name="enrolment_action"),
     path("<int:pk>/parejas/<int:enrolment_pk>/", views.pair, name="pair"),
+    path("<int:pk>/confirmar/<int:enrolment_pk>/<str:key>/", views.confirm_link,
+         name="confirm"),
     path("<int:pk>/jugador/", views.player, name="player"),
 ]

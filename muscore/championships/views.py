@@ -18,7 +18,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from muscore.championships import clock, kept, pages, services
+from muscore import ratelimits
+from muscore.championships import clock, confirm, kept, pages, services
 from muscore.championships.forms import (
     ChampionshipForm,
     DrawForm,
@@ -141,6 +142,12 @@ def enter(request: HttpRequest, pk: int) -> HttpResponse:
     sede = None
     if request.GET.get("sede", "").isdigit():
         sede = championship.sedes.filter(pk=int(request.GET["sede"])).first()
+    if request.method == "POST" and not _runs_posted_sede(request, championship):
+        # Counted before the form is read: past a limit nothing of it is stored.
+        seconds, whole = ratelimits.entry_wait(request, championship.pk)
+        if seconds is not None:
+            return ratelimits.too_many_requests(request, seconds, api=False,
+                                                championship=championship.name if whole else "")
     form = EntryForm(championship, request.POST or None, sede=sede)
     error, status = "", 200
     if request.method == "POST":
@@ -166,6 +173,17 @@ def enter(request: HttpRequest, pk: int) -> HttpResponse:
                   status=status)
 
 
+def _runs_posted_sede(request: HttpRequest, championship: Championship) -> bool:
+    """Whether the request's user runs the venue the form names (his entries are his own:
+    no abuse limit, confirmed at once)."""
+    posted = request.POST.get("sede", "")
+    if not request.user.is_authenticated or not posted.isdigit() or len(posted) > 12:
+        return False
+    sede = championship.sedes.select_related("club", "championship__club").filter(
+        pk=int(posted)).first()
+    return sede is not None and services.can_run_sede(request.user, sede)
+
+
 def _sede(pk: int, sede_pk: int) -> Sede:
     return get_object_or_404(Sede.objects.select_related("championship__club", "club", "heat"),
                              pk=sede_pk, championship_id=pk)
@@ -174,9 +192,19 @@ def _sede(pk: int, sede_pk: int) -> Sede:
 def _sede_page(request: HttpRequest, sede: Sede, *, error: str = "",
                status: int = 200) -> HttpResponse:
     organiser = services.can_run_sede(request.user, sede)
-    entries = Paginator(sede.enrolments.order_by("id"), pages.PER_PAGE).get_page(
-        request.GET.get("pagina", "")[:12])
+    listed = sede.enrolments.order_by("id")
+    pending: list[tuple[Enrolment, str]] = []
+    if organiser:  # the entries waiting for him, each with the pair's confirmation link
+        pending = [(e, request.build_absolute_uri(pages.confirm_url(e, confirm.link_key(e))))
+                   for e in listed.filter(status=Enrolment.Status.PENDING)[:pages.PER_PAGE]]
+        listed = listed.exclude(status=Enrolment.Status.PENDING)
+    else:  # nobody else sees an entry before it is confirmed, nor a rejected one
+        listed = listed.exclude(status__in=[Enrolment.Status.PENDING, Enrolment.Status.REJECTED])
+    entries = Paginator(listed, pages.PER_PAGE).get_page(request.GET.get("pagina", "")[:12])
     return render(request, "championships/sede.html", {
+        "pending": pending,
+        "pending_count": sede.enrolments.filter(status=Enrolment.Status.PENDING).count()
+        if organiser else 0,
         "championship": sede.championship, "sede": sede, "organiser": organiser,
         "enrolments": entries, "error": error, "heat_form": HeatForm(),
         "heat_url": league_pages.competition_url(sede.heat) if sede.heat else "",
@@ -194,17 +222,49 @@ def sede(request: HttpRequest, pk: int, sede_pk: int) -> HttpResponse:
 @require_POST
 def enrolment_action(request: HttpRequest, pk: int, sede_pk: int,
                      enrolment_pk: int) -> HttpResponse:
-    """The bar's organiser marks the fee paid (or not) or withdraws the pair."""
+    """The bar's organiser confirms or rejects a pending entry, marks the fee paid (or not)
+    or withdraws the pair."""
     sede = _sede(pk, sede_pk)
-    enrolment = get_object_or_404(Enrolment, pk=enrolment_pk, sede=sede)
+    enrolment = get_object_or_404(Enrolment.objects.select_related("sede"), pk=enrolment_pk,
+                                  sede=sede)
+    action = request.POST.get("action")
     try:
-        if request.POST.get("action") == "withdraw":
+        if action == "confirm":
+            confirm.confirm(enrolment, by=request.user)
+        elif action == "reject":
+            confirm.reject(enrolment, by=request.user)
+        elif action == "withdraw":
             services.withdraw(enrolment, by=request.user)
         else:
             services.mark_paid(enrolment, by=request.user, paid=request.POST.get("paid") == "1")
     except ChampionshipError as error:
         return _sede_page(request, sede, error=page_message(error), status=error.status)
     return redirect(reverse("championships:sede", args=[pk, sede_pk]))
+
+
+@require_http_methods(["GET", "POST"])
+def confirm_link(request: HttpRequest, pk: int, enrolment_pk: int, key: str) -> HttpResponse:
+    """The pair's link: GET shows the entry and a button (a link's preview in a chat app
+    confirms nothing), POST confirms it. A link that is not this entry's is a 404; an entry
+    already confirmed or rejected is a 409 saying so."""
+    championship = _championship(pk)
+    enrolment = get_object_or_404(Enrolment.objects.select_related("sede"), pk=enrolment_pk,
+                                  championship=championship)
+    context: dict[str, Any] = {"championship": championship, "enrolment": enrolment,
+                               "error": "", "done": False}
+    status = 200
+    try:
+        if not confirm.key_matches(enrolment, key):
+            raise confirm.LinkRefused(_("Este enlace de confirmación no es válido: pide el "
+                                        "tuyo al organizador de la sede."))
+        if request.method == "POST":
+            enrolment = confirm.confirm(enrolment, key=key)
+            context.update(enrolment=enrolment, done=True)
+        elif enrolment.status != Enrolment.Status.PENDING:
+            raise confirm.AlreadyDecided(_("Esta inscripción ya no espera confirmación."))
+    except ChampionshipError as error:
+        context["error"], status = page_message(error), error.status
+    return render(request, "championships/confirm.html", context, status=status)
 
 
 @require_POST

@@ -51,7 +51,22 @@ def test_a_small_championship_from_the_entry_form_to_the_champion(
     phone.get_by_label("Jugador 2").fill("Patxi")
     phone.get_by_label(re.compile("^Contacto")).fill("600 123 456")
     phone.get_by_role("button", name="Inscribir").click()
-    expect(phone.locator("[data-entered]")).to_contain_text("Inscrita en Herriko Taberna")
+    expect(phone.locator("[data-entry-pending]")).to_contain_text("pendiente de confirmar")
+    # The bar's volunteer confirms it on his phone (issue 28 point 3): until then it holds
+    # no seat and nobody else sees it.
+    volunteer = new_phone()
+    log_in(volunteer, "barra1")
+    sede = championship.sedes.get(name="Herriko Taberna")
+    volunteer.goto(f"{home}sedes/{sede.pk}/")
+    waiting = volunteer.locator("[data-pending-list]")
+    expect(waiting).to_contain_text("1 inscripción por confirmar")
+    expect(waiting).to_contain_text("Los de Leitza")
+    expect(waiting.locator("[data-contact]")).to_have_text("600 123 456")
+    assert_page_ok(volunteer, volunteer.url, screenshot="championship-entry-to-confirm")
+    waiting.get_by_role("button", name="Confirmar").click()
+    expect(volunteer.locator("[data-pending-list]")).to_have_count(0)
+    expect(volunteer.locator("[data-enrolments] li[data-status=entered]").filter(
+        has_text="Los de Leitza")).to_have_count(1)
     # The same person in a second pair is refused, naming the pair he is in.
     phone.goto(home + "inscripcion/")
     phone.get_by_label("Nombre de la pareja").fill("Otra")

@@ -30,9 +30,10 @@ def small_championship(seats: int = 6, bars: list[tuple[str, int]] | None = None
         sede = services.add_sede(championship, by=boss, name=name, club=club,
                                  region=region if number % 2 == 0 else None, capacity=capacity)
         for i in range(pairs):
+            # Entered by the bar's organiser: confirmed at once (a public entry waits).
             services.enter_pair(sede, name=f"{name} {i + 1}",
                                 players=[f"{name} {i + 1}a", f"{name} {i + 1}b"],
-                                contact=f"6000000{number}{i}")
+                                contact=f"6000000{number}{i}", by=barman)
         barmen.append(barman)
     return championship, boss, barmen
 

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from muscore.championships import confirm
 from muscore.championships.models import Enrolment
 from tests.championships.factory import small_championship
 
@@ -38,11 +39,13 @@ def test_a_name_with_a_control_override_or_nothing_visible_is_refused(
 
 
 def test_the_entries_csv_neutralises_formulas() -> None:
-    championship, _, _ = small_championship()
+    championship, _, barmen = small_championship()
     sede = championship.sedes.order_by("id")[0]
     for n, name in enumerate(["=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)"]):
         response = enter(championship.pk, sede.pk, name=name, player_a=f"=A{n}", player_b=f"B{n}")
         assert response.status_code == 200  # type: ignore[attr-defined]
+    for pending in Enrolment.objects.filter(status="pending"):  # the bar confirms them
+        confirm.confirm(pending, by=barmen[0])
     text = Client().get(reverse("api:championship_entries_csv", args=[championship.pk])).text
     cells = [cell for row in list(csv.reader(io.StringIO(text)))[1:] for cell in row]
     assert "'=HYPERLINK(\"http://x\")" in cells and "'=A0" in cells and "'@SUM(A1)" in cells
@@ -76,9 +79,10 @@ def test_the_spellings_of_one_person_are_one_person_at_the_entry() -> None:
     scripts; nothing is stored for them."""
     from tests.test_person_key import invisibles, look_alikes, other_forms, punctuation
 
-    championship, _, _ = small_championship(bars=[("Bar Txoko", 0), ("Gure Etxea", 0)])
+    championship, _, barmen = small_championship(bars=[("Bar Txoko", 0), ("Gure Etxea", 0)])
     first, second = championship.sedes.order_by("id")
     assert enter(championship.pk, first.pk, player_a="Iñaki Etxeberria").status_code == 200  # type: ignore[attr-defined]
+    confirm.confirm(Enrolment.objects.get(), by=barmen[0])  # a confirmed entry holds him
     kinds = dict(look_alikes() + invisibles() + punctuation() + other_forms())
     wanted = ["U+200D inside", "U+00AD inside", "i->U+0406", "i->U+0131", "trailing U+002E",
               "swapped", "swapped with a comma", "e->U+0435", "i->U+03B9", "fullwidth",

@@ -82,7 +82,8 @@ def test_an_entry_and_a_withdrawal_make_the_next_read_fresh() -> None:
     assert "9 parejas" in client.get(page_url(championship)).text  # Gipuzkoa: 5 + 4
     sede = championship.sedes.order_by("id").first()
     assert sede is not None
-    enrolment = services.enter_pair(sede, name="Berria", players=["Ane Berria", "Jon Berria"])
+    enrolment = services.enter_pair(sede, name="Berria", players=["Ane Berria", "Jon Berria"],
+                                    by=barmen[0])
     assert "10 parejas" in client.get(page_url(championship)).text
     services.withdraw(enrolment, by=barmen[0])
     assert "9 parejas" in client.get(page_url(championship)).text

@@ -39,9 +39,10 @@ def test_the_public_entry_form_enters_a_pair() -> None:
     page = Client().get(url("enter", championship.pk))
     assert page.status_code == 200 and "Bar Txoko" in page.text
     response = Client().post(url("enter", championship.pk), entry(championship))
-    assert response.status_code == 200 and "Inscrita en Bar Txoko" in response.text
+    assert response.status_code == 200 and "pendiente de confirmar" in response.text
     enrolment = Enrolment.objects.get(name="Los de siempre")
     assert enrolment.contact == "600 111 222" and not enrolment.paid
+    assert enrolment.status == "pending"  # until the venue's organiser (or its link) confirms
 
 
 def test_a_person_in_two_pairs_is_refused_by_the_form_naming_his_pair() -> None:
@@ -64,8 +65,8 @@ def test_an_entry_after_closing_is_a_400_and_saves_nothing() -> None:
 
 
 def test_a_full_venue_says_the_pair_waits() -> None:
-    championship, _, _ = small_championship(capacity=3)
-    response = Client().post(url("enter", championship.pk), entry(championship))
+    championship, _, barmen = small_championship(capacity=3)
+    response = logged_in(barmen[0]).post(url("enter", championship.pk), entry(championship))
     assert response.status_code == 200 and "lista de espera" in response.text
     assert Enrolment.objects.get(name="Los de siempre").status == "waiting"
 

@@ -35,10 +35,11 @@ def test_one_person_one_pair_names_the_pair_he_is_in() -> None:
 
 
 def test_a_withdrawn_pairs_players_may_enter_again() -> None:
-    championship, boss, _ = small_championship()
+    championship, boss, barmen = small_championship()
     enrolment = Enrolment.objects.get(name="Bar Txoko 1")
     services.withdraw(enrolment, by=boss)
-    again = services.enter_pair(enrolment.sede, name="Otra", players=["Bar Txoko 1a", "Zuri"])
+    again = services.enter_pair(enrolment.sede, name="Otra", players=["Bar Txoko 1a", "Zuri"],
+                                by=barmen[0])
     assert again.status == Enrolment.Status.ENTERED
 
 
