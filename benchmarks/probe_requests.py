@@ -20,7 +20,16 @@ nothing. Target: every request under 2 s, no lock over 200 ms.
 
 Where the code makes the export and the night card outside the request (the document
 worker, muscore.leagues.prepared), the reads before it has run and after it, and the
-worker itself (no request), are timed too.
+worker itself (no request), are timed too; likewise the league's matches.csv (issue 28)
+and the club's page.
+
+--championship-db (a database of `manage.py build_large_championship`; benchmarks/
+bench_championship.py builds /tmp/muscore-bench-championship.sqlite3) probes the large
+championship instead, on a copy: a new phase of every qualified pair (448, 112 groups)
+and its draw through the organiser's page, then the championship's page, a province
+final's page and its hall screen read cold, then polled as 200 visitors do (If-None-Match:
+the 304 of its kept body), each with the longest lock meanwhile (the watcher takes the
+championship's row and the phase's on PostgreSQL).
 
 On PostgreSQL (--database-url postgres://..., a database where `build_large_club` ran:
 benchmarks/probe_postgres.py makes a throwaway cluster for it) the watcher takes the
@@ -221,6 +230,107 @@ def _post(request: tuple[int | None, str, dict[str, str]]) -> tuple[float, int]:
     return time.perf_counter() - started, status
 
 
+def _time_transactions() -> list[float]:
+    """Each outermost transaction's time from now on, in this process (the lock it held:
+    SQLite's write lock from BEGIN IMMEDIATE, PostgreSQL's rows until COMMIT)."""
+    from django.db import connection, transaction
+
+    held: list[float] = []
+    began: list[float] = []
+    enter, leave = transaction.Atomic.__enter__, transaction.Atomic.__exit__
+
+    def timed_enter(self: Any) -> None:
+        outermost = not connection.in_atomic_block
+        enter(self)
+        if outermost:
+            began.append(time.perf_counter())
+
+    def timed_exit(self: Any, *exc: Any) -> Any:
+        result = leave(self, *exc)
+        if not connection.in_atomic_block and began:
+            held.append(time.perf_counter() - began.pop())
+        return result
+
+    transaction.Atomic.__enter__ = timed_enter  # type: ignore[method-assign]
+    transaction.Atomic.__exit__ = timed_exit  # type: ignore[method-assign]
+    return held
+
+
+def championship_probe(root: Path, only: str) -> None:
+    """The large championship's draw and pages (--championship-db), with the watcher."""
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.test import Client
+
+    from muscore.championships.models import Championship, Phase
+    from muscore.championships.services import phase_field
+
+    championship = Championship.objects.order_by("-pk").first()
+    assert championship is not None, "no championship: run manage.py build_large_championship"
+    membership = championship.club.memberships.select_related("user").first()
+    assert membership is not None
+    organiser = Client()
+    organiser.force_login(get_user_model().objects.get(pk=membership.user_id))
+    base = f"/campeonatos/{championship.pk}"
+    name = f"Sondeo {time.time_ns() % 10**6}"
+    organiser.post(f"{base}/fases/", {"name": name, "level": 1, "advance": 2, "region": "",
+                                     "best_of": 1})
+    phase = Phase.objects.get(championship=championship, name=name)
+    pairs = len(phase_field(phase))
+    from django.db import connection
+
+    print(f"{connection.vendor}, load average {os.getloadavg()[0]:.1f}", flush=True)
+    watcher = Watcher(root, [(Championship._meta.db_table, championship.pk, "FOR UPDATE"),
+                             (Phase._meta.db_table, phase.pk, "FOR UPDATE")])
+    watcher.start()
+    time.sleep(1)  # its loop running
+    held = _time_transactions()
+    try:
+        def probe(label: str, client: Any, url: str, data: dict[str, str] | None = None,
+                  headers: dict[str, str] | None = None) -> Any:
+            if only not in label:
+                return None
+            time.sleep(0.05)
+            watcher.reset()
+            held.clear()
+            started = time.perf_counter()
+            response = (client.post(url, data) if data is not None
+                        else client.get(url, headers=headers or {}))
+            took = time.perf_counter() - started
+            time.sleep(0.05)
+            print(f"{label:44} {took * 1000:9.0f} ms  lock {watcher.longest * 1000:7.0f} ms  "
+                  f"{response.status_code}  (its longest transaction "
+                  f"{max(held, default=0) * 1000:.0f} ms)", flush=True)
+            return response
+
+        probe(f"draw of a phase of {pairs} pairs", organiser,
+              f"{base}/fases/{phase.pk}/sorteo/", {"seed": "sondeo"})
+        print(f"  ({phase.groups.count()} groups drawn)", flush=True)
+        final = max(championship.phases.exclude(draw=None), key=lambda p: p.groups.count())
+        for label, url in (("championship page", f"{base}/"),
+                           (f"phase page ({final.groups.count()} groups)",
+                            f"{base}/fases/{final.pk}/"),
+                           ("phase hall screen", f"{base}/fases/{final.pk}/tv/")):
+            cache.clear()
+            first = probe(f"{label}, cold", Client(), url)
+            etag = first["ETag"] if first is not None and first.has_header("ETag") else ""
+            if only in f"{label}, polled" and etag:
+                # 200 visitors polling every 2 s: each poll a conditional GET of the kept body.
+                times = []
+                watcher.reset()
+                for _ in range(200):
+                    started = time.perf_counter()
+                    Client().get(url, headers={"If-None-Match": etag})
+                    times.append(time.perf_counter() - started)
+                times.sort()
+                print(f"{label + ', 200 polls (304)':44} {times[189] * 1000:9.0f} ms  lock "
+                      f"{watcher.longest * 1000:7.0f} ms  (p95; median "
+                      f"{times[100] * 1000:.1f} ms)", flush=True)
+    finally:
+        watcher.stop.set()
+        watcher.join()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", type=Path, default=Path("/tmp/muscore-bench-leagues.sqlite3"))
@@ -228,13 +338,15 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only the requests whose label has this")
     parser.add_argument("--database-url", default="",
                         help="probe this database (PostgreSQL) itself instead of a copy of --db")
+    parser.add_argument("--championship-db", type=Path, default=None,
+                        help="probe the large championship of this database (a copy) instead")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="muscore-probe-")
     if args.database_url:
         os.environ["DATABASE_URL"] = args.database_url
     else:
         copy = Path(folder) / "probe.sqlite3"
-        shutil.copy(args.db, copy)
+        shutil.copy(args.championship_db or args.db, copy)
         os.environ["DATABASE_URL"] = f"sqlite:///{copy}"
     os.environ["MUSCORE_RATELIMIT"] = "false"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muscore.settings")
@@ -253,6 +365,10 @@ def main() -> None:
 
     settings.ALLOWED_HOSTS = ["*"]
     call_command("migrate", "--no-input", verbosity=0)
+    if args.championship_db is not None or "championship" in args.only:
+        championship_probe(args.root.resolve(), args.only.replace("championship", ""))
+        shutil.rmtree(folder, ignore_errors=True)
+        return
     league = max(Competition.objects.all(), key=lambda c: c.matches.count())
     club = league.club
     organiser = club.memberships.first().user  # type: ignore[union-attr]
@@ -330,6 +446,11 @@ def main() -> None:
         # of each replays and stores them (as a table loaded by hand). Cold again, as
         # after a new result in a club whose tables were played on muscore:
         probe("export, cold again (vacas stored)", "GET", export)
+    matches_csv = f"/api/v1/leagues/{league.pk}/matches.csv"
+    probe("matches.csv (made by the worker or here)", "GET", matches_csv)
+    probe("matches.csv again", "GET", matches_csv, cold=False)
+    probe("club page, cold", "GET", f"/club/{club.slug}/")
+    probe("club page, warm", "GET", f"/club/{club.slug}/", cold=False)
     probe("round card png, cold", "GET", f"{base}/jornada/1/tarjeta.png")
     probe("round card png, warm", "GET", f"{base}/jornada/1/tarjeta.png", cold=False)
     probe("night card png (ultima), cold", "GET", night)
