@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from muscore import rules as rules_engine
+from muscore.handentry.taps import bet_words
 from muscore.handentry.words import LANCE_NAMES, side_names
 from muscore.permalink import hand_contexts
 from muscore.rules.contract import HandResultDict
@@ -206,22 +207,19 @@ def entry_words(record: Mapping[str, Any], players: Sequence[str]) -> str | None
 
 
 def bets_words(lance: Any, players: Sequence[str]) -> str:
-    """A lance's betting as said at the table: "Ana y Carla 2, Bruno y Diego +5, no quiero"."""
+    """A lance's betting as a player reads it, each step with who said it: "Ana y Carla:
+    envido 2, Bruno y Diego: 5 más, Ana y Carla: no quiero" (the hand entry's own words,
+    muscore.handentry.taps.bet_words; "2, quiero -> 2, no quiero" named nobody, 30.6)."""
     if not isinstance(lance, Mapping) or not lance.get("bets"):
         return str(_("paso"))
-    parts = []
-    for i, bet in enumerate(lance.get("bets") or []):
-        if not isinstance(bet, Mapping):
-            continue
-        n = bet.get("n")
-        amount = _("órdago") if n == "ordago" else (f"+{n}" if i else str(n))
-        parts.append(f"{_side_words(players, bet.get('side'))} {amount}")
-    end = lance.get("end")
-    if end == "quiero":
-        parts.append(_("quiero"))
-    elif end == "no_quiero":
-        parts.append(_("no quiero"))
-    return ", ".join(parts)
+    bets: list[tuple[str, int | str]] = [
+        (str(bet.get("side")), bet["n"] if isinstance(bet.get("n"), int) else str(bet.get("n")))
+        for bet in lance.get("bets") or []
+        if isinstance(bet, Mapping) and bet.get("side") in ("A", "B")
+    ]
+    labels = {side: _side_words(players, side) for side in ("A", "B")}
+    end = lance.get("end") if lance.get("end") in ("quiero", "no_quiero") else None
+    return ", ".join(bet_words(bets, end, labels))
 
 
 def _jugada_words(jugada: Any) -> str:

@@ -712,10 +712,14 @@ def _save(
             table, number, record, base_revision=revision, via=VIA, finished="summary"
         )
     except services.HandConflict as error:
+        # The hand as players number it (hands dealt), as the page's title says it: the
+        # entry number counts piedras taps too ("la mano 17" under "Mano 14", issue 30.6).
+        shown = _shown_hand(table, error.hand)
+        dealt = shown["dealt"] if shown else services.dealt_number(table, entry.number)
         return SaveProblem(
             _("Otro móvil guardó la mano %(n)s: aquí está. No se ha cambiado nada.")
-            % {"n": entry.number},
-            _shown_hand(table, error.hand),
+            % {"n": dealt},
+            shown,
         )
     except services.StaleEdit:
         return SaveProblem(

@@ -159,6 +159,34 @@
     });
   }
 
+  // --- the presets: toggle buttons ----------------------------------------------------
+  // A preset is chosen (aria-pressed) while the form's options are the ones it fills:
+  // said to a screen reader and shown; a changed option unchooses it (issue 30.6).
+  var PRESET_FIELDS = ["reyes", "target", "real31", "perete"];
+  function fieldValue(form, name) {
+    var checked = form.querySelector('input[name="' + name + '"]:checked');
+    if (checked) return checked.value;
+    var input = form.querySelector('[name="' + name + '"]:not([type="radio"])');
+    return input ? String(input.value) : null;
+  }
+  function syncPresets(form) {
+    form.querySelectorAll("[data-preset]").forEach(function (button) {
+      var chosen = PRESET_FIELDS.every(function (name) {
+        var wanted = button.getAttribute("data-preset-" + name);
+        var value = fieldValue(form, name);
+        return wanted === null || value === null || value === wanted;
+      });
+      button.setAttribute("aria-pressed", chosen ? "true" : "false");
+    });
+  }
+  function syncAllPresets() {
+    document.querySelectorAll("form").forEach(function (form) {
+      if (form.querySelector("[data-preset]")) syncPresets(form);
+    });
+  }
+  document.addEventListener("change", syncAllPresets);
+  document.addEventListener("input", syncAllPresets);
+
   // --- pages that need the signal (the calculator, the lector) -------------------------
   // Their answer is the server's (the engine): without signal a tap cannot be answered,
   // and the page says so instead of doing nothing (issue 30.3); the next answer hides it.
@@ -173,5 +201,6 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-card-picker]").forEach(initPicker);
+    syncAllPresets();
   });
 })();

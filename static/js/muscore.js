@@ -443,6 +443,15 @@
     say("synced", text);
   }
 
+  // A refusal's paragraphs joined as sentences ("...Bruno y Diego. Punto: falta..."), not
+  // glued together by textContent (issue 30.6).
+  function sentences(box) {
+    var parts = Array.prototype.map.call(box.querySelectorAll("p"), function (p) {
+      return p.textContent.trim().replace(/\s+/g, " ");
+    }).filter(Boolean);
+    return parts.length ? parts.join(" ") : box.textContent.trim().replace(/\s+/g, " ");
+  }
+
   var flushing = false;
   function flush() {
     var queue = readQueue().filter(function (item) { return !item.refused; });
@@ -467,7 +476,7 @@
           var page = new DOMParser().parseFromString(text, "text/html");
           var why = page.querySelector("[role=alert]") || page.querySelector("h1");
           var message = format(root && root.getAttribute("data-msg-refused"), {
-            n: shownNumber(item), why: why ? why.textContent.trim().replace(/\s+/g, " ") : String(response.status),
+            n: shownNumber(item), why: why ? sentences(why) : String(response.status),
           });
           // Nothing entered is ever dropped: the hand stays on the phone, to be opened
           // filled in. Incomplete or wrong (400): completed there. Its number taken by

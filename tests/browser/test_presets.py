@@ -22,8 +22,16 @@ def test_a_preset_fills_the_new_tables_options_and_they_stay_editable(phone: Pag
     page.locator('[data-preset="cuatro-reyes-y-real"]').click()
     assert (checked(page, "reyes"), checked(page, "target"), checked(page, "real31")) == (
         "4", "40", "rey")
+    # A toggle button, chosen (issue 30.6): the one the options match, named whole.
+    chosen = page.locator('[data-preset="cuatro-reyes-y-real"]')
+    expect(chosen).to_have_accessible_name(
+        "Cuatro reyes y real: Navarra, Gipuzkoa, La Rioja")
+    expect(chosen).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('[data-preset="a-30"]')).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("fieldset.presets legend")).to_have_text("Según dónde se juega")
     # Still editable: this table plays to 35.
     page.locator("label.seg", has=page.locator('input[name="target"][value="35"]')).click()
+    expect(chosen).to_have_attribute("aria-pressed", "false")
     with page.expect_navigation():
         page.locator("form.setup button.btn-primary").click()
     rules = Table.objects.get().rules

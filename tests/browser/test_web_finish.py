@@ -149,6 +149,9 @@ NAMED_TARGETS = {
               "a[href='/importar']",
     "/reglas/": ".rules-index a",
     "/calculadora/": "label.seg:has(input[name='reyes'])",
+    # Issue 30.7: each rules page's nav and the import's file field.
+    "/reglas/lances/": ".rules-nav a",
+    "/importar": "input[type='file']",
 }
 
 
@@ -233,6 +236,21 @@ def test_the_tv_can_be_paused(phone: Page) -> None:
     expect(pause).to_have_text("Pausar")
     page.clock.run_for(13_000)
     assert shown.get_attribute("data-panel") != second
+
+
+def test_the_tvs_pause_and_screen_tabs_are_a_thumbs_target_on_a_phone(phone: Page) -> None:
+    """Issue 30.7: the club TV opened on a phone: "Pausar" was 53x20 px, the screens'
+    tabs 19 px tall."""
+    club = make_club()
+    make_league(club, 6, results=1)
+    phone.goto(f"/club/{club.slug}/tv/")
+    expect(phone.locator("[data-tv-pause]")).to_be_visible()
+    boxes = phone.locator("[data-tv-pause], [data-tv-dots] button").evaluate_all(
+        """els => els.map(e => { const r = e.getBoundingClientRect();
+            return [e.textContent.trim(), r.width, r.height]; })"""
+    )
+    assert len(boxes) >= 2, boxes
+    assert [b for b in boxes if b[1] < 44 or b[2] < 44] == []
 
 
 def test_the_calculator_keeps_what_was_entered_across_a_language_switch(phone: Page) -> None:

@@ -73,7 +73,8 @@ def test_cards_bets_and_jugadas_changes_name_the_player() -> None:
     said = audit.record_changes(before, after, NAMES)
     assert said == [
         "cartas de Ana: R R 5 4 -> R R 5 5",
-        "apuestas a grande: paso -> Ana y Carla 2, Bruno y Diego +5, no quiero",
+        "apuestas a grande: paso -> Ana y Carla: envido 2, Bruno y Diego: 5 más, "
+        "Ana y Carla: no quiero",
     ]
     jugadas = audit.record_changes(
         {"jugadas": {"1": {"pares": "par", "juego": 33}}},

@@ -91,6 +91,19 @@ def test_a_hand_number_another_phone_filled_shows_that_hand_and_overwrites_nothi
     assert Hand.objects.get().record == record_of(CARDS)
 
 
+def test_a_conflict_names_the_hand_as_players_number_it(client: Client) -> None:
+    """Issue 30.6: after three piedras taps the fourth entry is "Mano 1"; another phone's
+    hand there is "la mano 1", not "la mano 4" (the entry number)."""
+    table = make_table()
+    for _ in range(3):
+        services.add_piedras(table, "A", 1, via="api")
+    services.add_hand(table, record_of(CARDS), via="api")  # the other phone's Mano 1 (entry 4)
+    response = save(client, table, {"number": "4", **OTHER}, headers=HX)
+    assert response.status_code == 409
+    assert "Otro móvil guardó la mano 1: aquí está." in text_of(response)
+    assert "la mano 4" not in text_of(response)
+
+
 def test_a_stale_edit_shows_the_hand_as_stored_and_changes_nothing(client: Client) -> None:
     table = make_table()
     services.add_hand(table, record_of(CARDS), via="api")

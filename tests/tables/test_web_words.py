@@ -76,7 +76,8 @@ def test_the_audit_reads_before_and_after_in_words(client: Client) -> None:
     text = page.content.decode()
     assert "<p>cartas de Ana: R R 5 4</p>" in text
     assert "<p>cartas de Diego: S S 7 7</p>" in text
-    assert "<p>apuestas a grande: Ana y Carla 2, no quiero</p>" in text
+    # Who said what (issue 30.6): the change log reads as the table says it.
+    assert "<p>apuestas a grande: Ana y Carla: envido 2, Bruno y Diego: no quiero</p>" in text
     assert '<details class="record-json"><summary>JSON</summary>' in text
 
 
