@@ -25,3 +25,4 @@ class ChampionshipsConfig(AppConfig):
 
         consequences.register("championships", results.dependents)
         consequences.register_holder("championships", results.holders)
+        consequences.register_siblings("championships", results.siblings)

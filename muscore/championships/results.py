@@ -103,3 +103,19 @@ def holders(competition: Competition) -> list[str]:
         return [f"{phase[0]} · {phase[1]}"]
     return [f"{name} · {sede}" for name, sede in Sede.objects.filter(
         heat_id=competition.pk).values_list("championship__name", "name")]
+
+
+def siblings(competition: Competition) -> list[int]:
+    """The competitions whose rounds are played with this one's: the other groups of its
+    phase (round n with round n), or the games of its knockout round with the same number
+    (a tie's game 2 with every other tie's game 2)."""
+    group = (PhaseGroup.objects.filter(competition_id=competition.pk)
+             .values_list("phase_id", "phase__knockout", "round", "game").first())
+    if group is None:
+        return []
+    phase_id, is_knockout, round_, game = group
+    alongside = PhaseGroup.objects.filter(phase_id=phase_id)
+    if is_knockout:
+        alongside = alongside.filter(round=round_, game=game)
+    return list(alongside.values_list("competition_id", flat=True))
+

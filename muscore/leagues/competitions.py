@@ -455,18 +455,29 @@ def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | 
 def _check_one_table(match: Match, names: Sequence[str]) -> None:
     """One person at one table per round: a substitute who sits in another match of the
     same round (his own pair's, or as another pair's substitute) is refused, naming it."""
+    from muscore.leagues import consequences  # it reads this module's KNOCKOUT_ORDER
+
     wanted = {n.lower() for n in names}
     if not wanted:
         return
-    others = (Match.objects.filter(round_id=match.round_id).exclude(pk=match.pk)
+    alongside = consequences.siblings(match.competition)  # a phase's other groups, ties
+    number = Round.objects.filter(pk=match.round_id).values_list("number", flat=True).get()
+    same_round = Q(round_id=match.round_id) | Q(competition_id__in=alongside,
+                                                round__number=number)
+    others = (Match.objects.filter(same_round).exclude(pk=match.pk)
               .exclude(first=None).exclude(second=None)
-              .select_related("first__pair", "second__pair").order_by("number")
+              .select_related("first__pair", "second__pair", "competition").order_by("number")
               .prefetch_related("first__pair__members__player", "second__pair__members__player"))
     for other in others:
         for seated in match_players(other):
             taken = wanted & {n.lower() for n in seated}
             if taken:
                 name = next(n for n in names if n.lower() in taken)
+                if other.competition_id != match.competition_id:
+                    raise CompetitionError(
+                        _("%(name)s ya se sienta en %(competition)s en esta jornada: una "
+                          "persona, una mesa por jornada.")
+                        % {"name": name, "competition": other.competition.name})
                 raise CompetitionError(
                     _("%(name)s ya se sienta en la partida %(n)s de esta jornada: una persona, "
                       "una mesa por jornada.") % {"name": name, "n": other.number})

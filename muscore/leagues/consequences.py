@@ -110,3 +110,25 @@ def holders(competition: Competition) -> list[str]:
     for holder in _HOLDERS.values():
         found += holder(competition)
     return found
+
+
+# ----------------------------------------------------- competitions played side by side
+
+Siblings = Callable[[Competition], list[int]]
+
+_SIBLINGS: dict[str, Siblings] = {}
+
+
+def register_siblings(name: str, siblings: Siblings) -> None:
+    """Add (or replace, by `name`) an answer to "which competitions play their rounds at
+    the same time as this one?" (a championship phase's other groups, the other ties of
+    a knockout round): one person sits at one table per round across all of them."""
+    _SIBLINGS[name] = siblings
+
+
+def siblings(competition: Competition) -> list[int]:
+    """The ids of the competitions whose round n is played with `competition`'s round n."""
+    found: list[int] = []
+    for answer in _SIBLINGS.values():
+        found += answer(competition)
+    return [pk for pk in found if pk != competition.pk]
