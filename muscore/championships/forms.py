@@ -11,6 +11,7 @@ from muscore.championships.models import Championship, Sede
 from muscore.clubs.models import NAME_MAX
 from muscore.handentry.options import JUEGOS_RANGE
 from muscore.idfields import IdChoiceField
+from muscore.leagues.compute.ceros import DEFAULT_CEROS, MAX_CEROS, MIN_CEROS
 from muscore.leagues.models import Competition
 
 
@@ -60,6 +61,12 @@ class HeatForm(forms.Form):
         (Competition.Format.GROUPS, _("Grupos y eliminatoria")),
         (Competition.Format.CEROS, _("A ceros")),
     ])
+    # A ceros heat's N (muscore.leagues.compute.ceros: 1 to 5), asked with a clear refusal.
+    ceros = forms.IntegerField(
+        label=_("Ceros para quedar fuera (torneo a ceros)"), min_value=MIN_CEROS,
+        max_value=MAX_CEROS, initial=DEFAULT_CEROS, required=False,
+        error_messages={key: _("Los ceros para quedar fuera van de 1 a 5.")
+                        for key in ("min_value", "max_value", "invalid")})
 
 
 class ChampionshipForm(forms.Form):

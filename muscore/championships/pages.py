@@ -141,6 +141,10 @@ def heat_rows(championship: Championship, sedes: Sequence[Sede]) -> list[dict[st
             "sede": heat.sede, "sede_id": sede.pk,
             "qualified": [(e, link(e)) for e in heat.qualified],
             "reserves": [(e, link(e)) for e in heat.reserves],
+            # Pairs out in one round of a ceros share their place: the rule that decides
+            # which goes on at the quota's cut is shown (docs/championship.md).
+            "ceros_cut": heat.sede.heat is not None
+            and heat.sede.heat.format == Competition.Format.CEROS and bool(heat.reserves),
         })
     return rows
 

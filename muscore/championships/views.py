@@ -33,6 +33,7 @@ from muscore.championships.services import ChampionshipError
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import is_organiser, require_organiser
 from muscore.leagues import pages as league_pages
+from muscore.leagues.compute.ceros import DEFAULT_CEROS
 from muscore.messages import page_message
 
 
@@ -274,7 +275,8 @@ def start_heat(request: HttpRequest, pk: int, sede_pk: int) -> HttpResponse:
     if not form.is_valid():
         return _sede_page(request, sede, error=_errors(form), status=400)
     try:
-        heat = services.start_heat(sede, by=request.user, format=form.cleaned_data["format"])
+        heat = services.start_heat(sede, by=request.user, format=form.cleaned_data["format"],
+                                   ceros=form.cleaned_data["ceros"] or DEFAULT_CEROS)
     except ChampionshipError as error:
         return _sede_page(request, sede, error=page_message(error), status=error.status)
     return redirect(league_pages.competition_url(heat))

@@ -31,6 +31,7 @@ from muscore.clubs.models import (
     PairMember,
     Player,
 )
+from muscore.clubs.people import name_key, player_ids, player_named
 from muscore.clubs.permissions import Actor, stored_user
 from muscore.messages import WordedError
 
@@ -254,7 +255,7 @@ def save_player(club: Club, name: str, player: Player | None = None, *,
 
 
 def _player_named(club: Club, name: str) -> Player:
-    found = Player.objects.filter(club=club, name__iexact=name).first()
+    found = player_named(club.pk, name)  # by the Spanish key (muscore.clubs.people)
     return found or Player.objects.create(club=club, name=name)
 
 
@@ -265,16 +266,18 @@ def _pair_record(pair: Pair) -> dict[str, Any]:
 def pair_with_players(
     club: Club, players: list[str], *, besides: Pair | None = None
 ) -> Pair | None:
-    """The club's pair (other than `besides`) made of exactly `players`, in any seat order
-    and letter case; None if there is none."""
-    wanted = sorted(n.lower() for n in players)
-    candidates = club.pairs.filter(players__name__iexact=players[0]).prefetch_related(
-        "members__player"
-    )
+    """The club's pair (other than `besides`) made of exactly `players`, in any seat order,
+    the names read by the Spanish key (muscore.clubs.people: case and accents aside); None
+    if there is none."""
+    first = player_ids(club.pk, players[:1]).get(players[0]) if players else None
+    if first is None:
+        return None
+    wanted = sorted(name_key(n) for n in players)
+    candidates = club.pairs.filter(players__pk=first).prefetch_related("members__player")
     if besides is not None:
         candidates = candidates.exclude(pk=besides.pk)
     for candidate in candidates:
-        if sorted(n.lower() for n in candidate.player_names()) == wanted:
+        if sorted(name_key(n) for n in candidate.player_names()) == wanted:
             return candidate
     return None
 

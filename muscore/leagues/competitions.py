@@ -38,6 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club, Pair, PairMember, Player
+from muscore.clubs.people import player_named
 from muscore.clubs.permissions import Actor, require_organiser, stored_user
 from muscore.handentry.words import NAME_MAX
 from muscore.leagues import draw_plan, rating_store, stats_store
@@ -442,7 +443,7 @@ def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | 
     match.save(update_fields=["players_first", "players_second"])
     for name in names or []:
         club = match.competition.club
-        if not Player.objects.filter(club=club, name__iexact=name).exists():
+        if player_named(club.pk, name) is None:  # by the Spanish key (clubs.people)
             Player.objects.create(club=club, name=name)
     audit(match, by, "players", before)
     rating_store.match_changed(match)  # who sat changed: a played match is rated again

@@ -50,10 +50,10 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
-from django.db.models.functions import Lower
 from django.utils import timezone
 
 from muscore.clubs.models import Club, PairMember, Player
+from muscore.clubs.people import name_key, player_ids
 from muscore.leagues import pacing
 from muscore.leagues.compute.ratings import State, replay
 from muscore.leagues.models import (
@@ -185,16 +185,14 @@ def _rates_as_before(club_id: int, match: Match) -> bool:
                                                         ).order_by("position").values_list(
             "pair_id", "player_id"):
         own.setdefault(pair_id, []).append(player_id)
-    names = [n.lower() for side in (match.players_first, match.players_second)
-             for n in side or []]
-    known = dict(Player.objects.annotate(lname=Lower("name")).filter(
-        club_id=club_id, lname__in=names).values_list("lname", "pk")) if names else {}
+    names = [n for side in (match.players_first, match.players_second) for n in side or []]
+    known = player_ids(club_id, names)  # by the Spanish key, as _Sat and the pages find them
     now = set()
     for side, (entry_id, sat) in enumerate(((match.first_id, match.players_first),
                                             (match.second_id, match.players_second))):
-        if sat and any(n.lower() not in known for n in sat):
+        if sat and any(n not in known for n in sat):
             return False  # a name the club does not know yet: rated (and made) anew
-        players = [known[n.lower()] for n in sat] if sat else own.get(pairs[entry_id], [])
+        players = [known[n] for n in sat] if sat else own.get(pairs[entry_id], [])
         now |= {(p, side, side == match.winner) for p in players}
     return now == before
 
@@ -211,7 +209,7 @@ class _Sat:
     """Who sat in the matches to rate: each pair's own players, the club's names."""
 
     own: dict[int, list[int]]
-    by_name: dict[str, int]
+    by_name: dict[tuple[int, ...], int]  # by muscore.clubs.people.name_key
     club_id: int
 
     @classmethod
@@ -220,8 +218,11 @@ class _Sat:
         for pair_id, player_id in PairMember.objects.filter(pair__club_id=club_id).order_by(
                 "pair_id", "position").values_list("pair_id", "player_id"):
             own.setdefault(pair_id, []).append(player_id)
-        names = Player.objects.filter(club_id=club_id).values_list("name", "pk")
-        return cls(own, {name.lower(): pk for name, pk in names}, club_id)
+        by_name: dict[tuple[int, ...], int] = {}
+        for name, pk in Player.objects.filter(club_id=club_id).order_by("-pk").values_list(
+                "name", "pk"):
+            by_name[name_key(name)] = pk  # the first made wins a shared key
+        return cls(own, by_name, club_id)
 
     def side(self, pair_id: int | None, names: Sequence[str] | None) -> list[int]:
         if not names:
@@ -229,12 +230,12 @@ class _Sat:
         return [self._player(name) for name in names]
 
     def _player(self, name: str) -> int:
-        found = self.by_name.get(name.lower())
+        found = self.by_name.get(name_key(name))
         if found is None:
             # As set_players does: a name the club does not know becomes one of its
             # players (an imported league's substitute), so that it is rated too.
             found = Player.objects.create(club_id=self.club_id, name=name).pk
-            self.by_name[name.lower()] = found
+            self.by_name[name_key(name)] = found
         return found
 
 

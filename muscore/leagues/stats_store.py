@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, QuerySet, Sum
-from django.db.models.functions import Lower
 
 from muscore.clubs.models import Club, Pair, PairMember, Player
+from muscore.clubs.people import player_ids
 from muscore.handentry.words import LANCE_NAMES
 from muscore.leagues.compute.handstats import FIELDS, LANCES, Counts, count_hands
 from muscore.leagues.models import Entry, Match, PairHandStats, PlayerHandStats
@@ -53,14 +53,16 @@ class _Seats:
         if not names:
             return self.members.get(pair_id, [])
         if self.by_name is None:
-            self.by_name = dict(Player.objects.filter(club_id=self.club_id).annotate(
-                key=Lower("name")).values_list("key", "pk"))
+            self.by_name = {}
+        missing = [name for name in names if name not in self.by_name]
+        if missing:  # by the Spanish key (muscore.clubs.people), as the ratings find them
+            self.by_name.update(player_ids(self.club_id, missing))
         ids = []
         for name in names:
-            found = self.by_name.get(name.lower())
+            found = self.by_name.get(name)
             if found is None:  # as set_players does: a name the club did not know yet
                 found = Player.objects.create(club_id=self.club_id, name=name).pk
-                self.by_name[name.lower()] = found
+                self.by_name[name] = found
             ids.append(found)
         return ids
 

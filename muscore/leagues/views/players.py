@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from muscore.clubs.models import Club, Pair, Player
+from muscore.clubs.people import player_ids
 from muscore.clubs.views import club_context
 from muscore.leagues import competitions, pages, rating_store, stats_store
 from muscore.leagues.compute.ratings import (
@@ -187,18 +188,17 @@ def prediction(match: Match) -> dict[str, Any] | None:
         return None
     club = match.competition.club
     sides = competitions.match_players(match)
-    names = [n.lower() for side in sides for n in side]
-    found = {
-        p.lname: p for p in Player.objects.annotate(lname=Lower("name")).filter(
-            club=club, lname__in=names).select_related("rating")
-    }
+    # By the Spanish key (muscore.clubs.people): LOWER() in SQLite left Íñigo unfound.
+    ids = player_ids(club.pk, [n for side in sides for n in side])
+    rows = Player.objects.filter(pk__in=set(ids.values())).select_related("rating").in_bulk()
+    found = {name: rows[pk] for name, pk in ids.items()}
     teams: list[list[Rated | None]] = []
     shown: list[list[dict[str, Any]]] = []
     for side in sides:
         team: list[Rated | None] = []
         people = []
         for name in side:
-            person = found.get(name.lower())
+            person = found.get(name)
             stored = getattr(person, "rating", None) if person is not None else None
             team.append(Rated(name, stored.mu, stored.sigma)
                         if stored is not None else None)
