@@ -136,6 +136,8 @@ TEMPLATES = [
                 # The running release, in the admin's footer (templates/admin/base_site.html).
                 "muscore.version.context",
             ],
+            # Formats Django's settings do not name, per language (percent, day_time).
+            "builtins": ["muscore.formats.tags"],
         },
     },
 ]

@@ -8,6 +8,7 @@ import json
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_vary_headers
 
 from muscore.api.tables import api_view, error
 from muscore.championships import export, kept
@@ -54,8 +55,12 @@ def entries_csv(request: HttpRequest, championship_id: int) -> HttpResponse:
     championship = _find(championship_id)
     if championship is None:
         return error(NOT_FOUND, 404)
-    response = HttpResponse(export.entries_csv(championship),
+    sep = export.SEPARATORS.get(request.GET.get("sep", ";"))
+    if sep is None:
+        return error("sep is one of ';' (the default), ',' or 'tab'", 400)
+    response = HttpResponse(export.entries_csv(championship, sep),
                             content_type="text/csv; charset=utf-8")
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))  # its words
     response["Content-Disposition"] = f'attachment; filename="championship-{championship.pk}.csv"'
     return response
 

@@ -19,12 +19,13 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import get_language_from_request
 from django.views.decorators.csrf import csrf_exempt
 
 from muscore import ratelimits
 from muscore import text as unicode_text
 from muscore.errors import MuscoreError
-from muscore.messages import WordedError
+from muscore.messages import WordedError, page_message
 from muscore.tables import services
 from muscore.tables.live import etag_matches
 from muscore.tables.models import Change, Table
@@ -52,10 +53,26 @@ def error(message: str, status: int, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
 
 
-def error_answer(refused: MuscoreError) -> JsonResponse:
+def error_answer(refused: MuscoreError, request: HttpRequest | None = None) -> JsonResponse:
     """The one place an error becomes the API's answer: its status, and its English
-    message with what its family adds (a conflict's stored hand, the table's revision)."""
-    return error(str(refused), refused.status, **refused.api_fields())
+    message with what its family adds (a conflict's stored hand, the table's revision).
+    ``error`` is always English (the contract's words, what a client matches); a request
+    whose Accept-Language asks for one of the site's other languages also gets
+    ``message``, the same refusal as the pages say it in that language (docs/api.md)."""
+    extra = refused.api_fields()
+    language = asked_language(request)
+    if language:
+        extra["message"] = page_message(refused, language)
+    return JsonResponse({"error": str(refused), **extra}, status=refused.status)
+
+
+def asked_language(request: HttpRequest | None) -> str:
+    """The site's language (not English) a request's Accept-Language asks for, or ""."""
+    header = request.headers.get("Accept-Language", "") if request is not None else ""
+    if not header:
+        return ""
+    language = get_language_from_request(request)  # type: ignore[arg-type]
+    return "" if language.startswith("en") else language
 
 
 def api_view(*methods: str) -> Callable[[View], View]:
@@ -74,7 +91,7 @@ def api_view(*methods: str) -> Callable[[View], View]:
             except RequestDataTooBig:
                 return too_big()
             except MuscoreError as exc:  # every family: the engine's, a table's, a league's
-                return error_answer(exc)
+                return error_answer(exc, request)
 
         return wrapper
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from muscore.championships.models import Championship, Enrolment, PhaseGroup
 from muscore.championships.services import champion, qualified
@@ -82,16 +83,29 @@ def public_entries(championship: Championship) -> QuerySet[Enrolment]:
         status__in=[Enrolment.Status.PENDING, Enrolment.Status.REJECTED])
 
 
-def entries_csv(championship: Championship) -> str:
-    """The entries for a spreadsheet (no contacts: the file is public)."""
+#: The separators ``?sep=`` may ask for; a semicolon by default, what a Spanish (or
+#: French, or Basque) Excel reads as columns, its decimal mark being the comma.
+SEPARATORS = {";": ";", ",": ",", "tab": "\t", "\t": "\t"}
+
+
+def entries_csv(championship: Championship, sep: str = ";") -> str:
+    """The entries for a spreadsheet (no contacts: the file is public), in the current
+    language (its headers and its words for a status and paid), for Excel: a UTF-8 byte
+    order mark first (without it Excel reads Pérez as PÃ©rez) and ``sep`` between cells."""
+    status: dict[str, str] = {
+        Enrolment.Status.ENTERED: _("inscrita"), Enrolment.Status.WAITING: _("en espera"),
+        Enrolment.Status.WITHDRAWN: _("retirada")}
     out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["sede", "region", "pair", "player_1", "player_2", "status", "paid"])
+    out.write("\ufeff")
+    writer = csv.writer(out, delimiter=sep)
+    writer.writerow([_("Sede"), _("Región"), _("Pareja"), _("Jugador 1"), _("Jugador 2"),
+                     _("Estado"), _("Pagada")])
     for e in public_entries(championship).select_related("sede__region").order_by(
             "sede_id", "id"):
         # Names typed by anyone at the public entry form: made safe as the leagues' CSV
         # (OWASP's formula injection: a pair named "=HYPERLINK(...)").
         writer.writerow([safe_cell(cell) for cell in (
             e.sede.name, e.sede.region.name if e.sede.region else "", e.name,
-            e.player_a, e.player_b, e.status, "yes" if e.paid else "no")])
+            e.player_a, e.player_b, status.get(e.status, e.status),
+            _("sí") if e.paid else _("no"))])
     return out.getvalue()

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from muscore.championships.models import Championship, Sede
@@ -82,6 +84,15 @@ class ChampionshipForm(forms.Form):
                                        min_value=1, max_value=600, initial=45)
     entries_close_at = forms.DateTimeField(label=_("Cierre de inscripciones (opcional)"),
                                            required=False)
+
+    def clean_entries_close_at(self) -> datetime | None:
+        """A closing time already past would make a championship born closed: refused."""
+        value: datetime | None = self.cleaned_data.get("entries_close_at")
+        if value is not None and value <= timezone.now():
+            raise forms.ValidationError(_(
+                "Esa hora de cierre ya ha pasado: pon una fecha y hora futuras, o déjalo en "
+                "blanco y cierra las inscripciones a mano."))
+        return value
 
 
 class SedeForm(forms.Form):

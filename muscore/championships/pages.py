@@ -395,12 +395,23 @@ def hall_groups(phase: Phase) -> list[dict[str, Any]]:
     return out
 
 
-def player_enrolments(championship: Championship, name: str) -> list[Enrolment]:
-    """The pairs a person (by name, folded) entered, withdrawn ones included."""
-    key = services.fold(name)
-    if not key:
-        return []
-    return list(championship.enrolments.filter(Q(key_a=key) | Q(key_b=key))
-                .exclude(status__in=[Enrolment.Status.PENDING, Enrolment.Status.REJECTED])
-                .select_related("sede"))
+#: Pairs a player search shows at most (a short query matches many people).
+FOUND = 50
 
+
+def player_enrolments(championship: Championship, name: str) -> list[Enrolment]:
+    """The pairs whose players' names hold every word of ``name`` (any part of a name,
+    folded as the entries' keys are: case, accents, spelling; "irigo" finds Mikel
+    Irigoyen), withdrawn ones included, at most ``FOUND``."""
+    words = services.fold(name).split()
+    if not words:
+        return []
+    where = Q()
+    for key in ("key_a", "key_b"):
+        each = Q()
+        for word in words:
+            each &= Q(**{f"{key}__contains": word})
+        where |= each
+    return list(championship.enrolments.filter(where)
+                .exclude(status__in=[Enrolment.Status.PENDING, Enrolment.Status.REJECTED])
+                .select_related("sede").order_by("name", "id")[:FOUND])

@@ -32,7 +32,7 @@ from muscore.leagues.models import Competition, Entry, Match, PairHandStats, Rou
 from muscore.tables.models import Hand
 
 # Changes every card's ETag when the drawing changes.
-CARD_VERSION = "4"
+CARD_VERSION = "5"
 LANCES = ("grande", "chica", "pares", "juego", "punto")
 
 
@@ -153,6 +153,19 @@ class Night:
     left: int = 0
     standings: list[dict[str, Any]] = field(default_factory=list)
     ordagos: list[str] = field(default_factory=list)
+    #: A cup's winner once its final is played (groups + knockout), else "".
+    champion: str = ""
+
+
+def cup_champion(competition: Competition) -> str:
+    """The winner of a groups + knockout competition's final, "" before it (one query)."""
+    if competition.format != Competition.Format.GROUPS:
+        return ""
+    final = (competition.matches.filter(slot="final").exclude(winner=None)
+             .select_related("first__pair", "second__pair").first())
+    if final is None or final.winner is None:
+        return ""
+    return pages.pair_name((final.first, final.second)[final.winner])
 
 
 def round_night(competition: Competition, number: int) -> Night | None:
@@ -194,7 +207,7 @@ def date_night(competition: Competition, date: dt.date,
         matches = night_matches(competition, date)
     if not matches:
         return None
-    title = _("La noche del %(date)s") % {"date": formats.date_format(date, "j F Y")}
+    title = _("La noche del %(date)s") % {"date": formats.date_format(date, "DATE_FORMAT")}
     return _night(competition, title, f"noche-{date.isoformat()}", matches)
 
 
@@ -230,6 +243,7 @@ def _night(competition: Competition, title: str, filename: str, matches: list[Ma
         })
     night.standings = _standings_top(competition, upto)
     night.ordagos = ordagos(matches, tables)
+    night.champion = cup_champion(competition)
     return night
 
 
@@ -339,6 +353,8 @@ def card_text(night: Night, url: str) -> str:
     """The card's text for the group chat (results, top of the standings, órdagos, the
     competition's public page)."""
     lines = [f"{night.club} · {night.competition}", night.title, ""]
+    if night.champion:
+        lines += [_("Campeones: %(name)s") % {"name": night.champion}, ""]
     if night.results:
         lines.append(_("Resultados:"))
         heading = ""
@@ -415,6 +431,9 @@ def _lines(night: Night) -> list[tuple[str, str, int, bool, tuple[int, int, int]
         (night.title, "", 40, False, GOLD),
         ("", "", 20, False, INK),
     ]
+    if night.champion:
+        out += [(_("Campeones: %(name)s") % {"name": night.champion}, "", 44, True, GOLD),
+                ("", "", 20, False, INK)]
     shown = night.results[:MAX_RESULTS]
     for r in shown:
         out.append((f"{r['table']}. {r['first']} – {r['second']}", r["short"], 32, False, INK))

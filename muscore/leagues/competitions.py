@@ -53,6 +53,7 @@ from muscore.leagues.compute.document import (
     read_rules,
 )
 from muscore.leagues.compute.errors import LeagueError
+from muscore.leagues.compute.mano import mano_sides
 from muscore.leagues.compute.standings import Row, apply_head_to_head, match_points, order_rows
 from muscore.leagues.draw_plan import DrawPlan
 from muscore.leagues.models import (
@@ -514,7 +515,7 @@ def open_table(match: Match, *, by: Actor) -> Table:
     seats = [name for seat in zip(first, second, strict=True) for name in seat]
     try:
         table = tables.create_table(players=[n[:NAME_MAX] for n in seats],
-                                    rules=match.competition.rules, mano=0)
+                                    rules=match.competition.rules, mano=starting_mano(match))
     except tables.TableError as error:
         # A name saved before the club's forms checked names as the tables do (a control
         # character, a direction override): say which, in the page's language, not a 500.
@@ -526,6 +527,17 @@ def open_table(match: Match, *, by: Actor) -> Table:
     match.save(update_fields=["table"])
     bump(match.competition)
     return table
+
+
+def starting_mano(match: Match) -> int:
+    """The seat that starts ``match`` as mano: 0 (the first pair's) or 1 (the second's),
+    in turn over the competition's matches in their order (compute.mano), so no pair
+    starts every match as postre. One query."""
+    order = list(Match.objects.filter(competition_id=match.competition_id)
+                 .order_by("number", "id").values_list("pk", "first_id", "second_id"))
+    sides = mano_sides([(first, second) for _pk, first, second in order])
+    return next((side for (pk, _f, _s), side in zip(order, sides, strict=True)
+                 if pk == match.pk), 0)
 
 
 def touch_pairs(pair_ids: Sequence[int]) -> None:

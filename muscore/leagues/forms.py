@@ -5,6 +5,7 @@ league's own rules (muscore.leagues) have the last word when the result is saved
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from django import forms
@@ -16,12 +17,24 @@ from muscore.clubs.models import NAME_MAX, Club, Pair, Player
 from muscore.handentry.options import TableOptionsFields
 from muscore.idfields import IdChoiceField, IdMultipleChoiceField
 from muscore.leagues.models import REASON_MAX
+from muscore.text import sorted_by_name
 
 FORMATS = [
     ("liguilla", gettext_lazy("Liguilla (todos contra todos)")),
     ("groups", gettext_lazy("Grupos y eliminatoria")),
     ("ceros", gettext_lazy("Torneo a ceros (fuera al perder N partidas)")),
 ]
+
+
+class SpanishOrder(forms.models.ModelChoiceIterator):  # type: ignore[type-arg]
+    """A form's pairs as Spanish sorts their names (Órdago Txiki among the O, not after
+    Zazpiko: the database sorts bytes)."""
+
+    def __iter__(self) -> Iterator[Any]:
+        if self.field.empty_label is not None:
+            yield ("", self.field.empty_label)
+        for obj in sorted_by_name(self.queryset, lambda pair: pair.name):
+            yield self.choice(obj)
 
 
 class CompetitionForm(TableOptionsFields):
@@ -78,6 +91,7 @@ class CompetitionForm(TableOptionsFields):
                  .prefetch_related("members__player"))
         field = self.fields["pairs"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.iterator = SpanishOrder  # before the queryset: it draws the boxes
         field.queryset = pairs
         field.label_from_instance = lambda pair: str(pair.name)  # type: ignore[assignment]
         if not self.is_bound:

@@ -27,11 +27,16 @@ def test_every_printed_slip_qr_decodes_from_the_pdf(phone: Page) -> None:
     decoded: set[str] = set()
     try:
         for page in pdf:
-            # 150 dpi: what a phone's camera makes of a slip held at arm's length.
-            image = page.render(scale=150 / 72).to_pil()
+            # 144 dpi: what a phone's camera makes of a slip held at arm's length.
+            image = page.render(scale=144 / 72).to_pil()
             decoded |= {code.text for code in zxingcpp.read_barcodes(image)
                         if code.format == zxingcpp.BarcodeFormat.QRCode}
             page.close()
     finally:
         pdf.close()
     assert decoded == links
+    # Each code in its own column: the words beside it start past its right edge.
+    boxes = phone.locator(".pair-slip").evaluate_all(
+        "slips => slips.map(s => [s.querySelector('.qr').getBoundingClientRect().right,"
+        " s.querySelector('figcaption').getBoundingClientRect().left])")
+    assert all(right <= left for right, left in boxes), boxes

@@ -168,7 +168,7 @@ def test_the_whole_championship_on_its_page_and_in_the_api() -> None:
     assert all("matches" in g for g in data["phases"][0]["groups"])
     csv_text = Client().get(reverse("api:championship_entries_csv",
                                     args=[championship.pk])).text
-    assert csv_text.splitlines()[0].startswith("sede,region,pair")
+    assert csv_text.splitlines()[0].startswith("\ufeffSede;Región;Pareja")
     assert len(csv_text.splitlines()) == 13
 
 

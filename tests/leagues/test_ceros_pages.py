@@ -96,7 +96,7 @@ def test_an_organiser_runs_a_tournament_from_the_pages() -> None:
     state = ceros_rounds.table(competition)
     assert state.winner is not None
     page = organiser.get(base + "ceros/").content.decode()
-    assert f"Ganan {state.winner.pair.name}" in page and "Sortear la ronda" not in page
+    assert f"Gana la pareja {state.winner.pair.name}" in page and "Sortear la ronda" not in page
     assert list(CerosEvent.objects.values_list("action", flat=True))[:3] == [
         "draw", "redraw", "publish"]
 

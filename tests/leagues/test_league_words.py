@@ -24,7 +24,9 @@ def test_a_paper_result_says_en_papel_once() -> None:
     assert "anotada a mano" in text and text.count("en papel") == 1, text
 
 
-def test_a_pair_waiting_to_confirm_is_plural() -> None:
+def test_a_pair_waiting_to_confirm_agrees_with_its_name() -> None:
+    # "Falta que Zazpiko lo confirmen" (issue 29): the pair named as a pair, the verb
+    # singular with it, whatever its name ("Los de Leitza", "Zazpiko").
     club = make_club()
     competition = make_league(club, 4, results=0)
     match = competition.matches.select_related("second__pair").order_by("number").first()
@@ -32,8 +34,9 @@ def test_a_pair_waiting_to_confirm_is_plural() -> None:
     organiser = logged_in(club.memberships.get().user)
     html = organiser.get(f"/club/{club.slug}/liga/{competition.pk}/partida/1/").content.decode()
     other = match.second.pair.name
-    assert re.search(rf"falta que {re.escape(other)} lo confirmen\.", visible_text(html))
-    assert "lo confirme." not in visible_text(html)
+    assert re.search(rf"falta que la pareja {re.escape(other)} lo confirme\.",
+                     visible_text(html))
+    assert "lo confirmen" not in visible_text(html)
 
 
 def test_the_round_sheet_names_the_players_of_named_pairs_and_has_juegos_boxes() -> None:
