@@ -21,11 +21,11 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize("query", ["Irigoyen", "irigoyén", "IRIGO", "mikel irig", "  Mikel  "])
 def test_a_player_is_found_by_any_part_of_his_name(query: str) -> None:
-    championship, _boss, _barmen = small_championship()
+    championship, boss, _barmen = small_championship()
     sede = championship.sedes.order_by("id").first()
     assert sede is not None
     services.enter_pair(sede, name="Los de Leitza", players=["Mikel Irigoyen", "Patxi Otano"],
-                        contact="")
+                        contact="", by=boss)
     page = Client().get(reverse("championships:player", args=[championship.pk]),
                         {"nombre": query}).text
     assert "Los de Leitza" in page
@@ -57,11 +57,11 @@ def test_a_closing_time_in_the_past_is_refused_with_a_message() -> None:
 
 
 def test_entries_csv_is_for_a_spanish_excel_in_the_pages_language() -> None:
-    championship, _boss, _barmen = small_championship()
+    championship, boss, _barmen = small_championship()
     sede = championship.sedes.order_by("id").first()
     assert sede is not None
     services.enter_pair(sede, name="Pérez eta Iñaki", players=["Ane Pérez", "Iñaki Zubia"],
-                        contact="")
+                        contact="", by=boss)
     url = reverse("api:championship_entries_csv", args=[championship.pk])
     answer = Client().get(url)
     raw = answer.content
