@@ -41,6 +41,7 @@ from muscore.leagues.models import (
     Round,
     SideKey,
 )
+from muscore.leagues.workers import WorkClaim, WorkerBeat
 
 
 class EntryInline(WrittenByTheApp, admin.TabularInline[Entry, Competition]):
@@ -235,6 +236,33 @@ class LeagueImportAdmin(admin.ModelAdmin[LeagueImport]):
                     "finished_at", "error"]
     raw_id_fields = ["club", "competition", "created_by"]
     exclude = ["document"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(WorkerBeat)
+class WorkerBeatAdmin(admin.ModelAdmin[WorkerBeat]):
+    """The workers running now and when each last beat (read-only: each worker writes its
+    own, muscore.leagues.workers; /healthz reads them)."""
+
+    list_display = ["worker_id", "host", "pid", "queues", "started_at", "seen_at"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(WorkClaim)
+class WorkClaimAdmin(admin.ModelAdmin[WorkClaim]):
+    """The work a worker is doing now (read-only: taken and given back by the workers)."""
+
+    list_display = ["key", "worker_id", "until"]
 
     def has_add_permission(self, request: object) -> bool:
         return False
