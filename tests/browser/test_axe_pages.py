@@ -1,0 +1,95 @@
+"""The axe tour beyond the tables (issue 30 point 8): the clubs, a league's pages, the
+bar's TV, the rules' sections, the import, and a championship's pages (its page, a
+phase, the hall's TV, a venue, a pair), in Spanish, English, Basque and French, light and
+dark, with the checks of tests/browser/test_axe.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Browser
+
+from tests.browser.conftest import PHONE
+from tests.browser.test_axe import LANGUAGES, SCHEMES, axe_violations, html_errors
+from tests.championships.factory import drawn_semifinal
+from tests.clubs.factory import make_club, make_league
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def club_pages() -> dict[str, str]:
+    club = make_club("Bar Axe")
+    league = make_league(club, 4, results=1)
+    player = club.players.order_by("id").first()
+    base = f"/club/{club.slug}"
+    return {
+        "clubs": "/clubs/",
+        "club": f"{base}/",
+        "standings": f"{base}/liga/{league.id}/",
+        "rounds": f"{base}/liga/{league.id}/jornadas",
+        "club-tv": f"{base}/tv/",
+        "levels": f"{base}/niveles/",
+        "leaders": f"{base}/lideres/",
+        "player": f"{base}/jugador/{player.id}/",
+        "rating-method": "/nivel/",
+        "rules-section": "/reglas/lances/",
+        "import": "/importar",
+    }
+
+
+def championship_pages() -> dict[str, str]:
+    championship, _boss, _barmen, phase = drawn_semifinal()
+    sede = championship.sedes.order_by("id").first()
+    enrolment = sede.enrolments.order_by("id").first()
+    pk = championship.pk
+    return {
+        "championships": reverse("championships:index"),
+        "championship": reverse("championships:detail", args=[pk]),
+        "phase": reverse("championships:phase", args=[pk, phase.pk]),
+        "phase-tv": reverse("championships:tv", args=[pk, phase.pk]),
+        "sede": reverse("championships:sede", args=[pk, sede.pk]),
+        "pair": reverse("championships:pair", args=[pk, enrolment.pk]),
+        "entry-form": reverse("championships:enter", args=[pk]),
+    }
+
+
+def tour_problems(browser: Browser, live_server: Any, language: str,
+                  pages: dict[str, str]) -> list[str]:
+    problems: list[str] = []
+    context = browser.new_context(**PHONE | {"locale": language}, base_url=live_server.url)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    try:
+        for name, url in pages.items():
+            page.emulate_media(color_scheme=SCHEMES[0])
+            response = page.goto(url, wait_until="load")
+            assert response is not None and response.status == 200, (name, url, language)
+            for found in axe_violations(page):
+                problems.append(f"{name} {language} light: axe {found}")
+            for error in html_errors(response.text()):
+                problems.append(f"{name} {language}: html {error}")
+            for scheme in SCHEMES[1:]:
+                page.emulate_media(color_scheme=scheme)
+                for found in axe_violations(page, only_contrast=True):
+                    problems.append(f"{name} {language} {scheme}: axe {found}")
+    finally:
+        context.close()
+    return problems
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_club_league_and_rules_pages_have_no_axe_violation(
+    browser: Browser, live_server: Any, language: str
+) -> None:
+    problems = tour_problems(browser, live_server, language, club_pages())
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_championship_pages_have_no_axe_violation(
+    browser: Browser, live_server: Any, language: str
+) -> None:
+    problems = tour_problems(browser, live_server, language, championship_pages())
+    assert not problems, "\n".join(problems)
