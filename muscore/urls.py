@@ -1,9 +1,10 @@
 """The site's URLs: each app brings its own."""
 
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
-from muscore import ratelimits, watch
+from muscore import ratelimits, sitemaps, watch
 from muscore.api import docs as api_docs
 from muscore.clubs import urls as clubs_urls
 from muscore.leagues import urls as leagues_urls
@@ -13,6 +14,8 @@ urlpatterns = [
     path("healthz", watch.healthz, name="healthz"),
     path("metrics", watch.metrics, name="metrics"),
     path("", include("muscore.tables.urls")),
+    # The public pages for search engines (muscore/sitemaps.py), named in /robots.txt.
+    path("sitemap.xml", sitemap, {"sitemaps": sitemaps.SITEMAPS}, name="sitemap"),
     path("api/v1/", include("muscore.api.urls")),
     path("api/", api_docs.page, name="api_docs"),
     # The calculator, the hand lector and the rules pages (muscore/disputes).

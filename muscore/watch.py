@@ -23,7 +23,7 @@ from django.core.cache import caches
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import REGISTRY, Collector
@@ -98,7 +98,7 @@ def _workers() -> dict[str, Any]:
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     database = _database()
     checks = {"database": database, "cache": _cache(),
@@ -149,7 +149,7 @@ def _requests_registry() -> CollectorRegistry:
 
 
 @never_cache
-@require_GET
+@require_safe
 def metrics(request: HttpRequest) -> HttpResponse:
     token = os.environ.get("MUSCORE_METRICS_TOKEN", "")
     if token and not secrets.compare_digest(

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import gzip
+import json
 import re
 
 import pytest
 from django.test import Client
 
+from muscore.clubs import services as clubs
+from muscore.leagues import confirmations
 from muscore.tables import services
 from tests.leagues.factory import liguilla
 
@@ -58,9 +61,23 @@ def test_html_is_compressed_and_the_rest_left_alone(client: Client) -> None:
         f"/t/{table.id}/", headers={"accept-encoding": "gzip", "hx-request": "true"}
     )
     assert fragment.status_code == 200 and fragment["Content-Encoding"] == "gzip"
-    # JSON is left as it is (the API), and so is a PNG.
+    # The API's JSON and CSV reads too (issue 30 point 8), streamed or not.
     api = client.get(f"/api/v1/tables/{table.id}", headers={"accept-encoding": "gzip"})
-    assert api.status_code == 200 and "Content-Encoding" not in api
+    assert api.status_code == 200 and api["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(api.content))["id"] == table.id
+    for path in ("/api/v1/openapi.json", f"/api/v1/leagues/{competition.pk}",
+                 f"/api/v1/leagues/{competition.pk}/export",
+                 f"/api/v1/leagues/{competition.pk}/standings.csv"):
+        read = client.get(path, headers={"accept-encoding": "gzip"})
+        assert read.status_code == 200 and read["Content-Encoding"] == "gzip", path
+        body = b"".join(read.streaming_content) if read.streaming else read.content
+        assert gzip.decompress(body), path
+    # A POST's answer is not: a new table's carries its edit key (BREACH), nor is a PNG.
+    made = client.post("/api/v1/tables", {"players": ["Ana", "Bruno", "Carla", "Diego"]},
+                       content_type="application/json", headers={"accept-encoding": "gzip"})
+    assert made.status_code == 201 and "Content-Encoding" not in made
+    card = client.get(url + "jornada/1/tarjeta.png", headers={"accept-encoding": "gzip"})
+    assert card.status_code == 200 and "Content-Encoding" not in card
 
 
 def test_robots_and_favicon(client: Client) -> None:
@@ -80,6 +97,22 @@ def test_edit_links_are_never_indexed(client: Client) -> None:
         assert client.get(url)["X-Robots-Tag"] == "noindex, nofollow", url
     for url in (f"/t/{table.id}/", "/"):
         assert "X-Robots-Tag" not in client.get(url), url
+
+
+def test_every_link_that_carries_a_key_is_never_indexed(client: Client) -> None:
+    """A pair's link to its match's result and an organiser's new-password link act for
+    whoever holds them, as an edit link does (issue 30 point 8)."""
+    competition, organiser = liguilla()
+    match = competition.matches.order_by("number").first()
+    assert match is not None
+    key = confirmations.keys_for([match])[match.pk][0]
+    base = f"/club/{competition.club.slug}/liga/{competition.pk}/partida/{match.number}/"
+    pair = client.get(f"{base}resultado/{key}/")
+    assert pair.status_code == 200 and pair["X-Robots-Tag"] == "noindex, nofollow"
+    password = client.get(clubs.password_link(organiser))
+    assert password["X-Robots-Tag"] == "noindex, nofollow", password.status_code
+    # The organiser's own page of the match carries no key: nothing said.
+    assert "X-Robots-Tag" not in client.get(base)
 
 
 def meta(page: str, attribute: str, name: str) -> str:
@@ -113,3 +146,27 @@ def test_the_worker_carries_its_offline_page_in_every_language(client: Client) -
                   "Go to the start", "Hasierara joan"):
         assert words in worker, words
     assert '"/calculadora/", "/lector/", "/reglas/"' in worker
+
+
+def test_a_sitemap_of_the_public_pages(client: Client) -> None:
+    """/sitemap.xml (named in /robots.txt) lists the site's pages, the rules' sections, the
+    clubs, their competitions and the championships, each answering 200, and no link that
+    carries a key nor a table's board."""
+    from tests.championships.factory import small_championship
+
+    competition, _ = liguilla()
+    championship, _, _ = small_championship()
+    table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
+    assert "Sitemap: http://testserver/sitemap.xml" in client.get("/robots.txt").content.decode()
+    answer = client.get("/sitemap.xml")
+    assert answer.status_code == 200 and answer["Content-Type"].startswith("application/xml")
+    urls = re.findall(r"<loc>http://testserver([^<]*)</loc>", answer.content.decode())
+    club = competition.club.slug
+    for expected in ("/", "/calculadora/", "/reglas/", "/reglas/lances/", "/clubs/",
+                     f"/club/{club}/", f"/club/{club}/lideres/",
+                     f"/club/{club}/liga/{competition.pk}/", f"/campeonatos/{championship.pk}/"):
+        assert expected in urls, expected
+    assert not [url for url in urls if "/k/" in url or "/resultado/" in url
+                or "/clave/" in url or url.startswith(f"/t/{table.id}")]
+    for url in urls:
+        assert client.get(url).status_code == 200, url

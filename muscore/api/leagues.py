@@ -118,7 +118,7 @@ def _download(body: str | bytes, content_type: str, filename: str) -> HttpRespon
 
 
 @api_view("GET")
-@ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET",))
+@ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET", "HEAD"))
 def export(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
@@ -184,7 +184,7 @@ def _sep(request: HttpRequest) -> str | None:
 
 
 @api_view("GET")
-@ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET",))
+@ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET", "HEAD"))
 def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
@@ -202,7 +202,7 @@ def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
 
 
 @api_view("GET")
-@ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET",))
+@ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET", "HEAD"))
 def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:

@@ -78,13 +78,17 @@ def asked_language(request: HttpRequest | None) -> str:
 def api_view(*methods: str) -> Callable[[View], View]:
     """CSRF exempt, method check, and every known failure turned into its JSON 4xx."""
 
+    allowed = (*methods, "HEAD") if "GET" in methods else methods
+
     def decorate(view: View) -> View:
         @csrf_exempt
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if request.method not in methods:
+            # HEAD wherever GET is (monitors, `curl -I`): the same answer, its body dropped
+            # by the server.
+            if request.method not in allowed:
                 response = error(f"method {request.method} is not allowed here", 405)
-                response["Allow"] = ", ".join(methods)
+                response["Allow"] = ", ".join(allowed)
                 return response
             try:
                 return view(request, *args, **kwargs)
@@ -371,7 +375,7 @@ def undo_last(request: HttpRequest, table_id: str) -> HttpResponse:
 @api_view("GET", "PUT")
 @ratelimits.limit(ratelimits.WRITE, api=True, methods=("PUT",))
 def hand(request: HttpRequest, table_id: str, number: int) -> HttpResponse:
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return JsonResponse(services.hand_entry(services.get_table(table_id), number))
     return replace_hand(request, table_id, number)
 

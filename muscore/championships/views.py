@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from muscore import ratelimits
 from muscore.championships import clock, confirm, kept, pages, services
@@ -70,14 +70,14 @@ def _page(request: HttpRequest, championship: Championship, *, error: str = "",
     return kept.mark(render(request, "championships/championship.html", context), etag)
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     """Every championship, current then past (the home page's link)."""
     return render(request, "championships/index.html",
                   pages.listed(Championship.objects.all()))
 
 
-@require_GET
+@require_safe
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _page(request, _championship(pk))
 
@@ -136,7 +136,7 @@ def _errors(form: Any) -> str:
                     for f, e in form.errors.items())
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def enter(request: HttpRequest, pk: int) -> HttpResponse:
     """The public entry form (and the bar's, for its organiser: then the fee may be paid)."""
     championship = _championship(pk)
@@ -215,7 +215,7 @@ def _sede_page(request: HttpRequest, sede: Sede, *, error: str = "",
     }, status=status)
 
 
-@require_GET
+@require_safe
 def sede(request: HttpRequest, pk: int, sede_pk: int) -> HttpResponse:
     return _sede_page(request, _sede(pk, sede_pk))
 
@@ -282,7 +282,7 @@ def start_heat(request: HttpRequest, pk: int, sede_pk: int) -> HttpResponse:
     return redirect(league_pages.competition_url(heat))
 
 
-@require_GET
+@require_safe
 def pair(request: HttpRequest, pk: int, enrolment_pk: int) -> HttpResponse:
     championship = _championship(pk)
     enrolment = get_object_or_404(Enrolment.objects.select_related("sede__heat"),
@@ -292,7 +292,7 @@ def pair(request: HttpRequest, pk: int, enrolment_pk: int) -> HttpResponse:
         "steps": pages.pair_path(enrolment)})
 
 
-@require_GET
+@require_safe
 def player(request: HttpRequest, pk: int) -> HttpResponse:
     championship = _championship(pk)
     name = request.GET.get("nombre", "")[:100]
@@ -302,7 +302,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         "paths": [(e, pages.pair_url(e), pages.pair_path(e)) for e in found]})
 
 
-@require_GET
+@require_safe
 def phase(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     """A phase's own page: all its groups with their standings, or its bracket."""
     championship = _championship(pk)
@@ -332,7 +332,7 @@ def phase(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
 POLL_MS = 1500
 
 
-@require_GET
+@require_safe
 def tv(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     """The hall's screen: its groups (and bracket) kept by the championship's stamp, in
     panels that turn (static/js/tv.js, the club TV's); ``?live=1`` (the poll, every
@@ -390,7 +390,7 @@ def start_clock(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     return redirect(back)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def new(request: HttpRequest, slug: str) -> HttpResponse:
     """A club's organiser starts a championship (the club's organisers run it)."""
     club = get_object_or_404(Club, slug=slug)

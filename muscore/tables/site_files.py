@@ -41,8 +41,9 @@ ROBOTS = "User-agent: *\nDisallow: /admin/\nDisallow: /api/v1/\n"
 
 @require_safe
 def robots(request: HttpRequest) -> HttpResponse:
-    """/robots.txt."""
-    response = HttpResponse(ROBOTS, content_type="text/plain; charset=utf-8")
+    """/robots.txt, naming the sitemap of the public pages (muscore/sitemaps.py)."""
+    text = ROBOTS + f"Sitemap: {request.build_absolute_uri('/sitemap.xml')}\n"
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Cache-Control"] = "public, max-age=86400"
     return response
 

@@ -204,7 +204,7 @@ def test_a_wrong_method_is_405_in_json(client):
     response = client.patch(f"/api/v1/tables/{table.id}")
     assert response.status_code == 405
     assert "PATCH" in response.json()["error"]
-    assert response["Allow"] == "GET"
+    assert response["Allow"] == "GET, HEAD"
 
 
 # --- adding hands -------------------------------------------------------------------------------
