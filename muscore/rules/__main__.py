@@ -20,6 +20,10 @@ from muscore.rules.errors import RuleError
 from muscore.rules.scoring import score
 from muscore.rules.vaca import replay
 
+# Python's JSON reader (and any walk of what it read) stops at the interpreter's recursion
+# limit: a record nested thousands of levels deep is refused with this, not a traceback.
+TOO_DEEP = "The record nests arrays or objects too deeply to be a hand record or a vaca."
+
 
 def records(text: str) -> Iterator[tuple[Any, str | None]]:
     """Each record of the input with None, or None with what is wrong with its line."""
@@ -32,6 +36,9 @@ def records(text: str) -> Iterator[tuple[Any, str | None]]:
         return
     except json.JSONDecodeError:
         pass
+    except RecursionError:
+        yield None, TOO_DEEP
+        return
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -39,6 +46,8 @@ def records(text: str) -> Iterator[tuple[Any, str | None]]:
             yield json.loads(line), None
         except json.JSONDecodeError as error:
             yield None, f"Line {number} is not valid JSON: {error.msg} (column {error.colno})."
+        except RecursionError:
+            yield None, f"Line {number}: {TOO_DEEP}"
 
 
 def run(command: Callable[[Any], Mapping[str, Any]], text: str, out: Any) -> int:
@@ -51,6 +60,9 @@ def run(command: Callable[[Any], Mapping[str, Any]], text: str, out: Any) -> int
                 answer = command(record)
             except RuleError as error:
                 answer = {"error": str(error)}
+                status = 2
+            except RecursionError:
+                answer = {"error": TOO_DEEP}
                 status = 2
         else:
             answer = {"error": problem}

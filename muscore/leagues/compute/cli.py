@@ -45,6 +45,12 @@ def run(command: str, text: str, out: TextIO) -> int:
     except (LeagueError, QuotaError) as error:
         out.write(dumps({"error": str(error)}) + "\n")
         return 2
+    except RecursionError:
+        # Python's JSON reader (and any walk of what it read) stops at the interpreter's
+        # recursion limit: a document nested thousands of levels deep is no league.
+        out.write(dumps({"error": "the document nests arrays or objects too deeply to be "
+                                  f"a {command} document"}) + "\n")
+        return 2
     out.write(dumps(answer) + "\n")
     return 0
 
