@@ -52,6 +52,10 @@ DERIVED: dict[str, str] = {
     "leagues.preparedpart": "a competition's prepared export: the worker makes it again",
     "leagues.documentbacklog": "the worker's queue of documents: restore queues every "
                                "competition",
+    "django_tasks_database.dbtaskresult": "the workers' tasks: made again from the backlogs, the "
+                                    "truth of what waits (muscore.leagues.tasks.dispatch)",
+    "leagues.workerbeat": "the heartbeat of the workers running now, not of the restored site",
+    "leagues.workclaim": "which running worker holds a piece of work: none after a restore",
 }
 #: The accounts: matched by username on restore, never deleted by it.
 ACCOUNTS = ("auth.user", "auth.group")
