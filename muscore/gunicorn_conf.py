@@ -20,6 +20,12 @@ access_log_format = (
     '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms rid=%({x-request-id}o)s'
 )
 
+# gunicorn 25+'s control socket (gunicornc: workers, reload, stop) defaults to one path per
+# user ($XDG_RUNTIME_DIR/gunicorn.ctl or ~/.gunicorn/gunicorn.ctl): a second site run by the
+# same account takes it over, and stopping either deletes the other's. Off, unless the site
+# names a path of its own (MUSCORE_CONTROL_SOCKET=/srv/muscore/run/gunicorn.ctl).
+control_socket = os.environ.get("MUSCORE_CONTROL_SOCKET", "").strip()
+control_socket_disable = not control_socket
 
 # A worker killed for taking too long (gunicorn's --timeout) says which request it was
 # answering: gunicorn's own "WORKER TIMEOUT" line names only the process. The path is

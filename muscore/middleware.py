@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
@@ -54,7 +55,21 @@ class RequestIdMiddleware:
         finally:
             logs.request_id.reset(token)
         response.headers[logs.REQUEST_ID_HEADER] = rid
+        if response.streaming:
+            # A streamed body (a large league's export) is read after every middleware has
+            # returned: its lines (a piece gone, a worker killed while sending) keep the id.
+            response.streaming_content = self._with_id(  # type: ignore[attr-defined]
+                response.streaming_content, rid)  # type: ignore[attr-defined]
         return response
+
+    @staticmethod
+    def _with_id(content: Iterable[bytes], rid: str) -> Iterator[bytes]:
+        token = logs.request_id.set(rid)
+        try:
+            yield from content
+        finally:
+            with contextlib.suppress(ValueError):  # closed from another context
+                logs.request_id.reset(token)
 
 
 class PageGZipMiddleware(GZipMiddleware):

@@ -77,12 +77,17 @@ class ClubForm(forms.Form):
 class NewAccountForm(forms.Form):
     """The account of whoever creates a club without being logged in."""
 
-    username = forms.CharField(label=gettext_lazy("Tu nombre de usuario"), max_length=USERNAME_MAX)
+    # The browser's password manager: this is a new account's name and password
+    # (autocomplete, as Django's own SetPasswordForm and AuthenticationForm say theirs).
+    username = forms.CharField(label=gettext_lazy("Tu nombre de usuario"), max_length=USERNAME_MAX,
+                               widget=forms.TextInput(attrs={"autocomplete": "username"}))
     password1 = forms.CharField(
-        label=gettext_lazy("Contraseña"), widget=forms.PasswordInput, strip=False
+        label=gettext_lazy("Contraseña"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
     password2 = forms.CharField(
-        label=gettext_lazy("Repite la contraseña"), widget=forms.PasswordInput, strip=False
+        label=gettext_lazy("Repite la contraseña"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
     def clean_username(self) -> str:
@@ -128,8 +133,10 @@ def clean_username(value: str) -> str:
 class InviteForm(forms.Form):
     """Another organiser: a new account (a link to set its password) or an existing one."""
 
+    # Another person's username: never the browser's own account filled in.
     username = forms.CharField(
-        label=gettext_lazy("Nombre de usuario del nuevo organizador"), max_length=USERNAME_MAX
+        label=gettext_lazy("Nombre de usuario del nuevo organizador"), max_length=USERNAME_MAX,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 
     def clean_username(self) -> str:

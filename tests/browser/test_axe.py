@@ -57,6 +57,10 @@ def html_errors(markup: str) -> list[str]:
             "role"
         ):
             errors.append(f"aria-label on a plain <{element.tag}>: {element.get('aria-label')!r}")
+        if element.tag == "input" and element.get("type") == "password" and not element.get(
+                "autocomplete"):
+            # html-validate's autocomplete-password: new-password or current-password.
+            errors.append(f"password field without autocomplete: {element.get('name')!r}")
     return errors
 
 
@@ -101,12 +105,14 @@ def test_the_html_check_finds_what_it_looks_for() -> None:
     bad = (
         '<!doctype html><html lang="es"><head><title>x</title></head><body>'
         '<p id="a">1</p><p id="a">2</p><label for="nada">x</label>'
-        '<span aria-label="Mesa">3</span><div><p>4</span></div></body></html>'
+        '<span aria-label="Mesa">3</span><input type="password" name="clave">'
+        '<div><p>4</span></div></body></html>'
     )
     errors = html_errors(bad)
     assert any(e.startswith("duplicate id") for e in errors), errors
     assert any(e.startswith("label for missing id") for e in errors), errors
     assert any(e.startswith("aria-label on a plain <span>") for e in errors), errors
+    assert any(e.startswith("password field without autocomplete") for e in errors), errors
     assert any(e.startswith("parse:") for e in errors), errors
     good = '<!doctype html><html lang="es"><head><title>x</title></head><body></body></html>'
     assert html_errors(good) == []
