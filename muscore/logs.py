@@ -28,6 +28,9 @@ PASSWORD_TOKEN_IN_PATH = re.compile(r"(/cuentas/clave/[^/\s?#\"']+/)[^/\s?#\"']+
 # A pair's link to a league match (muscore.leagues.confirmations): it enters and confirms
 # the match's result.
 PAIR_KEY_IN_PATH = re.compile(r"(/partida/\d+/resultado/)[^/\s?#\"']+")
+# A championship entry's confirmation link (muscore.championships.confirm): it confirms
+# the pair's entry and takes a seat.
+ENTRY_KEY_IN_PATH = re.compile(r"(/campeonatos/\d+/confirmar/\d+/)[^/\s?#\"']+")
 MASK = "***"
 
 # A request id sent by the proxy (nginx's $request_id, a load balancer's trace id) is
@@ -43,6 +46,7 @@ def mask_keys(text: str) -> str:
     link, the key of every pair's link to a match) in it replaced by ***."""
     text = EDIT_KEY_IN_PATH.sub(rf"\g<1>{MASK}", text)
     text = PAIR_KEY_IN_PATH.sub(rf"\g<1>{MASK}", text)
+    text = ENTRY_KEY_IN_PATH.sub(rf"\g<1>{MASK}", text)
     return PASSWORD_TOKEN_IN_PATH.sub(rf"\g<1>{MASK}", text)
 
 

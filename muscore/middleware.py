@@ -114,8 +114,10 @@ class PageGZipMiddleware(GZipMiddleware):
 
 # A link that carries a key lets whoever holds it act: never a search result. A table's
 # edit link (/t/<id>/k/<key>/...), a pair's link to its match's result, an organiser's
-# invitation or new-password link: the same patterns the logs mask (muscore.logs).
-KEYED_LINKS = (logs.EDIT_KEY_IN_PATH, logs.PAIR_KEY_IN_PATH, logs.PASSWORD_TOKEN_IN_PATH)
+# invitation or new-password link, a championship entry's confirmation link: the same
+# patterns the logs mask (muscore.logs).
+KEYED_LINKS = (logs.EDIT_KEY_IN_PATH, logs.PAIR_KEY_IN_PATH, logs.PASSWORD_TOKEN_IN_PATH,
+               logs.ENTRY_KEY_IN_PATH)
 
 
 class EditLinkNoIndexMiddleware:

@@ -113,6 +113,9 @@ def test_every_link_that_carries_a_key_is_never_indexed(client: Client) -> None:
     assert password["X-Robots-Tag"] == "noindex, nofollow", password.status_code
     # The organiser's own page of the match carries no key: nothing said.
     assert "X-Robots-Tag" not in client.get(base)
+    # A championship entry's confirmation link (a made-up key: still never indexed).
+    entry = client.get("/campeonatos/1/confirmar/1/not-the-key/")
+    assert entry["X-Robots-Tag"] == "noindex, nofollow", entry.status_code
 
 
 def meta(page: str, attribute: str, name: str) -> str:

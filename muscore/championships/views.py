@@ -243,7 +243,7 @@ def enrolment_action(request: HttpRequest, pk: int, sede_pk: int,
     return redirect(reverse("championships:sede", args=[pk, sede_pk]))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def confirm_link(request: HttpRequest, pk: int, enrolment_pk: int, key: str) -> HttpResponse:
     """The pair's link: GET shows the entry and a button (a link's preview in a chat app
     confirms nothing), POST confirms it. A link that is not this entry's is a 404; an entry
