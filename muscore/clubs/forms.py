@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from muscore import text as unicode_text
 from muscore.clubs.models import NAME_MAX, Club, Pair, Player
+from muscore.clubs.people import player_named
 
 USERNAME_MAX = 40
 
@@ -152,15 +153,14 @@ class PlayerForm(forms.Form):
         self.player = player
 
     def clean_name(self) -> str:
-        name = clean_name(self.cleaned_data["name"])
+        name = clean_person_name(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError(_("Escribe un nombre."))
-        others = Player.objects.filter(club=self.club, name__iexact=name)
-        if self.player is not None:
-            others = others.exclude(pk=self.player.pk)
-        if others.exists():
+        # One person, one player: the same name however written (muscore.text.person_key).
+        other = player_named(self.club.pk, name)
+        if other is not None and (self.player is None or other.pk != self.player.pk):
             raise forms.ValidationError(
-                _("Ya hay un jugador llamado %(name)s en el club.") % {"name": name}
+                _("Ya hay un jugador llamado %(name)s en el club.") % {"name": other.name}
             )
         return name
 
@@ -207,7 +207,7 @@ class PairForm(forms.Form):
         for key in ("player1", "player2", "player3", "name"):
             if key in data:
                 try:
-                    data[key] = clean_name(data[key])
+                    data[key] = (clean_name if key == "name" else clean_person_name)(data[key])
                 except forms.ValidationError as error:
                     self.add_error(key, error)
         for key in ("player1", "player2"):
@@ -216,9 +216,9 @@ class PairForm(forms.Form):
         names = [data.get(f"player{i}", "") for i in (1, 2, 3)]
         seen: set[str] = set()
         for i, name in enumerate(names, start=1):
-            if name and name.lower() in seen:
+            if name and unicode_text.person_key(name) in seen:
                 self.add_error(f"player{i}", _("Un jugador no puede estar dos veces en la pareja."))
-            seen.add(name.lower())
+            seen.add(unicode_text.person_key(name))
         if self.errors:
             return data
         present = [n for n in names if n]

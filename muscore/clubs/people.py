@@ -3,8 +3,9 @@
 A name typed at a table, a substitute's, an imported record's is the same person as the
 club's player when the two read the same to a Spanish eye: case and accents aside (Íñigo,
 ÍÑIGO and Iñigo; Álvaro and Alvaro), ñ still its own letter (Iñigo is not Inigo), spaces
-as one. The key is the first level of the project's Spanish sort key
-(:func:`muscore.text.spanish_key`, pyuca's collation with ñ after n), worked out in
+as one; and whatever Unicode says reads the same (a soft hyphen, a dotless ı, fullwidth
+letters, "Etxeberria, Iñaki."). The key is :func:`muscore.text.person_key` (the accents
+folded as the first level of :func:`muscore.text.spanish_key` orders them), worked out in
 Python: SQL's LOWER() leaves Í and Á as they are on SQLite (and lowercases them on
 PostgreSQL), so a lookup in the database found a rated Íñigo on one and not on the other.
 """
@@ -15,15 +16,17 @@ import functools
 from collections.abc import Iterable
 
 from muscore.clubs.models import Player
-from muscore.text import spanish_key
+from muscore.text import person_key
 
 
 @functools.lru_cache(maxsize=65536)
-def name_key(name: str) -> tuple[int, ...]:
-    """The key two names of one person share: the primary weights of their Spanish sort
-    key (pyuca's key is the primary weights, 0, the accents' weights, 0, the case's)."""
-    key = spanish_key(" ".join(name.split()))
-    return key[:key.index(0)] if 0 in key else key
+def name_key(name: str) -> str:
+    """The key two names of one person share: :func:`muscore.text.person_key`, which
+    reads them as Spanish does (case and accents aside, ñ its own letter: the first level
+    of :func:`muscore.text.spanish_key`'s order) and also folds what Unicode says is the
+    same to a reader (compatibility forms, invisible characters, look-alike letters of
+    another alphabet, punctuation, the order of the names)."""
+    return person_key(name)
 
 
 def same_person(one: str, other: str) -> bool:
@@ -39,7 +42,7 @@ def player_ids(club_id: int, names: Iterable[str]) -> dict[str, int]:
     if not wanted:
         return {}
     keys = set(wanted.values())
-    by_key: dict[tuple[int, ...], list[tuple[int, str]]] = {}
+    by_key: dict[str, list[tuple[int, str]]] = {}
     for pk, name in Player.objects.filter(club_id=club_id).order_by("pk").values_list(
             "pk", "name"):
         key = name_key(name)

@@ -255,7 +255,7 @@ def save_player(club: Club, name: str, player: Player | None = None, *,
 
 
 def _player_named(club: Club, name: str) -> Player:
-    found = player_named(club.pk, name)  # by the Spanish key (muscore.clubs.people)
+    found = player_named(club.pk, name)  # one person however written (muscore.clubs.people)
     return found or Player.objects.create(club=club, name=name)
 
 
@@ -313,7 +313,7 @@ def save_pair(
         pair = Pair.objects.create(club=club, name=name)
     else:
         before = _pair_record(pair)
-        same = [n.lower() for n in before["players"]] == [n.lower() for n in players]
+        same = [name_key(n) for n in before["players"]] == [name_key(n) for n in players]
         # Asked through the club's competitions (a related manager): clubs sits below
         # leagues and does not import it. One filter() call: one match, played, by this pair.
         played = club.competitions.filter(

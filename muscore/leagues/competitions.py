@@ -31,12 +31,14 @@ from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from muscore.clubs.forms import clean_person_name
 from muscore.clubs.models import Club, Pair, PairMember, Player
 from muscore.clubs.people import player_named
 from muscore.clubs.permissions import Actor, require_organiser, stored_user
@@ -70,6 +72,7 @@ from muscore.messages import WordedError, league_message
 from muscore.rules import Rules
 from muscore.tables import services as tables
 from muscore.tables.models import Table
+from muscore.text import person_key
 
 logger = logging.getLogger(__name__)
 
@@ -402,6 +405,14 @@ def match_players(match: Match) -> tuple[list[str], list[str]]:
     )
 
 
+def _substitute(name: str) -> str:
+    """A substitute's name, checked as every person's (muscore.clubs.forms)."""
+    try:
+        return clean_person_name(name)
+    except ValidationError as error:
+        raise CompetitionError(error.messages[0]) from None
+
+
 @transaction.atomic
 def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | None) -> Match:
     """Who sat for one side (0 or 1) in this match; None: the pair's own players.
@@ -416,22 +427,22 @@ def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | 
         pk=match.pk)
     names: list[str] | None = None
     if players is not None:
-        names = [str(n).strip() for n in players]
+        names = [_substitute(str(n)) for n in players]
         if len(names) != rules.players // 2 or not all(names):
             raise CompetitionError(
                 _("Por cada pareja se sientan %(n)s jugadores.") % {"n": rules.players // 2})
-        if len({n.lower() for n in names}) != len(names):
+        if len({person_key(n) for n in names}) != len(names):
             raise CompetitionError(_("Un jugador no puede sentarse dos veces."))
         own = pair_players(match.first if side == 0 else match.second)  # type: ignore[arg-type]
         if names == own:
             names = None
     other = match_players(match)[1 - side]
-    if names and {n.lower() for n in names} & {n.lower() for n in other}:
+    if names and {person_key(n) for n in names} & {person_key(n) for n in other}:
         raise CompetitionError(_("Un jugador no puede sentarse con las dos parejas."))
     against = match.second if side == 0 else match.first
     assert against is not None
     for name in names or []:
-        if name.lower() in {n.lower() for n in pair_players(against)}:
+        if person_key(name) in {person_key(n) for n in pair_players(against)}:
             raise CompetitionError(
                 _("%(name)s es de la pareja %(pair)s: no puede sentarse contra ella.")
                 % {"name": name, "pair": against.pair.name})
@@ -444,7 +455,7 @@ def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | 
     match.save(update_fields=["players_first", "players_second"])
     for name in names or []:
         club = match.competition.club
-        if player_named(club.pk, name) is None:  # by the Spanish key (clubs.people)
+        if player_named(club.pk, name) is None:  # one person however written (clubs.people)
             Player.objects.create(club=club, name=name)
     audit(match, by, "players", before)
     rating_store.match_changed(match)  # who sat changed: a played match is rated again

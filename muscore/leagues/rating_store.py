@@ -209,7 +209,7 @@ class _Sat:
     """Who sat in the matches to rate: each pair's own players, the club's names."""
 
     own: dict[int, list[int]]
-    by_name: dict[tuple[int, ...], int]  # by muscore.clubs.people.name_key
+    by_name: dict[str, int]  # by muscore.clubs.people.name_key
     club_id: int
 
     @classmethod
@@ -218,7 +218,7 @@ class _Sat:
         for pair_id, player_id in PairMember.objects.filter(pair__club_id=club_id).order_by(
                 "pair_id", "position").values_list("pair_id", "player_id"):
             own.setdefault(pair_id, []).append(player_id)
-        by_name: dict[tuple[int, ...], int] = {}
+        by_name: dict[str, int] = {}
         for name, pk in Player.objects.filter(club_id=club_id).order_by("-pk").values_list(
                 "name", "pk"):
             by_name[name_key(name)] = pk  # the first made wins a shared key

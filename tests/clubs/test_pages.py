@@ -79,7 +79,8 @@ def test_a_duplicate_player_name_is_refused() -> None:
     client = logged_in(club.memberships.get().user)
     response = client.post(f"/club/{club.slug}/jugadores/nuevo", {"name": "ANA"})
     assert response.status_code == 400
-    assert "Ya hay un jugador llamado ANA en el club." in response.content.decode()
+    # The message names the player the club has (one person however typed).
+    assert "Ya hay un jugador llamado Ana en el club." in response.content.decode()
 
 
 def test_a_default_pair_name_over_60_letters_is_refused_with_a_message() -> None:
