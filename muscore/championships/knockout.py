@@ -80,6 +80,22 @@ def round_name(phase_rounds: int, number: int, third: bool = False) -> str:
     return _("Ronda %(n)s") % {"n": number}
 
 
+def game_title(phase: Phase, group: PhaseGroup) -> str:
+    """A phase's group or a knockout's game named in the reader's language from what it is
+    (its round, place and game), as its competition's stored name says it in the words of
+    whoever made it: "Phase de poules · Grupo 1", "Final · partida 3"."""
+    if not phase.knockout:
+        return f"{phase.name} · {_('Grupo')} {group.order + 1}"
+    total = rounds_of(len((phase.draw or {}).get("bracket") or [None, None]))
+    title = round_name(total, group.round, third=group.order == 1 and group.round == total)
+    name = f"{phase.name} · {title}"
+    if group.round != total:
+        name += f" {group.order + 1}"
+    if phase.best_of > 1:
+        name += " · " + _("partida %(n)s") % {"n": group.game}
+    return name
+
+
 @dataclass
 class Tie:
     """One tie: its two pairs (enrolment ids; None not known yet, or a bye), the games'

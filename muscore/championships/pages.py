@@ -13,6 +13,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from muscore.championships import knockout, services
 from muscore.championships.models import Championship, Enrolment, Phase, PhaseGroup, Sede
@@ -277,14 +278,20 @@ def pair_path(enrolment: Enrolment) -> list[dict[str, Any]]:
     if enrolment.phase_pair_id is not None:
         for competition in Competition.objects.filter(
                 entries__pair_id=enrolment.phase_pair_id,
-                phase_group__isnull=False).select_related("club").order_by("id"):
+                phase_group__isnull=False).select_related(
+                "club", "phase_group__phase").order_by("id"):
+            group = competition.phase_group
             order = services.heat_order(competition) if competition.status == "finished" else []
             index = competition.entries.filter(pair_id=enrolment.phase_pair_id).values_list(
                 "index", flat=True).first()
-            steps.append({"title": competition.name,
-                          "url": league_pages.competition_url(competition),
-                          "place": order.index(index) + 1 if index in order else None,
-                          "status": league_pages.status(competition)})
+            place = order.index(index) + 1 if index in order else None
+            step = {"title": knockout.game_title(group.phase, group),
+                    "url": league_pages.competition_url(competition), "place": place,
+                    "status": league_pages.status(competition)}
+            if group.phase.knockout and place is not None:
+                # A knockout's game is won or lost, not a place of two.
+                step.update(place=None, status=_("ganada") if place == 1 else _("perdida"))
+            steps.append(step)
     return steps
 
 
@@ -384,7 +391,7 @@ def hall_groups(phase: Phase) -> list[dict[str, Any]]:
             "number": group.order + 1,
             "round": now_playing.round.number if now_playing else None,
             "round_id": now_playing.round_id if now_playing else None,
-            "title": competition.name if phase.knockout else "",
+            "title": knockout.game_title(phase, group) if phase.knockout else "",
             "matches": [{"first": league_pages.pair_name(match.first),
                          "second": league_pages.pair_name(match.second),
                          "result": league_pages.result_text(match) if match.source else "",
