@@ -1,5 +1,6 @@
 """The round trip (issue 27, point 4): every kind of competition a club makes (a liguilla,
-ida y vuelta, groups and a knockout whose pairs meet again, a tournament a N ceros)
+ida y vuelta, groups and a knockout whose pairs meet again, a tournament a N ceros, a
+championship's heats, groups and knockout games)
 exported (documents.league_document with the hands) and imported into another club
 (imports.import_competition) gives the same document and the same standings; read as a
 plain league by another program (the pure reader, the command line) it reads too. The
@@ -219,3 +220,34 @@ def test_a_ceros_file_that_is_no_tournament_is_refused_whole() -> None:
     with pytest.raises(competitions.CompetitionError, match="ronda a ronda"):
         imports.import_competition(other, wrong, by=user)
     assert not Competition.objects.filter(club=other).exists()
+
+
+def test_a_championship_s_phases_export_and_import_again() -> None:
+    """A championship's heats, its groups' liguillas and its knockout's games (a best of 3,
+    each game a liguilla of two pairs) each export and import into another club with the
+    same document and standings."""
+    from muscore.championships import services as championship_services
+    from muscore.championships.models import PhaseGroup
+    from tests.championships.factory import drawn_semifinal, play_all
+
+    championship, boss, _barmen, phase = drawn_semifinal()
+    for group in PhaseGroup.objects.filter(phase=phase).select_related("competition"):
+        play_all(group.competition, boss)
+    final = championship_services.add_phase(championship, by=boss, name="Final", level=2,
+                                            knockout=True, best_of=3)
+    final = championship_services.draw_phase(final, by=boss, seed="ida")
+    for _step in range(30):
+        games = [g.competition for g in PhaseGroup.objects.filter(phase=final)
+                 .select_related("competition")
+                 if g.competition.matches.filter(source="").exists()]
+        if not games:
+            break
+        for competition in games:
+            play_all(competition, boss)
+    made = [s.heat for s in championship.sedes.select_related("heat") if s.heat] + [
+        g.competition for g in PhaseGroup.objects.filter(
+            phase__championship=championship).select_related("competition")]
+    assert PhaseGroup.objects.filter(phase=final).count() >= 2
+    for competition in made:
+        competition.refresh_from_db()
+        check_same(competition, round_trip(competition))
