@@ -41,9 +41,13 @@ def poll(client: Client, url: str, etag: str | None = None, **headers: str) -> A
 
 
 def test_middleware_comes_first() -> None:
-    # Only the request id (a header and a log field, no query) is set before it.
-    assert settings.MIDDLEWARE[:2] == [
+    # Only what touches no database is before it: the request id (a header and a log
+    # field), the metrics (a counter and a timer, so the 304s are counted too) and the
+    # release header of the API's answers (issue 31).
+    assert settings.MIDDLEWARE[:4] == [
         "muscore.middleware.RequestIdMiddleware",
+        "muscore.metrics.MetricsMiddleware",
+        "muscore.version.VersionHeaderMiddleware",
         "muscore.tables.middleware.NotModifiedMiddleware",
     ]
 
