@@ -48,7 +48,7 @@ def test_home_and_board_speak_french(client: Client, table: Table) -> None:
     assert "Nouvelle table" in home and "Préparer la table" in home
     board = french(client, reverse("tables:board", args=[table.id]))
     assert "Score de chaque camp main par main" in board
-    assert re.search(r"\bGrand : ", board), "the recuento names the lances as Iparralde does"
+    assert re.search(r"\bGrand\s:\s", board), "the recuento names the lances as Iparralde does"
     hand = french(client, reverse("tables:hand", args=[table.id, table.edit_key]))
     for word in ("Grand", "Petit", "Paires", "Jeu", "Hordago", "Enregistrer la main"):
         assert word in hand, word
@@ -78,7 +78,7 @@ def test_the_championship_pages_speak_french(client: Client) -> None:
         "Sites",
         "Places par site",
         "Qualifiées et réserves",
-        "Tirage avec la graine « s »",
+        "Tirage avec la clé « s »",
         "Poule 1",
     ):
         assert words in text, words
@@ -111,8 +111,45 @@ def test_the_offline_page_has_french_words() -> None:
     # The service worker answers a phone set to French with these.
     assert offline_words()["fr"] == {
         "title": "Hors connexion",
-        "text": "Cette page n'est pas gardée sur ce téléphone : elle s'ouvrira quand le "
+        "text": "Cette page n'est pas gardée sur ce téléphone\u00a0: elle s'ouvrira quand le "
         "réseau reviendra. Les tables, la calculatrice et les règles que vous avez déjà "
         "ouvertes fonctionnent.",
         "home": "Aller à l'accueil",
     }
+
+
+# --- issue 29 point 3: the catalogue itself ----------------------------------------------------
+
+FRENCH_PO = settings.BASE_DIR / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+# The Mus words the French catalogue says in French (Iparralde's tables count points, play
+# parties of several jeux, and say a side is "dedans"); the Spanish ones are not left in.
+SPANISH_LEFT = re.compile(r"(?<![/_`\w])(vacas?|piedras?|tantos|dentro|graine)(?![\w`])",
+                          re.IGNORECASE)
+BROKEN = ("Sites Aucune", "Poule 1 terminé ", "Graine du tirage", "En une vaca", "Jeux de Les",
+          "grand de Amarrakos", "Champions:")
+
+
+def french_messages() -> list[tuple[str, str]]:
+    from tests.translations import messages
+
+    return [(e.msgid, text) for e in messages(FRENCH_PO) for text in e.msgstr]
+
+
+def test_the_french_catalogue_leaves_no_spanish_mus_word() -> None:
+    left = [(msgid, text) for msgid, text in french_messages() if SPANISH_LEFT.search(text)]
+    assert not left, left[:10]
+
+
+def test_the_french_catalogue_puts_a_no_break_space_before_high_punctuation() -> None:
+    # "Champions:" beside "Champions :": French sets : ; ! ? after a (no-break) space.
+    # Not in a URL, a time (21:05), code (`x`: ...) or JSON ("perete": true).
+    tight = re.compile(r"(?<=[^\s\\(`/%:\"\u00a0\u202f])[:;!?](?=\s|$)")
+    loose = re.compile(r" [:;!?](?=\s|$)")
+    wrong = [text for _msgid, text in french_messages() if tight.search(text)
+             or loose.search(text)]
+    assert not wrong, wrong[:10]
+
+
+@pytest.mark.parametrize("phrase", BROKEN)
+def test_the_broken_french_phrases_are_gone(client: Client, phrase: str) -> None:
+    assert all(phrase not in text for _msgid, text in french_messages()), phrase

@@ -85,7 +85,7 @@ def test_every_recuento_line_names_its_side() -> None:
             side_names = names if step["side"] == "A" else names.replace(
                 "Ana", "Bruno").replace("Carla", "Diego")
             assert side_names in line, (language, line)
-        assert lines[1].startswith(("Chica: Ana", "Txikia: Ana", "Petit : Ana")), lines
+        assert lines[1].startswith(("Chica: Ana", "Txikia: Ana", "Petit\u00a0: Ana")), lines
 
 
 def test_the_as_is_written_1_everywhere_a_card_is_shown(client: Client) -> None:
