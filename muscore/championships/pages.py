@@ -407,17 +407,18 @@ FOUND = 50
 
 
 def player_enrolments(championship: Championship, name: str) -> list[Enrolment]:
-    """The pairs whose players' names hold every word of ``name`` (any part of a name,
-    folded as the entries' keys are: case, accents, spelling; "irigo" finds Mikel
-    Irigoyen), withdrawn ones included, at most ``FOUND``."""
+    """The pairs whose players' names hold every word of ``name`` as the start of one of
+    theirs (any part of a name, folded as the entries' keys are: case, accents, spelling;
+    "irigo" finds Mikel Irigoyen, "1a" not "10a"), withdrawn ones included, at most
+    ``FOUND``."""
     words = services.fold(name).split()
     if not words:
         return []
     where = Q()
     for key in ("key_a", "key_b"):
         each = Q()
-        for word in words:
-            each &= Q(**{f"{key}__contains": word})
+        for word in words:  # the start of one of the name's words
+            each &= Q(**{f"{key}__startswith": word}) | Q(**{f"{key}__contains": " " + word})
         where |= each
     return list(championship.enrolments.filter(where)
                 .exclude(status__in=[Enrolment.Status.PENDING, Enrolment.Status.REJECTED])
