@@ -258,6 +258,7 @@ def push(args: argparse.Namespace, env: dict[str, str], tables: list[tuple[str, 
         rss_before = rss_mb(stream_pids)
         # A screen's phones on one stream server, as the docs' nginx hashes /events/ by its
         # screen (hash $arg_u consistent): each change is drawn once for the four phones.
+        watched = [table_id for table_id, _ in tables for _ in range(args.phones)]
         jobs = [(streams[zlib.crc32(table_id.encode()) % 2].port,
                  f"/events/?u={quote(f'/t/{table_id}/k/{key}/?live=1')}&lang=es",
                  f"10.{t // 250}.{t % 250}.{i + 1}")
@@ -293,16 +294,22 @@ def push(args: argparse.Namespace, env: dict[str, str], tables: list[tuple[str, 
         saves, errors = asyncio.run(save_hands([g.port for g in gunicorns], tables, args.rate,
                                                args.seconds))
         quiet(stream_pids)  # the last events on their way
+        time.sleep(2.5)  # and one check of the revisions (LIVE_SAFETY_SECONDS) after them
         write_cpu = cpu_seconds(app_pids) - write_from
         stream_cpu = cpu_seconds(stream_pids) - stream_from
         load_after = os.getloadavg()[0]
         done.set()
         for process in processes:
             process.join(timeout=60)
+        # Each client process held every args.clients-th phone: read back in that order.
         phones = [p for out in outs for p in json.loads(Path(out).read_text())]
+        owners = [t for c in range(args.clients) for t in watched[c::args.clients]]
+        warnings = [line for server in [*gunicorns, *streams]
+                    for line in server.stderr().splitlines()
+                    if "live bus" in line or "pub/sub lost" in line or "Traceback" in line]
     final = table_revisions(env, [t for t, _ in tables])
-    expected = [final[table_id] for table_id, _ in tables for _ in range(args.phones)]
-    missed = sum(1 for p, want in zip(phones, expected, strict=True) if p["revision"] != want)
+    missed = sum(1 for p, table_id in zip(phones, owners, strict=True)
+                 if p["revision"] != final[table_id])
     return {
         "screens": len(jobs), "connected": connected,
         "connect_errors": [p["error"] for p in phones if p["error"]],
@@ -314,7 +321,7 @@ def push(args: argparse.Namespace, env: dict[str, str], tables: list[tuple[str, 
         "cpu_per_screen_minute": stream_cpu / len(jobs) / (args.seconds / 60),
         "cpu_per_save": (write_cpu - stream_cpu) / max(1, len(saves)),
         "stream_cpu": stream_cpu, "write_cpu": write_cpu,
-        "load": (load_before, load_after),
+        "load": (load_before, load_after), "warnings": warnings,
     }
 
 
@@ -401,6 +408,8 @@ def report(pushed: dict[str, Any], polled: dict[str, Any], args: argparse.Namesp
           f"{pushed['save_errors'][:3]}; save {quantiles(pushed['saves'])}")
     print(f"  commit to event at the phones: {quantiles(pushed['latencies'])}")
     print(f"  missed revisions (a phone's last against its table's): {pushed['missed']}")
+    print(f"  the servers' warnings (a publish not taken, pub/sub lost, a traceback): "
+          f"{len(pushed['warnings'])} {pushed['warnings'][:3]}")
     print(f"  app servers' CPU {pushed['write_cpu']:.1f} s, of which the stream servers "
           f"{pushed['stream_cpu']:.1f} s: {pushed['cpu_per_screen_minute'] * 1000:.3f} ms per "
           f"screen per minute (the saves' own {pushed['cpu_per_save'] * 1000:.0f} ms each); "

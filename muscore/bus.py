@@ -36,8 +36,10 @@ _listeners: list[Listener] = []
 _client_lock = threading.Lock()
 _client: object | None = None
 _client_failed_at = 0.0
-#: After a failure, Redis is not asked again for this long (no write waits on it twice).
-RETRY_SECONDS = 5.0
+#: After a failure (tried twice), Redis is not asked again for this long: a Redis that is
+#: down costs each write at most one wait, and the streams' check of the revisions (every
+#: LIVE_SAFETY_SECONDS) brings the screens what was not published meanwhile.
+RETRY_SECONDS = 1.0
 
 
 def channel() -> str:
@@ -80,10 +82,13 @@ def send(topics: list[str]) -> None:
     if client is None:
         return
     message = json.dumps({"topics": topics, "at": at})
-    try:
-        client.publish(channel(), message)  # type: ignore[attr-defined]
-    except Exception as error:
-        _failed(error)
+    for attempt in (1, 2):  # a connection Redis closed meanwhile is made again once
+        try:
+            client.publish(channel(), message)  # type: ignore[attr-defined]
+            return
+        except Exception as error:
+            if attempt == 2:
+                _failed(error)
 
 
 def redis_url() -> str:
@@ -101,7 +106,9 @@ def _redis() -> object | None:
         if _client is None:
             import redis  # only a site with a bus needs the client
 
-            _client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+            # The cache's timeouts (muscore/settings.py): a busy machine's Redis answers late,
+            # and a publish given up is a screen told seconds later, by the check.
+            _client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
         return _client
 
 
