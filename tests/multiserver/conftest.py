@@ -101,4 +101,9 @@ def streams(cluster: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Itera
     logs = tmp_path_factory.mktemp("streams")
     a, b = Uvicorn(cluster.a.env, logs), Uvicorn(cluster.a.env, logs)
     with running(a, b):
-        yield Cluster(a, b, cluster.redis_url)
+        yield Cluster(a, b, cluster.redis_url, cluster.env)
+
+
+# The browser tests here run Playwright through pytest-playwright's own fixtures (one
+# Playwright per test process), with the Chromium and flags of tests/browser.
+from tests.browser.conftest import browser_type_launch_args  # noqa: E402, F401

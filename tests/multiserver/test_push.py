@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS, PHONE
+from tests.browser.conftest import PHONE
 from tests.live.sse import Stream
 from tests.multiserver.conftest import Cluster
 from tests.multiserver.servers import Uvicorn, running
@@ -75,14 +74,6 @@ def test_a_phone_whose_server_died_gets_what_it_missed_from_the_other(
         back.close()
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
-
-
 def open_phone(browser: Browser, url: str) -> Page:
     page = browser.new_context(**PHONE).new_page()
     page.set_default_timeout(10_000)
@@ -96,12 +87,12 @@ def points(page: Page, side: str) -> str:
 
 @pytest.mark.browser
 def test_two_phones_on_two_servers_see_each_others_taps_by_the_event(
-    cluster: Cluster, streams: Cluster, chromium: Browser,
+    cluster: Cluster, streams: Cluster, browser: Browser,
 ) -> None:
     table_id, headers = new_table(cluster.a, "198.51.100.203")
     key = headers["X-Table-Key"]
-    one = open_phone(chromium, f"{streams.a.url}/t/{table_id}/k/{key}/")
-    two = open_phone(chromium, f"{streams.b.url}/t/{table_id}/k/{key}/")
+    one = open_phone(browser, f"{streams.a.url}/t/{table_id}/k/{key}/")
+    two = open_phone(browser, f"{streams.b.url}/t/{table_id}/k/{key}/")
     # Selectors, not wait_for_function: the page's CSP forbids evaluating strings.
     for page in (one, two):
         page.wait_for_selector("html[data-stream='open']", state="attached")
@@ -123,12 +114,12 @@ def test_two_phones_on_two_servers_see_each_others_taps_by_the_event(
 
 @pytest.mark.browser
 def test_a_page_whose_stream_is_refused_polls_as_before(
-    cluster: Cluster, chromium: Browser, tmp_path: Path,
+    cluster: Cluster, browser: Browser, tmp_path: Path,
 ) -> None:
     refusing = Uvicorn({**cluster.a.env, "LIVE_MAX_PER_ADDRESS": "0"}, tmp_path / "refusing")
     with running(refusing):
         table_id, headers = new_table(cluster.a, "198.51.100.204")
-        page = open_phone(chromium, f"{refusing.url}/t/{table_id}/")
+        page = open_phone(browser, f"{refusing.url}/t/{table_id}/")
         page.wait_for_selector("html[data-stream='polling']", state="attached")
         piedras(cluster.b, table_id, headers, 5, "refused-1")
         page.wait_for_selector("#board-live[data-revision='2']", state="attached",
