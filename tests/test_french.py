@@ -75,8 +75,8 @@ def test_the_championship_pages_speak_french(client: Client) -> None:
     detail = reverse("championships:detail", args=[championship.pk])
     text = french(client, detail)
     for words in (
-        "Sites",
-        "Places par site",
+        "Lieux",
+        "Places par lieu",
         "Qualifiées et réserves",
         "Tirage avec la clé « s »",
         "Poule 1",
