@@ -79,7 +79,9 @@ def phone(page: Page) -> Page:
 @pytest.fixture
 def new_phone(new_context: Callable[..., BrowserContext]) -> Callable[..., Page]:
     """Another phone at the same table: its own context (cookies, storage, offline switch).
-    Keyword arguments go to browser.new_context, e.g. new_phone(locale="en-GB")."""
+    Keyword arguments go to browser.new_context, e.g. new_phone(reduced_motion="reduce"), but
+    not those of browser_context_args (locale, viewport...: pytest-playwright passes both, a
+    TypeError): for those, mark the test @pytest.mark.browser_context_args(locale="fr-FR")."""
 
     def make(**overrides: Any) -> Page:
         return _open_phone(new_context(**overrides))
