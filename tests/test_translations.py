@@ -117,3 +117,35 @@ def test_every_string_the_code_uses_is_translated(regenerated: Path, code: str) 
     committed = {(e.msgctxt, e.msgid) for e in messages(catalogue(code))}
     used = {(e.msgctxt, e.msgid) for e in messages(fresh)}
     assert used <= committed, f"missing from locale/{code}: {sorted(used - committed)}"
+
+
+GETTEXT_NAMES = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext",
+                 "pgettext_lazy", "npgettext", "npgettext_lazy"}
+
+
+def gettext_calls_in_fstrings(source: str) -> list[int]:
+    """The lines of `source` where a gettext call sits inside an f-string's braces: xgettext
+    does not read it, so makemessages never adds its msgid and every language shows Spanish."""
+    import ast
+
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.JoinedStr):
+            for inner in ast.walk(node):
+                if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+                        and inner.func.id in GETTEXT_NAMES):
+                    lines.append(inner.lineno)
+    return lines
+
+
+def test_the_fstring_check_sees_a_hidden_msgid() -> None:
+    assert gettext_calls_in_fstrings("x = f\"{a} · {_('Grupo')} {n}\"\n") == [1]
+    assert gettext_calls_in_fstrings("x = f\"{a} · \" + _('Grupo %(n)s') % {'n': n}\n") == []
+
+
+def test_no_msgid_hides_inside_an_fstring() -> None:
+    # "Phase de poules · Grupo 1": _('Grupo') inside f"..." was in no catalogue (issue 29).
+    found = [f"{path.relative_to(ROOT)}:{line}"
+             for path in sorted((ROOT / "muscore").rglob("*.py"))
+             for line in gettext_calls_in_fstrings(path.read_text(encoding="utf-8"))]
+    assert not found, "write these as _('... %(x)s') % {...}: " + ", ".join(found)

@@ -85,7 +85,7 @@ def game_title(phase: Phase, group: PhaseGroup) -> str:
     (its round, place and game), as its competition's stored name says it in the words of
     whoever made it: "Phase de poules · Grupo 1", "Final · partida 3"."""
     if not phase.knockout:
-        return f"{phase.name} · {_('Grupo')} {group.order + 1}"
+        return f"{phase.name} · " + _("Grupo %(n)s") % {"n": group.order + 1}
     total = rounds_of(len((phase.draw or {}).get("bracket") or [None, None]))
     title = round_name(total, group.round, third=group.order == 1 and group.round == total)
     name = f"{phase.name} · {title}"

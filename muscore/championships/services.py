@@ -720,7 +720,7 @@ def _write_phase(phase: Phase, planned: _PhaseDraw, seed: str, by: Actor) -> Non
         groups = competitions.create_liguillas(
             championship.club, by=by, rules=championship.rules, draw_method="phase",
             members=planned.members,
-            leagues=[(f"{phase.name} · {_('Grupo')} {number + 1}", pairs)
+            leagues=[(f"{phase.name} · " + _("Grupo %(n)s") % {"n": number + 1}, pairs)
                      for number, pairs in enumerate(planned.groups)])
     except competitions.CompetitionError as error:  # the whole draw is rolled back
         raise ChampionshipError(str(error)) from None
