@@ -20,11 +20,16 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections
+from prometheus_client import Counter
 
 from muscore import bus
 from muscore.live import render, topics
 
 logger = logging.getLogger(__name__)
+
+#: Screens drawn by this stream server (each for all its phones): /metrics.
+DRAWS = Counter("muscore_live_draws", "Live screens drawn by this stream server, each once "
+                "for all its phones.")
 
 
 def frame(event: str, data: dict[str, Any], event_id: str = "") -> bytes:
@@ -75,6 +80,8 @@ class Screen:
         self.drawing: asyncio.Task[None] | None = None
         self.again = False
         self.published = 0.0
+        #: The topics' tokens read just before its last drawing: what it shows.
+        self.tokens: dict[str, str] = {}
 
 
 class Hub:
@@ -86,7 +93,6 @@ class Hub:
         self.phones = 0
         self.per_address: dict[str, int] = {}
         self.closing = False
-        self.tokens: dict[str, str] = {}
         self.redis_up = False
         self.started = False
         self.draws = 0
@@ -183,7 +189,6 @@ class Hub:
                 found.discard(screen)
                 if not found:
                     del self.by_topic[topic]
-                    self.tokens.pop(topic, None)
 
     # ------------------------------------------------------------- hearing a change
 
@@ -222,16 +227,17 @@ class Hub:
 
     async def _draw(self, screen: Screen) -> None:
         assert self.loop is not None
-        unread = [t for t in screen.topics if t not in self.tokens]
-        if unread:
-            # The check's starting point, read before the first drawing: a change made
-            # between the two is drawn now or seen moving at the next check, never lost.
-            now = await self.loop.run_in_executor(self.executor, _tokens, unread)
-            self.tokens.update({t: now.get(t, "") for t in unread})
-        drawn = await self.loop.run_in_executor(
-            self.executor, _draw, screen.url, screen.language, screen.host, screen.scheme,
-            screen.session)
+        # The screen's tokens are read just before its drawing, in the same thread: the
+        # check compares each screen with what it was drawn at, so it does not draw again
+        # a change this drawing shows (it did: every save was drawn twice, by its publish
+        # and again at the next check). A change made between the two reads is drawn now
+        # or seen moving at the next check, never lost.
+        now, drawn = await self.loop.run_in_executor(
+            self.executor, _tokens_and_draw, screen.topics, screen.url, screen.language,
+            screen.host, screen.scheme, screen.session)
+        screen.tokens = {t: now.get(t, "") for t in screen.topics}
         self.draws += 1
+        DRAWS.inc()
         screen.status = drawn.status
         if drawn.status == 200 and drawn.etag != screen.etag:
             screen.etag = drawn.etag
@@ -293,10 +299,12 @@ class Hub:
             except Exception:
                 logger.exception("live: the revisions could not be read")
                 continue
-            moved = [t for t in watched if now.get(t, "") != self.tokens.get(t, "")]
-            self.tokens.update({t: now.get(t, "") for t in watched})
-            if moved:
-                self.heard(moved, time.time())
+            at = time.time()
+            for screen in list(self.screens.values()):
+                if screen.drawing is None and any(
+                        now.get(t, "") != screen.tokens.get(t, "") for t in screen.topics):
+                    screen.published = max(screen.published, at)
+                    self._redraw(screen)
 
 
 def _in_thread(work: Callable[..., Any], *args: Any) -> Any:
@@ -308,9 +316,13 @@ def _in_thread(work: Callable[..., Any], *args: Any) -> Any:
         close_old_connections()
 
 
-def _draw(url: str, language: str, host: str, scheme: str, session: str) -> render.Drawn:
-    # The handler closes its connections as a request does.
-    return render.draw(url, language, host, scheme, session)
+def _tokens_and_draw(screen_topics: tuple[str, ...], url: str, language: str, host: str,
+                     scheme: str, session: str) -> tuple[dict[str, str], render.Drawn]:
+    def both() -> tuple[dict[str, str], render.Drawn]:
+        return topics.tokens(screen_topics), render.draw(url, language, host, scheme, session)
+
+    result: tuple[dict[str, str], render.Drawn] = _in_thread(both)
+    return result
 
 
 def _tokens(watched: list[str]) -> dict[str, str]:

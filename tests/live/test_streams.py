@@ -183,3 +183,32 @@ def test_a_write_through_another_server_reaches_the_stream_by_its_check(
             assert 'data-revision="2"' in event.json()["html"]
         finally:
             stream.close()
+
+
+def draws(server: Server) -> float:
+    """The stream server's drawings so far (its /metrics)."""
+    status, _, content = http("GET", f"{server.url}/metrics")
+    assert status == 200
+    for line in content.decode().splitlines():
+        if line.startswith("muscore_live_draws_total "):
+            return float(line.split()[1])
+    raise AssertionError("no muscore_live_draws_total in /metrics")
+
+
+def test_a_save_is_drawn_once_not_again_at_the_check_of_the_revisions(streams: Server) -> None:
+    # Its publish draws it; the check (every 0.5 s here, no Redis) compares each screen
+    # with the tokens it was drawn at and finds nothing moved. It drew every save twice.
+    table = new_table(streams)
+    stream = Stream(streams.url, view_poll(table), etag="none")
+    try:
+        assert stream.until("change") is not None
+        time.sleep(1.2)  # the first drawing's checks behind it
+        before = draws(streams)
+        piedras(streams, table, 2, "once")
+        event = stream.until("change", timeout=5)
+        assert event is not None and 'data-revision="2"' in event.json()["html"]
+        time.sleep(1.6)  # three checks
+        assert draws(streams) - before == 1
+        assert stream.next(timeout=0.5) is None  # and no event either
+    finally:
+        stream.close()
