@@ -59,11 +59,13 @@ def no_scrollbar(tv: Page) -> None:
     assert size[0] <= size[1] and size[2] <= size[3], size
 
 
-def groups_phase(championship: Championship, boss: Any, barmen: list[Any]) -> Phase:
-    """Entries closed, the heats played, two groups of 4 drawn (the best 2 go on)."""
+def groups_phase(championship: Championship, boss: Any, barmen: list[Any],
+                 name: str = "Poules") -> Phase:
+    """Entries closed, the heats played, two groups of 4 drawn (the best 2 go on); the
+    phase named by its organiser (in French: "Poules")."""
     services.close_entries(championship, by=boss)
     play_heats(championship, barmen)
-    phase = services.add_phase(championship, by=boss, name="Poules")
+    phase = services.add_phase(championship, by=boss, name=name)
     return services.draw_phase(phase, by=boss, seed="Baiona")
 
 
