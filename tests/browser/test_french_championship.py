@@ -72,6 +72,7 @@ def groups_phase(championship: Championship, boss: Any, barmen: list[Any],
 def save_result(organiser: Page) -> None:
     """From a group's (a league competition's) page, the organiser opens its first game and
     saves its result by hand (the first pair wins 1-0)."""
+    expect(organiser).to_have_url(re.compile(r"/liga/\d+/$"))
     speaks_french(organiser)
     organiser.locator(".match-row a").first.click()
     expect(organiser.locator("#a-mano summary")).to_be_visible()
@@ -93,11 +94,22 @@ def test_a_french_volunteer_from_the_home_page_to_the_champion_with_the_halls_tv
     championship, boss, barmen = small_championship(seats=8, bars=BARS)
     phase = groups_phase(championship, boss, barmen)
 
-    # A volunteer's phone in French: the home page, the championships, this one: links only.
+    # A volunteer's phone in French, by links only: the home page, the club's page (its
+    # championships listed), then again the home page, the championships, this one.
     volunteer = new_phone()
     volunteer.goto("/")
     speaks_french(volunteer)
+    volunteer.locator("main a[href='/clubs/']").first.click()
+    expect(volunteer).to_have_url(re.compile(r"/clubs/$"))
+    speaks_french(volunteer)
+    volunteer.locator("main a", has_text="Federación de Mus").click()
+    expect(volunteer).to_have_url(re.compile(r"/club/federacion-de-mus/$"))
+    speaks_french(volunteer)
+    listed = volunteer.locator("[data-championships] a", has_text="Txapelketa 2026")
+    expect(listed).to_have_attribute("href", f"/campeonatos/{championship.pk}/")
+    volunteer.locator(".brand").click()  # the home page again
     volunteer.locator("[data-championships-link]").click()
+    expect(volunteer).to_have_url(re.compile(r"/campeonatos/$"))
     assert "Championnat" in speaks_french(volunteer)
     volunteer.locator("[data-current-championships] a", has_text="Txapelketa 2026").click()
     expect(volunteer).to_have_url(re.compile(rf"/campeonatos/{championship.pk}/$"))
