@@ -8,6 +8,7 @@ MUSCORE_DOCS_SCREENSHOTS=1 into docs/img, where docs/championship.md shows them.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,13 +16,18 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.urls import reverse
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, expect
 
 from muscore.championships import pages
 from muscore.championships import services as championships
 from muscore.leagues import results
 from muscore.tables import services
-from tests.browser.test_french_championship import groups_phase, no_scrollbar
+from tests.browser.test_french_championship import (
+    BARS,
+    TV_SIZE,
+    groups_phase,
+    no_scrollbar,
+)
 from tests.championships.factory import small_championship
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,14 +82,12 @@ def test_every_page_light_and_dark(
 LANGUAGES = ["es", "en", "eu", "fr"]
 #: MUSCORE_DOCS_SCREENSHOTS=1 writes them where docs/championship.md shows them.
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
-TV_SIZE: ViewportSize = {"width": 1920, "height": 1080}
 
 
 def championship_in_play() -> tuple[str, str, str]:
     """A championship of three bars in its groups: the round clock running, the first
     round's games played. The public page's, a pair's path's and the hall TV's paths."""
-    championship, boss, barmen = small_championship(seats=8, bars=[
-        ("Bar Txoko", 4), ("Herriko Taberna", 4), ("Gure Etxea", 3)])
+    championship, boss, barmen = small_championship(seats=8, bars=BARS)
     phase = groups_phase(championship, boss, barmen, name="Semifinal")
     for group in phase.groups.all():
         for match in group.competition.matches.filter(round__number=1):
@@ -103,19 +107,23 @@ def test_the_championship_in_the_four_languages(
     # The TV at half its pixels: a 960x540 picture of the 1920x1080 screen.
     hall = browser.new_context(base_url=live_server.url, viewport=TV_SIZE,
                                device_scale_factor=0.5, service_workers="block")
-    tv = hall.new_page()
-    for code in LANGUAGES:
-        # The language switch's cookie, as a volunteer who chose the language has it.
-        for page in (phone, tv):
-            page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": code,
-                                       "url": live_server.url}])
-        for name, url in (("page", public), ("pair", path)):
-            assert_page_ok(phone, url)
-            expect(phone.locator("html")).to_have_attribute("lang", code)
-            phone.screenshot(path=out / f"championship-{name}-{code}.png", full_page=True)
-        tv.goto(tv_url)
-        expect(tv.locator("html")).to_have_attribute("lang", code)
-        expect(tv.locator(".tv-panel.is-shown [data-deadline]")).to_have_count(2)
-        no_scrollbar(tv)
-        tv.screenshot(path=out / f"championship-tv-{code}.png")
-    hall.close()
+    try:
+        tv = hall.new_page()
+        for code in LANGUAGES:
+            # The language switch's cookie, as a volunteer who chose the language has it.
+            for page in (phone, tv):
+                page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME,
+                                           "value": code, "url": live_server.url}])
+            for name, url in (("page", public), ("pair", path)):
+                assert_page_ok(phone, url)
+                expect(phone.locator("html")).to_have_attribute("lang", code)
+                phone.screenshot(path=out / f"championship-{name}-{code}.png", full_page=True)
+            tv.goto(tv_url)
+            expect(tv.locator("html")).to_have_attribute("lang", code)
+            clocks = tv.locator(".tv-panel.is-shown [data-deadline]")
+            expect(clocks).to_have_count(2)
+            expect(clocks.first).to_have_text(re.compile(r"^\d+:\d\d$"))  # counting down
+            no_scrollbar(tv)
+            tv.screenshot(path=out / f"championship-tv-{code}.png")
+    finally:
+        hall.close()
