@@ -78,13 +78,27 @@
     kept = active && active !== document.body ? describe(active) : null;
   });
 
-  document.addEventListener("htmx:afterSettle", function () {
+  // Put back as soon as the new part is in the page (htmx:afterSwap), not at the settle:
+  // htmx ends the request (htmx:afterRequest) before it settles, 20 ms later, and a key
+  // pressed in between (a quick Tab) left <body> with the focus, which the settle then saw
+  // as not lost. The settle tries again only for a part not found at the swap.
+  function restore(last) {
     var what = kept;
-    kept = null;
-    if (!what || !lost()) return;
+    if (!what) return;
+    if (!lost()) {
+      kept = null;
+      return;
+    }
     var element = find(what);
-    if (element) element.focus({ preventScroll: false });
-  });
+    if (element) {
+      element.focus({ preventScroll: false });
+      kept = null;
+    } else if (last) {
+      kept = null;
+    }
+  }
+  document.addEventListener("htmx:afterSwap", function () { restore(false); });
+  document.addEventListener("htmx:afterSettle", function () { restore(true); });
 
   // --- skip links ------------------------------------------------------------------------
   // A skip link moves the focus itself (a fragment alone only scrolls in some browsers).

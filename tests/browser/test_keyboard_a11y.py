@@ -52,11 +52,6 @@ def laptop(browser: Browser, live_server: Any, language: str = "es") -> Page:
     return context.new_page()
 
 
-# Known fault, left open in issue 30: on a quiet machine the focus falls to <body> after the
-# last card field's change swaps the form (it passed when written, at load 15: a race
-# between that swap and the Tab). Not strict: the key count is still printed when it runs.
-@pytest.mark.xfail(reason="focus lost after the last card field's swap on a quiet machine "
-                          "(issue 30, left open)", strict=False)
 def test_sixteen_cards_and_an_envido_quiero_by_keyboard_alone(
     browser: Browser, live_server: Any
 ) -> None:
