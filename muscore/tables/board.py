@@ -68,6 +68,7 @@ def postre(mano: int, players: int) -> int:
 
 CHART_WIDTH = 320
 CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 26, 8, 8, 18
+CHART_TICK_GAP = 16  # the x axis' labels, at least this far apart (two digits at 10 px)
 
 
 def chart(
@@ -76,25 +77,37 @@ def chart(
     *,
     breaks: Sequence[int] = (),
     height: int = 130,
-    dealt: int | None = None,
+    dealt: Sequence[bool] | None = None,
 ) -> dict[str, Any]:
     """Both sides' score over the hands, for an inline SVG with axes and the dentro line.
 
-    `scores` are the scores after each hand, from 0-0. `breaks` are the counts of
-    hands after which a juego was won: the next juego starts again at 0-0, drawn as a
-    new pair of lines after a dashed separator (the chart of a whole vaca). `dealt` is how
-    many of those entries were hands dealt (the label counts hands, not piedras taps).
+    `scores` are the scores after each entry, from 0-0. `breaks` are the counts of
+    entries after which a juego was won: the next juego starts again at 0-0, drawn as a
+    new pair of lines after a dashed separator (the chart of a whole vaca). `dealt` says
+    of each entry whether it was a hand dealt: the axis counts hands (issue 30.6: 22
+    hands and 14 piedras taps read "1-36" under "22 manos"), and an entry that is no
+    hand (piedras tapped, a perete) moves the score where the last hand stands, a
+    step up. Without it every entry is a hand.
     """
     plot_left, plot_right = CHART_LEFT, CHART_WIDTH - CHART_RIGHT
     plot_top, plot_bottom = CHART_TOP, height - CHART_BOTTOM
-    steps = max(len(scores), 1)
+    flags = [True] * len(scores) if dealt is None else [bool(d) for d in dealt]
+    # place[i]: the hands dealt up to and including entry i - 1 (place[0] is the start).
+    place = [0]
+    for flag in flags:
+        place.append(place[-1] + (1 if flag else 0))
+    hands = place[-1]
+    steps = max(hands, 1)
 
     def y(points: int) -> float:
         shown = min(max(points, 0), target)
         return round(plot_bottom - shown / target * (plot_bottom - plot_top), 1)
 
+    def x_hand(n: int) -> float:
+        return round(plot_left + n * (plot_right - plot_left) / steps, 1)
+
     def x(i: int) -> float:
-        return round(plot_left + i * (plot_right - plot_left) / steps, 1)
+        return x_hand(place[i])
 
     ends = [b for b in sorted(set(breaks)) if 0 < b < len(scores)]
     starts = [0, *ends]
@@ -109,7 +122,12 @@ def chart(
             }
         )
     last = scores[-1] if scores else {"A": 0, "B": 0}
-    ticks = [1, *range(5, len(scores), 5)] + ([len(scores)] if len(scores) > 1 else [])
+    # Labels every 5 hands (10, 20... on a long vaca), at least CHART_TICK_GAP apart: the
+    # last hand's label stays, the one before it goes if too near ("35" over "36").
+    per_hand = (plot_right - plot_left) / steps
+    every = next((n for n in (5, 10, 20, 50) if n * per_hand >= CHART_TICK_GAP), 100)
+    ticks = [n for n in range(every, hands, every) if (hands - n) * per_hand >= CHART_TICK_GAP]
+    ticks = [1, *ticks] + ([hands] if hands > 1 else [])
     return {
         "width": CHART_WIDTH,
         "height": height,
@@ -128,9 +146,9 @@ def chart(
         "target_y": y(target),
         "zero_y": y(0),
         "separators": [x(b) for b in ends],
-        "x_ticks": [{"n": n, "x": x(n)} for n in sorted(set(ticks)) if scores],
+        "x_ticks": [{"n": n, "x": x_hand(n)} for n in sorted(set(ticks)) if hands],
         "label_y": height - 4,
-        "hands": len(scores) if dealt is None else dealt,
+        "hands": hands,
     }
 
 
@@ -483,7 +501,7 @@ def board(state: BoardState) -> dict[str, Any]:
             chart(
                 [h["score"] for h in juego["hands"]],
                 target,
-                dealt=sum(1 for h in juego["hands"] if is_dealt(h)),
+                dealt=[is_dealt(h) for h in juego["hands"]],
             ),
             players,
         ),
@@ -615,7 +633,7 @@ def shown_vaca_end(
                 target,
                 breaks=breaks,
                 height=170,
-                dealt=sum(1 for h in hands if is_dealt(h)),
+                dealt=[is_dealt(h) for h in hands],
             ),
             players,
         ),

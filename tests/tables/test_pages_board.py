@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from django.utils import translation
 
@@ -64,6 +66,34 @@ def test_chart_starts_at_zero_and_ends_at_the_last_score():
     assert float(a_points[0].split(",")[1]) > float(a_points[1].split(",")[1])
     assert b_points[-1].split(",")[1] == str(chart["target_y"])
     assert chart["hands"] == 2
+
+
+def test_chart_counts_hands_not_entries():
+    """22 hands and 14 piedras taps (issue 30.6): the axis reads 1 to 22, a tap moves the
+    score where the last hand stands, and no two labels overlap ("35" over "36")."""
+    scores, dealt = [], []
+    a = b = 0
+    for i in range(36):
+        tapped = i % 5 in (1, 3) and len(dealt) - sum(dealt) < 14
+        a, b = (a + 1, b) if i % 2 else (a, b + 1)
+        scores.append({"A": a, "B": b})
+        dealt.append(not tapped)
+    assert sum(dealt) == 22
+    chart = board.chart(scores, 40, dealt=dealt)
+    assert chart["hands"] == 22
+    numbers = [t["n"] for t in chart["x_ticks"]]
+    assert numbers[0] == 1 and numbers[-1] == 22 and max(numbers) == 22
+    xs = [t["x"] for t in chart["x_ticks"]]
+    assert all(later - earlier >= board.CHART_TICK_GAP for earlier, later in itertools.pairwise(xs))
+    assert xs[-1] == chart["right"] == chart["a_end"]["x"]
+    points = [float(p.split(",")[0]) for p in chart["a"].split()]
+    assert len(points) == 37 and points == sorted(points)
+    # Each tap is drawn at its hand's place: 14 entries share an x with the one before.
+    assert sum(1 for x0, x1 in itertools.pairwise(points) if x0 == x1) == 14
+    # Without the flags every entry is a hand: 36 entries, labelled up to 36, "35" dropped.
+    plain = board.chart(scores, 40)
+    assert plain["hands"] == 36
+    assert [t["n"] for t in plain["x_ticks"]][-2:] == [30, 36]
 
 
 def test_recuento_words_follow_the_issue_example():
