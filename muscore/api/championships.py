@@ -32,9 +32,10 @@ def detail(request: HttpRequest, championship_id: int) -> HttpResponse:
     page = request.GET.get("pagina", "1")
     if not page.isdigit() or len(page) > 9 or int(page) < 1:
         return error("pagina is a page number: 1, 2, 3...", 400)
-    # Kept by the championship's stamp: the first request after a change builds it, the
-    # next ones read it, a client holding it gets a 304.
-    found = kept.key(championship, "api", (int(page), request.path), language=False)
+    # Kept by the championship's stamp and the request's language (the names of its
+    # groups and games: muscore.leagues.names): the first request after a change builds
+    # it, the next ones read it, a client holding it gets a 304.
+    found = kept.key(championship, "api", (int(page), request.path))
     unchanged = kept.not_modified(request, found.etag)
     if unchanged is not None:
         return kept.mark(unchanged, found.etag, public=True)
@@ -47,6 +48,7 @@ def detail(request: HttpRequest, championship_id: int) -> HttpResponse:
         return json.dumps(document, ensure_ascii=False, cls=DjangoJSONEncoder).encode()
 
     response = HttpResponse(kept.kept(found, body), content_type="application/json")
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))  # its groups' names
     return kept.mark(response, found.etag, public=True)
 
 

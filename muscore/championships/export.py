@@ -70,7 +70,9 @@ def championship_document(championship: Championship, page: int = 1) -> dict[str
             "id": phase.pk, "name": phase.name, "level": phase.level,
             "region": phase.region.name if phase.region else None, "advance": phase.advance,
             "draw": phase.draw,
-            "groups": [docs[g.competition_id] for g in groups.get(phase.pk, [])],
+            # A group's or game's name in the reader's language (muscore.leagues.names).
+            "groups": [{**docs[g.competition_id], "name": g.competition.title}
+                       for g in groups.get(phase.pk, [])],
         } for phase in phases],
         "champion": winner.pk if winner else None,
     }

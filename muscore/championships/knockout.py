@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -21,7 +22,7 @@ from django.utils.translation import gettext as _
 from muscore.championships.models import Enrolment, Phase, PhaseGroup
 from muscore.championships.pairs import acting, phase_pair
 from muscore.clubs.permissions import Actor
-from muscore.leagues import competitions, consequences
+from muscore.leagues import competitions, consequences, names
 from muscore.leagues.models import Competition, Match
 from muscore.messages import WordedError
 
@@ -66,34 +67,26 @@ def rounds_of(places: int) -> int:
 
 def round_name(phase_rounds: int, number: int, third: bool = False) -> str:
     """A round's name for people: the final, semifinals, quarterfinals, else its number."""
-    if third:
-        return _("Tercer puesto")
-    left = phase_rounds - number
-    if left == 0:
-        return _("Final")
-    if left == 1:
-        return _("Semifinales")
-    if left == 2:
-        return _("Cuartos de final")
-    if left == 3:
-        return _("Octavos de final")
-    return _("Ronda %(n)s") % {"n": number}
+    return names.round_name(phase_rounds, number, third=third)
+
+
+def parts(phase: Phase, round: int, order: int, game: int, total: int | None = None
+          ) -> dict[str, Any]:
+    """What a phase's group (``round`` 0: its ``order``) or a knockout's game is named of
+    (muscore.leagues.names), no language words."""
+    if not phase.knockout:
+        return names.group_parts(phase.name, order + 1)
+    if total is None:
+        total = rounds_of(len((phase.draw or {}).get("bracket") or [None, None]))
+    return names.game_parts(phase.name, round=round, rounds=total, tie=order + 1,
+                            game=game if phase.best_of > 1 else None,
+                            third=order == 1 and round == total)
 
 
 def game_title(phase: Phase, group: PhaseGroup) -> str:
     """A phase's group or a knockout's game named in the reader's language from what it is
-    (its round, place and game), as its competition's stored name says it in the words of
-    whoever made it: "Phase de poules · Grupo 1", "Final · partida 3"."""
-    if not phase.knockout:
-        return f"{phase.name} · " + _("Grupo %(n)s") % {"n": group.order + 1}
-    total = rounds_of(len((phase.draw or {}).get("bracket") or [None, None]))
-    title = round_name(total, group.round, third=group.order == 1 and group.round == total)
-    name = f"{phase.name} · {title}"
-    if group.round != total:
-        name += f" {group.order + 1}"
-    if phase.best_of > 1:
-        name += " · " + _("partida %(n)s") % {"n": group.game}
-    return name
+    (its round, place and game), whoever's request made it."""
+    return names.made_name(parts(phase, group.round, group.order, group.game))
 
 
 @dataclass
@@ -224,16 +217,11 @@ def _new_game(phase: Phase, tie: Tie, total: int, by: Actor | None) -> None:
     if game % 2 == 0:
         pairs.reverse()
     club = phase.championship.club
-    title = round_name(total, tie.round, third=tie.order == 1 and tie.round == total)
-    name = f"{phase.name} · {title}"
-    if tie.round != total:
-        name += f" {tie.order + 1}"
-    if phase.best_of > 1:
-        name += " · " + _("partida %(n)s") % {"n": game}
+    made = parts(phase, tie.round, tie.order, game, total)
     try:
         competition = competitions.create_competition(
-            club, by=acting(by, club), name=name, pairs=pairs, rules=phase.championship.rules,
-            draw=[0, 1], draw_method="phase")
+            club, by=acting(by, club), name=names.stored_name(made), pairs=pairs,
+            rules=phase.championship.rules, draw=[0, 1], draw_method="phase", made=made)
     except competitions.CompetitionError as error:  # the whole change is rolled back
         raise KnockoutError(str(error)) from None
     PhaseGroup.objects.create(phase=phase, order=tie.order, round=tie.round, game=game,
@@ -272,11 +260,12 @@ def _clear_stale(phase: Phase, stale: list[PhaseGroup]) -> None:
     ids = [g.competition_id for g in stale]
     # Played, or being played (a hand at its table): the hands entered are never lost.
     played = (consequences.started(Match.objects.filter(competition_id__in=ids))
-              .order_by("competition_id").values_list("competition__name", flat=True).first())
+              .order_by("competition_id").values_list("competition__name", "competition__made")
+              .first())
     if played is not None:
         raise KnockoutError(_(
             "Este resultado cambia quién juega «%(game)s», que ya se jugó: borra antes su "
-            "resultado y vuelve a anotar este.") % {"game": played})
+            "resultado y vuelve a anotar este.") % {"game": names.title_of(*played)})
     for competition in Competition.objects.filter(pk__in=ids):
         log.info("knockout game removed: %s (phase %s), its pairs changed by a correction",
                  competition.name, phase.pk)

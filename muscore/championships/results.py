@@ -19,7 +19,7 @@ from muscore.championships import knockout
 from muscore.championships.models import Phase, PhaseGroup, Sede
 from muscore.championships.services import heat_order
 from muscore.clubs.permissions import Actor
-from muscore.leagues import consequences
+from muscore.leagues import consequences, names
 from muscore.leagues.competitions import CompetitionError
 from muscore.leagues.models import Competition, Entry, Match
 
@@ -90,8 +90,8 @@ def dependents(match: Match) -> list[str]:
              .filter(Q(round__gt=round_) | Q(round=round_, order=order, game__gt=max(number, 2)))
              .filter(competition__entries__pair_id__in=pairs).values("competition_id"))
     played = consequences.started(Match.objects.filter(competition_id__in=later))
-    return found + list(played.order_by("competition_id").values_list(
-        "competition__name", flat=True).distinct())
+    return found + [names.title_of(name, made) for name, made in played.order_by(
+        "competition_id").values_list("competition__name", "competition__made").distinct()]
 
 
 def holders(competition: Competition) -> list[str]:

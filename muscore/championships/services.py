@@ -43,7 +43,7 @@ from muscore.clubs.forms import clean_name, clean_person_name
 from muscore.clubs.models import NAME_MAX, Club, Pair
 from muscore.clubs.permissions import Actor, is_organiser, require_organiser, stored_user
 from muscore.clubs.services import create_club
-from muscore.leagues import ceros_rounds, competitions
+from muscore.leagues import ceros_rounds, competitions, names
 from muscore.leagues.compute.document import read_rules
 from muscore.leagues.compute.draw import DrawError, DrawPair, draw_groups, group_winners
 from muscore.leagues.compute.errors import LeagueError
@@ -343,12 +343,12 @@ def _replace_in_bracket(enrolment: Enrolment, phase: Phase) -> None:
     games = Entry.objects.filter(pair_id=enrolment.phase_pair_id or 0,
                                  competition__phase_group__phase=phase)
     played = Competition.objects.filter(
-        entries__in=games, matches__source__gt="").values_list("name", flat=True).first()
+        entries__in=games, matches__source__gt="").values_list("name", "made").first()
     if played is not None:
         raise ChampionshipError(
             _("%(pair)s ya ha jugado en %(phase)s (%(game)s): una reserva no puede ocupar su "
               "sitio. Anota su incomparecencia en su partida.")
-            % {"pair": enrolment.name, "phase": phase.name, "game": played})
+            % {"pair": enrolment.name, "phase": phase.name, "game": names.title_of(*played)})
     nxt = next_reserve(enrolment, phase)
     if nxt is None:
         return  # no reserve left: its tie stays, the organiser records the no-show
@@ -720,8 +720,9 @@ def _write_phase(phase: Phase, planned: _PhaseDraw, seed: str, by: Actor) -> Non
         groups = competitions.create_liguillas(
             championship.club, by=by, rules=championship.rules, draw_method="phase",
             members=planned.members,
-            leagues=[(f"{phase.name} · " + _("Grupo %(n)s") % {"n": number + 1}, pairs)
-                     for number, pairs in enumerate(planned.groups)])
+            leagues=[(names.stored_name(knockout.parts(phase, 0, number, 1)), pairs)
+                     for number, pairs in enumerate(planned.groups)],
+            made=[knockout.parts(phase, 0, number, 1) for number in range(len(planned.groups))])
     except competitions.CompetitionError as error:  # the whole draw is rolled back
         raise ChampionshipError(str(error)) from None
     PhaseGroup.objects.bulk_create(

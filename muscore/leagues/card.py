@@ -221,7 +221,7 @@ def latest_night(competition: Competition) -> dt.date | None:
 
 def _night(competition: Competition, title: str, filename: str, matches: list[Match],
            upto: int | None = None) -> Night:
-    night = Night(competition.club.name, competition.name, title, filename)
+    night = Night(competition.club.name, competition.title, title, filename)
     tables = table_labels(matches)
     rounds = round_labels(matches)
     for match in matches:

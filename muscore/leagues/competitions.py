@@ -187,6 +187,7 @@ def create_competition(
     retired_ok: bool = False,
     rated: bool = True,
     into: Competition | None = None,
+    made: Mapping[str, Any] | None = None,
 ) -> Competition:
     """A new competition of `pairs` (their order gives the entry indices).
 
@@ -196,7 +197,8 @@ def create_competition(
     record of what was played, retired people included). With `rated` False its matches
     stay out of the club's ratings and leaders (another club's competition, imported).
     `into` is a large import's competition, made by its request and left to the worker
-    (muscore.leagues.imports): it is filled rather than a new one made.
+    (muscore.leagues.imports): it is filled rather than a new one made. `made`: what an
+    app-made name is made of (muscore.leagues.names), named in the reader's language.
     """
     check_organiser(by, club)
     try:
@@ -228,7 +230,7 @@ def create_competition(
         club=club, name=name, format=format, legs=legs, group_count=group_count, ceros=ceros,
         rules=table_rules.to_json(), **{f"points_{k}": v for k, v in
                                         read_points(points).to_json().items()},
-        created_by=stored_user(by), rated=rated,
+        created_by=stored_user(by), rated=rated, made=dict(made or {}),
     )
     if into is None:
         competition = Competition.objects.create(**fields)
@@ -278,13 +280,16 @@ def create_liguillas(
     rules: Mapping[str, Any] | None = None,
     draw_method: str = "typed",
     members: Members | None = None,
+    made: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[Competition]:
     """Many one-leg liguillas of `club` at once (a championship phase's groups), each
     (name, pairs) drawn in the order given with its fixtures made, as `create_competition`
     with `draw` would make them one by one, with the same checks, in a fixed number of
     queries whatever their number. `members` (:func:`pair_members` of every pair), when
-    the caller read them before its transaction."""
+    the caller read them before its transaction; `made`, one for each league: what its
+    app-made name is made of (muscore.leagues.names)."""
     check_organiser(by, club)
+    made_of = list(made or [{}] * len(leagues))
     try:
         table_rules = read_rules(rules)
         names = [read_name(name) for name, _pairs in leagues]
@@ -300,15 +305,15 @@ def create_liguillas(
     user = stored_user(by)
     now = timezone.now()
     points = {f"points_{k}": v for k, v in read_points(None).to_json().items()}
-    made = Competition.objects.bulk_create(
+    liguillas = Competition.objects.bulk_create(
         Competition(club=club, name=name, format=Competition.Format.LIGUILLA, legs=1,
                     rules=table_rules.to_json(), created_by=user, draw=list(range(len(pairs))),
                     draw_method=draw_method[:10], drawn_at=now, drawn_by=user,
-                    status=Competition.Status.PLAYING, revision=2, **points)
-        for name, (_n, pairs) in zip(names, leagues, strict=True))
+                    status=Competition.Status.PLAYING, revision=2, made=dict(parts), **points)
+        for name, (_n, pairs), parts in zip(names, leagues, made_of, strict=True))
     entries = Entry.objects.bulk_create(
         Entry(competition=competition, pair=pair, index=i)
-        for competition, (_n, pairs) in zip(made, leagues, strict=True)
+        for competition, (_n, pairs) in zip(liguillas, leagues, strict=True)
         for i, pair in enumerate(pairs))
     by_competition: dict[int, list[Entry]] = {}
     for entry in entries:
@@ -316,8 +321,8 @@ def create_liguillas(
     # Each drawn in the order given: the fixtures as record_draw makes them.
     draw_plan.write_many([
         (competition, draw_plan.plan(competition, list(range(len(drawn))), drawn))
-        for competition in made for drawn in [by_competition[competition.pk]]])
-    return made
+        for competition in liguillas for drawn in [by_competition[competition.pk]]])
+    return liguillas
 
 
 def record_draw(
@@ -490,7 +495,7 @@ def _check_one_table(match: Match, names: Sequence[str]) -> None:
                     raise CompetitionError(
                         _("%(name)s ya se sienta en %(competition)s en esta jornada: una "
                           "persona, una mesa por jornada.")
-                        % {"name": name, "competition": other.competition.name})
+                        % {"name": name, "competition": other.competition.title})
                 raise CompetitionError(
                     _("%(name)s ya se sienta en la partida %(n)s de esta jornada: una persona, "
                       "una mesa por jornada.") % {"name": name, "n": other.number})

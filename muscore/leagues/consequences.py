@@ -65,7 +65,7 @@ def _league_own(match: Match) -> list[str]:
         number = Round.objects.filter(pk=match.round_id).values_list("number", flat=True).get()
         later = (Round.objects.filter(competition_id=match.competition_id, number__gt=number)
                  .order_by("number").values_list("number", flat=True))
-        return [_("%(competition)s · ronda %(n)s") % {"n": n, "competition": competition.name}
+        return [_("%(competition)s · ronda %(n)s") % {"n": n, "competition": competition.title}
                 for n in later]
     if competition.format != Competition.Format.GROUPS:
         return []
@@ -78,7 +78,7 @@ def _league_own(match: Match) -> list[str]:
         knockout = knockout.filter(slot__in=stages).filter(
             Q(first_id__in=pairs) | Q(second_id__in=pairs))
     # A group's result: the knockout drawn from the groups' standings, once started.
-    return [_("%(competition)s · partida %(n)s") % {"n": n, "competition": competition.name}
+    return [_("%(competition)s · partida %(n)s") % {"n": n, "competition": competition.title}
             for n in knockout.order_by("number").values_list("number", flat=True)]
 
 

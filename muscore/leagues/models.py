@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from muscore import bus
 from muscore.clubs.models import Club, Pair
+from muscore.leagues import names
 
 
 class Competition(models.Model):
@@ -80,12 +81,22 @@ class Competition(models.Model):
     # Whether its matches count in the club's ratings and leaders: another club's
     # competition imported for the record does not, unless the organiser says so.
     rated = models.BooleanField(default=True)
+    # What the app made its name of (a championship's group or knockout game: the phase's
+    # name, the group, round, tie and game, no language words), named in the reader's
+    # language when shown (muscore.leagues.names); {} for a name as typed.
+    made = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["club", "-created_at", "id"]
 
     def __str__(self) -> str:
-        return self.name
+        return self.title
+
+    @property
+    def title(self) -> str:
+        """Its name for the reader: a name the app made, in the active language; a typed
+        name as typed."""
+        return names.title(self)
 
     @property
     def points(self) -> dict[str, int]:

@@ -135,13 +135,13 @@ def delete_competition(competition: Competition, *, by: Actor) -> None:
         if placed:  # a championship's draw placed it: only its own reset moves it
             raise CompetitionError(_(
                 "%(name)s es parte de %(holders)s: no se borra desde aquí, lo hace su "
-                "campeonato.") % {"name": locked.name, "holders": consequences.named(placed)})
+                "campeonato.") % {"name": locked.title, "holders": consequences.named(placed)})
         played = Match.objects.filter(competition=locked).exclude(source="").exists()
         claimed = ResultClaim.objects.filter(competition=locked).exists()
         if played or claimed:
             raise CompetitionError(_(
                 "%(name)s ya tiene resultados: no se borra, se archiva (sale de las listas y "
-                "queda guardada).") % {"name": locked.name})
+                "queda guardada).") % {"name": locked.title})
         # Matches and rounds point at the entries with PROTECT (a pair with results is never
         # deleted under them): none has a result here, so they go first.
         Match.objects.filter(competition=locked).delete()

@@ -253,14 +253,14 @@ def table_board(table_id: str) -> dict[str, Any] | None:
         else:
             note = _("Provisional: deshacer en la mesa todavía lo cambia.")
     return {
-        "title": competition.name,
+        "title": competition.title,
         "where": _("%(round)s · partida %(n)s") % {
             "round": round_title(match.round), "n": match.number},
         "url": match_url(match),
         "result": result,
         "note": note,
         "back_url": competition_url(competition),
-        "back": _("Volver a %(competition)s") % {"competition": competition.name},
+        "back": _("Volver a %(competition)s") % {"competition": competition.title},
     }
 
 
@@ -513,7 +513,7 @@ def table_fixes(club_id: int, limit: int = 20) -> list[dict[str, Any]]:
     for c in (Correction.objects.filter(action="table_fix", competition__club_id=club_id,
                                         competition__archived=False)
               .select_related("competition__club", "match").order_by("-at", "-id")[:limit]):
-        rows.append({"at": c.at, "competition": c.competition.name,
+        rows.append({"at": c.at, "competition": c.competition.title,
                      "number": c.match.number,
                      "url": competition_url(c.competition, "match", c.match.number),
                      "before": figures_text(c.before), "after": figures_text(c.after)})

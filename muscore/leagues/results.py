@@ -194,7 +194,7 @@ def write(
         # The worker is writing its results in batches (muscore.leagues.imports).
         raise CompetitionError(_(
             "%(name)s se está importando: sus resultados se podrán cambiar cuando termine.")
-            % {"name": match.competition.name})
+            % {"name": match.competition.title})
     reason = check_reason(match, action, reason)
     check_dependents(match, result, action)
     before = match.figures()
@@ -423,10 +423,10 @@ def check_table_write(table: Table, vaca: int, now: datetime | None = None) -> N
         raise ResultSettled(
             gettext_lazy("El resultado ya es definitivo en %(competition)s: de él depende "
                          "%(dependents)s. Pide la corrección a sus organizadores"),
-            competition=match.competition.name, dependents=consequences.named(because))
+            competition=match.competition.title, dependents=consequences.named(because))
     raise ResultSettled(
         gettext_lazy("El resultado ya es definitivo en %(competition)s: pide la corrección "
-                     "a sus organizadores"), competition=match.competition.name)
+                     "a sus organizadores"), competition=match.competition.title)
 
 
 def _sync(match_id: int, table: Table, state: TableState) -> None:

@@ -100,7 +100,7 @@ def check_merge(keep: Player, gone: Player) -> None:
         raise MergeRefused(
             _("%(a)s y %(b)s juegan los dos en %(competition)s: una persona entra en una "
               "competición una sola vez, así que no pueden ser la misma.")
-            % {"a": keep.name, "b": gone.name, "competition": competition.name})
+            % {"a": keep.name, "b": gone.name, "competition": competition.title})
     # A pair of `gone` with the same players as one of `keep`'s would be two pairs of one
     # pair of people (the club refuses those): the organiser retires or changes one first.
     keep_pairs = {frozenset(p for p in _members(pair) if p != keep.pk): pair

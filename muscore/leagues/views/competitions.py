@@ -70,7 +70,7 @@ def league_summary(club: Club) -> dict[str, Any]:
         status=Competition.Status.IMPORTING).select_related("club"))
     disputes = pages.disputes_by_competition(listed)
     competitions = [
-        {"name": c.name, "url": pages.competition_url(c), "note": pages.status(c),
+        {"name": c.title, "url": pages.competition_url(c), "note": pages.status(c),
          "disputes": pages.disputes_text(disputes.get(c.pk, 0))}
         for c in listed
     ]

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 
 from muscore.clubs.models import Club
 from muscore.clubs.views import club_context
-from muscore.leagues import stats_store
+from muscore.leagues import names, stats_store
 from muscore.leagues.models import Competition
 from muscore.leagues.views.players import player_url
 
@@ -54,7 +54,7 @@ def leaders(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     competitions = list(Competition.objects.filter(club=club).exclude(
         status=Competition.Status.IMPORTING).order_by("-created_at", "-pk")
-                        .values_list("pk", "name", "archived"))
+                        .values_list("pk", "name", "archived", "made"))
     chosen = request.GET.get("liga", "")
     if chosen and not (chosen.isdigit() and int(chosen) in {c[0] for c in competitions}):
         raise Http404("no such competition in this club")
@@ -74,8 +74,9 @@ def leaders(request: HttpRequest, slug: str) -> HttpResponse:
         "min_matches": stats_store.MIN_MATCHES,
         # A season's leaders: one competition's matches (?liga=<id>), or all of them.
         # An archived one is off the list (its link still answers, for the record).
-        "competitions": [{"pk": pk, "name": name, "current": pk == competition_id}
-                         for pk, name, archived in competitions
+        "competitions": [{"pk": pk, "name": names.made_name(made) or name,
+                          "current": pk == competition_id}
+                         for pk, name, archived, made in competitions
                          if not archived or pk == competition_id] if len(competitions) > 1
         else [],
         "all_competitions": competition_id is None,

@@ -39,7 +39,7 @@ def night_page(request: HttpRequest, slug: str) -> HttpResponseBase:
 def _etag(rows: list[night.CompetitionNight]) -> str:
     """The live part's tag: every figure it shows, its language, the release."""
     figures = [(r.competition.pk, r.competition.revision, r.competition.status,
-                r.competition.on_tv, r.competition.name, r.in_play, r.waiting, r.disputed,
+                r.competition.on_tv, r.competition.title, r.in_play, r.waiting, r.disputed,
                 r.to_mark, r.left, r.round) for r in rows]
     digest = hashlib.sha256(repr(figures).encode()).hexdigest()[:16]
     return f'"n{digest}-{get_language()}-{live.RELEASE}"'
@@ -102,14 +102,14 @@ def archive(request: HttpRequest, slug: str, competition_id: int) -> HttpRespons
     archived = request.POST.get("archived", "1") == "1"
     night.set_archived(competition, archived, by=request.user)
     messages.success(request, (_("%(name)s archivada.") if archived else
-                               _("%(name)s vuelve a las listas.")) % {"name": competition.name})
+                               _("%(name)s vuelve a las listas.")) % {"name": competition.title})
     return _back(slug)
 
 
 @require_POST
 def delete(request: HttpRequest, slug: str, competition_id: int) -> HttpResponseBase:
     competition = _act(request, slug, competition_id)
-    name = competition.name
+    name = competition.title
     try:
         night.delete_competition(competition, by=request.user)
     except CompetitionError as error:

@@ -109,7 +109,7 @@ def _recent(player: Player, history: Sequence[float]) -> list[dict[str, Any]]:
         before = history[place - 1] if place > 0 else 0.0
         row = pages.match_row(point.match)
         row.update(won=point.won, side=point.side, nivel=point.nivel,
-                   change=point.nivel - before, competition=point.match.competition.name)
+                   change=point.nivel - before, competition=point.match.competition.title)
         rows.append(row)
     return rows
 
@@ -122,7 +122,7 @@ def _pairs(player: Player) -> list[dict[str, Any]]:
     for entry in Entry.objects.filter(pair_id__in=list(found)).select_related(
             "competition").order_by("-competition__created_at", "competition_id"):
         found[entry.pair_id]["entries"].append({
-            "name": entry.competition.name,
+            "name": entry.competition.title,
             "url": pages.entry_url(entry.competition, entry.index),
         })
     return list(found.values())

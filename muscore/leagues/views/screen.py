@@ -240,7 +240,7 @@ def _being_made(competition: Competition, kind: str) -> HttpResponse:
     says so, 202 with Retry-After, kept by no one."""
     if kind not in CARD_TYPES:
         raise Http404(_("La tarjeta se da como .png, .txt o .json."))
-    night = card.Night(competition.club.name, competition.name,
+    night = card.Night(competition.club.name, competition.title,
                        _("La tarjeta se está preparando: vuelve a pedirla en unos segundos."),
                        "tarjeta")
     response = HttpResponse(_draw(night, kind, ""), content_type=CARD_TYPES[kind], status=202)
