@@ -29,7 +29,7 @@ championship instead, on a copy: a new phase of every qualified pair (448, 112 g
 and its draw through the organiser's page, then the championship's page, a province
 final's page and its hall screen read cold, then polled as 200 visitors do (If-None-Match:
 the 304 of its kept body), each with the longest lock meanwhile (the watcher takes the
-championship's row and the phase's on PostgreSQL).
+phase's row and the championship's on PostgreSQL, in the draw's order).
 
 On PostgreSQL (--database-url postgres://..., a database where `build_large_club` ran:
 benchmarks/probe_postgres.py makes a throwaway cluster for it) the watcher takes the
@@ -280,8 +280,11 @@ def championship_probe(root: Path, only: str) -> None:
     from django.db import connection
 
     print(f"{connection.vendor}, load average {os.getloadavg()[0]:.1f}", flush=True)
-    watcher = Watcher(root, [(Championship._meta.db_table, championship.pk, "FOR UPDATE"),
-                             (Phase._meta.db_table, phase.pk, "FOR UPDATE")])
+    # In the draw's order: the phase's row (its first lock), then the championship's (its
+    # stamp, last). The other way round the watcher deadlocked with every draw on
+    # PostgreSQL (its 1 s deadlock_timeout read as the draw's lock).
+    watcher = Watcher(root, [(Phase._meta.db_table, phase.pk, "FOR UPDATE"),
+                             (Championship._meta.db_table, championship.pk, "FOR UPDATE")])
     watcher.start()
     time.sleep(1)  # its loop running
     held = _time_transactions()

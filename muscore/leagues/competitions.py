@@ -288,6 +288,23 @@ def create_liguillas(
     queries whatever their number. `members` (:func:`pair_members` of every pair), when
     the caller read them before its transaction; `made`, one for each league: what its
     app-made name is made of (muscore.leagues.names)."""
+    return draw_plan.write_liguillas(plan_liguillas(
+        club, by=by, leagues=leagues, rules=rules, draw_method=draw_method, members=members,
+        made=made))
+
+
+def plan_liguillas(
+    club: Club,
+    *,
+    by: Actor,
+    leagues: Sequence[tuple[str, Sequence[Pair]]],
+    rules: Mapping[str, Any] | None = None,
+    draw_method: str = "typed",
+    members: Members | None = None,
+    made: Sequence[Mapping[str, Any]] | None = None,
+) -> draw_plan.Liguillas:
+    """`create_liguillas`' checks and rows, before its transaction (a phase's draw checks
+    and works them out first, then writes them with `draw_plan.write_liguillas`)."""
     check_organiser(by, club)
     made_of = list(made or [{}] * len(leagues))
     try:
@@ -305,24 +322,13 @@ def create_liguillas(
     user = stored_user(by)
     now = timezone.now()
     points = {f"points_{k}": v for k, v in read_points(None).to_json().items()}
-    liguillas = Competition.objects.bulk_create(
+    return draw_plan.liguillas([
         Competition(club=club, name=name, format=Competition.Format.LIGUILLA, legs=1,
                     rules=table_rules.to_json(), created_by=user, draw=list(range(len(pairs))),
                     draw_method=draw_method[:10], drawn_at=now, drawn_by=user,
                     status=Competition.Status.PLAYING, revision=2, made=dict(parts), **points)
-        for name, (_n, pairs), parts in zip(names, leagues, made_of, strict=True))
-    entries = Entry.objects.bulk_create(
-        Entry(competition=competition, pair=pair, index=i)
-        for competition, (_n, pairs) in zip(liguillas, leagues, strict=True)
-        for i, pair in enumerate(pairs))
-    by_competition: dict[int, list[Entry]] = {}
-    for entry in entries:
-        by_competition.setdefault(entry.competition_id, []).append(entry)
-    # Each drawn in the order given: the fixtures as record_draw makes them.
-    draw_plan.write_many([
-        (competition, draw_plan.plan(competition, list(range(len(drawn))), drawn))
-        for competition in liguillas for drawn in [by_competition[competition.pk]]])
-    return liguillas
+        for name, (_n, pairs), parts in zip(names, leagues, made_of, strict=True)],
+        [pairs for _name, pairs in leagues])
 
 
 def record_draw(

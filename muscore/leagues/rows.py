@@ -27,3 +27,42 @@ def insert_rows(model: type[models.Model], fields: Sequence[str],
         cursor.executemany(
             f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({names}) VALUES ({marks})",
             rows)
+
+
+def prepared_rows(objs: Sequence[models.Model], fields: Sequence[str]) -> list[tuple[Any, ...]]:
+    """Each unsaved instance's values of `fields` as their columns store them (what
+    bulk_create prepares in its insert), worked out before a transaction so that the
+    transaction only sends them (`insert_rows`, `insert_returning`)."""
+    if not objs:
+        return []
+    meta = objs[0]._meta
+    every = [meta.get_field(name) for name in fields]
+    return [tuple(field.get_db_prep_save(field.pre_save(obj, True), connection)  # type: ignore[union-attr]
+                  for field in every) for obj in objs]
+
+
+def insert_returning(model: type[models.Model], fields: Sequence[str],
+                     rows: Sequence[tuple[Any, ...]]) -> list[int]:
+    """`insert_rows`, giving back the new rows' ids in the rows' order: multi-row INSERT
+    ... RETURNING (SQLite 3.35, PostgreSQL), whose order bulk_create relies on too."""
+    if not rows:
+        return []
+    assert connection.features.can_return_rows_from_bulk_insert
+    meta = model._meta
+    columns = {f.name: str(f.column) for f in meta.concrete_fields}
+    names = ", ".join(connection.ops.quote_name(columns[f]) for f in fields)
+    marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    table, pk = connection.ops.quote_name(meta.db_table), connection.ops.quote_name(
+        str(meta.pk.column))
+    size = max(1, 999 // len(fields))  # SQLite's smallest limit of parameters a query
+    ids: list[int] = []
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), size):
+            batch = rows[start:start + size]
+            cursor.execute(f"INSERT INTO {table} ({names}) VALUES "
+                           f"{', '.join([marks] * len(batch))} RETURNING {pk}",
+                           [value for row in batch for value in row])
+            # In the rows' order: the ids one insert gives are ascending, whatever order
+            # RETURNING lists them in.
+            ids.extend(sorted(row[0] for row in cursor.fetchall()))
+    return ids
