@@ -407,9 +407,35 @@ def recuento_lines(
     return lines
 
 
-def entry_lines(hand: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+def as_counted(result: Mapping[str, Any], target: int | None) -> Mapping[str, Any]:
+    """A hand's result with its scores as the rules count them: the points past the
+    target are dropped (rules.md), so a tap of 5 at 36 reads "+5, 40: ganan el juego" and
+    "Queda 40-5", not 41 (issue 30.6). The engine's result itself is left as it is."""
+    if target is None or not result:
+        return result
+
+    def counted(score: Any) -> Any:
+        if not isinstance(score, Mapping):
+            return score
+        return {side: min(int(points), target) if isinstance(points, int) else points
+                for side, points in score.items()}
+
+    shown = dict(result)
+    if "score" in shown:
+        shown["score"] = counted(shown["score"])
+    if isinstance(shown.get("recuento"), list):
+        shown["recuento"] = [
+            {**step, "score": counted(step.get("score"))} if isinstance(step, Mapping) else step
+            for step in shown["recuento"]
+        ]
+    return shown
+
+
+def entry_lines(
+    hand: Mapping[str, Any], players: Sequence[str], target: int | None = None
+) -> list[str]:
     """What one replayed entry of a vaca did, in the table's words (a hand's recuento)."""
-    return recuento_lines(hand.get("result") or {}, players)
+    return recuento_lines(as_counted(hand.get("result") or {}, target), players)
 
 
 def current_juego(vaca: Vaca) -> dict[str, Any]:
@@ -435,20 +461,26 @@ def current_juego(vaca: Vaca) -> dict[str, Any]:
     }
 
 
-def juegos_results(vaca: Vaca, players: Sequence[str]) -> list[dict[str, Any]]:
-    """Each juego won in a vaca: who won it and the final score."""
+def juegos_results(
+    vaca: Vaca, players: Sequence[str], target: int | None = None
+) -> list[dict[str, Any]]:
+    """Each juego won in a vaca: who won it and the final score, as the rules count it:
+    the points past the target are dropped (rules.md), so a juego won by a tap of 5 at
+    36 ended 40-17, not 41-17 (issue 30.6)."""
     out = []
     for hand in vaca.get("hands") or []:
         if winner := hand["winner"]:
             result = hand.get("result") or {}
-            score = hand["score"]
+            score = {"A": int(hand["score"]["A"]), "B": int(hand["score"]["B"])}
+            if target is not None:
+                score = {side: min(points, target) for side, points in score.items()}
             won, lost = (score["A"], score["B"]) if winner == "A" else (score["B"], score["A"])
             out.append(
                 {
                     "juego": hand["juego"],
                     "winner": winner,
                     "names": side_names(players, winner),
-                    "score": hand["score"],
+                    "score": score,
                     # The winner's score first, as a title says who won (issue 19.5).
                     # Word joiners keep "42–2" whole when the line wraps.
                     "a": f"{won}\u2060",
@@ -478,10 +510,12 @@ def board(state: BoardState) -> dict[str, Any]:
     first_hand = int(vaca.get("first_hand", 1))
     last_hand = None
     if hands:
-        last_hand = _last_hand(hands, first_hand, players)
+        last_hand = _last_hand(hands, first_hand, players, target)
     elif (ended := state.get("last_finished")) and ended.get("hands"):
         # The last hand played ended the last vaca: the board still shows its recuento.
-        last_hand = _last_hand(ended["hands"], int(ended.get("first_hand", 1)), players)
+        last_hand = _last_hand(
+            ended["hands"], int(ended.get("first_hand", 1)), players, target
+        )
     finished_count = len(state.get("finished") or [])
     names = {side: side_names(players, side) for side in SIDES}
     ended_vaca = state.get("last_finished")
@@ -507,7 +541,7 @@ def board(state: BoardState) -> dict[str, Any]:
         ),
         "last_hand": last_hand,
         "next_number": first_hand + len(hands),
-        "juegos_results": juegos_results(vaca, players),
+        "juegos_results": juegos_results(vaca, players, target),
         # One entry per finished vaca: a full table has a hundred or more, so each side's
         # names are worded once.
         "finished": [
@@ -554,15 +588,16 @@ def _sides(
 
 
 def _last_hand(
-    hands: Sequence[ReplayedHand], first_hand: int, players: list[str]
+    hands: Sequence[ReplayedHand], first_hand: int, players: list[str], target: int
 ) -> dict[str, Any]:
     """The board's last hand: its number, its recuento, who won, whether tapped piedras
     or a perete."""
     last = hands[-1]
+    result = as_counted(last.get("result") or {}, target)
     return {
         "number": first_hand + len(hands) - 1,
-        "lines": recuento_lines(last.get("result") or {}, players),
-        "spoken": spoken_lines(last.get("result") or {}, players),
+        "lines": recuento_lines(result, players),
+        "spoken": spoken_lines(result, players),
         "winner": last.get("winner"),
         "piedras": is_piedras(last),
         "perete": is_perete(last),
@@ -623,7 +658,7 @@ def shown_vaca_end(
         "winner": winner,
         "names": side_names(players, winner),
         "juegos_won": vaca.get("juegos") or {"A": 0, "B": 0},
-        "juegos": juegos_results(vaca, players),
+        "juegos": juegos_results(vaca, players, target),
         "hands": len(hands),
         "first_hand": first,
         "last_hand": first + len(hands) - 1,
@@ -677,6 +712,7 @@ def dealt_numbers(state: Mapping[str, Any]) -> Callable[[int], int]:
 def history(state: TableState) -> list[dict[str, Any]]:
     """Every hand of the table, newest first, with its recuento and its juego/vaca result."""
     players = list(state["players"])
+    target = int(state["rules"].get("target", 40))
     vacas = [*(state.get("finished") or []), state["current"]]
     out: list[dict[str, Any]] = []
     # The number a player reads counts hands dealt: piedras taps are entries, not hands.
@@ -694,13 +730,16 @@ def history(state: TableState) -> list[dict[str, Any]]:
                     "vaca": vaca_index,
                     "juego": hand.get("juego"),
                     "mano": players[hand["mano"]] if "mano" in hand else "",
-                    "score": hand.get("score"),
+                    # Points past the target are dropped (rules.md): a juego won 41-17
+                    # ended 40-17.
+                    "score": {side: min(int(hand["score"][side]), target) for side in SIDES}
+                    if hand.get("score") else hand.get("score"),
                     "winner": hand.get("winner"),
                     "winner_names": side_names(players, won) if (won := hand["winner"]) else "",
                     "vaca_winner_names": side_names(players, vaca_won)
                     if is_last_of_vaca and (vaca_won := vaca["winner"])
                     else "",
-                    "lines": entry_lines(hand, players),
+                    "lines": entry_lines(hand, players, target),
                     "piedras": is_piedras(hand),
                     "perete": is_perete(hand),
                 }

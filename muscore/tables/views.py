@@ -405,7 +405,9 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
             "number": number,
             "dealt": board.dealt_numbers(state)(number),
             "score": last["score"],
-            "lines": board.entry_lines(last, state["players"]),
+            "lines": board.entry_lines(
+                last, state["players"], int(state["rules"].get("target", 40))
+            ),
             "piedras": board.is_piedras(last),
             "perete": board.is_perete(last),
         }

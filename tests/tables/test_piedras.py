@@ -74,6 +74,23 @@ def test_taps_reach_the_target_and_end_the_juego_and_the_vaca(client: Client) ->
     assert "Vacas: Ana y Carla 1 – Bruno y Diego 0" in page
 
 
+def test_a_juego_won_past_the_target_is_shown_at_the_target(client: Client) -> None:
+    """rules.md: points past the target are dropped. A tap of 5 at 36 won the juego
+    41-5 on the board and in the history (issue 30.6: "41-17"); it ended 40-5."""
+    table = make_table(juegos=2, target=40)
+    for _ in range(7):
+        tap(client, table, "A", 5)
+    tap(client, table, "A", 1)
+    tap(client, table, "B", 5)
+    tap(client, table, "A", 5)
+    page = text(client.get(url(table)))
+    assert "Juego 1 para Ana y Carla (40–5)" in page, page
+    assert "41–5" not in page
+    history = text(client.get(url(table, "tables:edit_history")))
+    assert "para Ana y Carla (40–5)" in history
+    assert "41" not in re.sub(r"\d{2,}:\d\d|\d{3,}", "", history), history
+
+
 def test_a_tap_is_undone_redone_and_audited_like_a_hand(client: Client) -> None:
     table = make_table()
     tap(client, table, "A", 5)
