@@ -26,3 +26,8 @@ class ChampionshipsConfig(AppConfig):
         consequences.register("championships", results.dependents)
         consequences.register_holder("championships", results.holders)
         consequences.register_siblings("championships", results.siblings)
+
+        # ...and the clubs what holds a pair its draw placed (muscore.clubs.holders).
+        from muscore.clubs import holders
+
+        holders.register("championships", results.pair_holders)

@@ -16,8 +16,9 @@ from __future__ import annotations
 from django.db.models import Q
 
 from muscore.championships import knockout
-from muscore.championships.models import Phase, PhaseGroup, Sede
+from muscore.championships.models import Championship, Phase, PhaseGroup, Sede
 from muscore.championships.services import heat_order
+from muscore.clubs.models import Pair
 from muscore.clubs.permissions import Actor
 from muscore.leagues import consequences, names
 from muscore.leagues.competitions import CompetitionError
@@ -119,3 +120,10 @@ def siblings(competition: Competition) -> list[int]:
         alongside = alongside.filter(round=round_, game=game)
     return list(alongside.values_list("competition_id", flat=True))
 
+
+def pair_holders(pair: Pair) -> list[str]:
+    """The championships whose draw placed ``pair`` (an entry's pair in its venue's heat or
+    in its phases): the club's doors leave it as its entry made it (muscore.clubs.holders)."""
+    return list(Championship.objects.filter(
+        Q(enrolments__heat_pair=pair) | Q(enrolments__phase_pair=pair)).order_by("id")
+        .values_list("name", flat=True).distinct())

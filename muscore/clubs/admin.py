@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club, ClubChange, Membership, Pair, PairMember, Player
 
@@ -38,12 +39,40 @@ class MembershipInline(admin.TabularInline[Membership, Club]):
     raw_id_fields = ["user", "invited_by"]
 
 
+def championships_of(club: Club) -> list[str]:
+    """The championships a club runs or hosts a venue of (asked through its related
+    managers: the clubs sit below the championships and do not import them)."""
+    run = club.championships.values_list("name", flat=True)
+    hosted = club.sedes.values_list("championship__name", flat=True)
+    return sorted(set(run) | set(hosted))
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin[Club]):
     list_display = ["name", "slug", "created_at"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        # Deleted one at a time, where a club a championship holds is refused.
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def delete_view(self, request: HttpRequest, object_id: str,
+                    extra_context: Any = None) -> HttpResponse:
+        """A club a championship runs, or whose venue it drew, is not deleted (its heat,
+        its entries and the groups drawn from them would go with it): 409, saying which."""
+        club = self.get_object(request, object_id)
+        held = championships_of(club) if club is not None else []
+        if held:
+            return HttpResponse(
+                _("%(club)s es parte de %(holders)s: no se borra mientras ese campeonato "
+                  "exista.") % {"club": club.name if club else "",
+                                "holders": ", ".join(f"«{h}»" for h in held)},
+                status=409, content_type="text/plain; charset=utf-8")
+        return super().delete_view(request, object_id, extra_context)
 
 
 @admin.register(Membership)

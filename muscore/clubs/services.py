@@ -22,6 +22,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from muscore.clubs import holders
 from muscore.clubs.models import (
     NAME_MAX,
     Club,
@@ -312,6 +313,12 @@ def save_pair(
     if pair is None:
         pair = Pair.objects.create(club=club, name=name)
     else:
+        held = holders.of_pair(pair)
+        if held:  # its name and players are its championship entry's
+            raise ClubError(
+                _("%(pair)s juega en %(holders)s: su nombre y sus jugadores son los de su "
+                  "inscripción y no cambian desde el club.")
+                % {"pair": pair.name, "holders": ", ".join(f"«{h}»" for h in held)})
         before = _pair_record(pair)
         same = [name_key(n) for n in before["players"]] == [name_key(n) for n in players]
         # Asked through the club's competitions (a related manager): clubs sits below

@@ -7,7 +7,8 @@ competition's revision (its kept pages, export and cards are made again) and re-
 the club. The admin is not such a door: what that path writes, and what is computed
 from it, is shown here and never changed (:class:`WrittenByTheApp`); a result is
 corrected on the competition's own pages. Of a competition, the admin changes only its
-name and whether it is archived or on the bar's TV, and bumps its revision when it does.
+name (not of one a championship's draw placed) and whether it is archived or on the
+bar's TV, and bumps its revision when it does.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from muscore.clubs.admin import WrittenByTheApp
+from muscore.leagues import consequences
 from muscore.leagues.competitions import bump
 from muscore.leagues.models import (
     CerosDraft,
@@ -62,7 +64,10 @@ class CompetitionAdmin(admin.ModelAdmin[Competition]):
     EDITABLE = ("name", "archived", "on_tv")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [f.name for f in Competition._meta.fields if f.name not in self.EDITABLE]
+        # One a championship's draw placed keeps the name its draw gave it.
+        held = obj is not None and bool(consequences.holders(obj))
+        return [f.name for f in Competition._meta.fields
+                if f.name not in self.EDITABLE or (held and f.name == "name")]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

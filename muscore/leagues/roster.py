@@ -19,10 +19,12 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils.translation import gettext as _
 
+from muscore.clubs import holders
 from muscore.clubs.models import ClubChange, Pair, PairMember, Player
 from muscore.clubs.permissions import Actor, require_organiser, stored_user
 from muscore.leagues import rating_store
 from muscore.leagues.competitions import CompetitionError, touch_pairs
+from muscore.leagues.consequences import named
 from muscore.leagues.models import (
     Competition,
     Entry,
@@ -37,6 +39,12 @@ class MergeRefused(CompetitionError):
     """Two players that cannot be one person: str() says where he would sit twice."""
 
 
+class RetireRefused(CompetitionError):
+    """A pair or player a championship's draw placed: str() says which holds it."""
+
+    status = 409
+
+
 def _log(club_id: int, by: Actor | None, what: str, before: Any, after: Any) -> None:
     user = stored_user(by)
     ClubChange.objects.create(club_id=club_id, by=user, what=what, before=before, after=after)
@@ -48,6 +56,12 @@ def set_retired(item: Player | Pair, retired: bool, *, by: Actor) -> None:
     require_organiser(by, item.club)
     if item.retired == retired:
         return
+    held = held_by(item) if retired else []
+    if held:  # a retired pair is refused by the next game its draw makes
+        raise RetireRefused(
+            _("%(name)s juega en %(holders)s: no se retira desde el club mientras su "
+              "campeonato la tenga (su retirada la anota el organizador de su sede).")
+            % {"name": item.name, "holders": named(held)})
     kind = "player" if isinstance(item, Player) else "pair"
     type(item).objects.filter(pk=item.pk).update(retired=retired)
     item.retired = retired
@@ -55,6 +69,14 @@ def set_retired(item: Player | Pair, retired: bool, *, by: Actor) -> None:
          {"name": item.name}, {"name": item.name, "retired": retired})
     if isinstance(item, Pair):
         touch_pairs([item.pk])
+
+
+def held_by(item: Player | Pair) -> list[str]:
+    """What outside the club holds a pair, or a pair of a player (a championship's draw:
+    muscore.clubs.holders)."""
+    pairs = [item] if isinstance(item, Pair) else list(
+        Pair.objects.filter(members__player=item).distinct())
+    return sorted({name for pair in pairs for name in holders.of_pair(pair)})
 
 
 def _competitions_of(player: Player) -> dict[int, set[int]]:
@@ -88,6 +110,11 @@ def check_merge(keep: Player, gone: Player) -> None:
     """MergeRefused when `keep` and `gone` cannot be one person (see the module)."""
     if keep.pk == gone.pk or keep.club_id != gone.club_id:
         raise MergeRefused(_("Elige a otro jugador del mismo club."))
+    held = held_by(gone)
+    if held:  # its pair's players are its championship entry's
+        raise MergeRefused(
+            _("%(name)s juega en %(holders)s: su pareja es la de su inscripción y no cambia "
+              "desde el club.") % {"name": gone.name, "holders": named(held)})
     shared = Pair.objects.filter(members__player=keep).filter(members__player=gone).first()
     if shared is not None:
         raise MergeRefused(

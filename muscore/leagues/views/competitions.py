@@ -49,7 +49,12 @@ from muscore.text import sorted_by_name
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     """A club's page: its players, pairs, competitions and latest matches. It lives here,
     not in muscore.clubs, because clubs sits below leagues (it must not import it)."""
-    club = get_object_or_404(Club, slug=slug)
+    return club_page(request, get_object_or_404(Club, slug=slug))
+
+
+def club_page(request: HttpRequest, club: Club, status: int = 200) -> HttpResponse:
+    """The club's page; with a refusal's ``status`` when a door of it refused (its
+    message among the page's messages)."""
     confirmations.accept_due(club=club)  # its latest matches include the pairs' results
     context = club_context(request, club)
     # Names as Spanish sorts them (Iñaki after Inza, Órdago among the O), not byte-wise.
@@ -61,7 +66,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
                                                 lambda p: p.name)
     context["retired_pairs"] = sorted_by_name(club.pairs.filter(retired=True), lambda p: p.name)
     context.update(league_summary(club))
-    return render(request, "leagues/club.html", context)
+    return render(request, "leagues/club.html", context, status=status)
 
 
 def league_summary(club: Club) -> dict[str, Any]:

@@ -17,6 +17,8 @@ from muscore.clubs.permissions import require_organiser
 from muscore.clubs.views import club_context
 from muscore.idfields import IdChoiceField
 from muscore.leagues import roster
+from muscore.leagues.views import competitions as league
+from muscore.messages import page_message
 from muscore.text import sorted_by_name
 
 
@@ -27,8 +29,13 @@ def _club(request: HttpRequest, slug: str) -> Club:
 
 
 def _retire(request: HttpRequest, item: Player | Pair, anchor: str) -> HttpResponse:
-    """Off the club's lists and new draws (retired=1), or back on them (retired=0)."""
-    roster.set_retired(item, request.POST.get("retired") == "1", by=request.user)
+    """Off the club's lists and new draws (retired=1), or back on them (retired=0). A pair
+    or player a championship's draw placed is refused (409, the club's page saying why)."""
+    try:
+        roster.set_retired(item, request.POST.get("retired") == "1", by=request.user)
+    except roster.RetireRefused as error:
+        messages.error(request, page_message(error))
+        return league.club_page(request, item.club, status=409)
     return redirect(reverse("clubs:club", args=[item.club.slug]) + anchor)
 
 
