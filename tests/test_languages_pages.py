@@ -35,16 +35,24 @@ VISIBLE_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
 
 
 class VisibleText(HTMLParser):
-    """What a reader sees or hears: text outside script/style, labels and messages."""
+    """What a reader sees or hears: text outside script/style, labels and messages.
+
+    A cell that says its own language (<td lang="eu">behia</td>, the rules' glossary of
+    the four languages side by side) is another language on purpose, and marked so for a
+    screen reader: it is left out, as the switch's language names are."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.hidden_depth = 0
+        self.other_language: str | None = None  # the tag of the open element with a lang
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style", "template"):
             self.hidden_depth += 1
+        if tag != "html" and self.other_language is None and any(
+                name == "lang" for name, _value in attrs):
+            self.other_language = tag
         for name, value in attrs:
             if value and (name in VISIBLE_ATTRIBUTES or name.startswith("data-msg")):
                 self.parts.append(value)
@@ -52,9 +60,11 @@ class VisibleText(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in ("script", "style", "template"):
             self.hidden_depth = max(0, self.hidden_depth - 1)
+        if tag == self.other_language:
+            self.other_language = None
 
     def handle_data(self, data: str) -> None:
-        if not self.hidden_depth:
+        if not self.hidden_depth and self.other_language is None:
             self.parts.append(data)
 
 
@@ -76,6 +86,11 @@ def language_texts() -> dict[str, set[str]]:
     for code in LANGUAGES[1:]:
         texts[code] = set()
         for entry in messages(LOCALE / code / "LC_MESSAGES" / "django.po"):
+            # The rules' glossary names the words of every language on every page (each
+            # cell marked with its lang): "recuento" is the game's word, not a sentence.
+            # Its meanings (sentences, with a full stop) are the reader's language's.
+            if entry.msgctxt == "glosario" and not entry.msgid.endswith("."):
+                continue
             texts["es"] |= runs(entry.msgid) | runs(entry.msgid_plural or "")
             for text in entry.msgstr:
                 texts[code] |= runs(text)

@@ -12,8 +12,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from muscore import permalink
 from muscore.disputes import calculator as calc_mod
+from muscore.disputes import glossary, rules_pages
 from muscore.disputes import lector as lector_mod
-from muscore.disputes import rules_pages
 from muscore.disputes.explain import explain
 from muscore.handentry.cards import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES, normal_cards
 from muscore.handentry.options import REAL31_CHOICES, TARGETS
@@ -204,7 +204,9 @@ def lector(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "disputes/rules_index.html", {"pages": rules_pages.pages()})
+    return render(request, "disputes/rules_index.html", {
+        "pages": rules_pages.pages(), "glossary": glossary.rows(),
+        "glossary_languages": glossary.languages()})
 
 
 @require_safe
