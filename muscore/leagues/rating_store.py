@@ -75,10 +75,12 @@ INLINE_LIMIT = 300
 # Matches the worker re-rates per transaction to start with; then each transaction's size
 # follows how long the last one held the write lock, aiming at LOCK_TARGET seconds (250
 # matches held SQLite's lock ~0.9 s on a loaded machine: every other write waited that long).
+# 80 ms each held the lock 160-225 ms at load 8-9 (a loaded machine's spikes) and a writer
+# waited 481 ms behind the catch-up (issue 28): 40 ms, and at most 200 matches.
 CHUNK = 50
 MIN_CHUNK = 1
-MAX_CHUNK = 400
-LOCK_TARGET = 0.08
+MAX_CHUNK = 200
+LOCK_TARGET = 0.04
 Place = tuple[datetime, int]
 
 
@@ -343,11 +345,10 @@ def _write_ratings(plan: _Plan) -> None:
     if plan.stale is not None:
         stale = stale.filter(pk__in=plan.stale)
     stale.delete()
-    PlayerRating.objects.bulk_create(
-        (PlayerRating(player_id=p, club_id=plan.club_id, mu=mu, sigma=sigma,
-                      nivel=mu - 3 * sigma, matches=count)
-         for p, (mu, sigma, count) in plan.final.items()),
-        batch_size=BATCH)
+    # Plain rows: the worker's last transaction writes every player's rating at once.
+    insert_rows(PlayerRating, ("player", "club", "mu", "sigma", "nivel", "matches"), [
+        (p, plan.club_id, mu, sigma, mu - 3 * sigma, count)
+        for p, (mu, sigma, count) in plan.final.items()])
 
 
 POINT_FIELDS = ("club", "player", "match", "arrived_at", "side", "won", "mu", "sigma", "nivel",

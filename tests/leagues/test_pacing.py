@@ -93,3 +93,17 @@ def test_the_import_worker_pauses_after_each_of_its_transactions(
     assert held == []  # the request: no pause
     imports.catch_up()
     assert len(held) == len(exported["pairs"]) + len(exported["matches"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pause_is_as_long_as_the_transaction_it_follows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer whose busy handler slept through one pause must not sleep through the
+    next transaction too (issue 28: a writer waited 481 ms behind the rating worker's
+    catch-up at load 10 with pauses half as long as the transactions)."""
+    slept = sleeps(monkeypatch)
+    for held in (0.03, 0.06, 0.09):
+        pacing.pause(held)
+    if connection.vendor == "sqlite":
+        assert slept == [0.03, 0.06, 0.09]
+    assert pacing.MIN_PAUSE >= 0.02  # past a waiter's first tries (1, 2, 5, 10 ms apart)
