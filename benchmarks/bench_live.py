@@ -124,7 +124,7 @@ async def _phones(jobs: list[tuple[int, str, str]], ramp: float, ready: Any,
     import uvloop  # noqa: F401  (the policy is set by the caller)
 
     stop = asyncio.Event()
-    phones = [{"latencies": [], "revision": 0} for _ in jobs]
+    phones = [{"latencies": [], "drawn": [], "revision": 0} for _ in jobs]
     tasks = []
     for n, (port, path, address) in enumerate(jobs):
         tasks.append(asyncio.create_task(_guard(stream(port, path, address, phones[n], stop),
@@ -139,7 +139,8 @@ async def _phones(jobs: list[tuple[int, str, str]], ramp: float, ready: Any,
         phone["measure"] = True
     await asyncio.get_running_loop().run_in_executor(None, done.wait)
     stop.set()
-    Path(out).write_text(json.dumps([{k: p.get(k) for k in ("latencies", "revision", "error")}
+    Path(out).write_text(json.dumps([{k: p.get(k) for k in ("latencies", "drawn", "revision",
+                                                             "error")}
                                      for p in phones]))
     for task in tasks:
         task.cancel()
@@ -212,6 +213,20 @@ def quiet(pids: list[int], most: float = 30) -> None:
         time.sleep(0.5)
         if cpu_seconds(pids) - before < 0.03:
             return
+
+
+def drawings(ports: list[int]) -> int | None:
+    """The stream servers' drawings so far (muscore_live_draws_total in their /metrics), or
+    None from a stream server that does not count them."""
+    total = 0.0
+    for port in ports:
+        _, _, content = asyncio.run(http(port, "GET", "/metrics", {}))
+        found = [line.split()[1] for line in content.decode().splitlines()
+                 if line.startswith("muscore_live_draws_total ")]
+        if not found:
+            return None
+        total += float(found[0])
+    return int(total)
 
 
 def table_revisions(env: dict[str, str], ids: list[str]) -> dict[str, int]:
@@ -291,12 +306,14 @@ def push(args: argparse.Namespace, env: dict[str, str], tables: list[tuple[str, 
         load_before = os.getloadavg()[0]
         write_from = cpu_seconds(app_pids)
         stream_from = cpu_seconds(stream_pids)
+        drawn_from = drawings([s.port for s in streams])
         saves, errors = asyncio.run(save_hands([g.port for g in gunicorns], tables, args.rate,
                                                args.seconds))
         quiet(stream_pids)  # the last events on their way
         time.sleep(2.5)  # and one check of the revisions (LIVE_SAFETY_SECONDS) after them
         write_cpu = cpu_seconds(app_pids) - write_from
         stream_cpu = cpu_seconds(stream_pids) - stream_from
+        drawn_to = drawings([s.port for s in streams])
         load_after = os.getloadavg()[0]
         done.set()
         for process in processes:
@@ -317,10 +334,12 @@ def push(args: argparse.Namespace, env: dict[str, str], tables: list[tuple[str, 
         "rss": (rss_before, rss_after),
         "idle_share": idle_cpu / args.idle, "idle_app_share": idle_app / args.idle,
         "latencies": [x for p in phones for x in p["latencies"]],
+        "drawn": [x for p in phones for x in p["drawn"]],
         "saves": saves, "save_errors": errors, "missed": missed,
         "cpu_per_screen_minute": stream_cpu / len(jobs) / (args.seconds / 60),
         "cpu_per_save": (write_cpu - stream_cpu) / max(1, len(saves)),
         "stream_cpu": stream_cpu, "write_cpu": write_cpu,
+        "drawings": None if drawn_from is None or drawn_to is None else drawn_to - drawn_from,
         "load": (load_before, load_after), "warnings": warnings,
     }
 
@@ -407,9 +426,15 @@ def report(pushed: dict[str, Any], polled: dict[str, Any], args: argparse.Namesp
           f"({len(pushed['saves']) / args.seconds:.1f}/s), {len(pushed['save_errors'])} errors "
           f"{pushed['save_errors'][:3]}; save {quantiles(pushed['saves'])}")
     print(f"  commit to event at the phones: {quantiles(pushed['latencies'])}")
+    print(f"    of which commit to the end of its drawing: {quantiles(pushed['drawn'])}")
     print(f"  missed revisions (a phone's last against its table's): {pushed['missed']}")
     print(f"  the servers' warnings (a publish not taken, pub/sub lost, a traceback): "
           f"{len(pushed['warnings'])} {pushed['warnings'][:3]}")
+    if pushed["drawings"] is not None:
+        print(f"  the stream servers drew {pushed['drawings']:,} screens, "
+              f"{pushed['drawings'] / max(1, len(pushed['saves'])):.2f} a save; "
+              f"{pushed['stream_cpu'] * 1000 / max(1, len(pushed['saves'])):.1f} ms of their "
+              f"CPU a save")
     print(f"  app servers' CPU {pushed['write_cpu']:.1f} s, of which the stream servers "
           f"{pushed['stream_cpu']:.1f} s: {pushed['cpu_per_screen_minute'] * 1000:.3f} ms per "
           f"screen per minute (the saves' own {pushed['cpu_per_save'] * 1000:.0f} ms each); "

@@ -1,7 +1,7 @@
 """A phone's server-sent events stream for the benchmarks: HTTP/1.1 on asyncio streams,
 the chunked answer read event by event; what it heard goes into the phone's dict
-("revision": the newest event's revision, "latencies" once "measure" is set, "error",
-"events")."""
+("revision": the newest event's revision, "latencies" once "measure" is set and
+"drawn", the server's share of each, "error", "events")."""
 
 from __future__ import annotations
 
@@ -59,3 +59,6 @@ def event(raw: str, phone: dict[str, Any]) -> None:
     phone["revision"] = max(phone.get("revision", 0), revision_of(event["etag"]))
     if event["published"] and phone.get("measure"):
         phone.setdefault("latencies", []).append(time.time() - event["published"])
+        # The server's share: from the publish to the end of its drawing (heard on the
+        # bus, waited for a drawing thread, drawn); the rest is the way to the phone.
+        phone.setdefault("drawn", []).append(event["drawn"] - event["published"])

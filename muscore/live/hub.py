@@ -318,10 +318,8 @@ def _in_thread(work: Callable[..., Any], *args: Any) -> Any:
 
 def _tokens_and_draw(screen_topics: tuple[str, ...], url: str, language: str, host: str,
                      scheme: str, session: str) -> tuple[dict[str, str], render.Drawn]:
-    def both() -> tuple[dict[str, str], render.Drawn]:
-        return topics.tokens(screen_topics), render.draw(url, language, host, scheme, session)
-
-    result: tuple[dict[str, str], render.Drawn] = _in_thread(both)
+    result: tuple[dict[str, str], render.Drawn] = _in_thread(
+        render.draw_with_tokens, screen_topics, url, language, host, scheme, session)
     return result
 
 

@@ -184,11 +184,12 @@ def import_table(request: HttpRequest) -> HttpResponse:
 
 
 def _board_context(
-    request: HttpRequest, table: Table, editable: bool, partial: bool = False
+    request: HttpRequest, table: Table, editable: bool, partial: bool = False,
+    fresh: bool = False,
 ) -> dict[str, Any]:
     # Only what the board draws: a full table's finished vacas are read as summaries;
     # `partial`, a poll's live part, which shows its owner only on a vaca's end.
-    state = services.board_state(table)
+    state = services.board_state(table, fresh)
     context: dict[str, Any] = {
         "table": table,
         "state": state,
@@ -289,10 +290,11 @@ def _tap_notice(request: HttpRequest) -> str:
     return ""
 
 
-def _render_board(request: HttpRequest, table: Table, editable: bool) -> HttpResponse:
+def _render_board(request: HttpRequest, table: Table, editable: bool,
+                  fresh: bool = False) -> HttpResponse:
     """The board, or (an htmx poll) its live part, tagged for the 304 of the next poll."""
     partial = live.is_partial(request)
-    context = _board_context(request, table, editable, partial)
+    context = _board_context(request, table, editable, partial, fresh)
     # The tag of the revision that was drawn, not of one read later.
     revision = context["state"]["revision"]
     etag = live.board_etag(revision, get_language(), partial)
@@ -315,6 +317,14 @@ def view_board(request: HttpRequest, table_id: str) -> HttpResponse:
 @table_page("GET", "HEAD")
 def edit_board(request: HttpRequest, table_id: str, key: str) -> HttpResponse:
     return _render_board(request, _editable(table_id, key), editable=True)
+
+
+def live_board(request: HttpRequest, table_id: str, key: str | None) -> tuple[HttpResponse, int]:
+    """A stream server's drawing of a board's live part (muscore.live.render): what the
+    poll of view_board (``key`` None) or edit_board answers, without the middleware, the
+    table read once; and the revision of the table's row it was drawn from."""
+    table = _table(table_id) if key is None else _editable(table_id, key)
+    return _render_board(request, table, editable=key is not None, fresh=True), table.revision
 
 
 def _history(request: HttpRequest, table: Table, editable: bool) -> HttpResponse:

@@ -127,38 +127,38 @@ def _summary_text(table: Table, *, board: bool) -> str | None:
     )
 
 
-def _read(table: Table, kind: str) -> StateText:
+def _read(table: Table, kind: str, fresh: bool = False) -> StateText:
     """A read (`kind` of READ_KINDS), from the cache or the stored vacas: no replay, and the
     revision checked again after reading so that a write landing in between is never
-    half seen."""
+    half seen. ``fresh``: ``table`` was read just now, its row is not read again first."""
     build: dict[str, Callable[[Table], str | None]] = {
         "state": lambda t: _state_text(t, texts) if (texts := _texts(t)) else None,
         "summary": lambda t: _summary_text(t, board=False),
         "board": lambda t: _summary_text(t, board=True),
     }
-    for _attempt in range(5):
-        fresh = Table.objects.filter(pk=table.pk).first()
-        if fresh is None:
+    for attempt in range(5):
+        row = table if fresh and attempt == 0 else Table.objects.filter(pk=table.pk).first()
+        if row is None:
             raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
-        if fresh.replayed_revision != fresh.revision:
+        if row.replayed_revision != row.revision:
             break
-        text = cache.get(_cache_key(fresh, kind))
+        text = cache.get(_cache_key(row, kind))
         if isinstance(text, str):
-            return StateText(text, fresh.revision)
-        text = build[kind](fresh)
+            return StateText(text, row.revision)
+        text = build[kind](row)
         if text is None:
             break
-        if table_revision(fresh.pk) != fresh.revision:
+        if table_revision(row.pk) != row.revision:
             continue  # a write landed between the reads: read again
-        _cache_put(fresh, text, kind)
-        return StateText(text, fresh.revision)
+        _cache_put(row, text, kind)
+        return StateText(text, row.revision)
     # Vacas to replay first, or a storm of writes: read inside the lock, always consistent.
     with transaction.atomic():
-        fresh = _lock(table.pk)
-        text = build[kind](fresh)
+        row = _lock(table.pk)
+        text = build[kind](row)
     assert text is not None, "_lock stored the vacas"
-    _cache_put(fresh, text, kind)
-    return StateText(text, fresh.revision)
+    _cache_put(row, text, kind)
+    return StateText(text, row.revision)
 
 
 def read_state(table: Table, finished: Finished = "full") -> StateText:
@@ -169,11 +169,12 @@ def read_state(table: Table, finished: Finished = "full") -> StateText:
     return _read(table, ANSWER_KIND[finished])
 
 
-def board_state(table: Table) -> BoardState:
+def board_state(table: Table, fresh: bool = False) -> BoardState:
     """What the board draws (BoardState): the current vaca, the finished vacas' summaries,
     and the last finished vaca whole only when the board shows its end. Never replays,
-    and never reads the hands of the other finished vacas."""
-    return cast(BoardState, json.loads(_read(table, "board").text))
+    and never reads the hands of the other finished vacas. ``fresh``: ``table`` was read
+    just now (a live screen's drawing), its row is not read again."""
+    return cast(BoardState, json.loads(_read(table, "board", fresh).text))
 
 
 def table_state(table: Table) -> TableState:
