@@ -47,10 +47,13 @@ def test_an_ordago_accepted_in_grande_ends_it_there_and_only_later_lances_say_so
     assert ended(form) == {"grande": False, "chica": True, "pares": True, "juego": True}
     grande = form.lances[0]
     assert grande["ends_juego"]
+    # The juego is not over: the órdago's lance decides it (issue 30.6).
+    assert [info["after_ordago"] for info in form.lances] == [False, True, True, True]
     try:
         form.apply("bet:chica:A:2")
     except EntryError as error:
-        assert "el juego ya terminó" in str(error)
+        assert "lo decide el órdago querido" in str(error)
+        assert "el juego ya terminó" not in str(error)
     else:
         raise AssertionError("a bet after the juego ended was taken")
 
@@ -66,6 +69,14 @@ def test_an_ordago_in_pares_ends_the_juego_though_nobody_can_bet_in_juego() -> N
 def test_a_deje_reaching_the_target_ends_the_juego_in_its_lance() -> None:
     form = entry({**DEAL, "b_chica": "B2", "e_chica": "no_quiero"}, score=(10, 39))
     assert ended(form) == {"grande": False, "chica": False, "pares": True, "juego": True}
+    # This juego is over: no órdago decides it.
+    assert not any(info["after_ordago"] for info in form.lances)
+    try:
+        form.apply("bet:pares:A:2")
+    except EntryError as error:
+        assert "el juego ya terminó" in str(error)
+    else:
+        raise AssertionError("a bet after the juego ended was taken")
 
 
 def test_the_earliest_end_is_the_end_whatever_was_bet_after_it() -> None:

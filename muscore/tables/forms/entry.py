@@ -349,6 +349,12 @@ class HandEntry:
             sides_in = ["A", "B"]
         not_played = (ended_at is not None and ended_at in order
                       and order.index(lance) > order.index(ended_at))
+        # Ended by an accepted órdago, the juego is not over yet: its lance decides it when
+        # the cards are shown (issue 30.6: "el juego ya terminó" said otherwise).
+        after_ordago = bool(
+            not_played and ended_at is not None and draft.lance(ended_at).ordago
+            and draft.ends.get(ended_at) == "quiero"
+        )
         bets = bets_of(draft, name)
         end = draft.ends.get(lance)
         info: dict[str, Any] = {
@@ -361,6 +367,7 @@ class HandEntry:
             "bets": bets,
             "end": end,
             "not_played": not_played,
+            "after_ordago": after_ordago,
             "amount": self.amounts.get(name, ""),
             "bet_words": self._bet_words(bets, end),
             "ordago": bool(state.ordago and end == "quiero"),
@@ -430,6 +437,10 @@ class HandEntry:
             raise EntryError(_("Esa mano no tiene lance «%(lance)s».") % {"lance": lance[:10]})
         name = info["name"]
         if kind not in ("clear", "pop"):
+            if info["not_played"] and info["after_ordago"]:
+                raise EntryError(
+                    _("%(lance)s no se juega: lo decide el órdago querido.") % {"lance": name}
+                )
             if info["not_played"]:
                 raise EntryError(
                     _("%(lance)s no se juega: el juego ya terminó.") % {"lance": name}
