@@ -125,3 +125,20 @@ def test_the_championship_s_api_names_its_groups_in_the_request_s_language(
     assert GROUP[OTHER[language]] in [g["name"] for p in other.json()["phases"]
                                       for g in p["groups"]]
     assert other["ETag"] != answer["ETag"]
+
+
+@pytest.mark.parametrize("language", ["es", "fr"])
+def test_the_championship_s_pages_name_its_groups_in_the_reader_s_language(
+    language: str,
+) -> None:
+    championship, _boss, group = french_groups()
+    phase = PhaseGroup.objects.get(competition=group).phase
+    word = {"es": "Grupo 1", "fr": "Poule 1"}
+    for url in [f"/campeonatos/{championship.pk}/",
+                f"/campeonatos/{championship.pk}/fases/{phase.pk}/",
+                f"/campeonatos/{championship.pk}/fases/{phase.pk}/tv/"]:
+        page = reader(language).get(url)
+        assert page.status_code == 200, url
+        body = page.content.decode()
+        assert word[language] in body, url
+        assert word[OTHER[language]] not in body, url
