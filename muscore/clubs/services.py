@@ -243,11 +243,20 @@ def reset_password_link(membership: Membership, *, by: Actor) -> str:
 @transaction.atomic
 def save_player(club: Club, name: str, player: Player | None = None, *,
                 by: Actor | None = None) -> Player:
-    """A new player, or a player's name corrected (audited)."""
+    """A new player, or a player's name corrected (audited). A player of a pair a
+    championship's draw placed keeps who he is (his spelling may still be corrected)."""
     if player is None:
         player = Player.objects.create(club=club, name=name)
         _audit(club, by, "player", None, {"id": player.pk, "name": name})
         return player
+    if name_key(name) != name_key(player.name):  # another person, not a spelling
+        held = sorted({h for pair in Pair.objects.filter(members__player=player)
+                       for h in holders.of_pair(pair)})
+        if held:  # its pair's players are its championship entry's
+            raise ClubError(
+                _("%(name)s juega en %(holders)s: su pareja es la de su inscripción y no cambia "
+                  "desde el club.") % {"name": player.name,
+                                       "holders": ", ".join(f"«{h}»" for h in held)})
     before = {"id": player.pk, "name": player.name}
     player.name = name
     player.save(update_fields=["name"])

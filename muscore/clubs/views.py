@@ -287,9 +287,13 @@ def player_form(request: HttpRequest, slug: str, player_id: int | None = None) -
     initial = {"name": player.name} if player else None
     form = PlayerForm(request.POST or None, initial=initial, club=club, player=player)
     if request.method == "POST" and form.is_valid():
-        services.save_player(club, form.cleaned_data["name"], player, by=request.user)
-        messages.success(request, _("Jugador guardado."))
-        return redirect(reverse("clubs:club", args=[club.slug]) + "?jugadores=1#jugadores")
+        try:
+            services.save_player(club, form.cleaned_data["name"], player, by=request.user)
+        except services.ClubError as error:
+            form.add_error(None, page_message(error))
+        else:
+            messages.success(request, _("Jugador guardado."))
+            return redirect(reverse("clubs:club", args=[club.slug]) + "?jugadores=1#jugadores")
     context = {**club_context(request, club), "form": form, "player": player}
     return render(request, "clubs/player_form.html", context, status=_status(form))
 

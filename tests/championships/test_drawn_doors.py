@@ -1,6 +1,7 @@
 """Nothing a championship's draw placed is moved by another door (issue 27): a pair its
 heat or phase made keeps its name and players (the club's pair form), stays on the club's
-lists (retiring it, or one of its players), keeps its players (merging one into another);
+lists (retiring it, or one of its players), keeps its players (merging one into another,
+renaming one into another person);
 a group it drew keeps its name in the admin, and a club that hosts one of its venues is not
 deleted there. Each refused with a 4xx naming the championship, nothing changed; a pair
 that withdraws goes through the phase's own reserves (tests/championships/test_reserves.py).
@@ -95,6 +96,24 @@ def test_a_placed_pair_s_player_is_not_merged_into_another() -> None:
     assert response.status_code == 400
     assert championship.name in response.content.decode()
     assert Player.objects.filter(pk=gone.pk).exists() and players_of(pair) == before
+
+
+def test_a_placed_pair_s_player_is_not_renamed_into_another_person() -> None:
+    championship, boss, _barmen, enrolment = placed()
+    pair = enrolment.phase_pair
+    assert pair is not None
+    player = pair.members.order_by("position").first().player
+    url = f"/club/{pair.club.slug}/jugadores/{player.pk}/"
+    response = organiser(boss, "fr").post(url, {"name": "Nadie Nuevo"})
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert championship.name in text and "joue dans" in text
+    player.refresh_from_db()
+    assert player.name != "Nadie Nuevo"
+    # Its spelling is still corrected (the same person by the Spanish key).
+    assert organiser(boss).post(url, {"name": player.name.upper()}).status_code == 302
+    player.refresh_from_db()
+    assert player.name == player.name.upper()
 
 
 def superuser() -> Client:
