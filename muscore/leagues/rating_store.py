@@ -97,8 +97,11 @@ def match_changed(match: Match) -> None:
     # One re-rating of a club at a time (PostgreSQL): two results of two competitions
     # arriving together would otherwise replay the same tail over each other.
     list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
-    place = RatingMatch.objects.filter(match_id=match.pk).values_list("arrived_at", flat=True)
-    arrived = place.first()
+    # Unordered (RatingMatch's ordering joins the club, match and competition): the
+    # correction of a large club's first match spent 40-83 ms at load 8 in the count below
+    # sorting the club's 39,000 places only to count 301 of them (issue 28).
+    arrived = next(iter(RatingMatch.objects.filter(match_id=match.pk).order_by().values_list(
+        "arrived_at", flat=True)[:1]), None)
     if arrived is None:
         if not match.source:
             return
@@ -111,7 +114,7 @@ def match_changed(match: Match) -> None:
         # The same players on the same sides and the same winner (a correction of the
         # juegos or tantos only, a no-show for another): every rating stays as it is.
         return
-    if RatingMatch.objects.filter(club_id=club_id).filter(_from(since))[
+    if RatingMatch.objects.filter(club_id=club_id).filter(_from(since)).order_by()[
             :INLINE_LIMIT + 1].count() > INLINE_LIMIT:
         RatingBacklog.objects.create(club_id=club_id, since_at=arrived, since_match=match.pk)
         return
