@@ -306,3 +306,30 @@ def test_the_edit_boards_poll_reads_as_much_after_many_changes_as_after_few(clie
         services.undo_last(table, via="api")
         assert services.redo_candidate(table) is not None
     assert edit_poll_queries(client, tables[0]) == edit_poll_queries(client, tables[1])
+
+
+def test_the_first_board_read_after_a_write_takes_its_cached_answer_and_no_stored_vaca():
+    # A live board is drawn at once after each save: the write's answer (the API's default
+    # read, cached for its revision) is the board's state but "last_finished".
+    table = long_table(40)
+    services.add_hand(table, make_record(), via="api")
+    written = services.add_piedras(table, "A", 1, via="api", finished="summary")
+    table.refresh_from_db()
+    assert table.revision == written.revision and written.state["current"]["hands"]
+    with CaptureQueriesContext(connection) as queries:
+        state = services.board_state(table, fresh=True)
+    assert not [q for q in queries.captured_queries if "vacacheckpoint" in q["sql"]]
+    assert_shape(state, BoardState)
+    cache.clear()
+    assert state == services.board_state(table) == services.summarize(
+        services.replay_stored(table))
+    # At a vaca's end the board needs that vaca whole: read from the stored vacas.
+    for _ in range(10):
+        if not services.add_hand(table, ORDAGO_A, via="api",
+                                 finished="summary").state["current"]["hands"]:
+            break
+    table.refresh_from_db()
+    ended = services.board_state(table, fresh=True)
+    assert ended["last_finished"] is not None and ended["last_finished"]["hands"]
+    cache.clear()
+    assert ended == services.board_state(table)

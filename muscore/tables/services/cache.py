@@ -127,6 +127,22 @@ def _summary_text(table: Table, *, board: bool) -> str | None:
     )
 
 
+def _board_from_summary(table: Table) -> str | None:
+    """The board's text from the API's default read of the same revision, when cached (a
+    write leaves its answer there, so the first drawing of a live board after a save reads
+    no stored vaca): the same text with "last_finished", null while the board shows no
+    vaca's end. None when it is not cached, or the board shows an end (the last finished
+    vaca is needed whole)."""
+    text = cache.get(_cache_key(table, "summary"))
+    if not isinstance(text, str):
+        return None
+    state = json.loads(text)
+    if state["finished"] and not state["current"]["hands"]:
+        return None
+    at = text.rindex(', "revision": ')
+    return f'{text[:at]}, "last_finished": null{text[at:]}'
+
+
 def _read(table: Table, kind: str, fresh: bool = False) -> StateText:
     """A read (`kind` of READ_KINDS), from the cache or the stored vacas: no replay, and the
     revision checked again after reading so that a write landing in between is never
@@ -134,7 +150,7 @@ def _read(table: Table, kind: str, fresh: bool = False) -> StateText:
     build: dict[str, Callable[[Table], str | None]] = {
         "state": lambda t: _state_text(t, texts) if (texts := _texts(t)) else None,
         "summary": lambda t: _summary_text(t, board=False),
-        "board": lambda t: _summary_text(t, board=True),
+        "board": lambda t: _board_from_summary(t) or _summary_text(t, board=True),
     }
     for attempt in range(5):
         row = table if fresh and attempt == 0 else Table.objects.filter(pk=table.pk).first()
