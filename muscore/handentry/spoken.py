@@ -108,3 +108,33 @@ def spoken_bets(info: dict[str, Any], sides: Sequence[Mapping[str, Any]],
     info["open_sides"] = opening_names(lance, sides, names)
     answering = info.get("to_answer") or (other(info["bets"][-1][0]) if info.get("bets") else "A")
     info["said"] = {**answer_names(lance, answering, names), "undo": undo_name(lance)}
+
+
+# The lances as the page drawn without signal knows them (static/js/muscore.js,
+# offlineEntry): juego and punto are one, "fourth".
+OFFLINE_LANCES = ("grande", "chica", "pares", "fourth")
+
+
+def offline_names(names: Mapping[str, str]) -> dict[str, Any]:
+    """The names of the buttons the hand entry draws without signal, as online (issue
+    30.4): per lance (OFFLINE_LANCES) and side, its opening buttons (envido, órdago,
+    another amount) and its answers as that side says them (quiero, no quiero), and the
+    lance's undo. The page names the answers by the side that answers the last bet."""
+    out: dict[str, Any] = {}
+    for key in OFFLINE_LANCES:
+        to = _to(key)
+        sides: dict[str, Any] = {}
+        for side in ("A", "B"):
+            who = {"who": names[side], "lance": to}
+            answers = answer_names(key, side, names)
+            sides[side] = {
+                "envido": _("Envido de %(who)s %(lance)s") % who,
+                "ordago": _("Órdago de %(who)s %(lance)s") % who,
+                "amount": _("Otra cantidad de %(who)s %(lance)s") % who,
+                "quiero": answers["quiero"],
+                "no_quiero": answers["no_quiero"],
+            }
+        lance = _("Juego o punto") if key == "fourth" else LANCE_NAMES.get(key, key)
+        sides["undo"] = _("Deshacer el último paso (%(lance)s)") % {"lance": lance}
+        out[key] = sides
+    return out

@@ -539,13 +539,31 @@
     return input;
   }
 
-  function tapButton(act, label, extra) {
-    return el("button", { type: "button", "data-offline-tap": act, "class": "btn " + (extra || "btn-bet") }, label);
+  function tapButton(act, label, extra, name) {
+    var button = el("button", { type: "button", "data-offline-tap": act, "class": "btn " + (extra || "btn-bet") }, label);
+    if (name) button.setAttribute("aria-label", name);
+    return button;
+  }
+
+  // The buttons' names as online ("Envido de Ana y Carla a la grande"), written by the
+  // server in the page's language (muscore.handentry.spoken.offline_names).
+  function offlineNames() {
+    var words = document.querySelector("[data-offline-words]");
+    try {
+      return JSON.parse((words && words.getAttribute("data-offline-names")) || "{}");
+    } catch (error) {
+      return {};
+    }
+  }
+
+  function nameOf(names, key, side, what) {
+    return (names[key] && names[key][side] && names[key][side][what]) || "";
   }
 
   // What was tapped in a lance, said back as tapped (the server says the rest).
   function sayTaps(live) {
     var t = offlineWords();
+    var names = offlineNames();
     var labels = { A: t("label-a"), B: t("label-b") };
     var taps = tapsField(live).value.split(/\s+/).filter(Boolean);
     live.querySelectorAll("[data-offline-said]").forEach(function (said) {
@@ -559,6 +577,21 @@
       });
       said.textContent = words.length ? words.join(" · ") + " " + t("t-pending") : "";
       said.hidden = !words.length;
+      // Quiero and no quiero are said by the side that answers the last bet.
+      var bets = taps.filter(function (act) {
+        var parts = act.split(":");
+        return parts[0] === "bet" && parts[1] === lance;
+      });
+      var answering = bets.length ? (bets[bets.length - 1].split(":")[2] === "A" ? "B" : "A") : "";
+      var section = said.closest("section[data-lance]");
+      if (!section) return;
+      ["quiero", "no_quiero"].forEach(function (end) {
+        var button = section.querySelector('[data-offline-tap="end:' + lance + ':' + end + '"]');
+        var name = answering ? nameOf(names, lance, answering, end) : "";
+        if (!button) return;
+        if (name) button.setAttribute("aria-label", name);
+        else button.removeAttribute("aria-label");
+      });
     });
   }
 
@@ -567,6 +600,7 @@
     if (!live || live.hasAttribute("data-offline-entry")) return;
     live.setAttribute("data-offline-entry", "");
     var t = offlineWords();
+    var names = offlineNames();
     var labels = { A: t("label-a"), B: t("label-b") };
     live.querySelectorAll("section[data-lance]").forEach(function (section) {
       var lance = section.getAttribute("data-lance");
@@ -585,8 +619,10 @@
       ["A", "B"].forEach(function (side) {
         var row = el("div", { "class": "bet-row" });
         row.appendChild(el("span", { "class": "bet-who side-tag side-" + side }, labels[side]));
-        row.appendChild(tapButton("bet:" + key + ":" + side + ":2", t("t-envido")));
-        row.appendChild(tapButton("bet:" + key + ":" + side + ":ordago", t("t-ordago")));
+        row.appendChild(tapButton("bet:" + key + ":" + side + ":2", t("t-envido"), null,
+          nameOf(names, key, side, "envido")));
+        row.appendChild(tapButton("bet:" + key + ":" + side + ":ordago", t("t-ordago"), null,
+          nameOf(names, key, side, "ordago")));
         add(row);
       });
       var answer = el("div", { "class": "bet-row" });
@@ -598,11 +634,12 @@
       amount.appendChild(el("input", { id: "offline-a-" + key, type: "number", min: "1", max: "99", inputmode: "numeric", "data-offline-amount": "" }));
       var sides = el("div", { "class": "bet-sides" });
       ["A", "B"].forEach(function (side) {
-        sides.appendChild(tapButton("bet:" + key + ":" + side + ":amt", labels[side], "btn-small btn-side"));
+        sides.appendChild(tapButton("bet:" + key + ":" + side + ":amt", labels[side], "btn-small btn-side",
+          nameOf(names, key, side, "amount")));
       });
       amount.appendChild(sides);
       add(amount);
-      add(tapButton("pop:" + key, t("t-undo"), "btn-small btn-quiet"));
+      add(tapButton("pop:" + key, t("t-undo"), "btn-small btn-quiet", (names[key] || {}).undo));
     });
     var preview = live.querySelector(".preview");
     if (preview) {

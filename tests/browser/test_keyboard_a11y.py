@@ -146,7 +146,7 @@ HEARD = {
     "es": ("Envido de Ana y Carla a la grande", "Envido de Bruno y Diego a la grande",
            "cartas de Ana, mano", "cartas de Bruno", "rey, rey, cinco, cuatro"),
     "en": ("Envido by Ana and Carla at grande", "Envido by Bruno and Diego at grande",
-           "cards of Ana, mano", "cards of Bruno", "king, king, five, four"),
+           "cards of Ana, mano", "cards of Bruno", "rey, rey, five, four"),
     "eu": ("Imidoa: Ana eta Carla, handira", "Imidoa: Bruno eta Diego, handira",
            "kartak: Ana, eskua", "kartak: Bruno", "errege, errege, bost, lau"),
     "fr": ("Envido pour Ana et Carla au grand", "Envido pour Bruno et Diego au grand",
@@ -180,4 +180,58 @@ def test_the_accessibility_tree_names_side_lance_seat_and_cards(
     description = page.locator("#id_c0").evaluate(
         "e => document.getElementById(e.getAttribute('aria-describedby')).textContent")
     assert description == words
+    page.context.close()
+
+
+def grande_names(page: Page, selector: str) -> dict[str, str | None]:
+    """The grande's opening buttons' accessible names by act ("bet:grande:A:2")."""
+    names: dict[str, str | None] = page.eval_on_selector_all(
+        f'[data-lance="grande"] {selector}',
+        "els => Object.fromEntries(els.map(e => [e.value || e.dataset.offlineTap,"
+        " e.getAttribute('aria-label')]))")
+    return names
+
+
+@pytest.mark.parametrize("language", sorted(HEARD))
+def test_the_buttons_drawn_without_signal_are_named_as_online(
+    browser: Browser, live_server: Any, language: str
+) -> None:
+    """Issue 30.4: without signal the page draws the lances itself, and its buttons were
+    two "Envido" a lance again. They carry the online names, in the page's language; the
+    answers are named by the side that answers the last bet tapped."""
+    table = services.create_table(players=NAMES)
+    online = laptop(browser, live_server, language)
+    online.goto(entry_path(table))
+    idle(online)
+    opening = grande_names(online, 'button[value^="bet:grande:"]')
+    assert opening["bet:grande:A:2"] == HEARD[language][0]
+    online.locator('button[value="bet:grande:A:2"]').click()
+    idle(online)
+    answers = grande_names(online, 'button[value^="end:grande:"]')
+    online.context.close()
+
+    page = laptop(browser, live_server, language)
+    page.goto(entry_path(table))
+    idle(page)
+    # The signal goes: the next tap's request fails, and the page draws the lances.
+    page.route("**/*", lambda route: route.abort() if route.request.method == "POST"
+               else route.continue_())
+    page.locator('button[value="bet:grande:A:2"]').click()
+    expect(page.locator("[data-offline-entry]")).to_have_count(1)
+    offline = grande_names(page, "button[data-offline-tap]")
+    for side in "AB":
+        for act in (f"bet:grande:{side}:2", f"bet:grande:{side}:ordago",
+                    f"bet:grande:{side}:amt"):
+            assert offline[act] == opening[act], (act, offline[act], opening[act])
+    # Ana y Carla's envido was kept: Bruno y Diego answer it.
+    assert offline["end:grande:quiero"] == answers["end:grande:quiero"]
+    assert offline["end:grande:no_quiero"] == answers["end:grande:no_quiero"]
+    assert offline["pop:grande"] and offline["pop:grande"] != page.locator(
+        '[data-lance="grande"] [data-offline-tap="pop:grande"]').inner_text()
+    # Juego or punto (not known without signal): both sides' buttons named, and apart.
+    fourth = page.eval_on_selector_all(
+        '[data-offline-lance="fourth"] button[data-offline-tap^="bet:fourth:"]',
+        "els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(fourth) == 6 and all(fourth) and len(set(fourth)) == 6, fourth
+    assert HEARD[language][0].split(" ")[0] in fourth[0]
     page.context.close()

@@ -11,6 +11,7 @@ form shows while the hand is entered, and the saved result never depends on it.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -29,7 +30,7 @@ from muscore.handentry.cards import (
     seat_fields,
 )
 from muscore.handentry.messages import rule_message, winner_message
-from muscore.handentry.spoken import spoken_bets
+from muscore.handentry.spoken import offline_names, spoken_bets
 from muscore.handentry.taps import (
     EntryError,
     bet_words,
@@ -545,6 +546,13 @@ class HandEntry:
             posted = value if explicit == value or truth != holds else ""
             options.append({"label": value, "value": posted, "checked": said == truth})
         return {"lance": lance, "field": f"{key}{seat}", "lied": said != holds, "options": options}
+
+    @property
+    def offline_names_json(self) -> str:
+        """The names of the buttons drawn without signal (muscore.handentry.spoken
+        .offline_names), for the page's data-offline-names attribute."""
+        names = {side: side_names(self.players, side) for side in ("A", "B")}
+        return json.dumps(offline_names(names), ensure_ascii=False)
 
     def side_labels(self) -> dict[str, str]:
         # Short labels for buttons: first names joined, e.g. "Ana·Carla".
