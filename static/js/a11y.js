@@ -208,6 +208,10 @@
     document.querySelectorAll("[data-needs-signal]").forEach(function (note) { note.hidden = !shown; });
   }
   document.addEventListener("htmx:sendError", function () { needsSignal(true); });
+  // Said as soon as the signal goes (or the page is opened without it, from the
+  // worker's copy), not only after a tap that came to nothing.
+  window.addEventListener("offline", function () { needsSignal(true); });
+  window.addEventListener("online", function () { needsSignal(false); });
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
     if (xhr && xhr.status > 0) needsSignal(false);
@@ -216,5 +220,6 @@
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-card-picker]").forEach(initPicker);
     syncAllPresets();
+    if (navigator.onLine === false) needsSignal(true);
   });
 })();
