@@ -5,6 +5,7 @@ its quotas and phases, each competition in league.md's form) and /entries.csv.""
 from __future__ import annotations
 
 import json
+import re
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
@@ -30,7 +31,9 @@ def detail(request: HttpRequest, championship_id: int) -> HttpResponse:
     if championship is None:
         return error(NOT_FOUND, 404)
     page = request.GET.get("pagina", "1")
-    if not page.isdigit() or len(page) > 9 or int(page) < 1:
+    # ASCII digits ("²".isdigit() too, and int() refuses it), nine at most (the document's
+    # maximum).
+    if not re.fullmatch("[0-9]{1,9}", page) or int(page) < 1:
         return error("pagina is a page number: 1, 2, 3...", 400)
     # Kept by the championship's stamp and the request's language (the names of its
     # groups and games: muscore.leagues.names): the first request after a change builds

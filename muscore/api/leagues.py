@@ -189,11 +189,11 @@ def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
         return error(NOT_FOUND, 404)
+    sep = _sep(request)
+    if sep is None:  # a bad request is one whatever the league's state (the document's 400)
+        return error(BAD_SEP, 400)
     if competition.status == Competition.Status.IMPORTING:
         return _importing()
-    sep = _sep(request)
-    if sep is None:
-        return error(BAD_SEP, 400)
     if competition.format == Competition.Format.CEROS:
         return _download(ceros_rounds.standings_csv(competition, sep=sep),
                          "text/csv; charset=utf-8", f"clasificacion-{league_id}.csv")
@@ -207,11 +207,11 @@ def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
         return error(NOT_FOUND, 404)
+    sep = _sep(request)
+    if sep is None:  # a bad request is one whatever the league's state (the document's 400)
+        return error(BAD_SEP, 400)
     if competition.status == Competition.Status.IMPORTING:
         return _importing()
-    sep = _sep(request)
-    if sep is None:
-        return error(BAD_SEP, 400)
     filename = f"partidas-{league_id}.csv"
     kind = prepared.MATCHES_CSV[sep]
     made = prepared.latest(league_id, kind)

@@ -11,12 +11,15 @@ against muscore.rules and the live app, so the description cannot drift.
 from __future__ import annotations
 
 import copy
+import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override
 
+from muscore import text as unicode_text
 from muscore.api.openapi_examples import (
     ADD_HAND_REQUEST,
     CREATE_REQUEST,
@@ -31,6 +34,7 @@ from muscore.api.openapi_examples import (
     SCORE_RESPONSE,
     SEED_HANDS,
 )
+from muscore.handentry.words import NAME_MAX
 
 SIDE = {"type": "string", "enum": ["A", "B"]}
 SIDE_OR_NULL = {"enum": ["A", "B", None]}
@@ -54,7 +58,9 @@ TABLE_KEY = {"name": "X-Table-Key", "in": "header", "required": True,
                               "/tables). Sin ella (o con una equivocada) una escritura se "
                               "rechaza con 403.")}
 IDEMPOTENCY_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
-                   "schema": {"type": "string", "maxLength": 150},
+                   # 1 to 150 printable ASCII characters (muscore.tables.services.checks),
+                   # no space at either end (HTTP drops it: " " would arrive empty).
+                   "schema": {"type": "string", "pattern": "^[!-~]([ -~]{0,148}[!-~])?$"},
                    "description": _("Envía otra vez la misma clave (un reintento) y recibes la "
                                     "primera respuesta, sin guardar nada dos veces. La misma "
                                     "clave con otra petición distinta es un 422.")}
@@ -176,6 +182,78 @@ def _hand_body(**extra: Any) -> dict[str, Any]:
             "properties": {**HAND_PROPS, **extra}}
 
 
+def _char_class(keep: Callable[[str], bool]) -> str:
+    """The characters `keep` says, as a regular expression's class of ranges, written as
+    the characters themselves (Python's re, the Rust regex of jsonschema-rs and JSON all
+    read them alike; no escape spelling is common to the three past U+FFFF)."""
+    ranges: list[tuple[int, int]] = []
+    # Planes 0, 1 and 14: the others (ideographs, private use) hold no space, format or
+    # control character, and reading all 1.1 million would slow every start by half a second.
+    for code in [*range(0x20000), *range(0xE0000, 0xE1000)]:
+        if 0xD800 <= code <= 0xDFFF or not keep(chr(code)):
+            continue
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+
+
+def _invisible(char: str) -> bool:
+    return (char in unicode_text.BLANK_LETTERS
+            or unicodedata.category(char) in ("Cf", "Zs", "Zl", "Zp", "Cc"))
+
+
+# A seat's name as muscore.tables.services.checks reads it: no control character (the API
+# refuses one anywhere in a body: muscore.text) nor direction control, at most NAME_MAX
+# characters, and blank (its seat's default) or with something that shows.
+_REFUSED = "\x00-\x1f\x7f-\x9f" + "".join(sorted(unicode_text.BIDI_CONTROLS))
+NAME = {"type": "string", "maxLength": NAME_MAX, "pattern": f"^[^{_REFUSED}]*$",
+        "anyOf": [{"pattern": f"^[{_char_class(str.isspace)}]*$"},
+                  {"pattern": f"[^{_char_class(_invisible)}]"}]}
+
+
+RULES_OR_NULL = {"anyOf": [_ref("Rules"), {"type": "null"}]}
+
+
+def _rules_players(count: int) -> dict[str, Any]:
+    """A body whose rules say the table is for `count` players."""
+    return {"required": ["rules"], "properties": {"rules": {
+        "type": "object", "required": ["players"], "properties": {"players": {"const": count}}}}}
+
+
+# Rules without "players" (left out, null, or an object without the key): a table of 4.
+_NO_RULES_PLAYERS = {"not": {"required": ["rules"], "properties": {"rules": {
+    "type": "object", "required": ["players"]}}}}
+
+
+def _seats(count: int, names: bool = True) -> dict[str, Any]:
+    """mano a seat of `count` players; with `names`, that many of them when listed."""
+    properties: dict[str, Any] = {"mano": {"maximum": count - 1}}
+    if names:
+        properties["players"] = {"minItems": count, "maxItems": count}
+    return {"properties": properties}
+
+
+# muscore.rules.scoring.parse_mano: a record's (or a vaca's) mano is a seat of its rules'
+# players, 4 unless the rules say 2 or 6.
+MANO_OF_THE_RULES = {"anyOf": [
+    {"allOf": [_rules_players(2), _seats(2, names=False)]},
+    {"allOf": [_rules_players(6), _seats(6, names=False)]},
+    {"allOf": [{"not": _rules_players(2)}, {"not": _rules_players(6)}, _seats(4, names=False)]},
+]}
+# muscore.tables.services.create_table: as many names as the rules' players; without them
+# 2 or 6 names make the table of 2 or 6, anything else (no list, 4 names) one of 4.
+SEATS_OF_A_NEW_TABLE = [
+    {"allOf": [_rules_players(count), _seats(count)]} for count in (2, 4, 6)
+] + [
+    {"allOf": [_NO_RULES_PLAYERS, {"required": ["players"], "properties": {
+        "players": {"type": "array"}}}, _seats(count)]} for count in (2, 6)
+] + [
+    {"allOf": [_NO_RULES_PLAYERS, {"properties": {"players": {"type": ["array", "null"]}}},
+               _seats(4)]},
+]
+
 SCHEMAS: dict[str, Any] = {
     "Error": {
         "type": "object",
@@ -239,11 +317,15 @@ SCHEMAS: dict[str, Any] = {
             "properties": {"side": SIDE}}},
     },
     "HandRecord": {
-        **_hand_body(rules=_ref("Rules"), mano={"type": "integer", "minimum": 0, "maximum": 5},
-                     score=SCORE_BEFORE),
-        "description": "One hand record (docs/contract.md): the hand plus rules, mano, score. "
-                       "Each seat needs its cards (hands) or what it had (jugadas).",
-        "anyOf": [{"required": ["hands"]}, {"required": ["jugadas"]}],
+        **_hand_body(rules=RULES_OR_NULL, mano={"type": "integer", "minimum": 0, "maximum": 5},
+                     score={"anyOf": [SCORE_BEFORE, {"type": "null"}]}),
+        "description": "One hand record (docs/contract.md): the hand plus rules, mano, score "
+                       "(rules or score null: the default, as left out; mano a seat of the "
+                       "table's players). Each seat needs its cards (hands) or what it had "
+                       "(jugadas).",
+        "anyOf": [{"required": ["hands"], "properties": {"hands": {"minProperties": 1}}},
+                  {"required": ["jugadas"], "properties": {"jugadas": {"minProperties": 1}}}],
+        "allOf": [MANO_OF_THE_RULES],
     },
     "Step": {
         "type": "object",
@@ -281,7 +363,8 @@ SCHEMAS: dict[str, Any] = {
     },
     "Vaca": {
         "type": "object", "required": ["hands"], "additionalProperties": False,
-        "properties": {"rules": _ref("Rules"),
+        "allOf": [MANO_OF_THE_RULES],
+        "properties": {"rules": RULES_OR_NULL,
                        "mano": {"type": "integer", "minimum": 0, "maximum": 5},
                        "hands": {"type": "array", "items": ENTRY}},
     },
@@ -332,25 +415,46 @@ SCHEMAS: dict[str, Any] = {
     },
     "NewTable": {
         "type": "object", "additionalProperties": False,
+        "description": "A new table: as many names as its players (rules.players; without "
+                       "it, 2 or 6 names make a table of 2 or 6, else 4), its mano one of "
+                       "their seats.",
         "properties": {
             # null is the default, as the key left out (what POST /tables does with it).
-            "players": {"type": ["array", "null"], "items": {"type": ["string", "null"]},
-                        "maxItems": 6,
-                        "description": "Names in speaking order (default A1, B1, A2, B2)."},
-            "rules": {"oneOf": [_ref("Rules"), {"type": "null"}]},
+            "players": {"type": ["array", "null"], "items": {"anyOf": [NAME, {"type": "null"}]},
+                        "description": "Names in speaking order (default A1, B1, A2, B2; a "
+                                       "blank or null name is its seat's default)."},
+            "rules": RULES_OR_NULL,
             "mano": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
                                {"const": "random"}, {"type": "null"}]},
         },
+        "anyOf": SEATS_OF_A_NEW_TABLE,
     },
     "Export": {
-        # "hands" may be left out of an import (a table with none); an export always has it.
-        "type": "object", "required": ["format", "version", "rules", "mano", "players"],
+        "type": "object", "required": ["format", "version", "rules", "mano", "players",
+                                       "hands"],
         "properties": {
             "format": {"const": "muscore-table"}, "version": {"const": 1},
             "rules": _ref("Rules"), "mano": {"type": "integer"},
             "players": {"type": "array", "items": {"type": "string"}},
             "hands": {"type": "array", "items": ENTRY},
         },
+    },
+    "ImportedTable": {
+        # What POST /tables/import reads: an export, every key of which may be left out
+        # (format and version say what it is, the rest as POST /tables has them, "hands"
+        # none), with a table's names and seats as POST /tables checks them.
+        "type": "object", "additionalProperties": False,
+        "description": "An exported table (Export) to copy: a key left out or null is its "
+                       "default, as in POST /tables; mano is a seat (not \"random\").",
+        "properties": {
+            "format": {"const": "muscore-table"}, "version": {"const": 1},
+            "rules": RULES_OR_NULL,
+            "mano": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
+                               {"type": "null"}]},
+            "players": {"type": ["array", "null"], "items": {"anyOf": [NAME, {"type": "null"}]}},
+            "hands": {"type": "array", "items": ENTRY},
+        },
+        "anyOf": SEATS_OF_A_NEW_TABLE,
     },
     "HandEntry": {
         "type": "object", "required": ["number", "record"],
@@ -424,7 +528,7 @@ PATHS: dict[str, Any] = {
         "operationId": "importTable", "tags": ["tables"],
         "summary": _("Importar una mesa exportada como mesa nueva"),
         "parameters": [FINISHED],
-        "requestBody": _body(_ref("Export"), {
+        "requestBody": _body(_ref("ImportedTable"), {
             "format": "muscore-table", "version": 1, "rules": {"target": 40}, "mano": 0,
             "players": ["Ana", "Bruno", "Carla", "Diego"], "hands": [{"hands": SEED_HANDS}]}),
         "responses": {"201": _json(_ref("TableCreated"), _("La mesa nueva (id y clave nuevos)."),
@@ -720,7 +824,8 @@ PATHS.update({
                          "de cada fase con su semilla."),
         "parameters": [CHAMPIONSHIP_ID, {
             "name": "pagina", "in": "query", "required": False,
-            "schema": {"type": "integer", "minimum": 1},
+            # Nine digits at most (api.championships): past them no championship has pages.
+            "schema": {"type": "integer", "minimum": 1, "maximum": 999_999_999},
             "description": _("La página de sedes (25 por página; la 1 si falta; más allá de "
                              "la última, la última). `page.next` lleva a la siguiente.")},
             IF_NONE_MATCH],

@@ -49,15 +49,16 @@ def _check_name(seat: int, name: Any, default: str) -> str:
             _("el nombre del asiento %(seat)s no es texto Unicode válido"), seat=seat + 1
         )
     text = name.strip()
-    if not text:
-        return default
-    if len(text) > NAME_MAX:
+    # The name as sent, spaces included, as the OpenAPI document counts it (maxLength).
+    if len(name) > NAME_MAX:
         raise TableError(
             _("el nombre del asiento %(seat)s tiene %(length)s caracteres; como mucho %(max)s"),
             seat=seat + 1,
-            length=len(text),
+            length=len(name),
             max=NAME_MAX,
         )
+    if not text:
+        return default
     if unicode_text.problem(text):
         raise TableError(
             _("el nombre del asiento %(seat)s lleva un carácter de control"), seat=seat + 1
