@@ -30,8 +30,9 @@ def french(client: Client, url: str) -> str:
     html = response.content.decode()
     assert '<html lang="fr"' in html, f"{url} is not served in French"
     assert '<meta property="og:locale" content="fr_FR">' in html or "tv-html" in html
-    # "Txapelketa 2026" is the test championship's own name, not a Basque sentence.
-    wrong = found_in(visible_text(html), foreign_runs("fr") - {"Txapelketa"})
+    # "Txapelketa 2026" is the test championship's own name, not a Basque sentence, and
+    # "Semifinal" its phase's name as typed (English's "Semifinal %(n)s" says it too).
+    wrong = found_in(visible_text(html), foreign_runs("fr") - {"Txapelketa", "Semifinal"})
     assert not wrong, f"{url} in French shows other languages' text: {wrong}"
     return visible_text(html)
 
@@ -153,3 +154,24 @@ def test_the_french_catalogue_puts_a_no_break_space_before_high_punctuation() ->
 @pytest.mark.parametrize("phrase", BROKEN)
 def test_the_broken_french_phrases_are_gone(client: Client, phrase: str) -> None:
     assert all(phrase not in text for _msgid, text in french_messages()), phrase
+
+
+@pytest.mark.parametrize(("code", "semifinal", "quarter"), [
+    ("es", "Cuadro · Semifinal 2 · partida 1", "Cuadro · Cuarto de final 3"),
+    ("en", "Cuadro · Semifinal 2 · match 1", "Cuadro · Quarterfinal 3"),
+    ("eu", "Cuadro · 2. finalerdia · 1. partida", "Cuadro · 3. final-laurdena"),
+    ("fr", "Cuadro · Demi-finale 2 · partie 1", "Cuadro · Quart de finale 3"),
+])
+def test_a_knockout_tie_is_named_as_one_tie(code: str, semifinal: str, quarter: str) -> None:
+    # "Demi-finales 1" (issue 29): the round's plural with the tie's number after it.
+    from django.utils import translation
+
+    from muscore.leagues import names
+
+    with translation.override(code):
+        assert names.made_name(names.game_parts("Cuadro", round=2, rounds=3, tie=2,
+                                                game=1)) == semifinal
+        assert names.made_name(names.game_parts("Cuadro", round=1, rounds=3, tie=3,
+                                                game=None)) == quarter
+        final = names.made_name(names.game_parts("Cuadro", round=3, rounds=3, tie=1, game=None))
+        assert final == "Cuadro · " + translation.gettext("Final")

@@ -12,7 +12,7 @@ The parts (plain JSON, no language words):
 
 - ``{"of": "Fase de grupos", "group": 1}``: "Fase de grupos · Grupo 1";
 - ``{"of": "Cuadro", "round": 2, "rounds": 3, "tie": 1, "third": false, "game": 2}``: a
-  knockout's game, "Cuadro · Semifinales 1 · partida 2" (``game`` only in a best of 3; no
+  knockout's game, "Cuadro · Semifinal 1 · partida 2" (``game`` only in a best of 3; no
   tie number in the final's round, where ``third`` tells the match for third place).
 
 Imports only Django's translation: the leagues' pages, TV, cards, exports and API name
@@ -46,6 +46,19 @@ def round_name(phase_rounds: int, number: int, third: bool = False) -> str:
     return _("Ronda %(n)s") % {"n": number}
 
 
+def tie_name(phase_rounds: int, number: int, tie: int) -> str:
+    """One tie of a round before the final: "Semifinal 1", not the round's plural and a
+    number ("Semifinales 1", "Demi-finales 1")."""
+    left = phase_rounds - number
+    if left == 1:
+        return _("Semifinal %(n)s") % {"n": tie}
+    if left == 2:
+        return _("Cuarto de final %(n)s") % {"n": tie}
+    if left == 3:
+        return _("Octavo de final %(n)s") % {"n": tie}
+    return _("Ronda %(round)s · eliminatoria %(n)s") % {"round": number, "n": tie}
+
+
 def group_parts(of: str, number: int) -> dict[str, Any]:
     """The parts of a phase's group's name (``number`` from 1)."""
     return {"of": of, "group": number}
@@ -72,9 +85,10 @@ def made_name(parts: Mapping[str, Any]) -> str:
             return f"{of} · " + _("Grupo %(n)s") % {"n": int(parts["group"])}
         rounds, number = int(parts["rounds"]), int(parts["round"])
         third = bool(parts.get("third"))
-        name = f"{of} · {round_name(rounds, number, third=third)}"
-        if number != rounds:
-            name += f" {int(parts['tie'])}"
+        if number == rounds:
+            name = f"{of} · {round_name(rounds, number, third=third)}"
+        else:
+            name = f"{of} · {tie_name(rounds, number, int(parts['tie']))}"
         if parts.get("game") is not None:
             name += " · " + _("partida %(n)s") % {"n": int(parts["game"])}
         return name

@@ -25,8 +25,8 @@ pytestmark = pytest.mark.django_db
 #: What each language calls group 1 of the phase "Semifinal" (typed by its organiser).
 GROUP = {"es": "Semifinal · Grupo 1", "fr": "Semifinal · Poule 1"}
 #: ... and the first game of a quarterfinal of the knockout "Cuadro" (best of 3).
-GAME = {"es": "Cuadro · Cuartos de final {tie} · partida 1",
-        "fr": "Cuadro · Quarts de finale {tie} · partie 1"}
+GAME = {"es": "Cuadro · Cuarto de final {tie} · partida 1",
+        "fr": "Cuadro · Quart de finale {tie} · partie 1"}
 OTHER = {"es": "fr", "fr": "es"}
 
 
