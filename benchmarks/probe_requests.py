@@ -33,8 +33,8 @@ phase's row and the championship's on PostgreSQL, in the draw's order).
 
 On PostgreSQL (--database-url postgres://..., a database where `build_large_club` ran:
 benchmarks/probe_postgres.py makes a throwaway cluster for it) the watcher takes the
-competition's row and then the club's FOR UPDATE instead (what a result's write takes,
-in its order), and
+competition's row FOR UPDATE and then the club's FOR NO KEY UPDATE instead (what a
+result's write takes, in its order), and
 the run changes that database (no copy is made).
 """
 
@@ -60,9 +60,9 @@ class Watcher:
     SQLite: the database's one write lock (BEGIN IMMEDIATE). PostgreSQL: the rows a
     result's write locks, in its order (`rows`: (table, id, mode)): the competition's
     FOR UPDATE (lock_match's select_related("competition") locks the joined row too),
-    then the club's (rating_store). Taken the other way round they deadlocked with every
-    correction (PostgreSQL's 1 s deadlock_timeout read as a lock, and the watcher died);
-    an error is counted in `failed` and printed, it never ends the watcher.
+    then the club's FOR NO KEY UPDATE (rating_store). Taken the other way round they
+    deadlocked with every correction (PostgreSQL's 1 s deadlock_timeout read as a lock,
+    and the watcher died); an error is counted in `failed` and printed, it never ends the watcher.
 
     It runs in a process of its own (`root`'s Django, the same DATABASE_URL): as a thread
     of the probe it waited for the GIL whenever a request or a worker ran Python or C
@@ -389,7 +389,7 @@ def main() -> None:
     print(f"{connection.vendor}, load average {os.getloadavg()[0]:.1f}", flush=True)
     watcher = Watcher(args.root.resolve(), [
         (league._meta.db_table, league.pk, "FOR UPDATE"),
-        (club._meta.db_table, club.pk, "FOR UPDATE")])
+        (club._meta.db_table, club.pk, "FOR NO KEY UPDATE")])
     watcher.start()
     rows: list[tuple[str, float, float, int]] = []
     try:

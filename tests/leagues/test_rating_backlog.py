@@ -194,3 +194,21 @@ def test_an_early_correction_reads_the_clubs_places_unsorted() -> None:
               if 'FROM "leagues_ratingmatch"' in q["sql"]]
     assert places, "the correction reads the club's places"
     assert not [sql for sql in places if "ORDER BY" in sql or "JOIN" in sql]
+
+
+def test_a_re_rating_locks_the_clubs_row_without_its_key() -> None:
+    # PostgreSQL: the worker's inserted points name the club (a KEY SHARE lock of its row
+    # till each commit); a correction's FOR UPDATE of the club waited for them, FOR NO KEY
+    # UPDATE does not (and still makes two re-ratings of the club take turns).
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    competition, user, _club = season()
+    first, *_rest = matches(competition)
+    with CaptureQueriesContext(connection) as queries:
+        results.record_result(first, by=user, juegos=[3, 0], reason="acta")
+    clubs = [q["sql"] for q in queries.captured_queries
+             if q["sql"].startswith('SELECT "clubs_club"."id" AS "pk" FROM "clubs_club"')]
+    assert clubs, "the correction locks the club's row"
+    if connection.vendor == "postgresql":
+        assert all(sql.endswith("FOR NO KEY UPDATE") for sql in clubs)
