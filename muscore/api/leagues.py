@@ -19,6 +19,8 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 
 from muscore import ratelimits
 from muscore.api.tables import api_view, error
@@ -36,16 +38,23 @@ def _etag(pk: int, stamp: float, revision: int) -> str:
     return f'"l{pk}-{int(stamp * 1000) % 100000}-{revision}"'
 
 
-def _find(league_id: int) -> tuple[str, float, int, str] | None:
+def _find(league_id: int) -> tuple[str, float, int, str, str] | None:
+    """The league's ETag, stamp, revision and kind, and the language its name is said in
+    ("" for a name as typed: a championship's group or game is named in the request's
+    language, muscore.leagues.names, so its document is kept and tagged per language)."""
     if league_id > MAX_ID:
         return None
     row = Competition.objects.filter(pk=league_id).values_list(
-        "created_at", "revision", "format", "status").first()
+        "created_at", "revision", "format", "status", "made").first()
     if row is None:
         return None
     stamp = row[0].timestamp()
     kind = IMPORTING if row[3] == Competition.Status.IMPORTING else row[2]
-    return _etag(league_id, stamp, row[1]), stamp, row[1], kind
+    language = (get_language() or "") if row[4] else ""
+    etag = _etag(league_id, stamp, row[1])
+    if language:
+        etag = f'{etag[:-1]}-{language}"'
+    return etag, stamp, row[1], kind, language
 
 
 # What _find says of a league the worker is importing (muscore.leagues.imports).
@@ -83,21 +92,23 @@ def detail(request: HttpRequest, league_id: int) -> HttpResponse:
         return _importing()
     if found is None:
         return error(NOT_FOUND, 404)
-    etag, stamp, revision, kind = found
+    etag, stamp, revision, kind, language = found
     if kind == Competition.Format.CEROS:
         return _ceros_refusal(league_id)
     if etag_matches(request.headers.get("If-None-Match", ""), etag):
         response = HttpResponse(status=304)
     else:
-        key = f"muscore:league-doc:{league_id}:{stamp}:{revision}"
+        key = f"muscore:league-doc:{league_id}:{stamp}:{revision}:{language}"
         body = cache.get(key)
         if body is None:
             competition = Competition.objects.get(pk=league_id)
             if competition.revision != revision:
                 return detail(request, league_id)  # a write landed between the reads
-            body = documents.api_body(competition)
+            body = documents.api_body(competition, name=competition.title)
             cache.set(key, body, BODY_CACHE_SECONDS)
         response = HttpResponse(body, content_type="application/json")
+    if language:
+        patch_vary_headers(response, ("Accept-Language", "Cookie"))  # its name's words
     response["ETag"] = etag
     response["Cache-Control"] = "public, no-cache"
     response["Access-Control-Allow-Origin"] = "*"

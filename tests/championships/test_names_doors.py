@@ -7,6 +7,7 @@ name the organiser typed stays as typed."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -142,3 +143,23 @@ def test_the_championship_s_pages_name_its_groups_in_the_reader_s_language(
         body = page.content.decode()
         assert word[language] in body, url
         assert word[OTHER[language]] not in body, url
+
+
+@pytest.mark.parametrize("language", ["es", "fr"])
+def test_the_league_s_api_names_a_group_in_the_request_s_language(language: str) -> None:
+    _championship, _boss, group = french_groups()
+    url = f"/api/v1/leagues/{group.pk}"
+    answer = reader(language).get(url)
+    assert answer.status_code == 200
+    assert answer.json()["name"] == GROUP[language]
+    assert "Accept-Language" in answer["Vary"]
+    other = reader(OTHER[language]).get(url)
+    assert other.json()["name"] == GROUP[OTHER[language]]
+    assert other["ETag"] != answer["ETag"]
+    again = reader(language).get(url, HTTP_IF_NONE_MATCH=answer["ETag"])
+    assert again.status_code == 304
+    # The export, made once for every reader by the worker: the stored name.
+    export = reader(language).get(f"/api/v1/leagues/{group.pk}/export")
+    assert export.status_code == 200
+    body = b"".join(export.streaming_content if export.streaming else [export.content])
+    assert json.loads(body)["name"] == GROUP["es"]
