@@ -175,3 +175,11 @@ def test_a_knockout_tie_is_named_as_one_tie(code: str, semifinal: str, quarter: 
                                                 game=None)) == quarter
         final = names.made_name(names.game_parts("Cuadro", round=3, rounds=3, tie=1, game=None))
         assert final == "Cuadro · " + translation.gettext("Final")
+
+
+def test_a_pair_is_named_after_de_l_equipe_never_after_a_bare_de() -> None:
+    # "Hordago au grand de Amarrakos" (issue 29): "de" before a name that may start with a
+    # vowel reads as a mistake; "de l'équipe Amarrakos" is right whatever the name.
+    bare_de = re.compile(r"(?<!\w)de %\((pair|other|first|second)\)s")
+    found = [text for _msgid, text in french_messages() if bare_de.search(text)]
+    assert not found, found[:5]
