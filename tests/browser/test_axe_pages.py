@@ -6,15 +6,17 @@ dark, with the checks of tests/browser/test_axe.py."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from playwright.sync_api import Browser
 
 from tests.browser.conftest import PHONE
 from tests.browser.test_axe import LANGUAGES, SCHEMES, axe_violations, html_errors
 from tests.championships.factory import drawn_semifinal
-from tests.clubs.factory import make_club, make_league
+from tests.clubs.factory import logged_in, make_club, make_league, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,17 +57,63 @@ def championship_pages() -> dict[str, str]:
     }
 
 
+def organiser_pages() -> tuple[Any, dict[str, str]]:
+    """A club's organiser and the pages only he sees (his club's page with its forms, the
+    competitions he runs, the club's settings and people), issue 30."""
+    organiser = make_user("maite")
+    club = make_club("Bar Axe", organiser)
+    league = make_league(club, 4, results=1)
+    pair = club.pairs.order_by("id").first()
+    player = club.players.order_by("id").first()
+    base = f"/club/{club.slug}"
+    return organiser, {
+        "club-organiser": f"{base}/",
+        "club-edit": f"{base}/editar",
+        "organisers": f"{base}/organizadores",
+        "new-player": f"{base}/jugadores/nuevo",
+        "edit-player": f"{base}/jugadores/{player.id}/",
+        "new-pair": f"{base}/parejas/nueva",
+        "edit-pair": f"{base}/parejas/{pair.id}/editar",
+        "new-competition": f"{base}/ligas/nueva",
+        "import-competition": f"{base}/ligas/importar",
+        "competition-organiser": f"{base}/liga/{league.id}/",
+        "rounds-organiser": f"{base}/liga/{league.id}/jornadas",
+        "night": f"{base}/noche/",
+        "new-championship": reverse("championships:new", args=[club.slug]),
+    }
+
+
+def championship_organiser_pages() -> list[tuple[Any, dict[str, str]]]:
+    """The federation's organiser at his championship's pages, and a bar's at its venue's."""
+    championship, boss, barmen, phase = drawn_semifinal()
+    sede = championship.sedes.order_by("id").first()
+    pk = championship.pk
+    return [
+        (boss, {
+            "championship-organiser": reverse("championships:detail", args=[pk]),
+            "phase-organiser": reverse("championships:phase", args=[pk, phase.pk]),
+        }),
+        (barmen[0], {"sede-organiser": reverse("championships:sede", args=[pk, sede.pk])}),
+    ]
+
+
 def tour_problems(browser: Browser, live_server: Any, language: str,
-                  pages: dict[str, str]) -> list[str]:
+                  pages: dict[str, str], user: Any = None) -> list[str]:
     problems: list[str] = []
     context = browser.new_context(**PHONE | {"locale": language}, base_url=live_server.url)
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    if user is not None:
+        session = logged_in(user).cookies[settings.SESSION_COOKIE_NAME].value
+        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session,
+                              "url": live_server.url}])
     page = context.new_page()
     try:
         for name, url in pages.items():
             page.emulate_media(color_scheme=SCHEMES[0])
             response = page.goto(url, wait_until="load")
             assert response is not None and response.status == 200, (name, url, language)
+            # Not sent to the login page: the organiser's own page was checked.
+            assert urlsplit(page.url).path == urlsplit(url).path, (name, page.url)
             for found in axe_violations(page):
                 problems.append(f"{name} {language} light: axe {found}")
             for error in html_errors(response.text()):
@@ -92,4 +140,15 @@ def test_the_championship_pages_have_no_axe_violation(
     browser: Browser, live_server: Any, language: str
 ) -> None:
     problems = tour_problems(browser, live_server, language, championship_pages())
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_organisers_pages_have_no_axe_violation(
+    browser: Browser, live_server: Any, language: str
+) -> None:
+    organiser, pages = organiser_pages()
+    problems = tour_problems(browser, live_server, language, pages, organiser)
+    for user, more in championship_organiser_pages():
+        problems += tour_problems(browser, live_server, language, more, user)
     assert not problems, "\n".join(problems)
