@@ -203,3 +203,15 @@ def test_a_missing_winner_is_asked_in_a_referees_words(phone: Page) -> None:
     error = phone.locator("#result [role=alert]")
     expect(error).to_contain_text("Grande: sin las cartas de A1 no se sabe quién ganó.")
     assert "winners" not in error.inner_text() and "asiento" not in error.inner_text()
+
+
+def test_the_lector_counts_its_four_cards_without_a_seats_name(phone: Page) -> None:
+    """Issue 30.6: the lector's one field has no player, and its live region read
+    "Cartas de Cartas: 0 de 4"; it says how many of the four cards are in."""
+    phone.goto("/lector/")
+    status = phone.locator("[data-picker-status]")
+    phone.locator("#id_c0").focus()
+    expect(status).to_have_text("Cartas: 0 de 4")
+    phone.locator("#id_c0").press_sequentially("rr5")
+    expect(status).to_have_text("Cartas: 3 de 4")
+    expect(status).not_to_contain_text("Cartas de")
