@@ -4,6 +4,8 @@ is back the green "sin conexión" note does not stay beside a red refusal."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -73,3 +75,23 @@ def test_a_refusal_once_online_is_not_shown_beside_the_offline_note(
     expect(refused).to_contain_text("La mano 1 guardada sin conexión no se envió", timeout=SYNC_MS)
     expect(a.locator("[data-synced]")).to_be_hidden()
     expect(a.locator("[data-offline]")).to_be_hidden()
+
+
+@WITH_SERVICE_WORKER
+def test_a_refusal_of_two_reasons_reads_as_two_sentences(phone: Page, signal: Signal) -> None:
+    """Issue 30.6: a hand kept offline with two bets left unanswered is refused for both,
+    each in a paragraph of the server's answer; the phone's note glued them together
+    ("...Bruno y Diego.Chica: falta...")."""
+    table, a = one_phone_offline_in_the_entry(phone, signal)
+    settle(a)
+    # No cards, an envido unanswered: the answer and each lance's winner are missing.
+    a.locator('button[name="act"][value="bet:grande:A:2"]').click()
+    expect(a.locator("[data-offline-entry]")).to_have_count(1)
+    save_offline(a)
+    signal.on(a, "A")
+    refused = a.locator("[data-refused]")
+    expect(refused).to_contain_text("La mano 1 guardada sin conexión no se envió", timeout=SYNC_MS)
+    text = refused.inner_text()
+    assert "Grande" in text and "Chica" in text, text
+    assert not re.search(r"[.:][^\s\d]", text.replace("...", "")), text
+    assert not Hand.objects.exists()
