@@ -124,8 +124,8 @@ def test_the_offline_page_has_french_words() -> None:
 FRENCH_PO = settings.BASE_DIR / "locale" / "fr" / "LC_MESSAGES" / "django.po"
 # The Mus words the French catalogue says in French (Iparralde's tables count points, play
 # parties of several jeux, and say a side is "dedans"); the Spanish ones are not left in.
-SPANISH_LEFT = re.compile(r"(?<![/_`\w])(vacas?|piedras?|tantos|dentro|graine)(?![\w`])",
-                          re.IGNORECASE)
+SPANISH_LEFT = re.compile(r"(?<![/_`\w(])(vacas?|piedras?|tantos|dentro|graine|recuentos?"
+                          r"|órdagos?|sedes?)(?![\w`])", re.IGNORECASE)
 BROKEN = ("Sites Aucune", "Poule 1 terminé ", "Graine du tirage", "En une vaca", "Jeux de Les",
           "grand de Amarrakos", "Champions:")
 
