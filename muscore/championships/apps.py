@@ -31,3 +31,10 @@ class ChampionshipsConfig(AppConfig):
         from muscore.clubs import holders
 
         holders.register("championships", results.pair_holders)
+
+        # ...and the club page's stamp what its championships show (muscore.leagues.club_kept).
+        from muscore.championships.pages import club_page_stamp
+        from muscore.leagues import club_kept
+
+        if club_page_stamp not in club_kept.STAMPS:
+            club_kept.STAMPS.append(club_page_stamp)

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from muscore.championships import knockout, services
+from muscore.championships import kept, knockout, services
 from muscore.championships.models import Championship, Enrolment, Phase, PhaseGroup, Sede
 from muscore.clubs.models import Club
 from muscore.leagues import competitions
@@ -423,3 +423,11 @@ def player_enrolments(championship: Championship, name: str) -> list[Enrolment]:
     return list(championship.enrolments.filter(where)
                 .exclude(status__in=[Enrolment.Status.PENDING, Enrolment.Status.REJECTED])
                 .select_related("sede").order_by("name", "id")[:FOUND])
+
+
+def club_page_stamp(club: Club) -> str:
+    """What the club page's championships (the club_championships tag) show, for its
+    stamp (muscore.leagues.club_kept): each listed one's stamp and whether its entries are
+    open (a closing time passes without a write)."""
+    rows = club_championships(club).order_by("-created_at", "-id")[:2 * LISTED]
+    return repr([(c.pk, kept.stamp(c), services.entries_open(c)) for c in rows])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,7 +19,15 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
 from muscore.clubs.views import club_context
-from muscore.leagues import card, competitions, confirmations, pages, results, stats_store
+from muscore.leagues import (
+    card,
+    club_kept,
+    competitions,
+    confirmations,
+    pages,
+    results,
+    stats_store,
+)
 from muscore.leagues.forms import (
     CompetitionForm,
     DrawForm,
@@ -40,6 +48,7 @@ from muscore.leagues.views.base import (
     substitute_forms,
 )
 from muscore.messages import page_message
+from muscore.tables.live import etag_matches
 from muscore.text import sorted_by_name
 
 # --- the club page (its players and pairs, and its competitions) ----------------------------------
@@ -54,19 +63,43 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
 
 def club_page(request: HttpRequest, club: Club, status: int = 200) -> HttpResponse:
     """The club's page; with a refusal's ``status`` when a door of it refused (its
-    message among the page's messages)."""
+    message among the page's messages). Its lists are kept by the club's stamp
+    (muscore.leagues.club_kept), and a reader holding the page gets a 304."""
     confirmations.accept_due(club=club)  # its latest matches include the pairs' results
     context = club_context(request, club)
-    # Names as Spanish sorts them (Iñaki after Inza, Órdago among the O), not byte-wise.
+    club_stamp = club_kept.stamp(club)
+    tag = club_kept.etag(request, club_stamp, context["organiser"])
+    # A message waiting for the reader (a refusal, after a write) is shown, never a 304.
+    if (status == 200 and etag_matches(request.headers.get("If-None-Match", ""), tag)
+            and not len(messages.get_messages(request))):
+        return club_kept.mark(HttpResponseNotModified(), tag)
+    context.update(club_kept.kept(club, club_stamp, lambda: club_lists(club)))
+    return club_kept.mark(render(request, "leagues/club.html", context, status=status), tag)
+
+
+def club_lists(club: Club) -> dict[str, Any]:
+    """What the club page lists, as plain rows the cache keeps."""
+    def player_rows(retired: bool) -> list[dict[str, Any]]:
+        # Names as Spanish sorts them (Iñaki after Inza, Órdago among the O), not byte-wise.
+        return [{"pk": pk, "name": name} for pk, name in sorted_by_name(
+            club.players.filter(retired=retired).values_list("pk", "name"),
+            lambda row: row[1])]
+
     # Retired players and pairs are off the lists (kept, each under its own heading).
-    context["players"] = sorted_by_name(club.players.filter(retired=False), lambda p: p.name)
-    context["pairs"] = sorted_by_name(
-        club.pairs.filter(retired=False).prefetch_related("members__player"), lambda p: p.name)
-    context["retired_players"] = sorted_by_name(club.players.filter(retired=True),
-                                                lambda p: p.name)
-    context["retired_pairs"] = sorted_by_name(club.pairs.filter(retired=True), lambda p: p.name)
-    context.update(league_summary(club))
-    return render(request, "leagues/club.html", context, status=status)
+    pairs = sorted_by_name(club.pairs.filter(retired=False).prefetch_related(
+        "members__player"), lambda p: p.name)
+    summary = league_summary(club)
+    return {
+        "players": player_rows(False),
+        "pairs": [{"pk": p.pk, "name": p.name, "player_names": p.player_names}
+                  for p in pairs],
+        "retired_players": player_rows(True),
+        "retired_pairs": [{"pk": pk, "name": name} for pk, name in sorted_by_name(
+            club.pairs.filter(retired=True).values_list("pk", "name"), lambda row: row[1])],
+        **summary,
+        "latest_matches": [{k: v for k, v in row.items() if k != "match"}
+                           for row in summary["latest_matches"]],
+    }
 
 
 def league_summary(club: Club) -> dict[str, Any]:
