@@ -115,3 +115,20 @@ def test_an_archived_competition_leaves_the_page_at_the_next_read(club: Club) ->
     assert competition.name in _read(client, club).content.decode()
     night.set_archived(competition, True, by=club.memberships.get().user)
     assert f">{competition.name}<" not in _read(client, club).content.decode()
+
+
+def test_a_championship_the_club_hosts_changes_its_page_at_the_next_read() -> None:
+    # What the championships app adds to the stamp (muscore.championships.pages): a venue's
+    # club page says the entries closed at the next read, not the 304 of the page before.
+    from muscore.championships import services as championships
+    from tests.championships.factory import small_championship
+
+    championship, boss, _barmen = small_championship(seats=2, bars=[("Bar Kaixo", 4)])
+    club = Club.objects.get(name="Bar Kaixo")
+    client = Client()
+    before = _read(client, club)
+    assert "inscripciones abiertas" in before.content.decode()
+    championships.close_entries(championship, by=boss)
+    after = _read(client, club, **{"If-None-Match": before["ETag"]})
+    assert after.status_code == 200
+    assert "inscripciones abiertas" not in after.content.decode()
