@@ -645,11 +645,13 @@ def hand(
         entry.save_errors = problems
         # 409: another phone got there first, or the result is final; 400: the entry is wrong.
         status = 409 if conflict or settled else 400
+    # Shown as the rules count it: the points past the target dropped ("Queda 40-17").
+    shown = board.as_counted(result, int(table.rules.get("target", 40))) if result else None
     context = {
         "table": table,
         "entry": entry,
-        "result": result,
-        "lines": board.recuento_lines(result, state["players"]) if result else [],
+        "result": shown,
+        "lines": board.recuento_lines(shown, state["players"]) if shown else [],
         "engine_error": engine_error,
         "conflict": conflict,
         "missing_lances": missing_lances,
@@ -691,11 +693,12 @@ def _stored_hand(table: Table, number: int) -> dict[str, Any] | None:
 def _shown_hand(table: Table, hand: StoredHand) -> dict[str, Any] | None:
     if "result" not in hand:
         return None
+    result = board.as_counted(hand["result"], int(table.rules.get("target", 40)))
     return {
         "number": hand["number"],
         "dealt": services.dealt_number(table, hand["number"]),
-        "score": hand["result"]["score"],
-        "lines": board.recuento_lines(hand["result"], table.players),
+        "score": result["score"],
+        "lines": board.recuento_lines(result, table.players),
     }
 
 

@@ -91,6 +91,22 @@ def test_a_juego_won_past_the_target_is_shown_at_the_target(client: Client) -> N
     assert "41" not in re.sub(r"\d{2,}:\d\d|\d{3,}", "", history), history
 
 
+def test_a_hand_that_ends_past_the_target_is_previewed_at_the_target(client: Client) -> None:
+    """At 39, grande's envido querido of 2 won by Ana y Carla: "Queda 40-0" (the engine's
+    score says 41; the points past the target are dropped)."""
+    table = make_table(juegos=2, target=40)
+    for n in (5, 5, 5, 5, 5, 5, 5, 4):
+        tap(client, table, "A", n)
+    assert score(table) == {"A": 39, "B": 0}
+    cards = {"c0": "R R 5 4", "c1": "R C C 5", "c2": "1 1 6 7", "c3": "S S 7 7"}
+    answer = client.post(url(table, "tables:hand"),
+                         {**cards, "b_grande": "A2", "e_grande": "quiero", "act": "check"},
+                         headers={"HX-Request": "true"})
+    shown = text(answer)
+    assert "Queda 40–0" in shown, shown
+    assert "41" not in shown
+
+
 def test_a_tap_is_undone_redone_and_audited_like_a_hand(client: Client) -> None:
     table = make_table()
     tap(client, table, "A", 5)
