@@ -79,11 +79,19 @@ def club_page(request: HttpRequest, club: Club, status: int = 200) -> HttpRespon
 
 def club_lists(club: Club) -> dict[str, Any]:
     """What the club page lists, as plain rows the cache keeps."""
+    # Each row's links reversed once for all (reverse() per row was most of the organiser's
+    # page: 600 players, four links each).
+    links = {name: pages.url_maker(f"clubs:{name}", club.slug) for name in (
+        "player", "edit_player", "merge_player", "retire_player", "edit_pair", "retire_pair")}
+
     def player_rows(retired: bool) -> list[dict[str, Any]]:
         # Names as Spanish sorts them (Iñaki after Inza, Órdago among the O), not byte-wise.
-        return [{"pk": pk, "name": name} for pk, name in sorted_by_name(
-            club.players.filter(retired=retired).values_list("pk", "name"),
-            lambda row: row[1])]
+        return [{"pk": pk, "name": name, "url": links["player"](pk),
+                 "edit_url": links["edit_player"](pk), "merge_url": links["merge_player"](pk),
+                 "retire_url": links["retire_player"](pk)}
+                for pk, name in sorted_by_name(
+                    club.players.filter(retired=retired).values_list("pk", "name"),
+                    lambda row: row[1])]
 
     # Retired players and pairs are off the lists (kept, each under its own heading).
     pairs = sorted_by_name(club.pairs.filter(retired=False).prefetch_related(
@@ -91,10 +99,12 @@ def club_lists(club: Club) -> dict[str, Any]:
     summary = league_summary(club)
     return {
         "players": player_rows(False),
-        "pairs": [{"pk": p.pk, "name": p.name, "player_names": p.player_names}
+        "pairs": [{"pk": p.pk, "name": p.name, "player_names": p.player_names,
+                   "edit_url": links["edit_pair"](p.pk), "retire_url": links["retire_pair"](p.pk)}
                   for p in pairs],
         "retired_players": player_rows(True),
-        "retired_pairs": [{"pk": pk, "name": name} for pk, name in sorted_by_name(
+        "retired_pairs": [{"pk": pk, "name": name, "retire_url": links["retire_pair"](pk)}
+                          for pk, name in sorted_by_name(
             club.pairs.filter(retired=True).values_list("pk", "name"), lambda row: row[1])],
         **summary,
         "latest_matches": [{k: v for k, v in row.items() if k != "match"}
