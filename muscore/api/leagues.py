@@ -205,11 +205,19 @@ def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
         return error(BAD_SEP, 400)
     if competition.status == Competition.Status.IMPORTING:
         return _importing()
-    if competition.format == Competition.Format.CEROS:
-        return _download(ceros_rounds.standings_csv(competition, sep=sep),
-                         "text/csv; charset=utf-8", f"clasificacion-{league_id}.csv")
-    return _download(documents.standings_csv(competition, sep=sep), "text/csv; charset=utf-8",
-                     f"clasificacion-{league_id}.csv")
+    # Kept per revision like a small league's matches.csv (issue 28: a CSV made on every
+    # request): one line per pair, so the cache (Redis in production) holds it whole.
+    key = (f"muscore:league-standings-csv:{league_id}:{competition.created_at.timestamp()}:"
+           f"{competition.revision}:{sep}")
+    body = cache.get(key)
+    if body is None:
+        made = (ceros_rounds.standings_csv if competition.format == Competition.Format.CEROS
+                else documents.standings_csv)
+        body = made(competition, sep=sep)
+        cache.set(key, body, BODY_CACHE_SECONDS)
+    return prepared.stale_headers(
+        _download(body, "text/csv; charset=utf-8", f"clasificacion-{league_id}.csv"),
+        competition.revision, competition.revision)
 
 
 @api_view("GET")

@@ -272,3 +272,30 @@ def test_a_small_leagues_matches_csv_is_made_once_per_revision(
     results.record_result(matches[1], by=user, juegos=[0, 3])
     after = matches_csv(competition)
     assert made == [1, 1, 1] and after.content != first.content
+
+
+def standings_csv(competition: Competition, sep: str = ",") -> Any:
+    return Client().get(f"/api/v1/leagues/{competition.pk}/standings.csv", {"sep": sep})
+
+
+def test_a_leagues_standings_csv_is_made_once_per_revision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 28: the CSVs kept like the export, not made again on every request.
+    competition, user, matches = season()
+    made: list[str] = []
+    real = documents.standings_csv
+    monkeypatch.setattr(documents, "standings_csv",
+                        lambda c, sep=",": made.append(sep) or real(c, sep=sep))
+    first, again = standings_csv(competition), standings_csv(competition)
+    assert first.status_code == again.status_code == 200
+    assert first["Content-Type"] == "text/csv; charset=utf-8"
+    assert first["X-Muscore-Revision"] == str(competition.revision)
+    assert first.content == again.content and made == [","]
+    semicolons = standings_csv(competition, ";")
+    assert semicolons.content != first.content and made == [",", ";"]
+    results.record_result(matches[1], by=user, juegos=[0, 3])
+    competition.refresh_from_db()
+    after = standings_csv(competition)
+    assert made == [",", ";", ","] and after.content != first.content
+    assert after.content.decode("utf-8-sig") == real(competition).removeprefix("\ufeff")
