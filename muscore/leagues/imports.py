@@ -491,7 +491,7 @@ def run(pk: int, until: float) -> int:
         while job.written < batched and time.monotonic() < until:
             _batch(job, competition, league, by, batched)
         if job.written >= batched:
-            with transaction.atomic():
+            with pacing.short_transaction("an import's end"):
                 import_rest(competition, league, by)
                 _finish(job, competition)
             if job.rated:  # its matches placed in the club's ratings, re-rated by the worker
@@ -515,7 +515,7 @@ def _frame(job: LeagueImport, competition: Competition, league: League, by: Acto
     failure deletes it), then the competition's entries, draw and rounds at once."""
     pairs: list[Pair] = []
     while len(pairs) < len(league.pairs):
-        with pacing.short_transaction():
+        with pacing.short_transaction("an import's pairs"):
             until = time.monotonic() + BATCH_SECONDS
             added: list[int] = []
             for doc_pair in league.pairs[len(pairs):]:
@@ -528,7 +528,7 @@ def _frame(job: LeagueImport, competition: Competition, league: League, by: Acto
             if added:
                 job.new_pairs = [*job.new_pairs, *added]
                 LeagueImport.objects.filter(pk=job.pk).update(new_pairs=job.new_pairs)
-    with transaction.atomic():
+    with pacing.short_transaction("an import's frame"):
         if Entry.objects.filter(competition=competition).exists():
             raise _Taken
         import_frame(competition.club, league, pairs, by, competition.format,
@@ -545,7 +545,7 @@ def _batch(job: LeagueImport, competition: Competition, league: League, by: Acto
     first = job.written
     # Each batch its own transaction, then a pause on SQLite (muscore.leagues.pacing): the
     # benchmark's import back to back kept another writer waiting 52 s.
-    with pacing.short_transaction():
+    with pacing.short_transaction("an import's matches"):
         n = import_matches(competition, league, by, first, batched,
                            until=time.monotonic() + BATCH_SECONDS)
         if not LeagueImport.objects.filter(pk=job.pk, written=first).update(written=n):
@@ -568,7 +568,7 @@ def fail(job: LeagueImport, message: str) -> None:
     competition_id = job.competition_id
     assert competition_id is not None
     while True:
-        with pacing.short_transaction():
+        with pacing.short_transaction("a failed import's matches deleted"):
             rows = list(Match.objects.filter(competition_id=competition_id)
                         .values_list("pk", "table_id")[:500])
             if not rows:

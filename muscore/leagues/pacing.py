@@ -11,6 +11,7 @@ it held. PostgreSQL locks rows and queues whoever waits: no pause there.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,18 +26,27 @@ from django.db import connection, transaction
 SHARE = 1.0
 MIN_PAUSE = 0.02
 MAX_PAUSE = 0.1
+# A worker's transaction longer than this is logged (the limit of issue 28 for any lock):
+# where a writer waited, the worker's log says which of its transactions held it.
+LOG_OVER = 0.2
+
+logger = logging.getLogger("muscore.pacing")
 
 
 @contextmanager
-def short_transaction() -> Iterator[None]:
-    """One of a worker's transactions, then (SQLite) the pause that lets others write."""
+def short_transaction(what: str = "") -> Iterator[None]:
+    """One of a worker's transactions, then (SQLite) the pause that lets others write;
+    `what` names it in the log when it held longer than LOG_OVER."""
     began = time.monotonic()
     with transaction.atomic():
         yield
-    pause(time.monotonic() - began)
+    pause(time.monotonic() - began, what)
 
 
-def pause(held: float) -> None:
+def pause(held: float, what: str = "") -> None:
     """After a worker's write that held the lock `held` seconds: on SQLite, a pause."""
+    if held > LOG_OVER and not connection.in_atomic_block:
+        logger.warning("a worker's transaction (%s) took %.0f ms, past the %.0f ms of a lock",
+                       what or "unnamed", held * 1000, LOG_OVER * 1000)
     if connection.vendor == "sqlite" and not connection.in_atomic_block:
         time.sleep(min(MAX_PAUSE, max(MIN_PAUSE, held * SHARE)))

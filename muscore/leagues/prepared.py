@@ -208,7 +208,7 @@ def store(competition_id: int, kind: str, revision: int, pieces: list[bytes]) ->
     _drop(PreparedPart.objects.filter(competition_id=competition_id, kind=kind,
                                       revision=revision))
     for number, piece in enumerate(pieces, 1):
-        with pacing.short_transaction():
+        with pacing.short_transaction("a document's piece"):
             PreparedPart.objects.create(competition_id=competition_id, kind=kind,
                                         revision=revision, part=number, body=piece)
     head = json.dumps({"parts": len(pieces), "bytes": sum(map(len, pieces))}).encode()
@@ -225,7 +225,7 @@ def _drop(parts: QuerySet[PreparedPart]) -> None:
     """Delete stored pieces one by one, each its own short write: a document's 33 MB in one
     DELETE would hold SQLite's write lock as long as writing them did."""
     for pk in list(parts.values_list("pk", flat=True)):
-        with pacing.short_transaction():
+        with pacing.short_transaction("an old piece dropped"):
             PreparedPart.objects.filter(pk=pk).delete()
 
 

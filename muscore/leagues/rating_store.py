@@ -341,7 +341,8 @@ def _apply(plan: _Plan, *, chunked: bool) -> None:
             RatingPoint.objects.filter(match_id__in=ids).delete()
             _insert_points(rows)
         took = time.monotonic() - began
-        pacing.pause(took)  # SQLite: the site's writes get the lock between two of these
+        # SQLite: the site's writes get the lock between two of these.
+        pacing.pause(took, "a rating batch")
         start += len(chunk)
         # The next transaction's size from this one's time: a loaded machine (or a slower
         # database) gets smaller ones, so no other write waits much past LOCK_TARGET.

@@ -39,6 +39,19 @@ def test_a_worker_s_transaction_is_followed_by_a_pause_on_sqlite_only(
         assert slept == []
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_s_transaction_past_the_lock_limit_is_logged_by_name(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Where a writer waited, the worker's log says which of its transactions held it."""
+    sleeps(monkeypatch)
+    with caplog.at_level("WARNING", logger="muscore.pacing"):
+        pacing.pause(pacing.LOG_OVER / 2, "a short one")
+        pacing.pause(pacing.LOG_OVER + 0.05, "an import's end")
+    assert [r.getMessage() for r in caplog.records] == [
+        f"a worker's transaction (an import's end) took {(pacing.LOG_OVER + 0.05) * 1000:.0f}"
+        f" ms, past the {pacing.LOG_OVER * 1000:.0f} ms of a lock"]
+
+
 @pytest.mark.django_db
 def test_no_pause_inside_a_transaction(monkeypatch: pytest.MonkeyPatch) -> None:
     """A request's write (or a test's transaction) is never slowed by a pause."""
@@ -53,7 +66,7 @@ def test_the_workers_pause_after_each_of_their_transactions(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The rating worker's chunks and the document worker's pieces each pause after."""
     held: list[float] = []
-    monkeypatch.setattr(pacing, "pause", held.append)
+    monkeypatch.setattr(pacing, "pause", lambda took, what="": held.append(took))
     competition, user = liguilla(4, legs=2)
     prepared.store(competition.pk, prepared.EXPORT, competition.revision,
                    [b"a" * 10, b"b" * 10, b"c" * 10])
@@ -83,8 +96,8 @@ def _rerate_all_chunked(competition: Any) -> None:
 def test_the_import_worker_pauses_after_each_of_its_transactions(
         monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
     settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 10
-    held: list[float] = []
-    monkeypatch.setattr(pacing, "pause", held.append)
+    held: list[str] = []
+    monkeypatch.setattr(pacing, "pause", lambda took, what="": held.append(what))
     monkeypatch.setattr(imports, "BATCH_SECONDS", 0)  # a pair or a match a transaction
     organiser = make_user("maite")
     exported = documents.league_document(
@@ -92,7 +105,9 @@ def test_the_import_worker_pauses_after_each_of_its_transactions(
     imports.import_competition(make_club("Bar Kaixo", organiser), exported, by=organiser)
     assert held == []  # the request: no pause
     imports.catch_up()
-    assert len(held) == len(exported["pairs"]) + len(exported["matches"])
+    # Each pair, the frame, each match, the end: each its own transaction, named in the log.
+    assert held == (["an import's pairs"] * len(exported["pairs"]) + ["an import's frame"]
+                    + ["an import's matches"] * len(exported["matches"]) + ["an import's end"])
 
 
 @pytest.mark.django_db(transaction=True)
