@@ -234,13 +234,12 @@ class PreparedPartAdmin(admin.ModelAdmin[PreparedPart]):
 
 @admin.register(LeagueImport)
 class LeagueImportAdmin(admin.ModelAdmin[LeagueImport]):
-    """A large import the worker writes in batches, or wrote, or failed (why); the
-    document itself is not shown (megabytes)."""
+    """A large import the worker writes in batches, or wrote, or failed (why); its
+    document (megabytes) is a row of its own, not shown."""
 
     list_display = ["name", "club", "competition", "written", "total", "created_at",
                     "finished_at", "error"]
     raw_id_fields = ["club", "competition", "created_by"]
-    exclude = ["document"]
 
     def has_add_permission(self, request: object) -> bool:
         return False

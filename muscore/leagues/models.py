@@ -620,7 +620,6 @@ class LeagueImport(models.Model):
     competition = models.OneToOneField(Competition, on_delete=models.SET_NULL, null=True,
                                        blank=True, related_name="+")
     name = models.CharField(max_length=200)
-    document = models.TextField()
     fingerprint = models.CharField(max_length=64)
     rated = models.BooleanField(default=False)
     # The pairs the import added to the club: deleted with the competition if it fails.
@@ -635,6 +634,20 @@ class LeagueImport(models.Model):
 
     def __str__(self) -> str:
         return f"import of {self.name} ({self.written}/{self.total})"
+
+
+class LeagueImportDocument(models.Model):
+    """A large import's checked document, in a row of its own: the worker updates the
+    import's row (how far it got) after every batch of a few matches, and SQLite writes a
+    whole row again on any update, the document's megabytes included (2.8 MB a batch for
+    the benchmark's league, in the write lock and the WAL: issue 28)."""
+
+    league_import = models.OneToOneField(LeagueImport, on_delete=models.CASCADE,
+                                         primary_key=True, related_name="kept_document")
+    text = models.TextField()
+
+    def __str__(self) -> str:
+        return f"document of {self.league_import_id}"
 
 
 # --- what the hands say (muscore.leagues.stats_store) -------------------------------------

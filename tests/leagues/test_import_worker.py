@@ -16,7 +16,14 @@ from django.test import Client
 
 from muscore.clubs.models import Pair
 from muscore.leagues import competitions, documents, imports, rating_store, results
-from muscore.leagues.models import Competition, Correction, LeagueImport, Match, PlayerRating
+from muscore.leagues.models import (
+    Competition,
+    Correction,
+    LeagueImport,
+    LeagueImportDocument,
+    Match,
+    PlayerRating,
+)
 from muscore.tables.models import Table
 from tests.clubs.factory import logged_in, make_club, make_league, make_pair, make_user
 from tests.tables.test_backup_season import wipe
@@ -37,9 +44,16 @@ def post_import(client: Client, slug: str, exported: Any, choice: str) -> Any:
                         "rated": "1"})
 
 
+@pytest.mark.parametrize("batches", ["as timed", "a match each"])
 @pytest.mark.parametrize(("format", "choice"), CHOICES)
 def test_a_large_import_is_written_by_the_worker_and_equals_the_request_s(
-        settings: Any, format: str, choice: str) -> None:
+        settings: Any, format: str, choice: str, batches: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    if batches == "a match each":
+        # Every batch its own transaction, the groups' planned matches read 2 at a time:
+        # what one run of the worker reads once (its entries and rounds) serves them all.
+        monkeypatch.setattr(imports, "BATCH_SECONDS", 0)
+        monkeypatch.setattr(imports, "PLANNED_WINDOW", 2)
     organiser = make_user("maite")
     club = make_club("Peña Txoko", organiser)
     exported = documents.league_document(make_league(club, 8, format=format, results=9),
@@ -214,10 +228,11 @@ def test_a_backup_taken_midway_is_restored_and_carried_on_to_the_same_end(
                                       by=organiser, name="Importada")
     job = LeagueImport.objects.get()
     imports.run(job.pk, until=0.0)  # pairs and frame, no match yet: time is up
-    imports._batch(job, Competition.objects.get(pk=copy.pk), imports.read_checked(
-        json.loads(job.document)), organiser, job.total)
-    imports._batch(job, Competition.objects.get(pk=copy.pk), imports.read_checked(
-        json.loads(job.document)), organiser, job.total)
+    document = json.loads(LeagueImportDocument.objects.get(league_import=job).text)
+    imports._batch(job, Competition.objects.get(pk=copy.pk), imports.read_checked(document),
+                   organiser, job.total)
+    imports._batch(job, Competition.objects.get(pk=copy.pk), imports.read_checked(document),
+                   organiser, job.total)
     job.refresh_from_db()
     assert job.written == 2
     backup = tmp_path / "midway.json"
