@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import os
 import random
 import re
@@ -118,6 +119,8 @@ class Visitors:
         self.every = every
         self.opening = Stats()
         self.stats = Stats()
+        self.started = time.monotonic()
+        self.windows: dict[int, list[float]] = {}  # the polls' times by 10 s of the run
 
     async def call(self, stats: Stats, kind: str, path: str, headers: dict[str, str],
                    expected: tuple[int, ...]) -> tuple[int, dict[str, str], bytes]:
@@ -129,8 +132,11 @@ class Visitors:
             stats.add(kind, time.perf_counter() - started, 0, expected,
                       f"{type(error).__name__}: {error}")
             return 0, {}, b""
-        stats.add(kind, time.perf_counter() - started, status, expected,
-                  content[:150].decode(errors="replace"))
+        took = time.perf_counter() - started
+        stats.add(kind, took, status, expected, content[:150].decode(errors="replace"))
+        if stats is self.stats:
+            window = int((time.monotonic() - self.started) // 10)
+            self.windows.setdefault(window, []).append(took)
         return status, answer, content
 
     async def visitor(self, kind: str, path: str, address: str) -> None:
@@ -139,7 +145,7 @@ class Visitors:
         status, _answer, content = await self.call(self.opening, f"{kind}, opened", path,
                                                    headers, (200,))
         found = ETAG.search(content)
-        etag = found.group(1).decode() if found else ""
+        etag = html.unescape(found.group(1).decode()) if found else ""
         poll = path + "?live=1"
         while time.monotonic() < self.until:
             started = time.monotonic()
@@ -214,6 +220,13 @@ def main() -> None:
             print(f"\nthe polls ({args.visitors} visitors, every {args.every:.0f} s; the "
                   "target's figures)")
             report(run.stats, took - args.every, (before, after))
+            print("\nthe polls' p95 by 10 s of the run (a result is written every "
+                  f"{args.change_seconds:.0f} s)")
+            for window, values in sorted(run.windows.items()):
+                values.sort()
+                print(f"  {window * 10:3d}-{window * 10 + 10:3d} s  {len(values):5,} polls  "
+                      f"p50 {values[len(values) // 2] * 1000:5.0f} ms  "
+                      f"p95 {values[int(len(values) * 0.95)] * 1000:5.0f} ms")
             served([server])
             errors = [line for line in server.stderr().splitlines()
                       if " ERROR " in line or "Traceback" in line]

@@ -18,6 +18,13 @@ class ChampionshipsConfig(AppConfig):
 
         result_changed.connect(listener, weak=False, dispatch_uid="championships-result")
 
+        # ...and drops its pages' kept figures when a group's or heat's revision moves.
+        from muscore.championships.kept import on_revisions_moved
+        from muscore.leagues.signals import revisions_moved
+
+        revisions_moved.connect(on_revisions_moved, weak=False,
+                                dispatch_uid="championships-figures")
+
         # ...and answers the league's owner of results what depends on a result and what
         # placed a competition (muscore.leagues.consequences), so every door asks it.
         from muscore.championships import results

@@ -22,10 +22,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Count, F, Max, Sum
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.template.loader import render_to_string
@@ -50,31 +51,86 @@ def touch(championship_id: int) -> None:
     bus.publish(f"championship:{championship_id}")
 
 
+#: How long the figures of a championship's venues and phases (two aggregate queries)
+#: serve every reader of its pages. 200 visitors polling every 2 s read them 100 times a
+#: second, most of each poll's cost (issue 28: p95 1.8 s on 2 cores); a result drops them
+#: at its commit (:func:`forget`), a change of the championship's own moves its revision,
+#: and any other write shows within this time.
+FIGURES_SECONDS = 1
+
+
 def stamp(championship: Championship, *, phase: int | None = None,
           inline: int | None = None) -> str:
-    """What the championship's pages show, as of now, in a few figures (two queries, one
-    with ``phase``): its revision and creation time (a database built again reuses ids,
-    never the same instant); unless ``phase`` is given, its heats; and each phase's groups
-    (``phase``: that one's only; ``inline``: those the championship's page draws, a
-    knockout, a phase of at most ``inline`` groups and the last one, whose winner is the
-    champion: a result in a province final of 48 groups does not change that page)."""
-    figures = [str(championship.created_at.timestamp()), str(championship.revision)]
+    """What the championship's pages show, as of now, in a few figures: its revision and
+    creation time (a database built again reuses ids, never the same instant); unless
+    ``phase`` is given, its heats; and each phase's groups (``phase``: that one's only;
+    ``inline``: those the championship's page draws, a knockout, a phase of at most
+    ``inline`` groups and the last one, whose winner is the champion: a result in a
+    province final of 48 groups does not change that page). The venues' and phases'
+    figures are read by two queries at most once a :data:`FIGURES_SECONDS` for all
+    readers (:func:`figures`)."""
+    heats, rows = figures(championship)
+    out = [str(championship.created_at.timestamp()), str(championship.revision)]
     if phase is None:
-        heats = Sede.objects.filter(championship_id=championship.pk).aggregate(
-            n=Count("id"), heats=Count("heat_id"), total=Sum("heat__revision"),
-            last=Max("heat_id"))
-        figures.append("{n}.{heats}.{total}.{last}".format(**heats))
-    phases = Phase.objects.filter(championship_id=championship.pk)
-    if phase is not None:
-        phases = phases.filter(pk=phase)
-    rows = list(phases.values("pk", "knockout", "level").annotate(
-        n=Count("groups"), total=Sum("groups__competition__revision"),
-        last=Max("groups__competition_id")).order_by("pk"))
+        out.append(heats)
+    else:
+        rows = [r for r in rows if r["pk"] == phase]
     if inline is not None and rows:
         final = max(rows, key=lambda r: (r["level"], r["pk"]))
         rows = [r for r in rows if r["knockout"] or r["n"] <= inline or r is final]
-    figures += ["{pk}.{n}.{total}.{last}".format(**r) for r in rows]
-    return ":".join(figures)
+    out += ["{pk}.{n}.{total}.{last}".format(**r) for r in rows]
+    return ":".join(out)
+
+
+Figures = tuple[str, list[dict[str, Any]]]
+
+
+def _figures_key(championship_id: int) -> str:
+    return f"muscore:championship-figures:{championship_id}"
+
+
+def figures(championship: Championship) -> Figures:
+    """Its venues' heats (how many, the sum of their revisions, the newest) and each
+    phase's groups alike, kept for :data:`FIGURES_SECONDS` with the championship's
+    creation time and revision they were read for."""
+    for_now = (championship.created_at.timestamp(), championship.revision)
+    entry = cache.get(_figures_key(championship.pk))
+    if isinstance(entry, tuple) and len(entry) == 3 and entry[0] == for_now:
+        return entry[1], entry[2]
+    heats = Sede.objects.filter(championship_id=championship.pk).aggregate(
+        n=Count("id"), heats=Count("heat_id"), total=Sum("heat__revision"),
+        last=Max("heat_id"))
+    rows = [dict(row) for row in Phase.objects.filter(championship_id=championship.pk)
+            .values("pk", "knockout", "level").annotate(
+                n=Count("groups"), total=Sum("groups__competition__revision"),
+                last=Max("groups__competition_id")).order_by("pk")]
+    found = "{n}.{heats}.{total}.{last}".format(**heats)
+    cache.set(_figures_key(championship.pk), (for_now, found, rows), FIGURES_SECONDS)
+    return found, rows
+
+
+def forget(championship_id: int) -> None:
+    """Drop the championship's kept figures now and again once the change being written
+    commits (a reader meanwhile read them from before it): the next reader reads them
+    again."""
+    cache.delete(_figures_key(championship_id))
+    transaction.on_commit(lambda: cache.delete(_figures_key(championship_id)))
+
+
+def on_revisions_moved(sender: object, competitions: Sequence[int] = (),
+                       **kwargs: object) -> None:
+    """The receiver of ``muscore.leagues.signals.revisions_moved``: the championships whose
+    groups or heats those competitions are forget their figures (one query)."""
+    if not competitions:
+        return
+    from muscore.leagues.models import Competition
+
+    found = set()
+    for group_of, heat_of in Competition.objects.filter(pk__in=list(competitions)).values_list(
+            "phase_group__phase__championship_id", "sede__championship_id"):
+        found |= {pk for pk in (group_of, heat_of) if pk is not None}
+    for championship_id in found:
+        forget(championship_id)
 
 
 @dataclass(frozen=True)

@@ -327,9 +327,11 @@ def clock(phase: Phase, groups: list[dict[str, Any]],
 
 
 def clock_mark(phase: Phase, groups: Sequence[dict[str, Any]]) -> str:
-    """What the clock shows in a few characters (each deadline, the pause), for the
-    hall's ETag: a clock started, paused or reset is a new answer to the poll."""
-    text = "|".join(f"{g['deadline'].isoformat() if g['deadline'] else ''}:{g['paused_left']}"
+    """What the clock shows in a few characters (each deadline, the pause, the tables
+    past their time), for the hall's ETag: a clock started, paused or reset, or a table
+    going past its time, is a new answer to the poll."""
+    text = "|".join(f"{g['deadline'].isoformat() if g['deadline'] else ''}:{g['paused_left']}:"
+                    + "".join("1" if m["late"] else "0" for m in g["matches"])
                     for g in groups)
     return hashlib.sha256(text.encode()).hexdigest()[:10]
 

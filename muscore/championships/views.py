@@ -363,8 +363,14 @@ def tv(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
         "paused": phase.clock_paused_at is not None,
         "started": any(g["deadline"] for g in groups),
     }
-    template = "championships/_tv_live.html" if partial else "championships/tv.html"
-    return kept.mark(render(request, template, context), etag)
+    if partial:
+        # The same for every visitor (no form, no organiser's button): drawn once for each
+        # stamp and clock, not for each of the hall's screens and phones after a result.
+        live = kept.Key(f"{found.key}:live", f"{found.digest}-{mark}", live_etag)
+        html = kept.kept(live, lambda: render_to_string("championships/_tv_live.html",
+                                                        context, request))
+        return kept.mark(HttpResponse(html), etag)
+    return kept.mark(render(request, "championships/tv.html", context), etag)
 
 
 CLOCK_ACTIONS = {"start": clock.start, "pause": clock.pause, "reset": clock.reset}

@@ -68,6 +68,7 @@ from muscore.leagues.models import (
     Match,
     Round,
 )
+from muscore.leagues.signals import revisions_moved
 from muscore.messages import WordedError, league_message
 from muscore.rules import Rules
 from muscore.tables import services as tables
@@ -100,6 +101,7 @@ def bump(competition: Competition) -> None:
     Competition.objects.filter(pk=competition.pk).update(revision=F("revision") + 1)
     # Its export and cards are made again outside the request (muscore.leagues.prepared).
     DocumentBacklog.add([competition.pk])
+    revisions_moved.send(sender=Competition, competitions=[competition.pk])
     competition.refresh_from_db(fields=["revision", "status"])
 
 
@@ -565,8 +567,10 @@ def starting_mano(match: Match) -> int:
 def touch_pairs(pair_ids: Sequence[int]) -> None:
     """A pair's name or players changed: the documents of its competitions change too."""
     changed = Competition.objects.filter(entries__pair_id__in=list(pair_ids))
-    DocumentBacklog.add(list(changed.values_list("pk", flat=True).distinct()))
+    ids = list(changed.values_list("pk", flat=True).distinct())
+    DocumentBacklog.add(ids)
     changed.update(revision=F("revision") + 1)
+    revisions_moved.send(sender=Competition, competitions=ids)
 
 
 def on_club_change(sender: Any, instance: Any, **kwargs: Any) -> None:

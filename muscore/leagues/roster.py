@@ -33,6 +33,7 @@ from muscore.leagues.models import (
     PlayerRating,
     RatingPoint,
 )
+from muscore.leagues.signals import revisions_moved
 
 
 class MergeRefused(CompetitionError):
@@ -174,8 +175,9 @@ def merge_players(keep: Player, gone: Player, *, by: Actor) -> Player:
     if first is not None:
         rating_store.rerate(keep.club_id, first)
     # Their documents name who sat: the cached copies (keyed by revision) go.
-    Competition.objects.filter(pk__in={m.competition_id for m in matches}).update(
-        revision=F("revision") + 1)
+    moved = {m.competition_id for m in matches}
+    Competition.objects.filter(pk__in=moved).update(revision=F("revision") + 1)
+    revisions_moved.send(sender=Competition, competitions=sorted(moved))
     touch_pairs(pairs)
     _log(keep.club_id, by, "merge_players", before, {"name": keep.name})
     return keep

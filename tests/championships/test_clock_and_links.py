@@ -139,3 +139,29 @@ def test_the_halls_poll_is_a_304_until_a_result_or_the_clock_moves() -> None:
     Round.objects.filter(competition__phase_group__phase=phase).update(
         starts_at=timezone.now() - timedelta(hours=3))
     assert "fuera de tiempo" in client.get(live).text
+
+
+def test_the_halls_live_part_is_drawn_once_for_every_screen_and_moves_when_a_table_is_late(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a result every hall screen and phone polling gets the new live part: drawn
+    once for all of them (issue 28: 40 ms each, 66 screens at once after every result);
+    a table going past its time is a new answer even with no result or clock change."""
+    from muscore.championships import views
+
+    championship, boss, _barmen, phase = drawn_semifinal()
+    live = hall(championship.pk, phase) + "?live=1"
+    drawn: list[str] = []
+    real = views.render_to_string
+    monkeypatch.setattr(views, "render_to_string",
+                        lambda name, *a, **k: drawn.append(name) or real(name, *a, **k))
+    services.start_round_clock(phase, by=boss)
+    answers = [Client().get(live) for _screen in range(5)]
+    assert len({a.content for a in answers}) == 1 and len({a["ETag"] for a in answers}) == 1
+    assert drawn == ["championships/_tv_live.html"]
+    assert "fuera de tiempo" not in answers[0].text
+    # An hour later (the clock never moved): the tables still playing are past their time.
+    later = timezone.now() + timedelta(hours=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    late = Client().get(live, headers={"If-None-Match": answers[0]["ETag"]})
+    assert late.status_code == 200 and "fuera de tiempo" in late.text
+    assert late["ETag"] != answers[0]["ETag"] and len(drawn) == 2

@@ -200,3 +200,44 @@ def test_a_body_has_one_place_in_the_cache_whatever_the_changes() -> None:
     Client().get(page_url(championship))
     entry = cache.get(after.key)
     assert entry[0] == after.digest and points(entry[1])
+
+
+def test_the_pages_figures_are_read_once_for_all_readers_and_dropped_by_a_change(
+        django_capture_on_commit_callbacks: Any) -> None:
+    """200 visitors polling every 2 s read the venues' and phases' figures (two aggregate
+    queries) 100 times a second (issue 28): they are kept for kept.FIGURES_SECONDS, and a
+    result or a pair renamed drops them at once (the championship's own change moves its
+    revision, which they are kept for)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    championship, boss, _barmen, phase = drawn_semifinal()
+    live = page_url(championship) + "?live=1"
+    client = Client()
+    figures = kept._figures_key(championship.pk)
+
+    def poll(etag: str) -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as queries:
+            status = client.get(live, headers={"If-None-Match": etag}).status_code
+        return status, sum("COUNT(" in q["sql"] for q in queries.captured_queries)
+
+    etag = client.get(live)["ETag"]
+    assert poll(etag) == (304, 0)  # the championship's row only: its figures are kept
+    assert cache.get(figures) is not None
+    with django_capture_on_commit_callbacks(execute=True) as done:
+        record(phase, boss)
+    assert cache.get(figures) is None and done  # dropped, and again at the commit
+    status, aggregates = poll(etag)
+    assert status == 200 and aggregates > 0
+    etag = client.get(live)["ETag"]
+    assert poll(etag) == (304, 0)
+    pair = Pair.objects.filter(entries__competition__phase_group__phase=phase).first()
+    assert pair is not None
+    pair.name = "Izen Berria"
+    pair.save()  # a pair renamed in its club: its competitions' revisions move
+    assert cache.get(figures) is None
+    assert poll(etag)[0] == 200
+    etag = client.get(live)["ETag"]
+    kept.touch(championship.pk)
+    championship.refresh_from_db()
+    assert poll(etag)[0] == 200  # its own revision moved: the kept figures are not its
