@@ -14,7 +14,8 @@ province finals drawn).
 
 `--visitors` (200) people open one of its public pages, in turn: the championship's page,
 the largest province final's page (48 groups) and that final's hall screen, at random
-moments of the first `--every` seconds (each opening is the whole page, a 200), then poll it
+moments of the first `--opening` seconds (20; each opening is the whole page, a 200, the
+first ones on cold caches: reported apart, with the polls meanwhile), then poll it
 every `--every` seconds (2 s, as the issue's visitors did; a page's live part really asks
 every 15 s, the hall screen every 1.5 s) as the page's script does: its live part
 (`?live=1`, HX-Request) with If-None-Match of the last answer, 304 while nothing changed.
@@ -24,8 +25,8 @@ new live part once (200), counted with the rest.
 
 Reports requests per second, p50/p95/p99/max of each kind (the openings apart), the statuses
 and every error (a status not expected, a refused or dropped connection, a timeout of 30 s),
-and the server's own time per kind (gunicorn's access log). Target: p95 of the polls under
-300 ms. Asserts nothing.
+the polls' p50 and p95 by 10 s of the run, and the server's own time per kind (gunicorn's
+access log). Target: p95 of the polls after the opening under 300 ms. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -113,10 +114,12 @@ def results(groups: list[int]) -> Iterator[str]:
 
 
 class Visitors:
-    def __init__(self, port: int, until: float, every: float) -> None:
+    def __init__(self, port: int, until: float, every: float, opening: float) -> None:
         self.port = port
         self.until = until
         self.every = every
+        self.opening_seconds = opening
+        self.counted_from = time.monotonic() + opening
         self.opening = Stats()
         self.stats = Stats()
         self.started = time.monotonic()
@@ -140,7 +143,7 @@ class Visitors:
         return status, answer, content
 
     async def visitor(self, kind: str, path: str, address: str) -> None:
-        await asyncio.sleep(random.uniform(0, self.every))
+        await asyncio.sleep(random.uniform(0, self.opening_seconds))
         headers = {"X-Forwarded-For": address, "Accept-Language": "es"}
         status, _answer, content = await self.call(self.opening, f"{kind}, opened", path,
                                                    headers, (200,))
@@ -152,8 +155,10 @@ class Visitors:
             asked = {**headers, "HX-Request": "true"}
             if etag:
                 asked["If-None-Match"] = etag
-            status, answer, _content = await self.call(self.stats, f"{kind}, polled", poll,
-                                                       asked, (200, 304))
+            counted = time.monotonic() >= self.counted_from
+            status, answer, _content = await self.call(
+                self.stats if counted else self.opening, f"{kind}, polled", poll, asked,
+                (200, 304))
             etag = answer.get("etag", etag)
             pause = self.every - (time.monotonic() - started)
             await asyncio.sleep(max(0.0, min(pause, self.until - time.monotonic())))
@@ -171,8 +176,8 @@ async def changes(seconds: float, until: float, groups: list[int]) -> int:
 
 
 async def load(args: argparse.Namespace, port: int, built: dict[str, Any]) -> Visitors:
-    until = time.monotonic() + args.every + args.seconds
-    run = Visitors(port, until, args.every)
+    until = time.monotonic() + args.opening + args.seconds
+    run = Visitors(port, until, args.every, args.opening)
     kinds = list(built["pages"].items())
     jobs = [run.visitor(*kinds[n % len(kinds)], f"10.{n // 250}.{n % 250}.7")
             for n in range(args.visitors)]
@@ -194,6 +199,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--visitors", type=int, default=200)
     parser.add_argument("--every", type=float, default=2.0, help="seconds between two polls")
+    parser.add_argument("--opening", type=float, default=20,
+                        help="seconds over which the visitors open their pages (each one's "
+                             "first read is the whole page, the first ones on cold caches); "
+                             "reported apart")
     parser.add_argument("--seconds", type=float, default=60, help="seconds measured")
     parser.add_argument("--change-seconds", type=float, default=10,
                         help="seconds between two results written in the final")
@@ -215,11 +224,12 @@ def main() -> None:
             run = asyncio.run(load(args, server.port, built))
             took = time.monotonic() - started
             after = os.getloadavg()[0]
-            print(f"\nthe openings (the first {args.every:.0f} s: each visitor's whole page)")
-            report(run.opening, args.every, (before, after))
+            print(f"\nthe opening (the first {args.opening:.0f} s: each visitor's whole page, "
+                  "cold caches first, and the polls meanwhile)")
+            report(run.opening, args.opening, (before, after))
             print(f"\nthe polls ({args.visitors} visitors, every {args.every:.0f} s; the "
                   "target's figures)")
-            report(run.stats, took - args.every, (before, after))
+            report(run.stats, took - args.opening, (before, after))
             print("\nthe polls' p95 by 10 s of the run (a result is written every "
                   f"{args.change_seconds:.0f} s)")
             for window, values in sorted(run.windows.items()):

@@ -41,6 +41,13 @@ def _championship(pk: int) -> Championship:
     return get_object_or_404(Championship.objects.select_related("club"), pk=pk)
 
 
+def _read(pk: int) -> Championship:
+    """The championship of a public page, without its quotas (28 KB of JSON for 250 venues,
+    parsed on every poll): a page built again reads them, a 304 never does."""
+    return get_object_or_404(Championship.objects.select_related("club").defer("quotas"),
+                             pk=pk)
+
+
 def _page(request: HttpRequest, championship: Championship, *, error: str = "",
           status: int = 200) -> HttpResponse:
     organiser = is_organiser(request.user, championship.club)
@@ -79,7 +86,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _page(request, _championship(pk))
+    return _page(request, _read(pk))
 
 
 @require_POST
@@ -305,7 +312,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def phase(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     """A phase's own page: all its groups with their standings, or its bracket."""
-    championship = _championship(pk)
+    championship = _read(pk)
     found = get_object_or_404(Phase, pk=phase_pk, championship=championship)
     found.championship = championship
     key = kept.key(championship, f"phase{found.pk}", phase=found.pk)
@@ -339,7 +346,7 @@ def tv(request: HttpRequest, pk: int, phase_pk: int) -> HttpResponse:
     ``POLL_MS``) only its live part. The round clock is read on each request (the time
     moves on, and a round's start is set on the league's round page too) and is part of
     the ETag: an unchanged poll is a 304 before any template is drawn."""
-    championship = _championship(pk)
+    championship = _read(pk)
     phase = get_object_or_404(Phase, pk=phase_pk, championship=championship)
     phase.championship = championship
     found = kept.key(championship, f"tv{phase.pk}", phase=phase.pk)
