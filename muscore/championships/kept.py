@@ -5,7 +5,9 @@ bump it: entries, venues, quotas, phases, draws) and when it was made (a databas
 again reuses ids), and, for its venues' heats and for each phase's groups, how many there
 are, the sum of their revisions and the newest one's id (a result, a corrected one, a
 pair renamed, a knockout's new game: each bumps a competition's revision or makes one).
-Two small aggregate queries, whatever the venues. A phase's page and hall are stamped by
+Two small aggregate queries, whatever the venues, read at most once a second for all
+readers (:func:`figures`: 200 visitors polling every 2 s read them 100 times a second) and
+dropped wherever a competition's revision moves. A phase's page and hall are stamped by
 that phase alone, the championship's page by the phases it draws: on the final's day a
 result in one province final leaves the other six halls and the page kept. The hall's
 round clock is read apart, on each request (pages.clock).
