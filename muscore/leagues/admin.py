@@ -16,6 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.db.models.functions import Length
 from django.http import HttpRequest
 
 from muscore.clubs.admin import WrittenByTheApp
@@ -31,6 +33,7 @@ from muscore.leagues.models import (
     Entry,
     Group,
     LeagueImport,
+    LeagueImportDocument,
     Match,
     PairHandStats,
     PlayerHandStats,
@@ -224,6 +227,30 @@ class PreparedPartAdmin(admin.ModelAdmin[PreparedPart]):
     list_filter = ["kind"]
     raw_id_fields = ["competition"]
     exclude = ["body"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(LeagueImportDocument)
+class LeagueImportDocumentAdmin(admin.ModelAdmin[LeagueImportDocument]):
+    """A large import's checked document: which import and how long, never the text
+    itself (megabytes) and never changed (the worker reads it as checked)."""
+
+    list_display = ["league_import", "length"]
+    fields = ["league_import", "length"]
+    readonly_fields = ["league_import", "length"]
+
+    @admin.display(description="characters")
+    def length(self, obj: LeagueImportDocument) -> int:
+        return int(getattr(obj, "_length", 0))
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[LeagueImportDocument]:
+        # The length without fetching megabytes for each row of the list.
+        return super().get_queryset(request).defer("text").annotate(_length=Length("text"))
 
     def has_add_permission(self, request: object) -> bool:
         return False

@@ -64,3 +64,21 @@ def test_players_pairs_and_the_club_s_audit_are_shown_never_changed_in_the_admin
     pair.refresh_from_db()
     assert pair.name == "Ana y Bea"
     assert client.get(reverse("admin:clubs_membership_add")).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_large_imports_document_is_listed_by_its_length_never_shown() -> None:
+    """Megabytes of JSON: the admin names the import and the length only."""
+    from muscore.leagues.models import LeagueImport, LeagueImportDocument
+
+    club = make_club()
+    job = LeagueImport.objects.create(club=club, name="Liga", fingerprint="f", total=1)
+    LeagueImportDocument.objects.create(league_import=job, text='{"name": "Liga"}' * 20)
+    boss = get_user_model().objects.create_superuser("jefa", password="x-mus-2026-y")
+    client = Client()
+    client.force_login(boss)
+    for url in (reverse("admin:leagues_leagueimportdocument_changelist"),
+                reverse("admin:leagues_leagueimportdocument_change", args=[job.pk])):
+        page = client.get(url)
+        assert page.status_code == 200 and ">320<" in page.text.replace(" ", "")
+        assert "&quot;name&quot;" not in page.text and '"name": "Liga"' not in page.text
