@@ -41,7 +41,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +49,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from bench_final_day import TIMEOUT, Stats, http, report  # noqa: E402
-from throwaway import postgres, redis  # noqa: E402
+from bench_final_day import TIMEOUT, Stats, http, report, served, services  # noqa: E402
 
 from tests.multiserver.servers import Server, base_env, manage, running  # noqa: E402
 
@@ -187,14 +185,6 @@ async def load(args: argparse.Namespace, port: int, built: dict[str, Any]) -> Vi
     return run
 
 
-@contextmanager
-def services(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
-    with ExitStack() as stack:
-        database = args.database_url or stack.enter_context(postgres(max_connections=200))
-        cache = args.redis_url or stack.enter_context(redis())
-        yield database, cache
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--visitors", type=int, default=200)
@@ -237,34 +227,17 @@ def main() -> None:
                 print(f"  {window * 10:3d}-{window * 10 + 10:3d} s  {len(values):5,} polls  "
                       f"p50 {values[len(values) // 2] * 1000:5.0f} ms  "
                       f"p95 {values[int(len(values) * 0.95)] * 1000:5.0f} ms")
-            served([server])
+            served([server], page_kind)
             errors = [line for line in server.stderr().splitlines()
                       if " ERROR " in line or "Traceback" in line]
             if errors:
                 print(f"server log errors: {len(errors)}; first: {errors[:3]}")
 
 
-def served(servers: list[Server]) -> None:
-    """The server's own time per page (the access log's milliseconds): what is left of the
-    client's figures is waiting for a free worker, and the client itself."""
-    from bench_final_day import statistics
-
-    times: dict[str, list[float]] = {}
-    for server in servers:
-        for line in server.stdout().splitlines():
-            parts = line.split('"')
-            if len(parts) < 7 or not parts[-1].strip().split("ms")[0].strip().isdigit():
-                continue
-            path = parts[1]
-            kind = ("hall screen" if "/tv/" in path else "phase page" if "/fases/" in path
-                    else "championship page") + (", polled" if "live=1" in path else ", opened")
-            times.setdefault(kind, []).append(int(parts[-1].strip().split("ms")[0]) / 1000)
-    print("\nserver time (gunicorn's access log)")
-    for kind in sorted(times):
-        values = sorted(times[kind])
-        cuts = statistics.quantiles(values, n=100) if len(values) > 1 else values * 99
-        print(f"{kind:28} {len(values):7,} {cuts[49] * 1000:6.0f}ms {cuts[94] * 1000:6.0f}ms "
-              f"{cuts[98] * 1000:6.0f}ms {values[-1] * 1000:6.0f}ms")
+def page_kind(path: str) -> str:
+    """The kind of a request of the access log, as the client's figures name it."""
+    return ("hall screen" if "/tv/" in path else "phase page" if "/fases/" in path
+            else "championship page") + (", polled" if "live=1" in path else ", opened")
 
 
 if __name__ == "__main__":

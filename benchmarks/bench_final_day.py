@@ -46,7 +46,7 @@ import time
 import uuid
 import zlib
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -274,7 +274,7 @@ def report(stats: Stats, seconds: float, load: tuple[float, float]) -> None:
         values = sorted(stats.times[kind])
         cuts = statistics.quantiles(values, n=100) if len(values) > 1 else values * 99
         statuses = ", ".join(f"{s}: {n}" for s, n in sorted(stats.statuses[kind].items()))
-        print(f"{kind:22} {len(values):7,} {cuts[49] * 1000:6.0f}ms {cuts[94] * 1000:6.0f}ms "
+        print(f"{kind:28} {len(values):7,} {cuts[49] * 1000:6.0f}ms {cuts[94] * 1000:6.0f}ms "
               f"{cuts[98] * 1000:6.0f}ms {values[-1] * 1000:6.0f}ms  {statuses}")
     for kind, found in stats.errors.items():
         print(f"errors of {kind}: {len(found)}; first: {found[:3]}")
@@ -284,7 +284,7 @@ KINDS = (("/hands", "hand save"), ("?live=1", "board poll"), ("/tv/", "hall TV")
          ("/campeonatos/", "championship page"))
 
 
-def served(servers: list[Server]) -> None:
+def served(servers: list[Server], kind_of: Callable[[str], str] | None = None) -> None:
     """The servers' own time per kind of request (the access log's milliseconds): what is
     left of the client's figures is waiting for a free worker and the client itself."""
     times: dict[str, list[float]] = defaultdict(list)
@@ -294,13 +294,14 @@ def served(servers: list[Server]) -> None:
             if len(parts) < 7 or not parts[-1].strip().split("ms")[0].strip().isdigit():
                 continue
             path = parts[1]
-            kind = next((k for marker, k in KINDS if marker in path), "other")
+            kind = (kind_of(path) if kind_of is not None
+                    else next((k for marker, k in KINDS if marker in path), "other"))
             times[kind].append(int(parts[-1].strip().split("ms")[0]) / 1000)
     print("\nserver time (gunicorn's access log)")
     for kind in sorted(times):
         values = sorted(times[kind])
         cuts = statistics.quantiles(values, n=100) if len(values) > 1 else values * 99
-        print(f"{kind:22} {len(values):7,} {cuts[49] * 1000:6.0f}ms {cuts[94] * 1000:6.0f}ms "
+        print(f"{kind:28} {len(values):7,} {cuts[49] * 1000:6.0f}ms {cuts[94] * 1000:6.0f}ms "
               f"{cuts[98] * 1000:6.0f}ms {values[-1] * 1000:6.0f}ms")
 
 
