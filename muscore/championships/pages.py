@@ -295,12 +295,6 @@ def pair_path(enrolment: Enrolment) -> list[dict[str, Any]]:
     return steps
 
 
-def tv_groups(phase: Phase, now: datetime | None = None) -> list[dict[str, Any]]:
-    """The hall's screen: each group's current round, its matches and the round clock
-    (started when the organiser starts it; a table past the time limit is flagged)."""
-    return clock(phase, hall_groups(phase), now)
-
-
 def clock(phase: Phase, groups: list[dict[str, Any]],
           now: datetime | None = None) -> list[dict[str, Any]]:
     """Each group's deadline (its current round's start, read now: an organiser may set it

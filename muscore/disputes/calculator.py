@@ -302,17 +302,6 @@ class Calculation:
             data[f"e_{key}"] = betting.get("end") or ""
         return cls.from_data(data)
 
-    def as_data(self) -> dict[str, str]:
-        """The field values, for re-rendering the form."""
-        data = {k: str(v) for k, v in self.rules.items()}
-        data.update(mano=str(self.mano), sa=str(self.score["A"]), sb=str(self.score["B"]))
-        for seat in range(self.players):
-            data[f"n{seat}"] = self.names[seat]
-            data[f"c{seat}"] = self.cards.get(seat, "")
-        for lance in LANCES:
-            data[f"b_{lance}"] = self.amounts.get(lance, "")
-        return data
-
     def names_changed(self) -> bool:
         return self.names != default_names(self.players)
 

@@ -1,7 +1,7 @@
 """muscore.rules: the game of Mus, scored exactly as a table plays it.
 
 A pure package (standard library only). The JSON contract of
-``spec/hand-record.md`` is served by :func:`score` and :func:`replay`; the
+docs/contract.md is served by :func:`score` and :func:`replay`; the
 typed API reads the same results through value types:
 
 >>> from muscore.rules import Hand, Rules, score_hand

@@ -168,7 +168,7 @@ class _Tally:
         return reached
 
     def result(self) -> dict[str, Any]:
-        """The contract's result (hand-record.md, "The result")."""
+        """The contract's result (docs/contract.md, "The result")."""
         result: dict[str, Any] = {
             "score": {A: self.a, B: self.b},
             "winner": self.winner,

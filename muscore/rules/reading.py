@@ -153,7 +153,7 @@ class Reading:
         """The side the cards, the jugadas or a lie give the lance; None when they leave it
         open (the table's `winners` then says) or, in a partial reading, cannot tell yet.
 
-        hand-record.md, "Entering without cards".
+        docs/contract.md, "Entering without cards".
         """
         if self.unsure and not self.lie_known(lance):
             return None  # a seat not entered yet said "sí": it may have lied
@@ -467,7 +467,7 @@ def settled_by_cards(
 ) -> Side | None:
     """The side the cards and jugadas give a lance, or None when they leave it open.
 
-    hand-record.md, "Entering without cards": grande, chica and punto need the cards
+    docs/contract.md, "Entering without cards": grande, chica and punto need the cards
     of every seat that plays them; pares go to the best kind (the cards of the seats
     holding it decide when both sides hold it); juego to the best total, equal totals
     to the seat nearest the mano (unless two 31s meet under 31 real with a card

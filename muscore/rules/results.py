@@ -119,7 +119,7 @@ class HandResult:
 
         Every lance, unless the juego was won during the betting (a deje that reached the
         target, an accepted órdago): then the lances up to that one. Whatever the record
-        holds for a later lance was never played (hand-record.md). None for piedras.
+        holds for a later lance was never played (docs/contract.md). None for piedras.
         """
         names = tuple(Lance(name) for name in self.data["lances"])
         if self.ended_by == "ordago":

@@ -101,7 +101,7 @@ def read_bets(
 def score(record: object) -> HandResultDict:
     """Score one hand record (a :class:`~muscore.rules.contract.HandRecord`, unchecked:
     any JSON value is read and refused in words); returns the contract's result (see
-    hand-record.md).
+    docs/contract.md).
 
     Raises :class:`~muscore.rules.errors.RuleError` (a ``ValueError``) naming
     what is wrong when the record breaks a rule.

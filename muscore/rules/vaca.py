@@ -216,7 +216,7 @@ def _one_vaca(
 
 
 def replay(vaca: object) -> VacaReplay:
-    """Replay a vaca (see hand-record.md, "A vaca"): returns its contract output.
+    """Replay a vaca (docs/contract.md, "A vaca"): returns its contract output.
 
     Each hand is scored with the score carried from the hand before and the
     mano one seat on; a won juego starts the next at 0-0; the side that wins

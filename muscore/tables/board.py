@@ -1,7 +1,7 @@
 """How the board shows a table: plain dicts in, plain dicts and words out.
 
 Everything here takes the state the services return (the replay output of
-muscore.rules, see spec/hand-record.md) and turns it into what the pages draw:
+muscore.rules, see docs/contract.md) and turns it into what the pages draw:
 piedras as amarracos, the chart of the juego, the recuento in the table's own
 words. No storage and no rules are decided here: only presentation.
 """

@@ -1,4 +1,4 @@
-"""Entering without cards (hand-record.md): what the jugadas settle, and what they refuse.
+"""Entering without cards (docs/contract.md): what the jugadas settle, and what they refuse.
 
 "pares: the best kind wins (duples > medias > par); when the best kind is held on both
 sides, the cards of those seats decide, else `winners`; juego: the best total wins
