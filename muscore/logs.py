@@ -39,6 +39,19 @@ REQUEST_ID_HEADER = "X-Request-ID"
 VALID_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 
 request_id: ContextVar[str] = ContextVar("muscore_request_id", default="-")
+# A background worker's id (manage.py rating_worker sets it): on each of its lines, where a
+# request's lines carry the request's id.
+_worker = ""
+
+
+def set_worker(worker_id: str) -> None:
+    """Name this process's worker on every log line it writes from now on."""
+    global _worker
+    _worker = worker_id
+
+
+def worker() -> str:
+    return _worker
 
 
 def mask_keys(text: str) -> str:
@@ -70,6 +83,8 @@ class RequestIdFilter(logging.Filter):
             rid = request_id.get()
             if rid == "-":
                 rid = getattr(getattr(record, "request", None), "muscore_request_id", "-")
+            if rid == "-" and _worker:
+                rid = f"worker:{_worker}"
             record.request_id = rid
         return True
 

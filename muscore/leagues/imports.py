@@ -516,7 +516,9 @@ def run(pk: int, until: float) -> int:
             _frame(job, competition, league, by)
         batched = written_in_batches(competition, league)
         frame = Frame(competition) if job.written < batched else None
-        while job.written < batched and time.monotonic() < until:
+        # A worker asked to stop hands the rest back after its batch: the next one carries
+        # on from `written`.
+        while job.written < batched and time.monotonic() < until and not pacing.stopping():
             _batch(job, competition, league, by, batched, frame)
         if job.written >= batched:
             with pacing.short_transaction("an import's end"):

@@ -7,6 +7,11 @@ transactions. `probe_requests.py` measured 434 ms behind the document worker's 1
 pieces and 636 ms behind the rating worker's transactions of under 140 ms each. So on
 SQLite each transaction is followed by a pause about as long as a fraction of the lock
 it held. PostgreSQL locks rows and queues whoever waits: no pause there.
+
+It also holds the worker's stop: `manage.py rating_worker` asks it on SIGTERM, and a long
+piece of work (an import's batches, a re-rating's transactions, a competition's documents)
+looks between two of its transactions and hands the rest back (`Stopped`): what is written
+stays, the backlog keeps the rest, and the next worker carries it on.
 """
 
 from __future__ import annotations
@@ -50,3 +55,37 @@ def pause(held: float, what: str = "") -> None:
                        what or "unnamed", held * 1000, LOG_OVER * 1000)
     if connection.vendor == "sqlite" and not connection.in_atomic_block:
         time.sleep(min(MAX_PAUSE, max(MIN_PAUSE, held * SHARE)))
+
+
+# --- stopping ------------------------------------------------------------------------------
+
+# A plain flag, set by the worker's signal handler (which must take no lock: it runs in the
+# main thread between two of its bytecodes, wherever that thread is) and read between two
+# transactions.
+_stop_asked = False
+
+
+class Stopped(Exception):
+    """The worker was asked to stop: the rest of this work is handed back to the backlog."""
+
+
+def ask_to_stop() -> None:
+    """Ask the work in flight to hand the rest back at its next transaction's end."""
+    global _stop_asked
+    _stop_asked = True
+
+
+def stopping() -> bool:
+    return _stop_asked
+
+
+def carry_on() -> None:
+    """Forget a stop asked (a new worker in the same process: the tests)."""
+    global _stop_asked
+    _stop_asked = False
+
+
+def hand_back_if_stopping() -> None:
+    """Between two transactions of a long piece of work: raise Stopped if asked to stop."""
+    if _stop_asked:
+        raise Stopped

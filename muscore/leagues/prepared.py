@@ -204,7 +204,9 @@ def _members(members: Iterator[tuple[str, Any]], opening: str, closing: str, lev
 def store(competition_id: int, kind: str, revision: int, pieces: list[bytes]) -> None:
     """Write a document's pieces (1..n), each in its own transaction, then piece 0 (how many
     and how long: the document is finished), then drop what is older than the revision
-    served before it (a stream that began on that one may still be reading it)."""
+    served before it (a stream that began on that one may still be reading it). A worker
+    asked to stop leaves before it begins (pacing.Stopped): the documents made stay."""
+    pacing.hand_back_if_stopping()
     _drop(PreparedPart.objects.filter(competition_id=competition_id, kind=kind,
                                       revision=revision))
     for number, piece in enumerate(pieces, 1):

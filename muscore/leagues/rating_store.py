@@ -333,6 +333,9 @@ def _apply(plan: _Plan, *, chunked: bool) -> None:
                                    ).delete()
     start, size = 0, CHUNK
     while start < len(plan.places):
+        # A worker asked to stop leaves here: its backlog row stays, and the next worker
+        # replays from the same place (what this one wrote is written again, the same).
+        pacing.hand_back_if_stopping()
         chunk = plan.places[start:start + size]
         ids = [m for m, _rows in chunk]
         rows = [row for _match, rows in chunk for row in rows]

@@ -28,7 +28,7 @@ from django_tasks import TaskContext, task
 from django_tasks.base import Task
 from django_tasks_db.models import DBTaskResult
 
-from muscore.leagues import imports, prepared, rating_store, workers
+from muscore.leagues import imports, pacing, prepared, rating_store, workers
 from muscore.leagues.models import Competition, DocumentBacklog, LeagueImport, RatingBacklog
 
 QUEUES = ("ratings", "documents", "imports")
@@ -56,7 +56,10 @@ def rerate_club(context: TaskContext, club_id: int) -> dict[str, Any]:
     with _claimed(f"ratings:{club_id}", context) as got:
         if not got:
             return {"claimed_by_another": True}
-        return {"runs": rating_store.catch_up(club_id)}
+        try:
+            return {"runs": rating_store.catch_up(club_id)}
+        except pacing.Stopped:  # its backlog row stays: the next worker replays it
+            return {"handed_back": True}
 
 
 @task(queue_name="documents", takes_context=True)
@@ -72,6 +75,17 @@ def make_documents(context: TaskContext, competition_id: int) -> dict[str, Any]:
             return {"made": prepared.make(competition_id)}
         except Competition.DoesNotExist:  # deleted meanwhile
             return {"made": None}
+        except pacing.Stopped:
+            # Queued again: the next worker makes what this one did not (what it made for
+            # this revision is not made again).
+            DocumentBacklog.add([competition_id])
+            return {"handed_back": True}
+        except (SystemExit, KeyboardInterrupt):
+            # Stopped at once (a second SIGTERM): queued again all the same, if the
+            # database still answers.
+            with contextlib.suppress(Exception):
+                DocumentBacklog.add([competition_id])
+            raise
 
 
 @task(queue_name="imports", takes_context=True)
@@ -81,7 +95,10 @@ def write_import(context: TaskContext, import_id: int) -> dict[str, Any]:
     with _claimed(f"import:{import_id}", context) as got:
         if not got:
             return {"claimed_by_another": True}
-        return {"written": imports.run(import_id, time.monotonic() + imports.RUN_SECONDS)}
+        # A worker asked to stop ends after the batch in flight (imports.run): the import
+        # keeps how far it got, and the next dispatch carries it on.
+        written = imports.run(import_id, time.monotonic() + imports.RUN_SECONDS)
+        return {"written": written, **({"handed_back": True} if pacing.stopping() else {})}
 
 
 TASKS: dict[str, tuple[Task[Any, Any], str]] = {
@@ -128,9 +145,24 @@ def dispatch(queues: tuple[str, ...] | list[str] = QUEUES) -> int:
     return enqueued
 
 
+# A worker killed mid-task (SIGKILL, its machine lost) leaves its task RUNNING and its
+# heartbeat: dispatch enqueues the work again once the beat is stale; after this long both
+# rows go.
+GONE_SECONDS = 3600
+
+
 def prune(days: float = 1.0) -> int:
-    """Delete the finished tasks older than `days` (the failed ones after a week)."""
+    """Delete the finished tasks older than `days` (the failed ones after a week), and what
+    killed workers left an hour ago: their tasks still RUNNING and their heartbeats."""
     now = timezone.now()
-    return DBTaskResult.objects.filter(
+    deleted = DBTaskResult.objects.filter(
         Q(status="SUCCESSFUL", finished_at__lt=now - timedelta(days=days))
         | Q(status="FAILED", finished_at__lt=now - timedelta(days=7))).delete()[0]
+    gone = now - timedelta(seconds=GONE_SECONDS)
+    live = {beat.worker_id for beat in workers.alive(now)}
+    orphans = [pk for pk, ids in DBTaskResult.objects.filter(
+        status="RUNNING", started_at__lt=gone).values_list("pk", "worker_ids")
+        if not set(ids) & live]
+    deleted += DBTaskResult.objects.filter(pk__in=orphans).delete()[0]
+    workers.WorkerBeat.objects.filter(seen_at__lt=gone).delete()
+    return deleted

@@ -13,10 +13,8 @@ import os
 import subprocess
 import sys
 import time
-import urllib.parse
 from collections import Counter
 from io import StringIO
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,8 +35,8 @@ from muscore.leagues.models import (
     RatingMatch,
 )
 from muscore.leagues.workers import WorkClaim, WorkerBeat
+from tests.ops.worker_processes import ROOT, worker_env
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 CLUBS = 3
 PAIRS = 14  # 91 matches a club: its import is the worker's (more than a request writes)
 
@@ -91,20 +89,6 @@ def snapshot(clubs: list[int]) -> list[Any]:
                                      documents.league_document(competition))))
         out.append((ratings, competitions))
     return out
-
-
-def worker_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
-    env.update(DJANGO_SETTINGS_MODULE="muscore.settings", PYTHONPATH=str(ROOT))
-    database = connection.settings_dict
-    if connection.vendor == "sqlite":
-        env["SQLITE_FILE"] = str(database["NAME"])
-    else:
-        netloc = f"{database['USER']}:{database['PASSWORD'] or ''}@{database['HOST']}:" \
-                 f"{database['PORT']}"
-        env["DATABASE_URL"] = urllib.parse.urlunsplit(
-            ("postgres", netloc, f"/{database['NAME']}", "", ""))
-    return env
 
 
 def run_workers(count: int) -> float:
