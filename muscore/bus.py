@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable
 from django.conf import settings
 from django.db import transaction
 
+from muscore import circuit
+
 logger = logging.getLogger(__name__)
 
 #: What a listener is called with: the topics and when they were published (epoch seconds).
@@ -34,12 +36,7 @@ Listener = Callable[[list[str], float], None]
 
 _listeners: list[Listener] = []
 _client_lock = threading.Lock()
-_client: object | None = None
-_client_failed_at = 0.0
-#: After a failure (tried twice), Redis is not asked again for this long: a Redis that is
-#: down costs each write at most one wait, and the streams' check of the revisions (every
-#: LIVE_SAFETY_SECONDS) brings the screens what was not published meanwhile.
-RETRY_SECONDS = 1.0
+_clients: dict[str, object] = {}
 
 
 def channel() -> str:
@@ -82,38 +79,29 @@ def send(topics: list[str]) -> None:
     if client is None:
         return
     message = json.dumps({"topics": topics, "at": at})
-    for attempt in (1, 2):  # a connection Redis closed meanwhile is made again once
-        try:
-            client.publish(channel(), message)  # type: ignore[attr-defined]
-            return
-        except Exception as error:
-            if attempt == 2:
-                _failed(error)
+    # One try: a Redis that fails or hangs opens the circuit of its server (shared with
+    # the cache) after one short timeout, and the streams' check of the revisions brings
+    # the screens what was not published meanwhile.
+    _circuit().call(lambda: client.publish(channel(), message),  # type: ignore[attr-defined]
+                    None, circuit.FAILURES)
 
 
 def redis_url() -> str:
     return str(getattr(settings, "LIVE_REDIS_URL", "") or "")
 
 
+def _circuit() -> circuit.Circuit:
+    return circuit.for_redis(redis_url(), settings.REDIS_TIMEOUT)
+
+
 def _redis() -> object | None:
-    """A client of the bus's Redis, made once per process; None without one, or for a
-    few seconds after it failed."""
-    global _client
+    """A client of the bus's Redis, made once per process; None without one."""
     url = redis_url()
-    if not url or time.monotonic() - _client_failed_at < RETRY_SECONDS:
+    if not url:
         return None
     with _client_lock:
-        if _client is None:
-            import redis  # only a site with a bus needs the client
-
-            # The cache's timeouts (muscore/settings.py): a busy machine's Redis answers late,
-            # and a publish given up is a screen told seconds later, by the check.
-            _client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
-        return _client
-
-
-def _failed(error: Exception) -> None:
-    global _client_failed_at
-    _client_failed_at = time.monotonic()
-    logger.warning("live bus: Redis did not take the change (%s); screens catch up by "
-                   "their streams' own check", error)
+        if url not in _clients:
+            # The short timeout of muscore.circuit: a publish given up is a screen told
+            # by the streams' check, never a save kept waiting.
+            _clients[url] = circuit.client_of(url, settings.REDIS_TIMEOUT)
+        return _clients[url]

@@ -3,29 +3,25 @@
 Everything muscore keeps in the cache can be worked out again from the database: replayed
 table states and standings (keyed by revision, so nothing stale can come back), a league's
 document, and the rate-limit counters. So when Redis does not answer, a read is a miss and
-a write is skipped, the failure is logged once per outage, and for a few seconds after a
-failure Redis is not asked at all, so that a Redis that hangs does not add its timeout to
-every request. The rate limits are then not counted (settings.RATELIMIT_FAIL_OPEN): a club's
-evening goes on, and the log says why the limits are off.
+a write is skipped. A Redis that fails or hangs opens this process's circuit of that server
+(muscore.circuit, shared with the live bus): it costs one short timeout (REDIS_TIMEOUT),
+then Redis is not asked at all until a thread of the circuit's own hears it answer again;
+the log says so once each way. The rate limits are then not counted
+(settings.RATELIMIT_FAIL_OPEN): a club's evening goes on, and the log says why the limits
+are off.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
-import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 
-logger = logging.getLogger("muscore.cache")
+from muscore import circuit
 
 T = TypeVar("T")
-
-# After a failure, Redis is left alone this long (seconds) before it is tried again.
-RETRY_AFTER = 5.0
 
 
 class ResilientRedisCache(RedisCache):
@@ -33,32 +29,13 @@ class ResilientRedisCache(RedisCache):
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        self._down_until = 0.0
-        self._down = False
-        self._lock = threading.Lock()
+        options = params.get("OPTIONS") or {}
+        self.circuit = circuit.for_redis(
+            server, float(options.get("socket_timeout") or options.get(
+                "socket_connect_timeout") or 1.0))
 
     def _guard(self, operation: Callable[[], T], fallback: T) -> T:
-        if self._down_until and time.monotonic() < self._down_until:
-            return fallback
-        try:
-            result = operation()
-        except Exception as exc:  # redis's ConnectionError, TimeoutError, ResponseError...
-            with self._lock:
-                self._down_until = time.monotonic() + RETRY_AFTER
-                if not self._down:
-                    self._down = True
-                    logger.error(
-                        "the cache (Redis) failed: %s: %s; serving from the database, "
-                        "rate limits not counted, until it answers again",
-                        type(exc).__name__, exc)
-            return fallback
-        if self._down:
-            with self._lock:
-                if self._down:
-                    self._down = False
-                    self._down_until = 0.0
-                    logger.warning("the cache (Redis) answers again")
-        return result
+        return self.circuit.call(operation, fallback, circuit.FAILURES)
 
     def add(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT,
             version: int | None = None) -> bool:

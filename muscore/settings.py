@@ -174,6 +174,10 @@ if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
 # own memory, bounded, is enough. Several servers (or workers that must agree on a rate
 # limit): CACHE_URL=redis://host:6379/0 through Django's own Redis backend, one Redis for all.
 CACHE_URL = os.environ.get("CACHE_URL", "").strip()
+# How long the cache and the live bus wait for Redis (seconds): it answers in a millisecond,
+# and one that hangs costs each process this once, then is left alone until it answers
+# again (muscore/circuit.py).
+REDIS_TIMEOUT = envfloat("REDIS_TIMEOUT", "0.5")
 CACHE_SCHEMES = ("redis://", "rediss://", "unix://")
 if CACHE_URL.startswith(CACHE_SCHEMES):
     CACHES = {
@@ -184,8 +188,8 @@ if CACHE_URL.startswith(CACHE_SCHEMES):
             "LOCATION": CACHE_URL,
             # Several sites on one Redis keep apart by prefix.
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "muscore"),
-            # A Redis that does not answer fails the request in seconds, not at TCP's pace.
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            # A Redis that does not answer costs one short wait, not TCP's pace.
+            "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
         }
     }
 elif CACHE_URL in ("", "locmem://"):

@@ -32,6 +32,12 @@ DRAWS = Counter("muscore_live_draws", "Live screens drawn by this stream server,
                 "for all its phones.")
 
 
+#: The hub pings its subscription this often (seconds), and gives it up when Redis has said
+#: nothing (no message, no pong) for BUS_SILENCE seconds: a hung Redis.
+BUS_PING = 1.0
+BUS_SILENCE = 1.5
+
+
 def frame(event: str, data: dict[str, Any], event_id: str = "") -> bytes:
     """One server-sent event: an id line when given, its name, its JSON data."""
     head = f"id: {event_id}\n" if event_id else ""
@@ -249,29 +255,49 @@ class Hub:
     # ------------------------------------------------------------ where news comes from
 
     async def _subscribe(self) -> None:
-        """Redis pub/sub: every write of every server, as it commits."""
+        """Redis pub/sub: every write of every server, as it commits. A Redis that hangs
+        (stopped, not dead) keeps a subscription's socket open and silent: the hub pings
+        it every second, and one that has said nothing for BUS_SILENCE seconds is given up
+        (the check then reads the revisions every LIVE_CHECK_SECONDS) and tried again."""
         import redis.asyncio as aioredis
 
         delay = 0.5
         while not self.closing:
-            client = aioredis.Redis.from_url(bus.redis_url(), socket_connect_timeout=2)
+            timeout = settings.REDIS_TIMEOUT
+            client = aioredis.Redis.from_url(bus.redis_url(), socket_connect_timeout=timeout)
             try:
                 async with client.pubsub() as pubsub:
-                    await pubsub.subscribe(bus.channel())
-                    self.redis_up, delay = True, 0.5
-                    async for message in pubsub.listen():
-                        if message.get("type") == "message":
-                            self._read(message.get("data"))
+                    await asyncio.wait_for(pubsub.subscribe(bus.channel()), timeout)
+                    await self._listen(pubsub)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                logger.warning("live: Redis pub/sub lost (%s); checking revisions meanwhile",
-                               error)
+                logger.warning("live: Redis pub/sub lost (%s: %s); checking revisions "
+                               "meanwhile", type(error).__name__, error)
+                if self.redis_up:  # it had worked: try again soon
+                    delay = 0.5
             finally:
                 self.redis_up = False
                 await client.aclose()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10.0)
+
+    async def _listen(self, pubsub: Any) -> None:
+        assert self.loop is not None
+        heard = pinged = self.loop.time()
+        while not self.closing:
+            message = await pubsub.get_message(timeout=BUS_PING / 4)
+            now = self.loop.time()
+            if message is not None:
+                heard = now
+                self.redis_up = True  # its answer to the subscription, a pong, a message
+                if message.get("type") == "message":
+                    self._read(message.get("data"))
+            elif now - heard > BUS_SILENCE:
+                raise TimeoutError(f"Redis said nothing for {BUS_SILENCE:g} s")
+            if now - pinged >= BUS_PING:
+                pinged = now
+                await asyncio.wait_for(pubsub.ping(), settings.REDIS_TIMEOUT)
 
     def _read(self, data: Any) -> None:
         try:
