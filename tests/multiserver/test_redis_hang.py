@@ -6,8 +6,9 @@ stream. Redis is stopped for HANG seconds in the middle. Before muscore.circuit 
 cost every save the cache's 2 s and the bus's twice 2 s (p95 10.4 s in the issue's
 probe); now each process pays one REDIS_TIMEOUT (0.5 s) for what was waiting on Redis
 when it stopped, then goes without it until a thread of its own hears it answer again.
-The figures are printed beside the limits (run with -s to see them).
-"""
+The limit: the p95 of the requests in flight while Redis hangs is within 500 ms of the
+p95 before it (on a quiet machine, under 500 ms), and a save made meanwhile reaches a
+streaming phone by its server's check. The figures are printed beside the limits (-s)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ TABLES = 8
 PHONES = 3  # per table, each polling its board every POLL seconds
 POLL = 1.0
 SAVE_EVERY = 2.0  # each table saves a hand this often
-BEFORE, HANG, AFTER = 3.0, 8.0, 4.0
+WARM, BEFORE, HANG, AFTER = 1.0, 4.0, 8.0, 4.0  # the first second's boards: not counted
 P95_LIMIT = 0.5
 HEARD_LIMIT = 3.0  # a save during the hang reaches a streaming phone by the check
 
@@ -42,6 +43,7 @@ class Timings:
     """(when it started, how long it took, status) of every request."""
 
     rows: list[tuple[float, float, int, str]] = field(default_factory=list)
+    warm: float = 0.0  # requests begun before this are the phones' first boards
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, began: float, took: float, status: int, kind: str) -> None:
@@ -53,8 +55,14 @@ class Timings:
         return sorted(took for began, took, _, k in self.rows
                       if began < end and began + took >= start and (not kind or k == kind))
 
-    def done_before(self, moment: float) -> list[float]:
-        return sorted(took for began, took, _, _ in self.rows if began + took < moment)
+    def done_before(self, moment: float, kind: str = "") -> list[float]:
+        return sorted(took for began, took, _, k in self.rows
+                      if self.warm <= began and began + took < moment
+                      and (not kind or k == kind))
+
+    def after(self, moment: float, kind: str = "") -> list[float]:
+        return sorted(took for began, took, _, k in self.rows
+                      if began >= moment and (not kind or k == kind))
 
 
 def p95(values: list[float]) -> float:
@@ -120,6 +128,7 @@ def test_a_hung_redis_costs_a_save_one_short_timeout_and_the_site_goes_on_withou
             assert stream.until("change") is not None
             for thread in threads:
                 thread.start()
+            timings.warm = time.monotonic() + WARM
             time.sleep(BEFORE)
             heard_before = heard_after_save(stream, b, watched, watched_key)
             hung = time.monotonic()
@@ -150,10 +159,13 @@ def test_a_hung_redis_costs_a_save_one_short_timeout_and_the_site_goes_on_withou
     cost = p95(during) - p95(before)
     print(f"\nRedis hung for {HANG:g} s under {TABLES} tables x {PHONES} phones polling every "
           f"{POLL:g} s, a save per table every {SAVE_EVERY:g} s:")
-    for name, took in (("before", before), ("hung", during),
-                       ("after", [t for b, t, _, _ in timings.rows if b >= back])):
-        print(f"  {name:>6}: {len(took):4} requests, p50 {statistics.median(took) * 1000:6.0f} ms,"
-              f" p95 {p95(took) * 1000:6.0f} ms, max {max(took) * 1000:6.0f} ms")
+    for kind in ("poll", "save", ""):
+        for name, took in (("before", timings.done_before(hung, kind)),
+                           ("hung", timings.within(hung, back, kind)),
+                           ("after", timings.after(back, kind))):
+            print(f"  {kind or 'all':>4} {name:>6}: {len(took):4} requests, p50 "
+                  f"{statistics.median(took) * 1000:6.0f} ms, p95 {p95(took) * 1000:6.0f} ms, "
+                  f"max {max(took) * 1000:6.0f} ms")
     print(f"  p95 while hung {p95(during) * 1000:.0f} ms, {cost * 1000:.0f} ms over the p95 "
           f"before it (limit {P95_LIMIT * 1000:.0f} ms); slowest save while hung "
           f"{max(saves) * 1000:.0f} ms")
