@@ -77,6 +77,13 @@ def on_starting(server: Any) -> None:
         os.remove(stale)
 
 
+def post_worker_init(worker: Any) -> None:
+    # Each worker's memory, CPU and open files, which the multiprocess mode leaves out.
+    from muscore import metrics
+
+    metrics.start_process_figures()
+
+
 def child_exit(server: Any, worker: Any) -> None:
     from prometheus_client import multiprocess
 

@@ -17,15 +17,21 @@ import os
 import secrets
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 from django.core.cache import caches
 from django.db import DatabaseError, connection
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    generate_latest,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import REGISTRY, Collector
 
 from muscore import version
@@ -138,6 +144,123 @@ class WorkCollector(Collector):
         yield info
 
 
+class StateCollector(Collector):
+    """Read at each scrape: the database's and the cache's state (what /healthz checks, as
+    figures), and the tasks of the last hour from django-tasks-db's table (the workers may
+    run on other machines: the table is where their figures meet)."""
+
+    def collect(self) -> Iterator[Metric]:
+        database = _database()
+        yield GaugeMetricFamily("muscore_database_up", "1 when the database answers.",
+                                value=int(database["ok"]))
+        if database["ok"]:
+            yield GaugeMetricFamily("muscore_database_ping_seconds",
+                                    "Time of a SELECT 1 at the scrape.",
+                                    value=database["ms"] / 1000)
+            yield from _connections()
+            yield from _tasks()
+        cache = _cache()
+        yield GaugeMetricFamily("muscore_cache_up", "1 when the cache answers.",
+                                value=int(cache["ok"]))
+        if cache["ok"] and "ms" in cache:
+            yield GaugeMetricFamily("muscore_cache_ping_seconds",
+                                    "Time of Redis' PING at the scrape.", value=cache["ms"] / 1000)
+            yield from _redis_info()
+
+
+def _connections() -> Iterator[Metric]:
+    """PostgreSQL's open connections to this database (against its max_connections)."""
+    if connection.vendor != "postgresql":
+        return
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                           "current_database()")
+            count = cursor.fetchone()[0]
+            cursor.execute("SHOW max_connections")
+            most = float(cursor.fetchone()[0])
+    except DatabaseError:
+        return
+    yield GaugeMetricFamily("muscore_database_connections",
+                            "Connections open to this database (all servers).", value=count)
+    yield GaugeMetricFamily("muscore_database_max_connections",
+                            "PostgreSQL's max_connections.", value=most)
+
+
+# Tasks finished this long ago or less are in the duration figures.
+TASK_WINDOW = 3600
+QUANTILES = (0.5, 0.95, 1.0)
+
+
+def _tasks() -> Iterator[Metric]:
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    try:
+        waiting = list(DBTaskResult.objects.filter(status__in=["READY", "RUNNING"]).values(
+            "queue_name", "status").annotate(n=Count("pk")).values_list(
+            "queue_name", "status", "n"))
+        finished = list(DBTaskResult.objects.filter(
+            finished_at__gte=timezone.now() - timedelta(seconds=TASK_WINDOW),
+            started_at__isnull=False).values_list(
+            "queue_name", "status", "started_at", "finished_at"))
+    except DatabaseError:
+        return
+    family = GaugeMetricFamily("muscore_tasks_waiting",
+                               "Tasks ready or running, by queue and status.",
+                               labels=["queue", "status"])
+    for queue, status, count in waiting:
+        family.add_metric([queue, status.lower()], count)
+    yield family
+    counts: dict[tuple[str, str], int] = {}
+    durations: dict[str, list[float]] = {}
+    for queue, status, started, ended in finished:
+        if started is None or ended is None:
+            continue
+        counts[queue, status.lower()] = counts.get((queue, status.lower()), 0) + 1
+        durations.setdefault(queue, []).append((ended - started).total_seconds())
+    family = GaugeMetricFamily("muscore_tasks_finished",
+                               f"Tasks finished in the last {TASK_WINDOW} s, by queue and "
+                               "status.", labels=["queue", "status"])
+    for (queue, status), count in sorted(counts.items()):
+        family.add_metric([queue, status], count)
+    yield family
+    family = GaugeMetricFamily("muscore_task_duration_seconds",
+                               f"Time the tasks finished in the last {TASK_WINDOW} s took, by "
+                               "queue: the median, the 95th percentile and the longest.",
+                               labels=["queue", "quantile"])
+    for queue, times in sorted(durations.items()):
+        times.sort()
+        for quantile in QUANTILES:
+            family.add_metric([queue, f"{quantile:g}"],
+                              times[min(len(times) - 1, int(quantile * len(times)))])
+    yield family
+
+
+REDIS_FIGURES = {
+    "keyspace_hits": ("muscore_cache_hits_total", "Redis' reads that found their key."),
+    "keyspace_misses": ("muscore_cache_misses_total", "Redis' reads that did not."),
+    "evicted_keys": ("muscore_cache_evicted_keys_total", "Keys Redis dropped for memory."),
+    "used_memory": ("muscore_cache_memory_bytes", "Memory Redis uses."),
+    "connected_clients": ("muscore_cache_clients", "Connections open to Redis (all servers)."),
+}
+
+
+def _redis_info() -> Iterator[Metric]:
+    """The Redis cache's own counts (its INFO): hits, misses, evictions, memory, clients."""
+    client = getattr(getattr(caches["default"], "_cache", None), "get_client", None)
+    if client is None:
+        return
+    try:
+        info = client(None, write=False).info()
+    except Exception:  # redis's errors: the next scrape tries again
+        return
+    for field, (name, documentation) in REDIS_FIGURES.items():
+        if field in info:
+            kind = CounterMetricFamily if name.endswith("_total") else GaugeMetricFamily
+            yield kind(name.removesuffix("_total"), documentation, value=info[field])
+
+
 def _requests_registry() -> CollectorRegistry:
     """The requests' figures: every gunicorn worker's summed, or this process's."""
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
@@ -158,5 +281,9 @@ def metrics(request: HttpRequest) -> HttpResponse:
         return HttpResponseNotFound()
     work = CollectorRegistry()
     work.register(WorkCollector())
+    # The process figures: prometheus-client's default registry has them (one process:
+    # uvicorn, runserver); under gunicorn each worker writes its own in the multiprocess
+    # files (muscore.metrics.record_process).
+    work.register(StateCollector())
     return HttpResponse(generate_latest(_requests_registry()) + generate_latest(work),
                         content_type=CONTENT_TYPE_LATEST)

@@ -6,26 +6,20 @@ workers nothing and the home page answers in under a second."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
-
-from tests.multiserver.conftest import REQUIRED, Cluster
+from tests.multiserver.conftest import Cluster
+from tests.multiserver.nginx import nginx
 from tests.multiserver.servers import ROOT, Server, free_port, http, running
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 READERS = 4
 READ_RATE = 16 * 1024  # bytes a second, each slow reader
 EXPORT_BYTES = 8 * 1024 * 1024
@@ -47,67 +41,22 @@ def documented_config() -> tuple[list[str], str]:
 @contextmanager
 def nginx_in_front(upstream: Server) -> Iterator[str]:
     """Debian's nginx on a free loopback port, the documented configuration with the
-    upstream pointed at `upstream`; its files in a temporary folder. Yields its URL."""
-    if not Path(NGINX).exists():
-        reason = "the proxy test needs Debian's nginx (apt-get install nginx; .ci/run does)"
-        if REQUIRED:
-            pytest.fail(f"MUSCORE_REQUIRE_MULTISERVER=1 but {reason}")
-        pytest.skip(reason)
+    upstream pointed at `upstream`. Yields its URL."""
     server_lines, location = documented_config()
-    folder = Path(tempfile.mkdtemp(prefix="muscore-nginx-"))
-    os.chmod(folder, 0o755)
-    for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (folder / name).mkdir(mode=0o777)
-        os.chmod(folder / name, 0o777)  # nginx's workers run as nobody when started as root
     port = free_port()
     upstream_port = upstream.url.rsplit(":", 1)[1]
-    (folder / "nginx.conf").write_text(f"""
-worker_processes 1;
-daemon off;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log {folder}/access.log;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
+    newline = "\n"
+    with nginx(f"""
     upstream muscore_pages {{ server 127.0.0.1:{upstream_port}; keepalive 16; }}
     server {{
         listen 127.0.0.1:{port};
-        {chr(10).join(server_lines)}
+        {newline.join(server_lines)}
         location / {{
 {location}
         }}
     }}
-}}
-""")
-    command = [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"),
-               "-e", str(folder / "error.log")]
-    check = subprocess.run([*command, "-t"], capture_output=True, text=True, timeout=30)
-    assert check.returncode == 0, check.stderr
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert process.poll() is None and time.monotonic() < deadline, (
-                    (folder / "error.log").read_text(errors="replace"))
-                time.sleep(0.05)
+""", [port]):
         yield f"http://127.0.0.1:{port}"
-    finally:
-        process.send_signal(signal.SIGQUIT)  # nginx's graceful stop
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def large_export(cluster: Cluster) -> str:

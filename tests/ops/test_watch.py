@@ -162,3 +162,32 @@ def test_healthz_names_a_redis_that_does_not_answer(client: Client) -> None:
     assert body["checks"]["cache"]["backend"] == "ResilientRedisCache"
     assert "ConnectionError" in body["checks"]["cache"]["error"] or "Redis failed" in body[
         "checks"]["cache"]["error"]
+
+
+def test_metrics_give_the_database_the_tasks_and_the_process(client: Client) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    from muscore.leagues import tasks
+
+    club = Club.objects.create(name="Club de prueba", slug="prueba")
+    competitions = [Competition.objects.create(club=club, name=f"L{n}", rules={})
+                    for n in range(4)]
+    now = timezone.now()
+    for seconds, competition in zip((1, 2, 3, 40), competitions, strict=True):
+        row = DBTaskResult.objects.get(pk=tasks.make_documents.enqueue(
+            competition_id=competition.pk).id)
+        row.claim("w1")
+        DBTaskResult.objects.filter(pk=row.pk).update(
+            status="SUCCESSFUL", started_at=now - timedelta(seconds=seconds), finished_at=now)
+    tasks.make_documents.enqueue(competition_id=competitions[0].pk)  # one waiting
+    client.get("/healthz")
+    body = client.get("/metrics").content.decode()
+    assert "muscore_database_up 1.0" in body and "muscore_database_ping_seconds" in body
+    assert "muscore_cache_up 1.0" in body  # local memory: no ping, no Redis figures
+    assert "muscore_db_query_duration_seconds_bucket" in body
+    assert re.search(r"muscore_db_queries_per_request_count [1-9]", body)
+    assert 'muscore_tasks_waiting{queue="documents",status="ready"} 1.0' in body
+    assert 'muscore_tasks_finished{queue="documents",status="successful"} 4.0' in body
+    assert 'muscore_task_duration_seconds{quantile="0.5",queue="documents"} 3.0' in body
+    assert 'muscore_task_duration_seconds{quantile="1",queue="documents"} 40.0' in body
+    assert re.search(r"process_resident_memory_bytes [1-9]", body)
