@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> None:
 
     from muscore.live import render, topics
     from muscore.tables import services
-    from muscore.tables.services.cache import _cache_key
+    from muscore.tables.services.cache import cache_key
 
     table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
     hands = records()
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> None:
     assert (old.status, old.etag, len(old.html)) == (new.status, new.etag, len(new.html)), (
         old.status, new.status)
     table.refresh_from_db()
-    key, answer = _cache_key(table, "board"), _cache_key(table, "summary")
+    key, answer = cache_key(table, "board"), cache_key(table, "summary")
     saved = cache.get(answer)
     assert isinstance(saved, str)
     ways = {"handler": lambda: render.draw_by_handler(url, "es", host, "http"),

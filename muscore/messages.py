@@ -342,14 +342,22 @@ CATALOGUES: dict[str, Mapping[str, str]] = {
 # --- the families the apps raise with their own message -------------------------------------
 
 
+def _said(value: Any) -> str:
+    # Another refusal inside this one (an engine's error as a table's "why") is said in
+    # the same language as the message around it, never in its English str().
+    return page_message(value) if isinstance(value, MuscoreError) else str(value)
+
+
 def _fill(template: Any, params: Mapping[str, Any]) -> str:
-    text = str(template)
-    return text % {k: str(v) for k, v in params.items()} if params else text
+    text = _said(template)
+    return text % {k: _said(v) for k, v in params.items()} if params else text
 
 
 class WordedError(MuscoreError):
     """A family whose refusals are raised with their message: a Spanish gettext template
-    (``gettext_lazy``, so it is worded when said) and its ``%(param)s`` params.
+    (``gettext_lazy``, so it is worded when said) and its ``%(param)s`` params. The
+    message, or a param, may also be another refusal (an engine's ``RuleError``): it is
+    said in the same language, as :func:`page_message` says it.
 
     ``str()`` is the English (the catalogue in locale/en), for the API and the logs;
     :meth:`page_message` says it in the active language. A message translated when it

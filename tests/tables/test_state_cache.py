@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def cached(table: Table) -> str | None:
     table.refresh_from_db()
-    value = cache.get(services.cache._cache_key(table))
+    value = cache.get(services.cache.cache_key(table))
     return value if isinstance(value, str) else None
 
 
@@ -26,7 +26,7 @@ def test_a_read_keeps_the_state_text_under_table_revision_and_epoch():
     cache.clear()
     text = services.read_state(table).text
     assert cached(table) == text
-    key = services.cache._cache_key(table)
+    key = services.cache.cache_key(table)
     assert table.id in key and f":{table.revision}:" in key and key.endswith(table.epoch)
 
 
@@ -37,7 +37,7 @@ def test_a_state_changed_behind_the_cache_s_back_is_not_served_once_the_epoch_mo
     table.refresh_from_db()
     # What a restore does: other hands at the same revision, and a new epoch.
     forged = services.read_state(table).text.replace('"score": {"A": 4', '"score": {"A": 99')
-    cache.set(services.cache._cache_key(table), forged)
+    cache.set(services.cache.cache_key(table), forged)
     assert services.read_state(table).text == forged  # the cache is trusted...
     Table.objects.filter(pk=table.pk).update(epoch="restored")
     assert services.read_state(table).text != forged  # ...until the epoch changes

@@ -1,13 +1,19 @@
 """A table's business logic: create it, add, undo and replace hands, replay the state.
 
-The package, by what each part does (callers import from `muscore.tables.services`):
+The package, one concept a module, each above the ones it uses (callers import from
+`muscore.tables.services`; no module takes another's private name):
 
 - `errors`: TableError and its kinds (what a player is told)
-- `checks`: what a table accepts (rules, names, mano, a hand record, keys, piedras, MAX_HANDS)
-- `replay`: the replay of the records into vacas, the stored vacas, the write lock
-- `cache`: the state's JSON text from the stored vacas, cached per revision
+- `checks`: what a table accepts (rules, names, mano, a hand record, any text, keys, a
+  hand's number, a revision, piedras, MAX_HANDS)
+- `replay`: the records replayed by the engine into vacas (pure), a vaca summed up,
+  BadHand (the first hand that breaks the rules)
+- `stored`: the stored hands and vacas, and the table's write lock that makes them current
+- `rewrite`: what a change does to the stored vacas (Rewrite), or its refusal
 - `reads`: the table, its revision, one hand, the audit, a preview
-- `write`: the write path (idempotency, base revision, the commit of a change)
+- `cache`: the state's JSON text from the stored vacas, cached per revision
+- `idempotency`: a request sent again answers its first answer
+- `write`: the one write path (the lock, a retry, the base revision, the commit)
 - `hands`: add, undo, redo, replace, piedras
 - `transfer`: create, export, import
 
@@ -108,13 +114,12 @@ from muscore.tables.services.reads import (
 from muscore.tables.services.replay import (
     SUMMARY_KEYS,
     iter_hands,
-    rebuild_checkpoints,
-    replay_stored,
     replay_table,
     replay_vacas,
     summarize,
     summary_of,
 )
+from muscore.tables.services.stored import rebuild_checkpoints, replay_stored
 from muscore.tables.services.transfer import (
     EXPORT_FORMAT,
     EXPORT_KEYS,

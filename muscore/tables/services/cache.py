@@ -1,5 +1,9 @@
 """The state's JSON text, read from the stored vacas without parsing them, and kept in
-Django's cache per (table, revision, epoch): a restore changes the epoch."""
+Django's cache per (table, revision, epoch): a restore changes the epoch.
+
+The reads (`read_state`, `board_state`, `table_state`) take it from the cache or the
+stored vacas; a write answers `stored_text` of the vacas it stored, inside its lock,
+and keeps it for the next read (`keep_text`)."""
 
 from __future__ import annotations
 
@@ -16,7 +20,8 @@ from django.utils.translation import gettext_lazy as _
 from muscore.tables.models import Table, VacaCheckpoint
 from muscore.tables.services.errors import TableNotFound
 from muscore.tables.services.reads import table_revision
-from muscore.tables.services.replay import _dumps, _lock, summary_of
+from muscore.tables.services.replay import summary_of
+from muscore.tables.services.stored import lock_table
 from muscore.tables.state import (
     BoardState,
     TableState,
@@ -34,7 +39,7 @@ def _state_text(table: Table, texts: list[str]) -> str:
 
     The same text as json.dumps of {"id", "players", "rules", "current", "finished",
     "revision"}: what JsonResponse would send."""
-    head = _dumps({"id": table.id, "players": list(table.players), "rules": dict(table.rules)})
+    head = json.dumps({"id": table.id, "players": list(table.players), "rules": dict(table.rules)})
     finished = ", ".join(texts[:-1])
     return (
         f'{head[:-1]}, "current": {texts[-1]}, "finished": [{finished}], '
@@ -78,16 +83,18 @@ class StateText:
         return cast(TableState, json.loads(self.text))
 
 
-def _cache_key(table: Table, kind: str = "state") -> str:
+def cache_key(table: Table, kind: str = "state") -> str:
+    """Where read `kind` of the table's revision is cached."""
     # The epoch changes at a restore: a state cached before it is never read again.
     name = "table-state" if kind == "state" else f"table-{kind}"
     return f"muscore:{name}:{table.pk}:{table.revision}:{table.epoch}"
 
 
-def _cache_put(table: Table, text: str, kind: str = "state") -> None:
+def keep_text(table: Table, text: str, kind: str = "state") -> None:
+    """Cache `text` as read `kind` of the table's revision, if it is short enough."""
     # Bounded per entry: a long table's state is read from its stored vacas instead.
     if len(text) <= STATE_CACHE_MAX_CHARS:
-        cache.set(_cache_key(table, kind), text, STATE_CACHE_SECONDS)
+        cache.set(cache_key(table, kind), text, STATE_CACHE_SECONDS)
 
 
 def _summary_text(table: Table, *, board: bool) -> str | None:
@@ -115,9 +122,10 @@ def _summary_text(table: Table, *, board: bool) -> str | None:
         )
     )
     summaries = ", ".join(
-        text or _dumps(summary_of(json.loads(texts[index]))) for index, _count, text in rows[:-1]
+        text or json.dumps(summary_of(json.loads(texts[index])))
+        for index, _count, text in rows[:-1]
     )
-    head = _dumps({"id": table.id, "players": list(table.players), "rules": dict(table.rules)})
+    head = json.dumps({"id": table.id, "players": list(table.players), "rules": dict(table.rules)})
     extra = ""
     if board:
         extra = f', "last_finished": {texts[last] if last is not None else "null"}'
@@ -133,7 +141,7 @@ def _board_from_summary(table: Table) -> str | None:
     no stored vaca): the same text with "last_finished", null while the board shows no
     vaca's end. None when it is not cached, or the board shows an end (the last finished
     vaca is needed whole)."""
-    text = cache.get(_cache_key(table, "summary"))
+    text = cache.get(cache_key(table, "summary"))
     if not isinstance(text, str):
         return None
     state = json.loads(text)
@@ -143,37 +151,47 @@ def _board_from_summary(table: Table) -> str | None:
     return f'{text[:at]}, "last_finished": null{text[at:]}'
 
 
+# Each read built from the stored vacas (None: nothing stored yet).
+_BUILD: dict[str, Callable[[Table], str | None]] = {
+    "state": lambda t: _state_text(t, texts) if (texts := _texts(t)) else None,
+    "summary": lambda t: _summary_text(t, board=False),
+    "board": lambda t: _board_from_summary(t) or _summary_text(t, board=True),
+}
+
+
+def stored_text(table: Table, kind: str) -> str:
+    """Read `kind` of a table whose stored vacas are current (inside its write lock),
+    built from them: what a write answers."""
+    text = _BUILD[kind](table)
+    assert text is not None, "the write lock made the stored vacas current"
+    return text
+
+
 def _read(table: Table, kind: str, fresh: bool = False) -> StateText:
     """A read (`kind` of READ_KINDS), from the cache or the stored vacas: no replay, and the
     revision checked again after reading so that a write landing in between is never
     half seen. ``fresh``: ``table`` was read just now, its row is not read again first."""
-    build: dict[str, Callable[[Table], str | None]] = {
-        "state": lambda t: _state_text(t, texts) if (texts := _texts(t)) else None,
-        "summary": lambda t: _summary_text(t, board=False),
-        "board": lambda t: _board_from_summary(t) or _summary_text(t, board=True),
-    }
     for attempt in range(5):
         row = table if fresh and attempt == 0 else Table.objects.filter(pk=table.pk).first()
         if row is None:
             raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
         if row.replayed_revision != row.revision:
             break
-        text = cache.get(_cache_key(row, kind))
+        text = cache.get(cache_key(row, kind))
         if isinstance(text, str):
             return StateText(text, row.revision)
-        text = build[kind](row)
+        text = _BUILD[kind](row)
         if text is None:
             break
         if table_revision(row.pk) != row.revision:
             continue  # a write landed between the reads: read again
-        _cache_put(row, text, kind)
+        keep_text(row, text, kind)
         return StateText(text, row.revision)
     # Vacas to replay first, or a storm of writes: read inside the lock, always consistent.
     with transaction.atomic():
-        row = _lock(table.pk)
-        text = build[kind](row)
-    assert text is not None, "_lock stored the vacas"
-    _cache_put(row, text, kind)
+        row = lock_table(table.pk)
+        text = stored_text(row, kind)
+    keep_text(row, text, kind)
     return StateText(text, row.revision)
 
 

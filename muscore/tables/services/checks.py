@@ -1,4 +1,5 @@
-"""What a table accepts: its rules, names, mano, a hand record, a key, piedras, its size."""
+"""What a table accepts: its rules, names, mano, a hand record, any text, a key, a hand's
+number, a revision, piedras, its size (MAX_HANDS)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from muscore import rules as rules_engine
 from muscore import text as unicode_text
 from muscore.handentry.words import NAME_MAX, default_names
-from muscore.tables.services.errors import TableError, _InLanguage
+from muscore.tables.services.errors import TableError
 
 # Lengths that fit the columns (Hand.client_id 100; IdempotentWrite.key 200 with a prefix).
 CLIENT_ID_MAX = 100
@@ -36,7 +37,7 @@ def normalize_rules(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     try:
         return rules_engine.Rules.from_json(raw).to_json()
     except rules_engine.RuleError as error:
-        raise TableError(_InLanguage(error)) from error
+        raise TableError(error) from error
 
 
 def _check_name(seat: int, name: Any, default: str) -> str:
@@ -101,7 +102,9 @@ def normalize_mano(raw: Any, count: int) -> int:
     return int(raw)
 
 
-def _check_key(name: str, value: Any, limit: int = KEY_MAX) -> str | None:
+def check_key(name: str, value: Any, limit: int = KEY_MAX) -> str | None:
+    """An Idempotency-Key or a client id (`name` says which): None, or 1 to `limit`
+    printable ASCII characters."""
     if value is None:
         return None
     if (
@@ -116,6 +119,17 @@ def _check_key(name: str, value: Any, limit: int = KEY_MAX) -> str | None:
             limit=limit,
         )
     return value
+
+
+def is_hand_number(value: Any) -> bool:
+    """Whether `value` can number a hand: a whole number from 1."""
+    return _is_int(value) and value >= 1
+
+
+def check_revision(value: Any) -> None:
+    """TableError unless the revision a change started from is None or a whole number."""
+    if value is not None and not _is_int(value):
+        raise TableError(_("revision debe ser un número entero"))
 
 
 def check_record(record: Any) -> dict[str, Any]:
@@ -137,11 +151,11 @@ def check_record(record: Any) -> dict[str, Any]:
         raise TableError(_("una mano solo puede llevar valores JSON")) from None
     if not isinstance(clean, dict):
         raise TableError(_("una mano debe ser un objeto JSON"))
-    _check_json_text(clean, _("una mano"))
+    check_text(clean, _("una mano"))
     return clean
 
 
-def _check_json_text(data: Any, what: Any) -> None:
+def check_text(data: Any, what: Any) -> None:
     """TableError when a string of `data` is not text both databases and a page can hold."""
     found = unicode_text.json_problem(data)
     if found == unicode_text.SURROGATE:
@@ -152,7 +166,8 @@ def _check_json_text(data: Any, what: Any) -> None:
         raise TableError(_("%(what)s lleva un carácter de control"), what=what)
 
 
-def _check_limit(count: int) -> None:
+def check_room(count: int) -> None:
+    """TableError when a table holding `count` hands has no room for one more."""
     if count >= MAX_HANDS:
         raise TableError(
             _(

@@ -13,20 +13,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override
 
 from muscore import rules as rules_engine
-from muscore.messages import WordedError, rule_message
-from muscore.tables.state import (
-    StoredHand,
-)
-
-
-class _InLanguage:
-    """A message rendered in the active language when str() is taken (an engine error)."""
-
-    def __init__(self, error: Exception) -> None:
-        self.error = error
-
-    def __str__(self) -> str:
-        return rule_message(self.error)
+from muscore.messages import WordedError
+from muscore.tables.state import StoredHand
 
 
 class TableError(WordedError):
@@ -119,10 +107,3 @@ class UnreadableHand(rules_engine.RuleError):
     def message(self, language: str = "es") -> str:
         with override(language[:2]):
             return str(_("esta mano no se puede leer (%(detail)s)")) % self.params
-
-
-class _BadHand(Exception):
-    def __init__(self, number: int, error: rules_engine.RuleError) -> None:
-        super().__init__(str(error))
-        self.number = number
-        self.error = error

@@ -13,41 +13,22 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from muscore.tables.models import Change, Hand, Table, VacaCheckpoint
+from muscore.tables.models import Change, Hand, Table
 from muscore.tables.services.cache import Finished
 from muscore.tables.services.checks import (
     CLIENT_ID_MAX,
-    _check_key,
-    _check_limit,
-    _is_int,
+    check_key,
     check_record,
+    check_room,
+    is_hand_number,
     piedras_record,
 )
-from muscore.tables.services.errors import (
-    HandConflict,
-    HandNotFound,
-    TableError,
-    _BadHand,
-)
+from muscore.tables.services.errors import HandConflict, HandNotFound, TableError
+from muscore.tables.services.idempotency import hand_stored
 from muscore.tables.services.reads import hand_entry
-from muscore.tables.services.replay import (
-    Rewrite,
-    _append,
-    _current_row,
-    _records,
-    _replay_from,
-    _rewrite_from,
-    _vaca_index,
-    refusal,
-)
-from muscore.tables.services.write import (
-    Guard,
-    Intent,
-    Plan,
-    WriteResult,
-    _fingerprint,
-    write,
-)
+from muscore.tables.services.rewrite import append, correction, replay_from
+from muscore.tables.services.stored import current_row, records, vaca_row
+from muscore.tables.services.write import Guard, Intent, Plan, WriteResult, write
 
 
 def add_hand(
@@ -72,7 +53,7 @@ def add_hand(
     - its vaca's result final elsewhere (a league match): ResultSettled.
     """
     clean = check_record(record)
-    client_id = _check_key("client id", client_id, CLIENT_ID_MAX)
+    client_id = check_key("client id", client_id, CLIENT_ID_MAX)
     intent = Intent.of(
         Change.Action.ADD,
         number,
@@ -84,18 +65,18 @@ def add_hand(
         status=201,
         finished=finished,
     )
-    if number is not None and (not _is_int(number) or number < 1):
+    if number is not None and not is_hand_number(number):
         raise TableError(_("number debe ser un número entero desde 1"))
 
     def step(table: Table, guard: Guard) -> Plan | None:
-        current = _current_row(table)
+        current = current_row(table)
         count = current.first_hand + current.hand_count - 1
-        if client_id is not None and _same_hand_again(table, client_id, clean):
-            return None  # its stored answer is gone (only the latest are kept): it is stored
+        if client_id is not None and hand_stored(table, client_id, clean):
+            return None  # its kept answer is gone (only the latest are kept): it is stored
         _check_number(table, number, count)
-        _check_limit(count)
+        check_room(count)
         guard(current.index)
-        rewrite = _append(table, clean, current)
+        rewrite = append(table, clean, current)
 
         def store() -> None:
             Hand.objects.create(table=table, number=count + 1, record=clean, client_id=client_id)
@@ -123,11 +104,6 @@ def _check_number(table: Table, number: int | None, count: int) -> None:
         )
 
 
-def _same_hand_again(table: Table, client_id: str, record: dict[str, Any]) -> bool:
-    stored = Hand.objects.filter(table=table, client_id=client_id).values_list("record", flat=True)
-    return any(_fingerprint("", None, r) == _fingerprint("", None, record) for r in stored)
-
-
 def undo_last(
     table: Table,
     *,
@@ -143,13 +119,11 @@ def undo_last(
         last = table.hands.order_by("-number").first()
         if last is None:
             raise TableError(_("no hay ninguna mano que deshacer"))
-        row = _current_row(table)
-        if row.hand_count == 0:
-            # The last hand won the vaca before: that vaca is played again without it.
-            row = VacaCheckpoint.objects.get(table_id=table.pk, index=row.index - 1)
+        # Its vaca (the one before the current, when the last hand won it) is played
+        # again without it.
+        row = vaca_row(table, last.number)
         guard(row.index)
-        records = _records(table, row.first_hand)[:-1]
-        rewrite = _replay_from(table, row, records)
+        rewrite = replay_from(table, row, records(table, row.first_hand)[:-1])
         return Plan(last.number, last.record, None, rewrite, last.delete)
 
     return write(table, intent, step)
@@ -248,10 +222,10 @@ def redo_last(
         if candidate is None:
             raise TableError(_("no hay ninguna mano deshecha que rehacer"))
         number, record = candidate["number"], candidate["record"]
-        _check_limit(number - 1)
-        current = _current_row(table)
+        check_room(number - 1)
+        current = current_row(table)
         guard(current.index)
-        rewrite = _append(table, record, current)
+        rewrite = append(table, record, current)
 
         def store() -> None:
             Hand.objects.create(table=table, number=number, record=record)
@@ -289,7 +263,7 @@ def replace_hand(
         base_revision=base_revision,
         finished=finished,
     )
-    if not _is_int(number) or number < 1:
+    if not is_hand_number(number):
         raise HandNotFound(_("la mano %(n)s no existe"), n=number)
 
     def step(table: Table, guard: Guard) -> Plan:
@@ -297,8 +271,9 @@ def replace_hand(
             hand = table.hands.get(number=number)
         except Hand.DoesNotExist:
             raise HandNotFound(_("la mano %(n)s no existe"), n=number) from None
-        guard(_vaca_index(table, number))
-        rewrite = _correction(table, number, clean)
+        row = vaca_row(table, number)
+        guard(row.index)
+        rewrite = correction(table, row, number, clean)
         before = hand.record
 
         def store() -> None:
@@ -308,13 +283,3 @@ def replace_hand(
         return Plan(number, before, clean, rewrite, store)
 
     return write(table, intent, step)
-
-
-def _correction(table: Table, number: int, record: dict[str, Any]) -> Rewrite:
-    """What hand `number` replaced by `record` does to the stored vacas, or what is wrong."""
-    try:
-        return _rewrite_from(table, number, record)
-    except _BadHand as bad:
-        raise refusal(
-            bad, number, _("con este cambio la mano %(n)s ya no valdría: %(why)s")
-        ) from None

@@ -15,11 +15,9 @@ from muscore.permalink import next_context
 from muscore.tables.models import Change, Hand, Table, VacaCheckpoint
 from muscore.tables.services.checks import check_record
 from muscore.tables.services.errors import HandNotFound, TableNotFound
-from muscore.tables.services.replay import _lock, _score
-from muscore.tables.state import (
-    HandResultDict,
-    StoredHand,
-)
+from muscore.tables.services.replay import score_record
+from muscore.tables.services.stored import lock_table
+from muscore.tables.state import HandResultDict, StoredHand
 
 
 def _possible_id(table_id: Any) -> bool:
@@ -72,7 +70,7 @@ def _vaca_of(table: Table, number: int | None) -> dict[str, Any]:
         vaca: dict[str, Any] = json.loads(text)
         return vaca
     with transaction.atomic():
-        _lock(table.pk)
+        lock_table(table.pk)
         return _vaca_of(table, number)
 
 
@@ -98,4 +96,4 @@ def preview_hand(table: Table, record: Any) -> HandResultDict:
     """The score() result `record` would give as the table's next hand; nothing is saved."""
     clean = check_record(record)
     mano, score = next_context(_vaca_of(table, None))
-    return _score({**clean, "rules": dict(table.rules), "mano": mano, "score": score})
+    return score_record({**clean, "rules": dict(table.rules), "mano": mano, "score": score})

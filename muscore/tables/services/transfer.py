@@ -12,22 +12,16 @@ from django.utils.translation import gettext_lazy as _
 from muscore.tables.models import Change, Hand, Table
 from muscore.tables.services import checks
 from muscore.tables.services.checks import (
-    _check_json_text,
     check_record,
+    check_text,
     normalize_mano,
     normalize_players,
     normalize_rules,
 )
-from muscore.tables.services.errors import TableError, _BadHand, _InLanguage
-from muscore.tables.services.replay import (
-    Rewrite,
-    _empty_vaca,
-    _label,
-    _records,
-    _store_vacas,
-    _stored_vacas,
-    replay_vacas,
-)
+from muscore.tables.services.errors import TableError
+from muscore.tables.services.replay import replay_vacas
+from muscore.tables.services.rewrite import import_all
+from muscore.tables.services.stored import records, store_vacas
 from muscore.tables.services.write import Guard, Intent, Plan, write
 
 
@@ -36,7 +30,7 @@ def create_table(*, players: Any = None, rules: Any = None, mano: Any = None) ->
     rules: any options of rules.md (defaults filled in; with 2 or 6 names and no
     "players" option the table is for 2 or 6); mano: a seat, None for seat 0, or
     "random" for the cut."""
-    _check_json_text(rules, _("las reglas"))
+    check_text(rules, _("las reglas"))
     raw_rules = {} if rules is None else dict(rules) if isinstance(rules, Mapping) else rules
     if (
         isinstance(raw_rules, dict)
@@ -53,7 +47,8 @@ def create_table(*, players: Any = None, rules: Any = None, mano: Any = None) ->
         table = Table.objects.create(
             players=names, rules=table_rules, first_mano=first_mano, replayed_revision=1
         )
-        _store_vacas(table, 0, [_label(_empty_vaca(first_mano), 0, first_mano)])
+        # Its one vaca, the current: the replay of no hand.
+        store_vacas(table, 0, replay_vacas(table_rules, first_mano, []))
     return table
 
 
@@ -69,7 +64,7 @@ def export_table(table: Table) -> dict[str, Any]:
         "rules": dict(table.rules),
         "mano": table.first_mano,
         "players": list(table.players),
-        "hands": _records(table),
+        "hands": records(table),
     }
 
 
@@ -79,7 +74,7 @@ def import_table(data: Any, *, via: str) -> Table:
     At most MAX_HANDS hands."""
     if not isinstance(data, Mapping):
         raise TableError(_("una mesa exportada debe ser un objeto JSON"))
-    _check_json_text(data, _("la mesa exportada"))
+    check_text(data, _("la mesa exportada"))
     unknown = sorted(set(data) - EXPORT_KEYS)
     if unknown:
         raise TableError(_("campo desconocido %(key)s en la mesa exportada"), key=repr(unknown[0]))
@@ -110,25 +105,20 @@ def import_table(data: Any, *, via: str) -> Table:
     return table
 
 
-def _import_step(records: list[dict[str, Any]], table: Table, guard: Guard) -> Plan:
+def _import_step(table_records: list[dict[str, Any]], table: Table, guard: Guard) -> Plan:
     """The import's change: every record replayed from the table's first mano."""
     guard(0)
-    try:
-        vacas = replay_vacas(table.rules, table.first_mano, records)
-    except _BadHand as bad:
-        raise TableError(
-            _("mano %(n)s: %(why)s"), n=bad.number, why=_InLanguage(bad.error)
-        ) from None
+    rewrite = import_all(table, table_records)
 
     def store() -> None:
         Hand.objects.bulk_create(
-            Hand(table=table, number=n, record=record) for n, record in enumerate(records, 1)
+            Hand(table=table, number=n, record=record) for n, record in enumerate(table_records, 1)
         )
 
     return Plan(
-        number=len(records) or None,
+        number=len(table_records) or None,
         before=None,
-        after={"hands": records},
-        rewrite=Rewrite(0, vacas, _stored_vacas(table, 0)),
+        after={"hands": table_records},
+        rewrite=rewrite,
         store=store,
     )

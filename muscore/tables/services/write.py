@@ -2,19 +2,19 @@
 
 A write is an `Intent` (what is asked: the action, the door, the idempotency keys, the
 base revision, how to answer) and a step (the write's own part: what it changes, run
-inside the lock). `write` takes the table's lock (`_lock`, which also makes its stored
-vacas current), answers a retry with its first answer, checks the base revision, runs
-the step, which shows the vaca it touches to `table_changing` before it replays anything
-(a league match whose result is final refuses it there), stores the Hand rows, then
-commits: the revision, the audit row, the stored vacas, the state cache, the idempotent
-answer, and `table_changed`. It returns one `WriteResult`; nothing is stored when
-anything on the way raises.
+inside the lock). `write` takes the table's lock (`stored.lock_table`, which also makes
+its stored vacas current), answers a retry with its first answer (`idempotency`), checks
+the base revision, runs the step, which shows the vaca it touches to `table_changing`
+before it replays anything (a league match whose result is final refuses it there) and
+says what it changes (a `Plan`: its `rewrite.Rewrite` of the stored vacas), stores the
+Hand rows, then commits: the revision, the audit row, the stored vacas, the state cache,
+the idempotent answer, and `table_changed`. It returns one `WriteResult`; nothing is
+stored when anything on the way raises.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -23,24 +23,21 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from muscore.tables.models import Change, IdempotentWrite, Table
+from muscore.tables.models import Change, Table
 from muscore.tables.services.cache import (
     ANSWER_KIND,
     Finished,
     StateText,
-    _cache_put,
-    _state_text,
-    _summary_text,
-    _texts,
+    keep_text,
+    stored_text,
 )
-from muscore.tables.services.checks import _check_key, _is_int
-from muscore.tables.services.errors import IdempotencyMismatch, StaleEdit, TableError
+from muscore.tables.services.checks import check_key, check_revision
+from muscore.tables.services.errors import StaleEdit, TableError
+from muscore.tables.services.idempotency import fingerprint, first_answer, keep_answer
 from muscore.tables.services.reads import get_table
-from muscore.tables.services.replay import Rewrite, _dumps, _lock, _store_vacas
+from muscore.tables.services.rewrite import Rewrite
+from muscore.tables.services.stored import lock_table, store_vacas
 from muscore.tables.signals import table_changed, table_changing
-
-# Idempotent answers kept per table (the latest): a retry comes within minutes.
-IDEMPOTENT_ANSWERS_KEPT = 20
 
 
 @dataclass(frozen=True)
@@ -99,12 +96,12 @@ class Intent:
     ) -> Intent:
         """An intent whose fingerprint is (action, subject, record): the request a key was
         first sent with (the subject is the hand number, or the base revision)."""
-        key = _check_key("Idempotency-Key", idempotency_key)
+        key = check_key("Idempotency-Key", idempotency_key)
         keys = [f"key:{key}"] if key is not None else []
         if client_id is not None:
             keys.append(f"client:{client_id}")
-        fingerprint = _fingerprint(action, subject, record)
-        return cls(action, via, fingerprint, tuple(keys), key, **options)
+        sent = fingerprint(action, subject, record)
+        return cls(action, via, sent, tuple(keys), key, **options)
 
 
 @dataclass(frozen=True)
@@ -144,7 +141,7 @@ def write(table: Table, intent: Intent, step: Step) -> WriteResult:
 
 
 def _write_locked(table_id: str, intent: Intent, step: Step) -> WriteResult:
-    table = _lock(table_id)
+    table = lock_table(table_id)
     answer = _replayed_answer(table, intent)
     if answer is not None:
         return answer
@@ -157,7 +154,7 @@ def _write_locked(table_id: str, intent: Intent, step: Step) -> WriteResult:
 
     plan = step(table, guard)
     if plan is None:
-        text = _answer_text(table, intent.finished)
+        text = stored_text(table, ANSWER_KIND[intent.finished])
         return WriteResult(text, table.revision, intent.action, intent.status, replayed=True)
     assert guarded, "a write shows the vaca it touches to table_changing"
     plan.store()
@@ -180,19 +177,20 @@ def _commit(table: Table, intent: Intent, plan: Plan) -> WriteResult:
         revision=table.revision,
     )
     rewrite = plan.rewrite
-    _store_vacas(table, rewrite.index, rewrite.vacas, alone=rewrite.alone)
-    state = _answer_text(table, intent.finished)
-    _cache_put(table, state, ANSWER_KIND[intent.finished])
+    store_vacas(table, rewrite.index, rewrite.vacas, alone=rewrite.alone)
+    kind = ANSWER_KIND[intent.finished]
+    state = stored_text(table, kind)
+    keep_text(table, state, kind)
     changed = rewrite.changed()
     answer = state
     if intent.action == Change.Action.EDIT:
         # A correction's answer says which hands it changed (the API's contract).
-        answer = state[:-1] + ", " + _dumps({"changed": changed})[1:]
-    _keep_answer(table, intent, answer)
+        answer = state[:-1] + ", " + json.dumps({"changed": changed})[1:]
+    keep_answer(table, intent.keys, intent.fingerprint, intent.status, answer)
     # Parsed (and, after a summed-up answer, read whole) only if a listener looks inside.
     whole: str | Callable[[], str] = state
     if intent.finished != "full":
-        whole = functools.partial(_answer_text, table, "full")
+        whole = functools.partial(stored_text, table, ANSWER_KIND["full"])
     table_changed.send(sender=Table, table=table, state=LazyState(whole))
     return WriteResult(
         answer,
@@ -206,71 +204,17 @@ def _commit(table: Table, intent: Intent, plan: Plan) -> WriteResult:
     )
 
 
-def _answer_text(table: Table, finished: Finished) -> str:
-    """The state's JSON text a write answers, read inside its lock from the stored vacas."""
-    if finished == "full":
-        return _state_text(table, _texts(table))
-    text = _summary_text(table, board=False)
-    assert text is not None, "the write stored the vacas"
-    return text
-
-
-# --- idempotency and the base revision ---------------------------------------------------------
-
-
-def _fingerprint(action: str, number: Any, record: Any) -> str:
-    payload = json.dumps([action, number, record], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(payload.encode()).hexdigest()
-
-
 def _replayed_answer(table: Table, intent: Intent) -> WriteResult | None:
     """The first answer to a request sent again with one of its keys, or None."""
-    for key in intent.keys:
-        stored = IdempotentWrite.objects.filter(table=table, key=key).first()
-        if stored is None:
-            continue
-        if stored.fingerprint != intent.fingerprint:
-            raise IdempotencyMismatch(
-                _("esta Idempotency-Key (o client id) ya se usó para otra petición distinta")
-            )
-        return WriteResult(
-            stored.body, stored.revision, intent.action, stored.status, replayed=True
-        )
-    return None
-
-
-def _keep_answer(table: Table, intent: Intent, answer: str) -> None:
-    """Store the answer under the intent's keys, for a retry."""
-    if not intent.keys:
-        return
-    IdempotentWrite.objects.bulk_create(
-        IdempotentWrite(
-            table=table,
-            key=key,
-            fingerprint=intent.fingerprint,
-            status=intent.status,
-            body=answer,
-            revision=table.revision,
-        )
-        for key in intent.keys
-    )
-    # A retry comes within minutes: only the latest answers are kept, so a long table
-    # does not keep a copy of its state per hand.
-    stale = (
-        IdempotentWrite.objects.filter(table=table)
-        .order_by("-id")
-        .values_list("id", flat=True)[IDEMPOTENT_ANSWERS_KEPT : IDEMPOTENT_ANSWERS_KEPT + 1]
-    )
-    if stale:
-        IdempotentWrite.objects.filter(table=table, id__lte=stale[0]).delete()
+    stored = first_answer(table, intent.keys, intent.fingerprint)
+    if stored is None:
+        return None
+    return WriteResult(stored.body, stored.revision, intent.action, stored.status, replayed=True)
 
 
 def _check_base(table: Table, base_revision: Any) -> None:
-    if base_revision is None:
-        return
-    if not _is_int(base_revision):
-        raise TableError(_("revision debe ser un número entero"))
-    if base_revision != table.revision:
+    check_revision(base_revision)
+    if base_revision is not None and base_revision != table.revision:
         raise StaleEdit(
             _(
                 "la mesa cambió desde que empezó este cambio (revisión %(base)s, ahora "

@@ -33,7 +33,7 @@ from muscore.tables.models import Hand, Table, VacaCheckpoint
 from muscore.tables.services import replay_vacas
 
 # The tables' own rows of stored vacas (what a write stores), not written twice here.
-from muscore.tables.services.replay import _rows
+from muscore.tables.services.stored import vaca_rows
 
 DECK = [str(i) for i in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12) for _ in range(4)]
 RULES = Rules(juegos=3)
@@ -188,7 +188,7 @@ class Command(BaseCommand):
             which = rng.choice(range(len(vacas)))
             hands.extend(Hand(table=table, number=n, record=record)
                          for n, record in enumerate(vacas[which]["hands"], 1))
-            checkpoints.extend(_rows(table, 0, stored[which]))
+            checkpoints.extend(vaca_rows(table, 0, stored[which]))
             m.table = table
             results.store_figures(m, replay_result(vacas[which]["replayed"], RULES),
                                   Match.Source.TABLE, now)
