@@ -52,13 +52,16 @@ def normal_cards(text: str) -> str:
 
 
 def seat_fields(record: Mapping[str, Any]) -> dict[str, str]:
-    """The seat fields showing a hand record: c<seat> the cards as the engine writes
-    them, p<seat>/j<seat> the jugadas said without cards, dp<seat>/dj<seat> what a seat
-    declared ("si"/"no"). Kept through an edit: what was said is part of the hand (a lie
-    changes the count)."""
+    """The seat fields showing a hand record: c<seat> the cards in the order they were
+    entered (issue 38.3: a correction keeps them as they are), p<seat>/j<seat> the
+    jugadas said without cards, dp<seat>/dj<seat> what a seat declared ("si"/"no").
+    Kept through an edit: what was said is part of the hand (a lie changes the count)."""
     data: dict[str, str] = {}
     for seat, text in (record.get("hands") or {}).items():
-        data[f"c{seat}"] = str(Hand.parse(text))
+        try:
+            data[f"c{seat}"] = " ".join(cards_from_text(str(text)))
+        except CardTokenError:
+            data[f"c{seat}"] = str(text)
     for seat, jugada in (record.get("jugadas") or {}).items():
         for lance, key in (("pares", "p"), ("juego", "j")):
             if lance in jugada:

@@ -190,42 +190,24 @@ def _step_text(step: Mapping[str, Any], names: str | None, *, alone: bool = Fals
     return _("%(lance)s: %(who)s+%(points)s, %(score)s") % params
 
 
-SPOKEN_ORDER = ("grande", "chica", "pares", "juego", "punto")
-
-
-def _spoken_place(step: Mapping[str, Any]) -> tuple[int, int]:
-    lance = str(step.get("lance"))
-    place = SPOKEN_ORDER.index(lance) if lance in SPOKEN_ORDER else len(SPOKEN_ORDER)
-    return (1 if step.get("why") == "deje" else 0, place)
+def final_line(result: Mapping[str, Any]) -> str:
+    """The score the hand left, "Queda 2–40.", as the engine counted it (not capped:
+    docs/rules.md); "" after an accepted órdago, whose score says nothing."""
+    score = result.get("score") or {}
+    if "A" not in score or "B" not in score or result.get("ordago"):
+        return ""
+    return str(_("Queda %(a)s–%(b)s") % {"a": score["A"], "b": score["B"]} + ".")
 
 
 def spoken_lines(result: Mapping[str, Any], players: Sequence[str]) -> list[str]:
-    """One hand's count as it is read aloud ("Cantar el recuento", issue 30.5), one
-    sentence an utterance: the lances in order as the table counts them, each with the
-    running total ("Grande: Ana y Carla +2 querido, van 2."), the dejes after them (the
-    engine lists them first: they are paid when said), what is left uncounted, then
-    "Queda 2–11.". The running total is summed again in that order from the score before
-    the hand, from the steps' own piedras: no rule here."""
+    """One hand's count as it is read aloud ("Cantar el recuento"), one sentence an
+    utterance: the written recuento word for word, in its order and with its totals
+    (issue 38.1: the engine's recuento, dejes first as they are paid when said, "ganan
+    el juego" where the juego is won), then the score it left ("Queda 2–40.") that the
+    board shows under it."""
     lines = recuento_lines(result, players)
-    steps = list(result.get("recuento") or [])
-    score = result.get("score") or {}
-    if isinstance(result.get("piedras"), Mapping) or isinstance(result.get("perete"), Mapping):
-        steps = []
-    running: dict[str, int] = {}
-    for step in steps:  # the score before the hand: each side's first step less its piedras
-        running.setdefault(step["side"], int(step["score"][step["side"]]) - int(step["points"]))
-    said = []
-    alone = len(players) == 2
-    for step in sorted(steps, key=_spoken_place):
-        side = step["side"]
-        running[side] += int(step["points"])
-        total = _("van %(n)s") % {"n": running[side]}
-        said.append(_step_text({**step, "score": {side: total}}, side_names(players, side),
-                               alone=alone) + ".")
-    said.extend(lines[len(steps):])
-    if "A" in score and "B" in score and not result.get("ordago"):
-        said.append(_("Queda %(a)s–%(b)s") % {"a": score["A"], "b": score["B"]} + ".")
-    return said
+    final = final_line(result)
+    return [*lines, final] if final else lines
 
 
 def lie_text(lie: Mapping[str, Any], result: Mapping[str, Any], players: Sequence[str]) -> str:
@@ -407,35 +389,9 @@ def recuento_lines(
     return lines
 
 
-def as_counted(result: Mapping[str, Any], target: int | None) -> Mapping[str, Any]:
-    """A hand's result with its scores as the rules count them: the points past the
-    target are dropped (rules.md), so a tap of 5 at 36 reads "+5, 40: ganan el juego" and
-    "Queda 40-5", not 41 (issue 30.6). The engine's result itself is left as it is."""
-    if target is None or not result:
-        return result
-
-    def counted(score: Any) -> Any:
-        if not isinstance(score, Mapping):
-            return score
-        return {side: min(int(points), target) if isinstance(points, int) else points
-                for side, points in score.items()}
-
-    shown = dict(result)
-    if "score" in shown:
-        shown["score"] = counted(shown["score"])
-    if isinstance(shown.get("recuento"), list):
-        shown["recuento"] = [
-            {**step, "score": counted(step.get("score"))} if isinstance(step, Mapping) else step
-            for step in shown["recuento"]
-        ]
-    return shown
-
-
-def entry_lines(
-    hand: Mapping[str, Any], players: Sequence[str], target: int | None = None
-) -> list[str]:
+def entry_lines(hand: Mapping[str, Any], players: Sequence[str]) -> list[str]:
     """What one replayed entry of a vaca did, in the table's words (a hand's recuento)."""
-    return recuento_lines(as_counted(hand.get("result") or {}, target), players)
+    return recuento_lines(hand.get("result") or {}, players)
 
 
 def current_juego(vaca: Vaca) -> dict[str, Any]:
@@ -461,19 +417,15 @@ def current_juego(vaca: Vaca) -> dict[str, Any]:
     }
 
 
-def juegos_results(
-    vaca: Vaca, players: Sequence[str], target: int | None = None
-) -> list[dict[str, Any]]:
-    """Each juego won in a vaca: who won it and the final score, as the rules count it:
-    the points past the target are dropped (rules.md), so a juego won by a tap of 5 at
-    36 ended 40-17, not 41-17 (issue 30.6)."""
+def juegos_results(vaca: Vaca, players: Sequence[str]) -> list[dict[str, Any]]:
+    """Each juego won in a vaca: who won it and the final score as the engine counted
+    it, past the target too (docs/rules.md, issue 38.2: a tap of 5 at 36 won it 41-17,
+    as the API, the export and the calculator say)."""
     out = []
     for hand in vaca.get("hands") or []:
         if winner := hand["winner"]:
             result = hand.get("result") or {}
             score = {"A": int(hand["score"]["A"]), "B": int(hand["score"]["B"])}
-            if target is not None:
-                score = {side: min(points, target) for side, points in score.items()}
             won, lost = (score["A"], score["B"]) if winner == "A" else (score["B"], score["A"])
             out.append(
                 {
@@ -510,11 +462,11 @@ def board(state: BoardState) -> dict[str, Any]:
     first_hand = int(vaca.get("first_hand", 1))
     last_hand = None
     if hands:
-        last_hand = _last_hand(hands, first_hand, players, target)
+        last_hand = _last_hand(hands, first_hand, players)
     elif (ended := state.get("last_finished")) and ended.get("hands"):
         # The last hand played ended the last vaca: the board still shows its recuento.
         last_hand = _last_hand(
-            ended["hands"], int(ended.get("first_hand", 1)), players, target
+            ended["hands"], int(ended.get("first_hand", 1)), players
         )
     finished_count = len(state.get("finished") or [])
     names = {side: side_names(players, side) for side in SIDES}
@@ -541,7 +493,7 @@ def board(state: BoardState) -> dict[str, Any]:
         ),
         "last_hand": last_hand,
         "next_number": first_hand + len(hands),
-        "juegos_results": juegos_results(vaca, players, target),
+        "juegos_results": juegos_results(vaca, players),
         # One entry per finished vaca: a full table has a hundred or more, so each side's
         # names are worded once.
         "finished": [
@@ -588,16 +540,16 @@ def _sides(
 
 
 def _last_hand(
-    hands: Sequence[ReplayedHand], first_hand: int, players: list[str], target: int
+    hands: Sequence[ReplayedHand], first_hand: int, players: list[str]
 ) -> dict[str, Any]:
     """The board's last hand: its number, its recuento, who won, whether tapped piedras
     or a perete."""
     last = hands[-1]
-    result = as_counted(last.get("result") or {}, target)
+    result = last.get("result") or {}
     return {
         "number": first_hand + len(hands) - 1,
         "lines": recuento_lines(result, players),
-        "spoken": spoken_lines(result, players),
+        "final": final_line(result),
         "winner": last.get("winner"),
         "piedras": is_piedras(last),
         "perete": is_perete(last),
@@ -658,7 +610,7 @@ def shown_vaca_end(
         "winner": winner,
         "names": side_names(players, winner),
         "juegos_won": vaca.get("juegos") or {"A": 0, "B": 0},
-        "juegos": juegos_results(vaca, players, target),
+        "juegos": juegos_results(vaca, players),
         "hands": len(hands),
         "first_hand": first,
         "last_hand": first + len(hands) - 1,
@@ -712,7 +664,6 @@ def dealt_numbers(state: Mapping[str, Any]) -> Callable[[int], int]:
 def history(state: TableState) -> list[dict[str, Any]]:
     """Every hand of the table, newest first, with its recuento and its juego/vaca result."""
     players = list(state["players"])
-    target = int(state["rules"].get("target", 40))
     vacas = [*(state.get("finished") or []), state["current"]]
     out: list[dict[str, Any]] = []
     # The number a player reads counts hands dealt: piedras taps are entries, not hands.
@@ -730,16 +681,13 @@ def history(state: TableState) -> list[dict[str, Any]]:
                     "vaca": vaca_index,
                     "juego": hand.get("juego"),
                     "mano": players[hand["mano"]] if "mano" in hand else "",
-                    # Points past the target are dropped (rules.md): a juego won 41-17
-                    # ended 40-17.
-                    "score": {side: min(int(hand["score"][side]), target) for side in SIDES}
-                    if hand.get("score") else hand.get("score"),
+                    "score": hand.get("score"),
                     "winner": hand.get("winner"),
                     "winner_names": side_names(players, won) if (won := hand["winner"]) else "",
                     "vaca_winner_names": side_names(players, vaca_won)
                     if is_last_of_vaca and (vaca_won := vaca["winner"])
                     else "",
-                    "lines": entry_lines(hand, players, target),
+                    "lines": entry_lines(hand, players),
                     "piedras": is_piedras(hand),
                     "perete": is_perete(hand),
                 }

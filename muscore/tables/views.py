@@ -9,7 +9,7 @@ view URL or to an edit URL with a wrong key is a 403 and changes nothing.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from django.core.exceptions import PermissionDenied
@@ -31,6 +31,7 @@ from muscore import ratelimits
 from muscore import rules as rules_engine
 from muscore.errors import MuscoreError
 from muscore.handentry.cards import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES
+from muscore.handentry.corrections import as_entered
 from muscore.handentry.presets import PRESETS
 from muscore.handentry.taps import EntryError
 from muscore.handentry.words import join_words
@@ -415,9 +416,7 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
             "number": number,
             "dealt": board.dealt_numbers(state)(number),
             "score": last["score"],
-            "lines": board.entry_lines(
-                last, state["players"], int(state["rules"].get("target", 40))
-            ),
+            "lines": board.entry_lines(last, state["players"]),
             "piedras": board.is_piedras(last),
             "perete": board.is_perete(last),
         }
@@ -636,7 +635,7 @@ def hand(
             # Marked on the page, which scrolls to the first: what the table must still say.
             missing_lances = [m["lance"] for m in missing]
         if not problems:
-            saved = _save(request, table, entry, number)
+            saved = _save(request, table, entry, number, where["record"])
             if isinstance(saved, HttpResponse):
                 return saved
             problems = [saved.message]
@@ -645,13 +644,12 @@ def hand(
         entry.save_errors = problems
         # 409: another phone got there first, or the result is final; 400: the entry is wrong.
         status = 409 if conflict or settled else 400
-    # Shown as the rules count it: the points past the target dropped ("Queda 40-17").
-    shown = board.as_counted(result, int(table.rules.get("target", 40))) if result else None
+    # Shown as the engine counted it, past the target too (docs/rules.md, issue 38.2).
     context = {
         "table": table,
         "entry": entry,
-        "result": shown,
-        "lines": board.recuento_lines(shown, state["players"]) if shown else [],
+        "result": result,
+        "lines": board.recuento_lines(result, state["players"]) if result else [],
         "engine_error": engine_error,
         "conflict": conflict,
         "missing_lances": missing_lances,
@@ -693,7 +691,7 @@ def _stored_hand(table: Table, number: int) -> dict[str, Any] | None:
 def _shown_hand(table: Table, hand: StoredHand) -> dict[str, Any] | None:
     if "result" not in hand:
         return None
-    result = board.as_counted(hand["result"], int(table.rules.get("target", 40)))
+    result = hand["result"]
     return {
         "number": hand["number"],
         "dealt": services.dealt_number(table, hand["number"]),
@@ -703,11 +701,20 @@ def _shown_hand(table: Table, hand: StoredHand) -> dict[str, Any] | None:
 
 
 def _save(
-    request: HtmxHttpRequest, table: Table, entry: HandEntry, number: int | None
+    request: HtmxHttpRequest,
+    table: Table,
+    entry: HandEntry,
+    number: int | None,
+    stored: Mapping[str, Any] | None,
 ) -> HttpResponse | SaveProblem:
-    """Store the hand; the response on success, else what is wrong (and the stored hand)."""
+    """Store the hand; the response on success, else what is wrong (and the stored hand).
+    A correction keeps every part of the `stored` record it did not change as it was
+    entered (issue 38.3)."""
     board_url = reverse("tables:edit_board", args=[table.id, table.edit_key])
-    record = entry.record()
+    record: Mapping[str, Any] = entry.record()
+    if stored is not None:
+        context = {"rules": table.rules, "mano": entry.mano, "score": entry.score}
+        record = as_entered(stored, record, context)
     try:
         if number is None:
             # The same client id again (a double tap, a retry after the signal dropped)

@@ -1124,10 +1124,10 @@
     var lang = document.documentElement.lang || "es";
     var speech = window.speechSynthesis;
     speech.cancel();  // a second tap starts the count again, not twice over
-    // The words written to be read aloud where the page has them, else the lines shown.
-    var written = scope.querySelector("[data-cantar-speech]");
-    (written || scope).querySelectorAll("[data-cantar-line]").forEach(function (line) {
-      var text = line.textContent.replace(/\s+/g, " ").trim();
+    // The lines shown, word for word and in their order (issue 38.1).
+    scope.querySelectorAll("[data-cantar-line]").forEach(function (line) {
+      // The layout's white space folds; a French non-breaking space stays as written.
+      var text = line.textContent.replace(/[ \t\n\r]+/g, " ").trim();
       if (!text) return;
       var utterance = new window.SpeechSynthesisUtterance(text);
       utterance.lang = lang;

@@ -66,9 +66,10 @@ def test_a_token_that_is_no_card_is_named() -> None:
 
 
 def test_a_records_seats_become_the_fields_that_read_it_back() -> None:
-    record = {"hands": {"0": "4 5 R R"}, "jugadas": {"1": {"pares": "par", "juego": 31}},
+    # The cards in the order they were entered (issue 38.3), as the fields read them.
+    record = {"hands": {"0": "4 5 r 12"}, "jugadas": {"1": {"pares": "par", "juego": 31}},
               "declared": {"0": {"juego": True}}}
-    assert cards.seat_fields(record) == {"c0": "R R 5 4", "p1": "par", "j1": "31", "dj0": "si"}
+    assert cards.seat_fields(record) == {"c0": "4 5 R R", "p1": "par", "j1": "31", "dj0": "si"}
 
 
 def test_seats_and_sides() -> None:

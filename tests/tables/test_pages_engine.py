@@ -63,12 +63,11 @@ def test_the_board_offers_the_recuento_read_aloud_line_by_line(client: Client) -
     lines = board.recuento_lines(hand["result"], table.players)
     shown = re.search(r'<ol class="recuento">(.*?)</ol>', page, re.S).group(1)  # type: ignore[union-attr]
     assert [html.unescape(line) for line in re.findall(r"<li[^>]*>([^<]*)</li>", shown)] == lines
-    # Read aloud: the lances in order with the running total, then the final score (30.5).
-    said = re.search(r"<ol hidden data-cantar-speech>(.*?)</ol>", page, re.S).group(1)  # type: ignore[union-attr]
-    items = re.findall(r"<li data-cantar-line>([^<]*)</li>", said)
-    spoken = [html.unescape(line) for line in items]
-    assert spoken == board.spoken_lines(hand["result"], table.players)
-    assert spoken[-1].startswith("Queda ") and ", van " in spoken[0]
+    # Read aloud: the lines shown, word for word, then the score shown under them (38.1).
+    final = re.search(r'<p class="last-score" data-cantar-line>([^<]*)</p>', page)
+    assert final is not None and html.unescape(final.group(1)) == "Queda 2–8."
+    assert board.spoken_lines(hand["result"], table.players) == [*lines, "Queda 2–8."]
+    assert "data-cantar-speech" not in page
 
 
 @pytest.mark.parametrize("url", ["/nueva", "/calculadora/"])

@@ -74,37 +74,55 @@ def test_taps_reach_the_target_and_end_the_juego_and_the_vaca(client: Client) ->
     assert "Vacas: Ana y Carla 1 – Bruno y Diego 0" in page
 
 
-def test_a_juego_won_past_the_target_is_shown_at_the_target(client: Client) -> None:
-    """rules.md: points past the target are dropped. A tap of 5 at 36 won the juego
-    41-5 on the board and in the history (issue 30.6: "41-17"); it ended 40-5."""
+def api_state(client: Client, table: Table) -> dict[str, Any]:
+    answer = client.get(f"/api/v1/tables/{table.id}")
+    assert answer.status_code == 200
+    return dict(json.loads(answer.content))
+
+
+def test_a_juego_won_past_the_target_says_the_counted_score_everywhere(client: Client) -> None:
+    """docs/rules.md (issue 38.2): the score past the target is kept as counted, on
+    every page as in the API. A tap of 5 at 36 won the juego 41-5: the board, the
+    history and the API say 41-5 (issue 30.6 had the pages say 40-5, the API 41-5)."""
     table = make_table(juegos=2, target=40)
     for _ in range(7):
         tap(client, table, "A", 5)
     tap(client, table, "A", 1)
     tap(client, table, "B", 5)
     tap(client, table, "A", 5)
+    hands = api_state(client, table)["current"]["hands"]
+    assert hands[-1]["score"] == {"A": 41, "B": 5} and hands[-1]["winner"] == "A"
     page = text(client.get(url(table)))
-    assert "Juego 1 para Ana y Carla (40–5)" in page, page
-    assert "41–5" not in page
+    assert "Juego 1 para Ana y Carla (41–5)" in page, page
+    assert "Piedras a mano: Ana y Carla +5, 41: ganan el juego." in page
+    assert "Queda 41–5." in page
+    assert "40–5" not in page
     history = text(client.get(url(table, "tables:edit_history")))
-    assert "para Ana y Carla (40–5)" in history
-    assert "41" not in re.sub(r"\d{2,}:\d\d|\d{3,}", "", history), history
+    assert "para Ana y Carla (41–5)" in history
+    assert "40–5" not in history
 
 
-def test_a_hand_that_ends_past_the_target_is_previewed_at_the_target(client: Client) -> None:
-    """At 39, grande's envido querido of 2 won by Ana y Carla: "Queda 40-0" (the engine's
-    score says 41; the points past the target are dropped)."""
+def test_a_hand_that_ends_past_the_target_is_previewed_as_the_api_scores_it(
+    client: Client,
+) -> None:
+    """At 39, grande's envido querido of 2 won by Ana y Carla: "Queda 41-0" in the
+    preview, as POST /api/v1/score answers and the board says once it is saved."""
     table = make_table(juegos=2, target=40)
     for n in (5, 5, 5, 5, 5, 5, 5, 4):
         tap(client, table, "A", n)
     assert score(table) == {"A": 39, "B": 0}
     cards = {"c0": "R R 5 4", "c1": "R C C 5", "c2": "1 1 6 7", "c3": "S S 7 7"}
-    answer = client.post(url(table, "tables:hand"),
-                         {**cards, "b_grande": "A2", "e_grande": "quiero", "act": "check"},
+    form = {**cards, "b_grande": "A2", "e_grande": "quiero", "w_grande": "A"}
+    answer = client.post(url(table, "tables:hand"), {**form, "act": "check"},
                          headers={"HX-Request": "true"})
     shown = text(answer)
-    assert "Queda 40–0" in shown, shown
-    assert "41" not in shown
+    assert "Queda 41–0" in shown, shown
+    assert "+2 querido, 41: ganan el juego." in shown
+    scored = client.post("/api/v1/score", {
+        "score": {"A": 39, "B": 0}, "hands": SEED,
+        "lances": {"grande": {"bets": [{"side": "A", "n": 2}], "end": "quiero"}},
+    }, content_type="application/json")
+    assert json.loads(scored.content)["score"] == {"A": 41, "B": 0}
 
 
 def test_a_tap_is_undone_redone_and_audited_like_a_hand(client: Client) -> None:
