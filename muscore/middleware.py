@@ -31,6 +31,36 @@ class ContentSecurityPolicyMiddleware:
         return response
 
 
+class HeadMiddleware:
+    """A HEAD gets the GET's status and headers (its Content-Length, ETag, Last-Modified)
+    and no body, whatever the view drew (RFC 9110 9.3.2).
+
+    Django hands the WSGI server a HEAD's body as a GET's and leaves the server to drop it:
+    gunicorn does, and logs a warning each time (an uptime monitor's HEAD every 30 s was
+    2,880 lines a day); runserver and the test client drop it silently, so only a test
+    through gunicorn sees it (tests/ops/test_head_gunicorn.py). Outermost, so that it takes
+    the answer as every other middleware left it; a streamed answer's iterator is closed
+    unread (a large export is not read from the database for nothing).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.method != "HEAD":
+            return response
+        if response.streaming:
+            unread = response.streaming_content  # type: ignore[attr-defined]
+            close = getattr(unread, "close", None)
+            if close is not None:
+                close()
+            response.streaming_content = []  # type: ignore[attr-defined]
+        else:
+            response.content = b""
+        return response
+
+
 class RequestIdMiddleware:
     """Gives each request an id: the proxy's X-Request-ID if it sent a plain one, else a new one.
 

@@ -93,7 +93,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Outermost: every response, a 304 included, carries its X-Request-ID (muscore.logs).
+    # A HEAD's answer without its body, as every middleware below left it (muscore.middleware).
+    "muscore.middleware.HeadMiddleware",
+    # Every response, a 304 included, carries its X-Request-ID (muscore.logs).
     "muscore.middleware.RequestIdMiddleware",
     # Every answer counted and timed for /metrics (muscore.metrics), the 304s below included.
     "muscore.metrics.MetricsMiddleware",

@@ -41,10 +41,11 @@ def poll(client: Client, url: str, etag: str | None = None, **headers: str) -> A
 
 
 def test_middleware_comes_first() -> None:
-    # Only what touches no database is before it: the request id (a header and a log
-    # field), the metrics (a counter and a timer, so the 304s are counted too) and the
-    # release header of the API's answers (issue 31).
-    assert settings.MIDDLEWARE[:4] == [
+    # Only what touches no database is before it: a HEAD's body dropped (issue 39), the
+    # request id (a header and a log field), the metrics (a counter and a timer, so the
+    # 304s are counted too) and the release header of the API's answers (issue 31).
+    assert settings.MIDDLEWARE[:5] == [
+        "muscore.middleware.HeadMiddleware",
         "muscore.middleware.RequestIdMiddleware",
         "muscore.metrics.MetricsMiddleware",
         "muscore.version.VersionHeaderMiddleware",
