@@ -371,6 +371,12 @@ LIVE_CHANNEL_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "muscore")
 # Streams one server process takes in all, and from one address (a club's wifi is one).
 LIVE_MAX_CONNECTIONS = envint("LIVE_MAX_CONNECTIONS", "20000")
 LIVE_MAX_PER_ADDRESS = envint("LIVE_MAX_PER_ADDRESS", "2000")
+# ...on one topic (a table's screens, a TV's, a championship's pages): a table's phones share
+# one address at a club; past it the page polls. And the versions of one topic's pages a
+# server draws (a championship's regions and pages, by language): each costs a drawing on
+# every change.
+LIVE_MAX_PER_ADDRESS_TOPIC = envint("LIVE_MAX_PER_ADDRESS_TOPIC", "50")
+LIVE_MAX_SCREENS_PER_TOPIC = envint("LIVE_MAX_SCREENS_PER_TOPIC", "64")
 # A comment this often on an idle stream: proxies close a silent connection (nginx: 60 s).
 LIVE_HEARTBEAT_SECONDS = envint("LIVE_HEARTBEAT_SECONDS", "20")
 # How soon a phone tries again after a dropped stream (the EventSource's retry).

@@ -98,6 +98,8 @@ class Hub:
         self.by_topic: dict[str, set[Screen]] = {}
         self.phones = 0
         self.per_address: dict[str, int] = {}
+        #: Streams by (address, topic): one address's phones on one table, one TV...
+        self.per_topic: dict[tuple[str, str], int] = {}
         self.closing = False
         self.redis_up = False
         self.started = False
@@ -136,14 +138,23 @@ class Hub:
 
     # ------------------------------------------------------------------ the phones
 
-    def admits(self, address: str) -> str:
-        """"" when a new stream from ``address`` is admitted, else why not."""
+    def admits(self, address: str, screen_topics: tuple[str, ...],
+               key: tuple[str, str, str]) -> str:
+        """"" when a new stream from ``address`` on the screen ``key`` (its normalised URL,
+        language and session) is admitted, else why not."""
         if self.closing:
             return "closing"
         if self.phones >= settings.LIVE_MAX_CONNECTIONS:
             return "full"
         if self.per_address.get(address, 0) >= settings.LIVE_MAX_PER_ADDRESS:
             return "address"
+        if any(self.per_topic.get((address, topic), 0) >= settings.LIVE_MAX_PER_ADDRESS_TOPIC
+               for topic in screen_topics):
+            return "topic"
+        if key not in self.screens and any(
+                len(self.by_topic.get(topic, ())) >= settings.LIVE_MAX_SCREENS_PER_TOPIC
+                for topic in screen_topics):
+            return "screens"
         return ""
 
     def enter(self, url: str, language: str, host: str, scheme: str,
@@ -163,6 +174,9 @@ class Hub:
         screen.phones.add(phone)
         self.phones += 1
         self.per_address[phone.address] = self.per_address.get(phone.address, 0) + 1
+        for topic in screen_topics:
+            pair = (phone.address, topic)
+            self.per_topic[pair] = self.per_topic.get(pair, 0) + 1
         return screen
 
     async def ready(self, screen: Screen, phone: Phone) -> None:
@@ -177,11 +191,9 @@ class Hub:
         if phone in screen.phones:
             screen.phones.discard(phone)
             self.phones -= 1
-            left = self.per_address.get(phone.address, 1) - 1
-            if left:
-                self.per_address[phone.address] = left
-            else:
-                self.per_address.pop(phone.address, None)
+            _less(self.per_address, phone.address)
+            for topic in screen.topics:
+                _less(self.per_topic, (phone.address, topic))
         if not screen.phones and screen.drawing is None:
             self._forget(screen)
 
@@ -331,6 +343,14 @@ class Hub:
                         now.get(t, "") != screen.tokens.get(t, "") for t in screen.topics):
                     screen.published = max(screen.published, at)
                     self._redraw(screen)
+
+
+def _less(counts: dict[Any, int], key: Any) -> None:
+    left = counts.get(key, 1) - 1
+    if left:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
 
 
 def _in_thread(work: Callable[..., Any], *args: Any) -> Any:

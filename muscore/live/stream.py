@@ -3,8 +3,12 @@
 A plain ASGI handler, not a Django view: a stream lives for hours, and ten thousand of
 them must cost a few kilobytes each, not a request's middleware and thread. It answers
 404 for a URL that is not a live screen's (or whose view refuses it: a wrong key),
-429 past ``LIVE_MAX_PER_ADDRESS`` streams from one address, 503 past
-``LIVE_MAX_CONNECTIONS`` or while shutting down; the page then polls as before. Once
+429 past ``LIVE_MAX_PER_ADDRESS`` streams from one address or
+``LIVE_MAX_PER_ADDRESS_TOPIC`` on one table (one topic), 503 past
+``LIVE_MAX_CONNECTIONS``, past ``LIVE_MAX_SCREENS_PER_TOPIC`` versions of one topic's
+pages (a championship's regions and pages, in four languages) or while shutting down; the
+page then polls as before. The screen is the page ``u`` shows, normalised
+(muscore.live.topics.screen): whatever else ``u`` carries, one page is drawn once. Once
 open: ``retry`` and a ``hello``, the screen's fragment at once when the phone's copy
 (its ``etag``, or the ``Last-Event-ID`` of a reconnect) is another, then every change as
 it is drawn, and a comment every ``LIVE_HEARTBEAT_SECONDS`` so that no proxy closes an
@@ -38,6 +42,10 @@ HEADERS = [
 ]
 REFUSED = {
     "address": (429, "Too many live screens from this address; the page polls instead."),
+    "topic": (429, "Too many live screens of this page from this address; the page polls "
+                   "instead."),
+    "screens": (503, "This server draws all the versions of this page it can; the page "
+                     "polls."),
     "full": (503, "This server has all the live screens it can take; the page polls."),
     "closing": (503, "This server is restarting; the page reconnects elsewhere."),
 }
@@ -86,16 +94,18 @@ async def serve(scope: Scope, receive: Receive, send: Send) -> None:
         return
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-    url = _first(query, "u")
-    screen_topics = topics.for_url(url) if len(url) <= 2000 else None
-    if screen_topics is None:
+    asked = _first(query, "u")
+    found = topics.screen(asked) if len(asked) <= 2000 else None
+    if found is None:
         await _refuse(send, 404, "No live screen has that address.")
         return
+    url, screen_topics = found.url, found.topics
     language = _first(query, "lang")
     if language not in {code for code, _ in settings.LANGUAGES}:
         language = settings.LANGUAGE_CODE
     address = _address(scope, headers)
-    why = hub.admits(address)
+    session = _session(headers) if found.personal else ""
+    why = hub.admits(address, screen_topics, (url, language, session))
     if why:
         status, text = REFUSED[why]
         await _refuse(send, status, text, retry=5 if why == "closing" else 60)
@@ -105,7 +115,6 @@ async def serve(scope: Scope, receive: Receive, send: Send) -> None:
         scheme = headers["x-forwarded-proto"]
     known = headers.get("last-event-id") or _first(query, "etag")
     phone = Phone(address, known)
-    session = _session(headers) if topics.is_personal(url) else ""
     screen = hub.enter(url, language, headers.get("host", "localhost"), scheme,
                        screen_topics, phone, session)
     try:

@@ -4,19 +4,20 @@ stream server checks when it hears nothing.
 A topic names one stored thing whose change redraws screens: ``table:<id>`` (a table's
 revision), ``competition:<id>`` (a competition's revision: the club's TV),
 ``championship:<id>`` (a championship's stamp: its halls and pages), ``club:<slug>`` (the
-organiser's night: its competitions and their tables in play). A screen is its poll
-URL; :func:`for_url` says which topics it listens to, or None for a URL that has no
-stream (anything but the live screens).
+organiser's night: its competitions and their tables in play). A screen is the page its
+poll URL shows, normalised (:func:`screen`: the path as the URL conf writes it, the query
+its view reads, nothing else); :func:`for_url` says which topics it listens to, or None
+for a URL that has no stream (anything but the live screens).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from typing import Any, NamedTuple
+from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 from django.db.models import Count, Sum
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, resolve, reverse
 
 from muscore import bus
 from muscore.championships import kept
@@ -40,14 +41,55 @@ STREAMED = {
 PERSONAL = {"clubs:night"}
 
 
-def for_url(url: str) -> tuple[str, ...] | None:
-    """The topics of the screen polled at ``url`` (a path with its query), or None when
-    ``url`` is not a live screen's."""
+#: The query a screen's drawing reads, by its URL name, beside ``live=1``: anything else
+#: in a stream's ``u`` is dropped, so that one page is one screen, drawn once for all its
+#: phones (it was the raw query: 500 made-up ``&x=N`` made a save cost 500 drawings).
+QUERY = {
+    "tables:board": ("otra-vaca",),
+    "tables:edit_board": ("otra-vaca",),
+    "clubs:tv": ("liga",),
+    "championships:detail": ("region", "pagina"),
+}
+
+
+class Found(NamedTuple):
+    """A live screen: its poll URL as drawn (normalised), its topics, and whether it is
+    drawn for the person watching."""
+
+    url: str
+    topics: tuple[str, ...]
+    personal: bool
+
+
+def screen(url: str) -> Found | None:
+    """The live screen polled at ``url`` (a path with its query), or None when ``url`` is
+    not a live screen's: the page it shows, whatever else ``url`` carries (its path as
+    the URL conf writes it, the query its view reads, ``live=1``)."""
     name = view_name(url)
     if name is None:
         return None
-    match = resolve(urlsplit(url).path)
-    return _topics(STREAMED[name], match.kwargs, parse_qs(urlsplit(url).query))
+    parts = urlsplit(url)
+    match = resolve(unquote(parts.path))  # as it is drawn (muscore.live.render)
+    given = parse_qs(parts.query)
+    query: dict[str, str] = {}
+    for key in QUERY.get(name, ()):
+        value = (given.get(key) or [""])[0][:12]
+        if key == "otra-vaca":
+            if value == "1":
+                query[key] = "1"
+        elif value.isdigit():
+            query[key] = str(int(value))  # "007" is page 7, as the view reads it
+    query["live"] = "1"
+    path = reverse(name, kwargs=match.kwargs)
+    found = _topics(STREAMED[name], match.kwargs, {k: [v] for k, v in query.items()})
+    return Found(f"{path}?{urlencode(query)}", found, name in PERSONAL)
+
+
+def for_url(url: str) -> tuple[str, ...] | None:
+    """The topics of the screen polled at ``url`` (a path with its query), or None when
+    ``url`` is not a live screen's."""
+    found = screen(url)
+    return None if found is None else found.topics
 
 
 def view_name(url: str) -> str | None:
@@ -56,7 +98,7 @@ def view_name(url: str) -> str | None:
     if parts.scheme or parts.netloc or not parts.path.startswith("/"):
         return None
     try:
-        match = resolve(parts.path)
+        match = resolve(unquote(parts.path))
     except Resolver404:
         return None
     return match.view_name if match.view_name in STREAMED else None
