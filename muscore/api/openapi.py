@@ -47,6 +47,7 @@ SEAT_KEY = "^[0-5]$"
 # (muscore.tables.services): the document says exactly what is refused.
 ETAG_PATTERN = r'^\s*(W/)?"*r[0-9]{1,10}"*\s*$'
 CLIENT_ID = {"type": "string", "pattern": "^[ -~]{1,100}$"}
+CLIENT_OR_NULL = {"anyOf": [CLIENT_ID, {"type": "null"}]}
 TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
             "description": _("El id de la mesa, tal como lo devuelve POST /tables.")}
 TABLE_KEY = {"name": "X-Table-Key", "in": "header", "required": True,
@@ -173,10 +174,18 @@ HAND_PROPS: dict[str, Any] = {
 ENTRY = {"anyOf": [_ref("HandRecordBody"), _ref("PiedrasEntry"), _ref("PereteEntry")]}
 
 
+# A hand needs a seat with its cards or with what it had: {} (or "hands": {}) is refused
+# by the engine with a 400, and the document says so (issue 40.10).
+SOME_SEAT = {"anyOf": [{"required": ["hands"], "properties": {"hands": {"minProperties": 1}}},
+                       {"required": ["jugadas"], "properties": {"jugadas": {"minProperties": 1}}}]}
+# A write's revision, number and client id: null is as left out (what the API does with it).
+REVISION = {"type": ["integer", "null"]}
+
+
 def _hand_body(**extra: Any) -> dict[str, Any]:
     """A hand record's object schema with more top-level keys (rules, number, revision...)."""
     return {"type": "object", "additionalProperties": False,
-            "properties": {**HAND_PROPS, **extra}}
+            "properties": {**HAND_PROPS, **extra}, **SOME_SEAT}
 
 
 SCHEMAS: dict[str, Any] = {
@@ -218,10 +227,9 @@ SCHEMAS: dict[str, Any] = {
         },
     },
     "HandRecordBody": {
-        "type": "object", "additionalProperties": False,
+        **_hand_body(),
         "description": "A hand as a table plays it, without score and mano (a table or a "
                        "vaca carries those). See docs/contract.md.",
-        "properties": HAND_PROPS,
     },
     "PiedrasEntry": {
         "type": "object", "additionalProperties": False, "required": ["piedras"],
@@ -248,8 +256,6 @@ SCHEMAS: dict[str, Any] = {
                        "(rules or score null: the default, as left out; mano a seat of the "
                        "table's players). Each seat needs its cards (hands) or what it had "
                        "(jugadas).",
-        "anyOf": [{"required": ["hands"], "properties": {"hands": {"minProperties": 1}}},
-                  {"required": ["jugadas"], "properties": {"jugadas": {"minProperties": 1}}}],
         "allOf": [MANO_OF_THE_RULES],
     },
     "Step": {
@@ -374,8 +380,8 @@ def _side_entry(
         "parameters": [TABLE_ID, FINISHED, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
         "requestBody": _body({
             "type": "object",
-            "properties": {"side": SIDE, **more, "client_id": CLIENT_ID,
-                           "revision": {"type": "integer"}},
+            "properties": {"side": SIDE, **more, "client_id": CLIENT_OR_NULL,
+                           "revision": REVISION},
             "required": ["side", *more],
             "additionalProperties": False,
         }, example),
@@ -456,8 +462,8 @@ PATHS: dict[str, Any] = {
                          "qué mano es: si otro móvil la llenó antes, 409 con la `hand` "
                          "guardada. `client_id` o Idempotency-Key hacen seguro un reintento."),
         "parameters": [TABLE_ID, FINISHED, TABLE_KEY, IDEMPOTENCY_KEY],
-        "requestBody": _body(_hand_body(number={"type": "integer", "minimum": 1},
-                                        client_id=CLIENT_ID), ADD_HAND_REQUEST),
+        "requestBody": _body(_hand_body(number={"type": ["integer", "null"], "minimum": 1},
+                                        client_id=CLIENT_OR_NULL), ADD_HAND_REQUEST),
         "responses": {"201": _json(_ref("TableAnswer"), _("La mesa con la mano."),
                                    headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
@@ -518,7 +524,7 @@ PATHS: dict[str, Any] = {
                              "posterior rompiera las reglas se rechaza con 400 y el `number` de "
                              "esa mano."),
             "parameters": [TABLE_ID, NUMBER, FINISHED, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
-            "requestBody": _body(_hand_body(revision={"type": "integer"}),
+            "requestBody": _body(_hand_body(revision=REVISION),
                                  {"hands": SEED_HANDS}),
             "responses": {"200": _json(_ref("TableAnswer"), _("La mesa después de la corrección."),
                                        headers=ETAG_HEADER),

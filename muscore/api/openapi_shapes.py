@@ -17,10 +17,26 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+# Written as the regular expression's escape \uXXXX rather than as themselves: control
+# characters (U+007F-U+009F are legal raw in JSON, not in YAML, and YAML-based validators
+# read openapi.json as YAML: issue 36.5) and what YAML reads as a line break (U+0085,
+# U+2028, U+2029) or drops (U+FEFF). Every one is in the Basic Multilingual Plane, where
+# Python's re, the Rust regex of jsonschema-rs and ECMAScript all read \uXXXX alike.
+def _escaped(char: str) -> bool:
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char == "\ufeff"
+
+
+def _spelled(code: int) -> str:
+    """One character of a pattern's class, as itself or as its \\uXXXX escape."""
+    char = chr(code)
+    return f"\\u{code:04x}" if _escaped(char) else char
+
+
 def _char_class(keep: Callable[[str], bool]) -> str:
     """The characters `keep` says, as a regular expression's class of ranges, written as
-    the characters themselves (Python's re, the Rust regex of jsonschema-rs and JSON all
-    read them alike; no escape spelling is common to the three past U+FFFF)."""
+    the characters themselves past U+FFFF (Python's re, the Rust regex of jsonschema-rs
+    and JSON all read them alike; no escape spelling is common to the three there), and
+    those _escaped says as \\uXXXX."""
     ranges: list[tuple[int, int]] = []
     # Planes 0, 1 and 14: the others (ideographs, private use) hold no space, format or
     # control character, and reading all 1.1 million would slow every start by half a second.
@@ -31,7 +47,8 @@ def _char_class(keep: Callable[[str], bool]) -> str:
             ranges[-1] = (ranges[-1][0], code)
         else:
             ranges.append((code, code))
-    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+    return "".join(_spelled(a) if a == b else f"{_spelled(a)}-{_spelled(b)}"
+                   for a, b in ranges)
 
 
 def _invisible(char: str) -> bool:
@@ -42,7 +59,7 @@ def _invisible(char: str) -> bool:
 # A seat's name as muscore.tables.services.checks reads it: no control character (the API
 # refuses one anywhere in a body: muscore.text) nor direction control, at most NAME_MAX
 # characters, and blank (its seat's default) or with something that shows.
-_REFUSED = "\x00-\x1f\x7f-\x9f" + "".join(sorted(unicode_text.BIDI_CONTROLS))
+_REFUSED = "\\u0000-\\u001f\\u007f-\\u009f" + "".join(sorted(unicode_text.BIDI_CONTROLS))
 NAME = {"type": "string", "maxLength": NAME_MAX, "pattern": f"^[^{_REFUSED}]*$",
         "anyOf": [{"pattern": f"^[{_char_class(str.isspace)}]*$"},
                   {"pattern": f"[^{_char_class(_invisible)}]"}]}

@@ -12,11 +12,13 @@ from __future__ import annotations
 import copy
 import json
 import re
+import unicodedata
 from typing import Any
 
 import jsonschema_rs
 import pytest
 import schemathesis
+import yaml
 from django.core.wsgi import get_wsgi_application
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -67,6 +69,58 @@ def test_openapi_json_is_served_and_is_openapi_3_1(client: Client) -> None:
     data = response.json()
     assert data["openapi"] == "3.1.0"
     assert data == SPEC
+
+
+def test_openapi_json_reads_the_same_as_yaml_and_holds_no_raw_control_character(
+    client: Client,
+) -> None:
+    """YAML-based validators read openapi.json as YAML, which refuses the control
+    characters JSON lets through raw (U+007F-U+009F were in a pattern: issue 36.5) and
+    reads U+0085, U+2028 and U+2029 as line breaks: every one is an escape."""
+    text = client.get("/api/v1/openapi.json").content.decode("utf-8")
+    raw = sorted({f"U+{ord(c):04X}" for c in text
+                  if unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs") and c != "\n"
+                  or c == "\ufeff"})
+    assert raw == []
+    assert yaml.safe_load(text) == json.loads(text) == SPEC
+
+
+def test_a_hand_without_a_seat_and_a_null_revision_are_as_the_api_has_them(
+    client: Client,
+) -> None:
+    """Issue 40.10: the document allowed {} as a hand (the API refuses it with 400) and
+    typed a write's revision as an integer (the API takes null, as left out)."""
+    created = post(client, "/api/v1/tables", {}).json()
+    key = {"X-Table-Key": created["edit_key"]}
+    base = f"/api/v1/tables/{created['id']}"
+    hand = {"hands": dict(openapi_examples.SEED_HANDS)}
+    bodies = {
+        ("/api/v1/tables/{table_id}/hands", "post"): "/hands",
+        ("/api/v1/tables/{table_id}/hands/{number}", "put"): "/hands/1",
+    }
+    for (path, method), url in bodies.items():
+        schema = operation(path, method)["requestBody"]["content"]["application/json"]["schema"]
+        for empty in [{}, {"hands": {}}, {"jugadas": {}}]:
+            with pytest.raises(AssertionError):
+                validate(schema, empty)
+            answer = getattr(client, method)(base + url, json.dumps(empty),
+                                             content_type="application/json", headers=key)
+            assert answer.status_code == 400, (path, empty)
+        nulls = {"revision": None} if method == "put" else {"number": None, "client_id": None}
+        validate(schema, {**hand, **nulls})
+        answer = getattr(client, method)(base + url, json.dumps({**hand, **nulls}),
+                                         content_type="application/json", headers=key)
+        assert answer.status_code in (200, 201), (path, answer.content)
+    for name in ["HandRecordBody", "HandRecord"]:
+        with pytest.raises(AssertionError):
+            validate({"$ref": f"#/components/schemas/{name}"}, {})
+    tap = {"side": "A", "n": 1, "revision": None, "client_id": None}
+    validate(operation("/api/v1/tables/{table_id}/piedras", "post")["requestBody"]["content"][
+        "application/json"]["schema"], tap)
+    assert post(client, base + "/piedras", tap, **key).status_code == 201
+    assert post(client, "/api/v1/replay", {"hands": [{}]}).status_code == 400
+    with pytest.raises(AssertionError):
+        validate({"$ref": "#/components/schemas/Vaca"}, {"hands": [{}]})
 
 
 def test_description_is_a_valid_openapi_document() -> None:
