@@ -280,7 +280,7 @@ DRAW_PROBLEMS: dict[str, str] = {
 
 # --- a championship's quotas, a ceros tournament's pairing, a draw, a permalink --------------
 
-#: The quota document's codes (muscore.leagues.compute.quotas); the others, about a
+#: The quota document's codes (muscore.championships.compute.quotas); the others, about a
 #: document only the command line reads, keep their English.
 QUOTA: dict[str, str] = {
     "no_sedes": gettext_noop("El campeonato no tiene sedes."),
@@ -318,7 +318,7 @@ CEROS: dict[str, str] = {
         "como mucho."),
 }
 
-#: A draw of groups that cannot be made (muscore.leagues.compute.draw).
+#: A draw of groups that cannot be made (muscore.championships.compute.draw).
 DRAW: dict[str, str] = {
     "group_size": gettext_noop("Un grupo necesita al menos 2 parejas, no %(size)s."),
     "too_few_pairs": gettext_noop("Un sorteo necesita al menos 2 parejas, no %(count)s."),

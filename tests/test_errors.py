@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy, override
 
 import muscore
 from muscore.api.tables import BadRequest, api_view, error_answer
+from muscore.championships.compute.draw import DrawError
+from muscore.championships.compute.quotas import QuotaError
 from muscore.championships.knockout import KnockoutError
 from muscore.championships.services import ChampionshipError
 from muscore.clubs.permissions import stored_user
@@ -25,9 +27,7 @@ from muscore.errors import MuscoreError
 from muscore.handentry.taps import EntryError
 from muscore.leagues.competitions import CompetitionError
 from muscore.leagues.compute.ceros import CerosError
-from muscore.leagues.compute.draw import DrawError
 from muscore.leagues.compute.errors import LeagueError
-from muscore.leagues.compute.quotas import QuotaError
 from muscore.leagues.confirmations import ClaimError, ClaimForbidden
 from muscore.leagues.results import KnockoutConflict, ReasonRequired
 from muscore.messages import CATALOGUES, WordedError, page_message

@@ -4,7 +4,7 @@
 - ``enter_pair(sede, *, name, players, contact, by=None)``: the public form or the bar's
   organiser; one person, one pair; a full venue puts the pair on its waiting list
 - ``close_entries(championship, *, by)``: the quotas (the pure
-  :func:`~muscore.leagues.compute.quotas.compute_quotas`) on the pairs entered then
+  :func:`~muscore.championships.compute.quotas.compute_quotas`) on the pairs entered then
 - ``start_heat(sede, *, by, ...)``: the venue's heat, a competition of its club
 - ``qualified(championship)``: each finished heat's qualified pairs and reserves
 - ``draw_phase(phase, *, by, seed)``: the pure seeded draw into groups, each a liguilla
@@ -29,6 +29,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from muscore.championships import clock, kept, knockout
+from muscore.championships.compute.draw import DrawError, DrawPair, draw_groups, group_winners
+from muscore.championships.compute.quotas import QuotaError, Quotas, compute_quotas
+from muscore.championships.compute.quotas import Sede as QuotaSede
 from muscore.championships.errors import ChampionshipError as ChampionshipError
 from muscore.championships.models import (
     Championship,
@@ -45,10 +48,7 @@ from muscore.clubs.permissions import Actor, is_organiser, require_organiser, st
 from muscore.clubs.services import create_club
 from muscore.leagues import ceros_rounds, competitions, draw_plan, names
 from muscore.leagues.compute.document import read_rules
-from muscore.leagues.compute.draw import DrawError, DrawPair, draw_groups, group_winners
 from muscore.leagues.compute.errors import LeagueError
-from muscore.leagues.compute.quotas import QuotaError, Quotas, compute_quotas
-from muscore.leagues.compute.quotas import Sede as QuotaSede
 from muscore.leagues.models import Competition, Entry
 from muscore.leagues.rows import insert_rows
 from muscore.messages import league_message, page_message

@@ -14,9 +14,9 @@ import pytest
 from django.db import connection
 
 from muscore.championships import kept, services
+from muscore.championships.compute.draw import DrawPair, draw_groups
 from muscore.championships.models import Enrolment, Phase
 from muscore.clubs.models import Pair
-from muscore.leagues.compute.draw import DrawPair, draw_groups
 from tests.championships.factory import play_heats, small_championship
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from muscore.leagues.compute.draw import (
+from muscore.championships.compute.draw import (
     DrawError,
     DrawPair,
     draw_groups,
@@ -18,7 +18,7 @@ from muscore.leagues.compute.draw import (
     pairs_together,
     qualifiers,
 )
-from muscore.leagues.compute.quotas import Sede, compute_quotas
+from muscore.championships.compute.quotas import Sede, compute_quotas
 from tests.examples import examples
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from muscore.leagues.compute.quotas import QuotaError, Sede, compute_quotas, quotas_json
+from muscore.championships.compute.quotas import QuotaError, Sede, compute_quotas, quotas_json
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = [json.loads(line) for line in
