@@ -1,7 +1,15 @@
-"""Production logging: request ids on every line, and no edit key in any line.
+"""Production logging: one line format the operator chooses, every time in UTC with its
+offset, the request's id or the worker's on every line, and no edit key in any line.
+
+`LOG_FORMAT=text` (the default): `2026-12-07T02:36:54.327+00:00 WARNING [rid] logger: message`
+for Django's lines, the workers' (`[worker:ID]`), uvicorn's and gunicorn's own; gunicorn's
+access lines in Apache's combined format with their time in UTC (`+0000`), the time taken
+and `rid=<id>`. `LOG_FORMAT=json`: one JSON object a line for all of them (`time`, `level`,
+`logger`, `message`, `request_id` or `worker`, `exception`; an access line's fields by
+name), for a log shipper that reads JSON.
 
 Django's loggers (settings.LOGGING) and gunicorn's (muscore/gunicorn_conf.py) both
-write through `KeyMaskingFormatter`, which replaces the secret part of an edit link
+write through a `KeyMaskingFormatter`, which replaces the secret part of an edit link
 (`/t/<id>/k/<key>/` becomes `/t/<id>/k/***/`) in the whole formatted line: the
 message, its arguments and any traceback. Logs are read by more people than the
 players who hold the links, and whoever holds an edit link can change the table.
@@ -12,10 +20,14 @@ This module imports nothing from Django, so gunicorn's master process can load
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import re
+import time
 import uuid
 from contextvars import ContextVar
+from datetime import UTC, datetime
 from typing import Any
 
 from gunicorn.glogging import Logger as _GunicornLogger
@@ -105,16 +117,88 @@ class KeyMaskingFormatter(logging.Formatter):
         return mask_keys(text)
 
 
+LOG_FORMATS = ("text", "json")
+TEXT_FORMAT = "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"
+
+
+def log_format() -> str:
+    """The operator's choice of LOG_FORMAT (settings.py refuses any other value)."""
+    value = os.environ.get("LOG_FORMAT", "text").strip().lower()
+    return value if value in LOG_FORMATS else "text"
+
+
+def utc(created: float) -> str:
+    """A record's time in UTC with its offset, to the millisecond (ISO 8601)."""
+    return datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")
+
+
+class TextFormatter(KeyMaskingFormatter):
+    """LOG_FORMAT=text: TEXT_FORMAT, its time in UTC with the offset."""
+
+    def __init__(self, fmt: str | None = TEXT_FORMAT, *args: Any, **kwargs: Any) -> None:
+        super().__init__(fmt, *args, **kwargs)
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        return utc(record.created)
+
+
+class JsonFormatter(KeyMaskingFormatter):
+    """LOG_FORMAT=json: one object a line. A request's lines carry `request_id`, a worker's
+    `worker`; gunicorn's access lines their fields by name (`access`)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {"time": utc(record.created), "level": record.levelname,
+                                "logger": record.name, "message": record.getMessage()}
+        rid = getattr(record, "request_id", "-")
+        if rid.startswith("worker:"):
+            line["worker"] = rid.removeprefix("worker:")
+        elif rid != "-":
+            line["request_id"] = rid
+        line.update(getattr(record, "access", {}))
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            line["stack"] = self.formatStack(record.stack_info)
+        return mask_keys(json.dumps(line, ensure_ascii=False, default=str))
+
+
+def line_formatter() -> KeyMaskingFormatter:
+    return JsonFormatter() if log_format() == "json" else TextFormatter()
+
+
 class GunicornLogger(_GunicornLogger):  # type: ignore[misc]
-    """gunicorn's logger with every handler (access and error log) masking edit keys.
+    """gunicorn's logger in the site's format (LOG_FORMAT), in UTC, masking edit keys.
 
     gunicorn writes the raw request line, path and Referer to its access log, and
-    the path of a request that broke a worker to its error log.
+    the path of a request that broke a worker to its error log; its own lines are written
+    like the app's (with the request's id when one is being answered), and its access
+    lines in Apache's combined format (text) or as JSON.
     """
 
     def setup(self, cfg: Any) -> None:
         super().setup(cfg)
-        for log in (self.error_log, self.access_log):
-            for handler in log.handlers:
-                if not isinstance(handler.formatter, KeyMaskingFormatter):
-                    handler.setFormatter(KeyMaskingFormatter(inner=handler.formatter))
+        for handler in self.error_log.handlers:
+            handler.setFormatter(line_formatter())
+            if not any(isinstance(f, RequestIdFilter) for f in handler.filters):
+                handler.addFilter(RequestIdFilter())
+        for handler in self.access_log.handlers:
+            handler.setFormatter(JsonFormatter() if log_format() == "json"
+                                 else KeyMaskingFormatter("%(message)s"))
+
+    def now(self) -> str:
+        """The access line's time (Apache's `%t`), in UTC."""
+        return time.strftime("[%d/%b/%Y:%H:%M:%S +0000]", time.gmtime())
+
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
+        if log_format() != "json":
+            super().access(resp, req, environ, request_time)
+            return
+        if not self.access_log_enabled:
+            return
+        atoms = self.atoms(resp, req, environ, request_time)
+        rid = atoms.get("{x-request-id}o", "-")
+        fields = {"remote": atoms["h"], "method": atoms["m"], "path": environ.get("RAW_URI"),
+                  "protocol": atoms["H"], "status": int(atoms["s"]), "bytes": atoms["B"],
+                  "referer": atoms["f"], "user_agent": atoms["a"], "duration_ms": atoms["M"]}
+        self.access_log.info("%s %s", atoms["r"], atoms["s"],
+                             extra={"access": fields, "request_id": rid})

@@ -420,14 +420,19 @@ if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
     raise ValueError(
         f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}"
     )
+# One line format for every line (the app's, the workers', uvicorn's and gunicorn's,
+# muscore.logs): text (the default) or JSON, every time in UTC with its offset.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
+if LOG_FORMAT not in ("text", "json"):
+    raise ValueError(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "muscore.logs.RequestIdFilter"}},
     "formatters": {
         "muscore": {
-            "()": "muscore.logs.KeyMaskingFormatter",
-            "format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s",
+            "()": "muscore.logs.JsonFormatter" if LOG_FORMAT == "json"
+            else "muscore.logs.TextFormatter",
         },
     },
     "handlers": {
@@ -445,5 +450,10 @@ LOGGING = {
         "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
         "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
         "muscore": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # The stream server's (uvicorn configures its own handlers before it imports the
+        # app, in a format without a time): written like every other line.
+        "uvicorn": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "uvicorn.error": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "uvicorn.access": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
     },
 }
