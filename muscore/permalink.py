@@ -2,7 +2,7 @@
 
 Below both apps that use it: the calculator (muscore.disputes) reads the code, a table's
 history (muscore.tables) links each hand to the calculator. Neither app imports the other
-for it, so the apps' imports stay one-way (tests/test_project.py checks for cycles).
+for it, so the apps' imports stay one-way (.importlinter's layers and no-cycles contracts).
 
 The code is the record's compact JSON, deflated and written in base64url without
 padding, so a permalink needs no database and opens the same answer on any phone.

@@ -111,7 +111,8 @@ def _module_fixture(item: pytest.Item) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Everything under tests/browser drives a real Chromium, so `-m "not browser"`
-    # gives the quick suite without marking each test by hand; likewise tests/multiserver.
+    # gives the quick suite without marking each test by hand; likewise tests/multiserver,
+    # which also belongs to .ci/run's PostgreSQL pass (`-m postgres`).
     # The multi-server tests share one session-scoped cluster (two gunicorn servers):
     # under pytest-xdist's --dist loadgroup (./scripts/test) they all go to one worker,
     # which starts the cluster once.
@@ -126,6 +127,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if multiserver_dir in item.path.parents:
             item.add_marker(pytest.mark.multiserver)
+            item.add_marker(pytest.mark.postgres)  # they need PostgreSQL and Redis
             item.add_marker(pytest.mark.xdist_group("multiserver"))
 
 

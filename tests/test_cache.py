@@ -32,7 +32,7 @@ from muscore import circuit as muscore_circuit
 from tests.multiserver.servers import RedisProcess
 from tests.tables.factory import make_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def closed_port() -> int:

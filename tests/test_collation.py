@@ -12,6 +12,8 @@ from muscore.clubs.models import Player
 from muscore.text import sorted_by_name
 from tests.clubs.factory import make_club, make_pair
 
+pytestmark = pytest.mark.postgres
+
 
 @pytest.mark.parametrize(("names", "expected"), [
     (["Órdago", "Zuri", "Olatz"], ["Olatz", "Órdago", "Zuri"]),

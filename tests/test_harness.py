@@ -1,6 +1,9 @@
-"""The test harness's own behaviour (tests/conftest.py)."""
+"""The test harness's own behaviour (tests/conftest.py), and which tests run on both databases."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 from django.core.management.base import CommandError
@@ -27,3 +30,67 @@ def test_the_flush_after_a_live_server_test_is_tried_again_when_a_request_holds_
 
     with pytest.raises(CommandError):
         _flush_retrying(broken)(object())
+
+
+# --- which tests run on both databases ------------------------------------------------------
+
+TESTS = Path(__file__).resolve().parent
+#: What a test of the database's own behaviour uses: a real transaction or a rollback, a
+#: constraint, a lock, SQL of its own, the vendor, migrations, a backup and its restore,
+#: a server on the configured database, a real Redis.
+DATABASE_SIGNS = re.compile(
+    r"transaction=True|transactional_db|transaction\.atomic|IntegrityError|on_commit"
+    r"|select_for_update|connection\.(cursor|vendor)|\"migrate\"|MigrationExecutor"
+    r"|call_command\(\"(backup|restore|loaddata|dumpdata)\"|MUSCORE_TEST_REDIS_URL|DATABASE_URL"
+)
+#: Modules that show such a sign and still run once, on SQLite: why once is enough.
+ONCE = {
+    "api/test_fuzz.py": "the API's answers against its OpenAPI document; a live server for "
+                        "real HTTP, whatever database is under it",
+    "api/test_openapi.py": "the OpenAPI document and the answers it describes, over HTTP",
+    "api/test_tables_api.py": "the table API's answers; one game over real HTTP (ETags, "
+                              "keys); its database behaviour is test_concurrency's and "
+                              "test_golden_answers'",
+    "championships/test_kept.py": "the pages kept until a change commits (on_commit, the "
+                                  "same on both)",
+    "leagues/test_every_door_properties.py": "every door's figures against a recount; its "
+                                             "one atomic block groups a refill",
+    "live/test_render.py": "a board drawn without the WSGI handler, as its poll draws it",
+    "ops/test_head_gunicorn.py": "HEAD answered like GET through gunicorn",
+    "ops/test_release.py": "the documented release steps, on a SQLite file of their own",
+    "tables/test_backup_live.py": "its servers and backups share a SQLite file of their own, "
+                                  "whatever DATABASE_URL says",
+    "tables/test_live_servers.py": "gunicorn processes on a SQLite file of their own",
+    "test_gunicorn_control_socket.py": "where gunicorn keeps its control socket",
+    "test_logging.py": "the log lines of a real gunicorn",
+    "test_logging_request_ids.py": "the request ids in the log lines",
+    "test_settings.py": "the production settings' checks",
+}
+
+
+def once_or_on_both() -> tuple[list[str], list[str]]:
+    """(modules showing a database sign, neither marked postgres nor in ONCE; ONCE's
+    modules that no longer need to be there)."""
+    forgotten, stale = [], []
+    for path in sorted(TESTS.rglob("test_*.py")):
+        name = path.relative_to(TESTS).as_posix()
+        if name.startswith(("browser/", "multiserver/")):
+            continue  # browser: once, what a person sees; multiserver: always on both
+        text = path.read_text(encoding="utf-8")
+        marked = "pytest.mark.postgres" in text
+        if DATABASE_SIGNS.search(text) and not marked and name not in ONCE:
+            forgotten.append(name)
+        if name in ONCE and (marked or not DATABASE_SIGNS.search(text)):
+            stale.append(name)
+    stale += [name for name in ONCE if not (TESTS / name).exists()]
+    return forgotten, stale
+
+
+def test_every_test_of_the_database_s_behaviour_runs_on_both_databases() -> None:
+    """.ci/run runs the suite on SQLite, then only the tests marked `postgres` again on
+    PostgreSQL and Redis (docs/layers.md, "Which tests run on both databases"): a module
+    that uses a transaction, a lock, SQL of its own, migrations, a backup, a server on
+    the configured database or a real Redis is marked, or says in ONCE why once is enough."""
+    forgotten, stale = once_or_on_both()
+    assert not forgotten, f"mark these pytest.mark.postgres, or say why not in ONCE: {forgotten}"
+    assert not stale, f"no longer needed in ONCE: {stale}"

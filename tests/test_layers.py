@@ -1,6 +1,6 @@
-"""The import contracts of .importlinter (run by ./scripts/test as `lint-imports`) hold on
-muscore, and each one fails when a module breaks it: a copy of muscore gets one offending
-module and lint-imports, run on the copy, must name the contract that it breaks."""
+"""The import contracts of .importlinter fail when a module breaks them (./scripts/test runs
+`lint-imports` on muscore itself, once): a copy of muscore gets one offending module and
+lint-imports, run on the copy, must name the contract that it breaks."""
 
 from __future__ import annotations
 
@@ -28,12 +28,6 @@ def lint_imports(cwd: Path, package_parent: Path) -> subprocess.CompletedProcess
         text=True,
         timeout=120,
     )
-
-
-def test_muscore_keeps_every_import_contract() -> None:
-    result = lint_imports(ROOT, ROOT)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "0 broken" in result.stdout
 
 
 @pytest.mark.parametrize(

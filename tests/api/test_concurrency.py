@@ -22,7 +22,7 @@ from muscore import rules
 from muscore.tables.models import Hand, Table
 from tests.tables.factory import SEED_CARDS, make_bad_record, make_deje_record, make_record
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
 def http(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None):

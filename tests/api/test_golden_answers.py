@@ -31,7 +31,7 @@ from django.test import Client
 from muscore.tables import services
 from muscore.tables.models import Table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 DATA = Path(__file__).resolve().parent.parent / "rules" / "data"
 GOLDEN = Path(__file__).resolve().parent / "golden"

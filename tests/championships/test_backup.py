@@ -19,7 +19,7 @@ from tests.championships.factory import play_all, play_heats, small_championship
 from tests.clubs.factory import make_club, make_user
 from tests.tables.test_backup_season import crawl, first_difference, wipe
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def built() -> Championship:

@@ -19,7 +19,7 @@ from muscore.championships.models import Enrolment, Phase
 from muscore.clubs.models import Pair
 from tests.championships.factory import play_heats, small_championship
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def depths_of(monkeypatch: pytest.MonkeyPatch, name: str,

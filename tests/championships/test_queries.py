@@ -19,7 +19,7 @@ from muscore.leagues import competitions
 from muscore.leagues.models import Competition
 from tests.championships.factory import play_heats, small_championship
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def drawn(bars: list[tuple[str, int]], seats: int) -> tuple[int, int, int]:

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from muscore.clubs.models import Pair, Player
 from tests.clubs.factory import make_club, make_pair, make_user
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def test_a_pair_keeps_its_players_in_seat_order() -> None:

@@ -19,7 +19,7 @@ from muscore.leagues import competitions, pages, rating_store, results
 from muscore.leagues.models import Match, PlayerRating, RatingPoint
 from tests.clubs.factory import make_club, make_pair, make_user
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def test_the_key_reads_case_and_accents_as_spanish_does() -> None:

@@ -28,7 +28,7 @@ from muscore.tables.models import Table
 from tests.clubs.factory import logged_in, make_club, make_league, make_pair, make_user
 from tests.tables.test_backup_season import wipe
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 CHOICES = [("liguilla", "liguilla"), ("groups", "groups-2")]
 

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from muscore.leagues.models import Competition
 from tests.clubs.factory import make_club, make_league, make_user
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def queries(client: Client, url: str) -> int:

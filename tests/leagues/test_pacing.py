@@ -14,6 +14,8 @@ from muscore.leagues.models import Match, PreparedPart, RatingBacklog
 from tests.clubs.factory import make_club, make_league, make_user
 from tests.leagues.factory import liguilla
 
+pytestmark = pytest.mark.postgres
+
 
 def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     slept: list[float] = []

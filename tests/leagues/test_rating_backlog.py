@@ -22,7 +22,7 @@ from .factory import liguilla
 from .helpers import ORDAGO_A, ORDAGO_B, PLAIN
 from .test_rating_store import snapshot
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 VACA = [PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A]  # the first pair wins 3-1
 WAITING = "se están poniendo al día"

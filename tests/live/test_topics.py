@@ -22,7 +22,7 @@ from tests.championships.factory import knockout_phase
 from tests.leagues.factory import liguilla
 from tests.tables.factory import make_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
 @pytest.fixture

@@ -25,6 +25,8 @@ from django.core.management import call_command
 from django.db import connection, migrations, models
 from django.db.migrations.loader import MigrationLoader
 
+pytestmark = pytest.mark.postgres
+
 BEFORE_THE_RULE = {
     ("championships", "0001_initial"),
     ("championships", "0002_heat_order"),

@@ -40,7 +40,7 @@ from tests.ops.worker_processes import ROOT, worker_env
 CLUBS = 3
 PAIRS = 14  # 91 matches a club: its import is the worker's (more than a request writes)
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
 def build(tag: str) -> list[int]:

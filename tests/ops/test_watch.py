@@ -17,7 +17,7 @@ from muscore.clubs.models import Club
 from muscore.leagues.models import Competition, DocumentBacklog
 from muscore.leagues.workers import Heart, WorkerBeat
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def health(client: Client) -> tuple[int, dict]:  # type: ignore[type-arg]

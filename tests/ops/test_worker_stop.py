@@ -50,7 +50,7 @@ from muscore.leagues.models import (
 from muscore.leagues.workers import WorkClaim, WorkerBeat
 from tests.ops.worker_processes import ROOT, worker_env
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 PAIRS = 16  # 120 matches with hands: a few seconds of batches, stopped in the middle
 STALE = 3  # seconds: the worker's limit in these tests

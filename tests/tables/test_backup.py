@@ -12,7 +12,7 @@ from muscore.tables import services
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
 from tests.tables.factory import make_deje_record, make_hands, make_record, make_table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def rows(queryset) -> list[dict]:

@@ -34,7 +34,7 @@ from tests.clubs.factory import PASSWORD, make_pair
 from tests.leagues.factory import liguilla
 from tests.leagues.helpers import ORDAGO_A, ORDAGO_B, PLAIN
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 VACA = [PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A]  # the first pair wins 3-1
 # Links a crawl must not follow: they write, or leave the site's own pages.

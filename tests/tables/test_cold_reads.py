@@ -25,7 +25,7 @@ from tests.tables.factory import make_record
 from tests.tables.test_checkpoints import ORDAGO_A, long_table
 from tests.tables.test_state_types import assert_shape
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 NOT_JSON = "spoilt: a read that loads the hands of this finished vaca fails"
 

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
 from tests.tables.factory import make_hands, make_record, make_table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def test_two_hands_cannot_share_a_number_on_one_table():

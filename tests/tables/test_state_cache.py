@@ -11,7 +11,7 @@ from muscore.tables import services
 from muscore.tables.models import Table
 from tests.tables.factory import make_hands, make_record, make_table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def cached(table: Table) -> str | None:

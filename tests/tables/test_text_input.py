@@ -23,7 +23,7 @@ from muscore.tables import services
 from muscore.tables.models import Change, Table
 from tests.tables.factory import make_hands, make_record, make_table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 SURROGATE = "\\ud800"  # as it travels in JSON text: the escape of a lone surrogate
 NAMES = ["Ana", "Bruno", "Carla", "Diego"]

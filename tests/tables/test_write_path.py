@@ -14,7 +14,7 @@ from muscore.tables.models import Change, Hand, Table
 from muscore.tables.signals import table_changing
 from tests.tables.factory import make_deje_record, make_hands, make_record, make_table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 @pytest.fixture

@@ -25,6 +25,8 @@ import dj_database_url
 import psycopg
 import pytest
 
+pytestmark = pytest.mark.postgres
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 FIXTURES = sorted((Path(__file__).parent / "fixtures").iterdir())
 # Pages that may answer other than 200 on purpose: an importing competition is on no page
