@@ -95,14 +95,16 @@ def dependents(match: Match) -> list[str]:
         "competition_id").values_list("competition__name", "competition__made").distinct()]
 
 
-def holders(competition: Competition) -> list[str]:
-    """The championship's phase a competition is a group or game of, or the venue whose
-    heat it is: it is deleted or changed only through the championship."""
+def holders(competition: Competition) -> list[consequences.Holder]:
+    """The championship's phase a competition is a group or game of (a knockout's game
+    says so), or the venue whose heat it is: it is deleted or changed only through the
+    championship."""
     phase = (PhaseGroup.objects.filter(competition_id=competition.pk)
-             .values_list("phase__championship__name", "phase__name").first())
+             .values_list("phase__championship__name", "phase__name", "phase__knockout")
+             .first())
     if phase is not None:
-        return [f"{phase[0]} · {phase[1]}"]
-    return [f"{name} · {sede}" for name, sede in Sede.objects.filter(
+        return [consequences.Holder(*phase)]
+    return [consequences.Holder(name, sede) for name, sede in Sede.objects.filter(
         heat_id=competition.pk).values_list("championship__name", "name")]
 
 

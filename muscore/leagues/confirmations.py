@@ -34,6 +34,7 @@ from django.db import DatabaseError, transaction
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import Actor, require_organiser, stored_user
@@ -205,13 +206,17 @@ def _settled(match: Match) -> None:
     if not match.source:
         return
     depending = consequences.dependents(match)
+    competition = consequences.full_title(match.competition)
     if depending:
         raise ClaimForbidden(
-            _("Esta partida ya tiene su resultado y de él depende %(dependents)s: el enlace "
-              "ya no cambia nada.") % {"dependents": consequences.named(depending)})
+            ngettext("Esta partida de %(competition)s ya tiene su resultado y de él depende "
+                     "%(dependents)s: el enlace ya no cambia nada.",
+                     "Esta partida de %(competition)s ya tiene su resultado y de él dependen "
+                     "%(dependents)s: el enlace ya no cambia nada.", len(depending))
+            % {"dependents": consequences.named(depending), "competition": competition})
     raise ClaimForbidden(
-        _("Esta partida ya tiene su resultado: el enlace ya no cambia nada.")
-    )
+        _("Esta partida de %(competition)s ya tiene su resultado: el enlace ya no cambia "
+          "nada.") % {"competition": competition})
 
 
 def _locked(match: Match, now: datetime) -> tuple[Match, ResultClaim | None]:

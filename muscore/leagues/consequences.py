@@ -17,6 +17,7 @@ a hand was entered at its table.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
@@ -92,24 +93,54 @@ def named(names: list[str]) -> str:
 
 # ------------------------------------------------------------- what holds a competition
 
-Holder = Callable[[Competition], list[str]]
 
-_HOLDERS: dict[str, Holder] = {}
+@dataclass(frozen=True)
+class Holder:
+    """What placed a competition: `within` (a championship's name), `part` (its phase, or
+    the venue whose heat it is) and whether it is a knockout's game (`knockout`)."""
+
+    within: str
+    part: str
+    knockout: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.within} · {self.part}"
 
 
-def register_holder(name: str, holder: Holder) -> None:
+HolderAnswer = Callable[[Competition], list[Holder]]
+
+_HOLDERS: dict[str, HolderAnswer] = {}
+
+
+def register_holder(name: str, holder: HolderAnswer) -> None:
     """Add (or replace, by `name`) an answer to "what placed this competition?": a
     championship's phase whose draw made it a group or a tie's game, a venue whose heat it
     is. Such a competition is deleted or changed only through what placed it."""
     _HOLDERS[name] = holder
 
 
-def holders(competition: Competition) -> list[str]:
-    """The names of what placed `competition` (empty for a club's own)."""
-    found: list[str] = []
+def holders(competition: Competition) -> list[Holder]:
+    """What placed `competition` (empty for a club's own)."""
+    found: list[Holder] = []
     for holder in _HOLDERS.values():
         found += holder(competition)
     return found
+
+
+def full_title(competition: Competition) -> str:
+    """The competition's title with the championship it is part of, when it is one's
+    ("Txapelketa 2026 · Final · partida 3"): what a refusal names."""
+    title = competition.title
+    placed = holders(competition)
+    if placed and not title.startswith(placed[0].within):
+        return f"{placed[0].within} · {title}"
+    return title
+
+
+def knockout_game(match: Match) -> bool:
+    """Whether `match` is a knockout's game: a cup's knockout match, or a game of a
+    championship's knockout (the app that placed its competition says so)."""
+    return bool(match.slot) or any(h.knockout for h in holders(match.competition))
 
 
 # ----------------------------------------------------- competitions played side by side

@@ -244,15 +244,20 @@ def table_board(table_id: str) -> dict[str, Any] | None:
     competition = match.competition
     result = ""
     note = ""
+    settled = results.settled(match) if match.source else None
     if match.source:
         result = _("Resultado de la partida: %(first)s %(result)s %(second)s") % {
             "first": pair_name(match.first), "result": result_text(match),
             "second": pair_name(match.second)}
-        if results.is_final(match):
+        if settled is not None:
             note = _("Definitivo: una corrección la hace la organización.")
         else:
             note = _("Provisional: deshacer en la mesa todavía lo cambia.")
     return {
+        # The table's first vaca can no longer change; a knockout game's table takes
+        # nothing more at all (the board then offers neither "Deshacer" nor a new vaca).
+        "settled": settled is not None,
+        "closed": settled is not None and settled.knockout,
         "title": competition.title,
         "where": _("%(round)s · partida %(n)s") % {
             "round": round_title(match.round), "n": match.number},

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,7 +23,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from muscore.clubs.permissions import Actor
 from muscore.leagues import ceros_rounds, consequences, rating_store, stats_store
@@ -215,12 +217,16 @@ class HasDependents(CompetitionError):
     code = "has_dependents"
     status = 409
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Sequence[str], competition: str) -> None:
         self.names = list(names)
         super().__init__(
-            _("De este resultado depende %(dependents)s: no cambia mientras eso siga en pie. "
-              "Borra antes el resultado de lo que depende de él.")
-            % {"dependents": consequences.named(self.names)})
+            ngettext("De este resultado de %(competition)s depende %(dependents)s: no cambia "
+                     "mientras eso siga en pie. Borra antes el resultado de lo que depende "
+                     "de él.",
+                     "De este resultado de %(competition)s dependen %(dependents)s: no "
+                     "cambia mientras eso siga en pie. Borra antes el resultado de lo que "
+                     "depende de él.", len(self.names))
+            % {"dependents": consequences.named(self.names), "competition": competition})
 
 
 def check_dependents(match: Match, result: Result | None, action: str) -> None:
@@ -237,7 +243,7 @@ def check_dependents(match: Match, result: Result | None, action: str) -> None:
         return  # the same figures: the table's result confirmed on paper changes nothing
     found = consequences.registered(match)
     if found:
-        raise HasDependents(found)
+        raise HasDependents(found, consequences.full_title(match.competition))
 
 
 class KnockoutConflict(CompetitionError):
@@ -383,50 +389,82 @@ def table_window() -> timedelta:
 
 
 def is_final(match: Match, now: datetime | None = None) -> bool:
-    """Whether a match's stored result is final, so its table can no longer change it: an
-    organiser's (or both pairs' confirmed) result, a table's once `table_window()` old, or
-    one that anything was drawn or played from (`consequences.dependents`, whichever app
-    drew it)."""
-    return _final_because(match, now) is not None
+    """Whether a match's stored result is final, so its table can no longer change it
+    (`settled`)."""
+    return settled(match, now) is not None
 
 
-def _final_because(match: Match, now: datetime | None) -> list[str] | None:
-    """None while the table may still change the result; else what depends on it (empty:
-    the organiser's result, or the table's window is over)."""
+@dataclass(frozen=True)
+class Settled:
+    """Why a stored result is final for its table: what was drawn or played from it
+    (`dependents`, names for people; empty when nothing is, or when it is not asked), and
+    whether the match is a knockout's game (`knockout`: its table then takes nothing more)."""
+
+    dependents: list[str]
+    knockout: bool
+
+
+def settled(match: Match, now: datetime | None = None) -> Settled | None:
+    """None while the table may still change the match's result; else why it is final.
+
+    The rule (docs/league.md, "When a result is final"): a result played on a table is
+    the table's own for `table_window()` (15 minutes), in which an undo or a corrected
+    hand changes it; a knockout's game is final as soon as it is won (what is won in a
+    knockout is won: the tie, the next round, the champion follow from it); any result
+    something was drawn or played from is final at once; an organiser's (or both pairs'
+    confirmed) result is final as it is stored. Once final only the organiser changes it,
+    and a knockout game's table takes no more hands."""
     if not match.source:
         return None
+    knockout = consequences.knockout_game(match)
     if match.source != Match.Source.TABLE:
-        return []  # entered, confirmed, accepted or corrected: the league's word
+        return Settled([], knockout)  # entered, confirmed, accepted or corrected
+    if knockout:
+        return Settled(consequences.dependents(match), True)
     if match.result_at is not None and match.result_at + table_window() <= (
             now or timezone.now()):
-        return []
+        return Settled([], False)
     found = consequences.dependents(match)
-    return found or None
+    return Settled(found, False) if found else None
 
 
 def check_table_write(table: Table, vaca: int, now: datetime | None = None) -> None:
     """The receiver of `muscore.tables.signals.table_changing`: any write that touches a
     league table's first vaca (the match's result: an undo, a correction, a redo or a hand
-    or piedras added to it) is refused once that result is final (ResultSettled, a 409
-    naming the competition, what depends on the result, and whom to ask)."""
-    if vaca != 0:
-        return  # later vacas are the pairs' own: the league reads only the first
+    or piedras added to it), or any write at all at a knockout game's table, is refused
+    once the result is final (ResultSettled, a 409 naming the competition and its
+    championship, what depends on the result, and whom to ask)."""
     match = (Match.objects.filter(table_id=table.pk)
              .select_related("competition", "round").first())
     if match is None:
         return
-    because = _final_because(match, now)
-    if because is None:
-        return
+    because = settled(match, now)
+    if because is None or (vaca != 0 and not because.knockout):
+        return  # later vacas of a league match are the pairs' own
+    raise settled_error(match, because)
+
+
+def settled_error(match: Match, because: Settled) -> ResultSettled:
+    """The refusal of a change at the table of a match whose result is final."""
     # Lazy: the API says it in English (str()), a page in its own language (page_message).
-    if because:
-        raise ResultSettled(
-            gettext_lazy("El resultado ya es definitivo en %(competition)s: de él depende "
-                         "%(dependents)s. Pide la corrección a sus organizadores"),
-            competition=match.competition.title, dependents=consequences.named(because))
-    raise ResultSettled(
+    competition = consequences.full_title(match.competition)
+    if because.dependents:
+        return ResultSettled(
+            ngettext_lazy(
+                "El resultado ya es definitivo en %(competition)s: de él depende "
+                "%(dependents)s. Pide la corrección a sus organizadores",
+                "El resultado ya es definitivo en %(competition)s: de él dependen "
+                "%(dependents)s. Pide la corrección a sus organizadores",
+                len(because.dependents)),
+            competition=competition, dependents=consequences.named(because.dependents))
+    if because.knockout:
+        return ResultSettled(
+            gettext_lazy("El resultado ya es definitivo en %(competition)s: una partida de "
+                         "eliminatoria ganada ya no cambia en la mesa. Pide la corrección a "
+                         "sus organizadores"), competition=competition)
+    return ResultSettled(
         gettext_lazy("El resultado ya es definitivo en %(competition)s: pide la corrección "
-                     "a sus organizadores"), competition=match.competition.title)
+                     "a sus organizadores"), competition=competition)
 
 
 def _sync(match_id: int, table: Table, state: TableState) -> None:

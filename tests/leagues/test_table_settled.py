@@ -194,18 +194,26 @@ def test_a_group_result_the_played_knockout_came_from_refuses_the_undo() -> None
     assert match.source == Match.Source.TABLE
 
 
-def test_a_semifinal_whose_pairs_played_the_final_refuses_the_undo() -> None:
+def test_a_won_semifinal_is_final_at_once_and_names_the_final_once_played() -> None:
+    # A knockout's game is final as soon as it is won at its table (docs/league.md): no
+    # undo, no correction, no new vaca there; the organiser corrects it.
     competition, user = played_groups(2, [3, 1, 0, 2, 7, 5, 6, 4])
     sf1 = competition.matches.get(slot="sf1")
     results.clear_result(sf1, by=user, reset=True, reason="un error")  # final and third cleared
     sf1, table = played(competition, user, competition.matches.get(slot="sf1"))
-    assert not results.is_final(sf1)
-    results.record_result(competition.matches.get(slot="final"), by=user, juegos=[3, 0],
-        reason="acta")
-    with pytest.raises(tables.ResultSettled):
+    assert results.is_final(sf1)
+    for door in (lambda: tables.undo_last(table, via="edit_link"),
+                 lambda: tables.add_hand(table, PLAIN, via="edit_link"),
+                 lambda: tables.add_piedras(table, "A", 2, via="edit_link")):
+        with pytest.raises(tables.ResultSettled, match="knockout game"):
+            door()
+    final = competition.matches.get(slot="final")
+    results.record_result(final, by=user, juegos=[3, 0], reason="acta")
+    with pytest.raises(tables.ResultSettled, match=f"partida {final.number}"):
         tables.undo_last(table, via="edit_link")
     sf1.refresh_from_db()
     assert sf1.source == Match.Source.TABLE and sf1.winner == 0
+    assert Table.objects.get(pk=table.pk).hands.count() == 6
 
 
 def undone_then_settled(competition: Competition, user: Any) -> tuple[Match, Table, int]:
