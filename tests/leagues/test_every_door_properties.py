@@ -163,8 +163,14 @@ def _table(competition: Competition, user: Any, match: Match, *, undo: bool) -> 
     for record in VACA:
         tables.add_hand(table, record, via="edit_link")
     if undo:
-        tables.undo_last(table, via="edit_link")  # provisional: taken back
-        assert not Match.objects.get(pk=match.pk).source
+        stored = Match.objects.select_related("competition").get(pk=match.pk)
+        final = results.is_final(stored)  # a knockout's game: final as soon as it is won
+        try:
+            tables.undo_last(table, via="edit_link")  # provisional: taken back
+        except tables.ResultSettled:
+            assert final and stored.slot
+        else:
+            assert not final and not Match.objects.get(pk=match.pk).source
 
 
 def _import(competition: Competition, user: Any, *, rated: bool) -> None:

@@ -205,7 +205,7 @@ def test_a_won_semifinal_is_final_at_once_and_names_the_final_once_played() -> N
     for door in (lambda: tables.undo_last(table, via="edit_link"),
                  lambda: tables.add_hand(table, PLAIN, via="edit_link"),
                  lambda: tables.add_piedras(table, "A", 2, via="edit_link")):
-        with pytest.raises(tables.ResultSettled, match="knockout game"):
+        with pytest.raises(tables.ResultSettled, match="knockout match"):
             door()
     final = competition.matches.get(slot="final")
     results.record_result(final, by=user, juegos=[3, 0], reason="acta")
