@@ -135,7 +135,8 @@ def delete_competition(competition: Competition, *, by: Actor) -> None:
         if placed:  # a championship's draw placed it: only its own reset moves it
             raise CompetitionError(_(
                 "%(name)s es parte de %(holders)s: no se borra desde aquí, lo hace su "
-                "campeonato.") % {"name": locked.title, "holders": consequences.named([str(h) for h in placed])})
+                "campeonato.") % {"name": locked.title,
+                                  "holders": consequences.named([str(h) for h in placed])})
         played = Match.objects.filter(competition=locked).exclude(source="").exists()
         claimed = ResultClaim.objects.filter(competition=locked).exists()
         if played or claimed:

@@ -23,8 +23,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-from django.utils.translation import gettext_lazy, ngettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
 from muscore.clubs.permissions import Actor
 from muscore.leagues import ceros_rounds, consequences, rating_store, stats_store
