@@ -62,6 +62,7 @@ ONCE = {
                                   "whatever DATABASE_URL says",
     "tables/test_live_servers.py": "gunicorn processes on a SQLite file of their own",
     "test_gunicorn_control_socket.py": "where gunicorn keeps its control socket",
+    "test_log_format.py": "the log lines' two formats, from gunicorn, a worker and uvicorn",
     "test_logging.py": "the log lines of a real gunicorn",
     "test_logging_request_ids.py": "the request ids in the log lines",
     "test_settings.py": "the production settings' checks",
