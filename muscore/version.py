@@ -1,12 +1,15 @@
-"""Which release is running: the commit, for the API's answers (`X-Muscore-Version`) and
-the admin's footer, so that an operator (and a bug report) knows what served a page.
+"""Which release is running: its tag (or the commit), for the API's answers
+(`X-Muscore-Version`), /healthz and the admin's footer, so that an operator (and a bug
+report) knows what served a page.
 
 Where it comes from, first found wins:
 1. `MUSCORE_VERSION` in the environment (a container or a deploy script sets it: the commit
    it built from);
-2. the file `VERSION` beside `manage.py` (`git rev-parse --short=12 HEAD > VERSION` when a
-   release is copied without its `.git`);
-3. git itself, asked once at start, when the checkout has its `.git`;
+2. the file `VERSION` beside `manage.py` (`git describe --tags --always --abbrev=12 >
+   VERSION` when a release is copied without its `.git`);
+3. git itself, asked once at start, when the checkout has its `.git`: the release's tag
+   (`v0.2.0`), the tag and the commits since (`v0.2.0-3-g<commit>`), or the commit alone
+   before the first tag;
 4. the package's version with `+unknown` (`0.1.0+unknown`) when none of those says.
 """
 
@@ -40,7 +43,8 @@ def current() -> str:
             return value
     if (root / ".git").exists():
         try:
-            found = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+            found = subprocess.run(["git", "-C", str(root), "describe", "--tags", "--always",
+                                    "--abbrev=12", "HEAD"],
                                    capture_output=True, text=True, timeout=5)
         except (OSError, subprocess.SubprocessError):
             found = None
