@@ -58,6 +58,8 @@ ONCE = {
     "live/test_render.py": "a board drawn without the WSGI handler, as its poll draws it",
     "ops/test_head_gunicorn.py": "HEAD answered like GET through gunicorn",
     "ops/test_release.py": "the documented release steps, on a SQLite file of their own",
+    "ops/test_settings_table.py": "the settings table against the code's reads (it names "
+                                  "DATABASE_URL; no database)",
     "tables/test_backup_live.py": "its servers and backups share a SQLite file of their own, "
                                   "whatever DATABASE_URL says",
     "tables/test_live_servers.py": "gunicorn processes on a SQLite file of their own",

@@ -24,6 +24,7 @@ import pytest
 
 from tests.upgrade.test_upgrade import ROOT, copy_rows, env, run
 
+pytestmark = pytest.mark.postgres
 FIXTURE = Path(__file__).parent / "fixtures" / "045fc67"
 
 
