@@ -241,8 +241,12 @@ MUSCORE_RATE_LIMITS = {
     # Every write to a table (each tap of the hand entry is one): 10 a second for a club.
     "write": envrates("MUSCORE_RATE_WRITE", "600/m,10000/h"),
     # Organisers' password tries (muscore.clubs: login, new-password links, /admin/login/),
-    # per address and per account tried: no guessing.
+    # per address and per account tried from that address: no guessing.
     "login": envrates("MUSCORE_RATE_LOGIN", "10/m,60/h"),
+    # An account's tries from every address together, but a browser that logged into it
+    # before: a short window, so that a flood keeps a new address out for minutes and the
+    # organiser's own phone never (muscore.ratelimits.login_wait).
+    "login_account": envrates("MUSCORE_RATE_LOGIN_ACCOUNT", "20/10m"),
     # New accounts and clubs, invitations and new-password links, per address and per
     # organiser: a club is made once, not sixty times in twenty seconds.
     "account": envrates("MUSCORE_RATE_ACCOUNT", "5/m,20/h"),
@@ -258,7 +262,9 @@ MUSCORE_RATE_LIMITS = {
     "entry": envrates("MUSCORE_RATE_ENTRY", "10/10m,30/d"),
     # The same form for one championship, whatever the address: the ceiling of a form
     # posted on social media (the largest championship took 3,582 entries over weeks).
-    "entry_championship": envrates("MUSCORE_RATE_ENTRY_CHAMPIONSHIP", "60/10m,500/d"),
+    # Ten minutes at most: a flood shuts the form for minutes, never for the day (the
+    # venue's organiser enters his pairs past it).
+    "entry_championship": envrates("MUSCORE_RATE_ENTRY_CHAMPIONSHIP", "60/10m"),
 }
 if str(CACHES["default"]["BACKEND"]).endswith("LocMemCache"):
     # django-ratelimit refuses a cache that is not shared. Local memory counts atomically

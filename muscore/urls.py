@@ -28,14 +28,9 @@ urlpatterns = [
     # Championships across venues (muscore/championships, issue 18).
     path("campeonatos/", include("muscore.championships.urls")),
     path("", include((leagues_urls.urlpatterns, "leagues"))),
-    # The admin's login counts password tries like the organisers' (per address and per
-    # account tried); its own pattern below still names it (admin:login).
-    path(
-        "admin/login/",
-        ratelimits.limit(ratelimits.LOGIN, api=False, per_account=True, account_field="username")(
-            admin.site.login
-        ),
-    ),
+    # The admin's login counts password tries like the organisers' (per address, per
+    # account and address, per account); its own pattern below still names it (admin:login).
+    path("admin/login/", ratelimits.login_limit(admin.site.login)),
     path("admin/", admin.site.urls),
     # The language switch (django's set_language, POST /i18n/setlang/).
     path("i18n/", include("django.conf.urls.i18n")),

@@ -20,7 +20,8 @@ from tests.tables.factory import make_record, make_table
 
 pytestmark = pytest.mark.django_db
 
-RATES = {"create": ["3/m"], "import": ["2/m"], "write": ["4/m"], "login": ["3/m"]}
+RATES = {"create": ["3/m"], "import": ["2/m"], "write": ["4/m"], "login": ["3/m"],
+         "login_account": ["3/m"]}
 
 
 def address(period: int, at_least: int, at_most: int | None = None, start: int = 0) -> str:

@@ -47,7 +47,7 @@ def _organised_club(request: HttpRequest, slug: str) -> Club:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@ratelimits.limit(ratelimits.LOGIN, api=False, per_account=True, account_field="username")
+@ratelimits.login_limit
 def login(request: HttpRequest) -> HttpResponse:
     form = AuthenticationForm(request, data=request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -506,9 +506,10 @@ def claim_text(claim: ResultClaim) -> str:
     return text
 
 
-def claims_of(match: Match, names: tuple[str, str]) -> list[ClaimView]:
+def claims_of(match: Match, names: tuple[str, str], usernames: bool = False) -> list[ClaimView]:
     """Every claim of a match, newest first, with its log in words; `names` are the
-    pairs' names (first, second)."""
+    pairs' names (first, second); an organiser's step by his username only with
+    `usernames` (the organisers' view: a public page names no account)."""
     words = {
         "claim": _("anota el resultado"),
         "confirm": _("lo confirma"),
@@ -543,8 +544,8 @@ def claims_of(match: Match, names: tuple[str, str]) -> list[ClaimView]:
         for event in claim.events.all():
             if event.side is not None:
                 who = names[event.side]
-            elif event.by is not None:
-                who = event.by.get_username()
+            elif event.by is not None:  # an organiser: by name for the organisers only
+                who = event.by.get_username() if usernames else _("la organización")
             else:
                 who = ""
             events.append(

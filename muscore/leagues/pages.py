@@ -477,8 +477,9 @@ def bracket(competition: Competition) -> list[dict[str, Any]]:
     return columns
 
 
-def audit_rows(match: Match) -> list[dict[str, Any]]:
-    """The corrections of a match, newest first, in words."""
+def audit_rows(match: Match, usernames: bool = False) -> list[dict[str, Any]]:
+    """The corrections of a match, newest first, in words; who made each by his username
+    only with ``usernames`` (for the club's organisers: a public page names no account)."""
     actions = {
         "table": _("resultado llegado de la mesa"),
         "table_fix": _("corregido en la mesa"),
@@ -500,7 +501,8 @@ def audit_rows(match: Match) -> list[dict[str, Any]]:
         rows.append(
             {
                 "at": c.at,
-                "by": c.by.get_username() if c.by else nobody.get(c.action, _("la mesa")),
+                "by": (c.by.get_username() if usernames else _("la organización")) if c.by
+                else nobody.get(c.action, _("la mesa")),
                 "action": actions.get(c.action, c.action),
                 "before": figures_text(c.before),
                 "after": figures_text(c.after),

@@ -133,7 +133,7 @@ def match_page(
     context["errors"] = (forms or {}).get("errors", [])
     context["prediction"] = views_players.prediction(match)  # each pair's chances, unplayed
     context.update(match_context(request, match, context["organiser"]))
-    context["audit"] = pages.audit_rows(match)
+    context["audit"] = pages.audit_rows(match, usernames=context["organiser"])
     # A result the table changed after storing it is shown, not only in the log.
     context["table_fixes"] = [a for a in context["audit"] if a["table_fix"]]
     return render(request, "leagues/match.html", context, status=status)
@@ -198,7 +198,7 @@ def match_context(request: HttpRequest, match: Match, organiser: bool) -> dict[s
     """What the match page shows of the pairs' results: the claims and their log for
     everyone; for an organiser each pair's link (with its QR) and the decision forms."""
     names = pair_names(match)
-    claims = confirmations.claims_of(match, names) if match.first_id else []
+    claims = confirmations.claims_of(match, names, usernames=organiser) if match.first_id else []
     current = next((c for c in claims if c.claim.open), None)
     context: dict[str, Any] = {"claims": claims, "open_claim": current}
     if current is not None and current.claim.status == ResultClaim.Status.DISPUTED:
