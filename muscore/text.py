@@ -199,23 +199,43 @@ def _is_sign(char: str) -> bool:
 
 
 def _plain(text: str) -> str:
-    """`text` decomposed, in lower case, without format characters (those Unicode says
-    are default-ignorable, and every Cf: none draws a letter), each letter Unicode's
-    confusables read as an ASCII letter made that letter (Cyrillic І is read in lower
-    case first, "і", an "i": in capitals Unicode reads it "l", as the Latin I)."""
+    """`text` folded as a reader tells letters apart: without format characters (those
+    Unicode says are default-ignorable, and every Cf: none draws a letter), compatibility
+    forms folded (NFKC: the fullwidth Ｉ, the mathematical 𝐈 and 𝕚, the circled Ⓘ, the
+    Roman numeral Ⅰ are an I), case folded, then decomposed, each letter Unicode's
+    confusables read as an ASCII letter made that letter (the Cyrillic і, the Greek ι, the
+    dotless ı are an "i"). NFKC and case folding come first: the confusables read a
+    mathematical 𝐈 as an "l", as they read the Latin capital I, and "𝐈ñaki" was another
+    person than "Iñaki" (issue 40)."""
     table = _lookalikes()
     out: list[str] = []
-    for char in unicodedata.normalize("NFD", _IGNORABLE.sub("", text)):
-        if unicodedata.category(char) == "Cf":
-            continue
-        low = char.casefold()
-        if _is_sign(char):
-            out.append(low)
-        elif low in table:
-            out.append(table[low])
-        else:
-            out.append(table[char].casefold() if char in table else low)
-    return "".join(out)
+    for given in _IGNORABLE.sub("", text):
+        given = _spacing_alike(given, table)
+        parts = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", given).casefold())
+        for char in _IGNORABLE.sub("", parts):
+            if unicodedata.category(char) == "Cf":
+                continue
+            if char.isascii() or _is_sign(char):
+                out.append(char)
+            elif char in table:
+                out.append(table[char])
+            elif len(parts) == 1 and given in table:
+                out.append(table[given])  # a capital read as a letter, its small one not listed
+            else:
+                out.append(char)
+    return "".join(out).casefold()
+
+
+def _spacing_alike(char: str, table: dict[str, str]) -> str:
+    """``char``, or the letter the confusables read it as when NFKC would turn it into no
+    letter at all (a spacing accent: the Greek ypogegrammeni ͺ, read "i", is a space and
+    a combining mark to NFKC)."""
+    if char.isascii() or _is_sign(char):
+        return char
+    if any(c.isalnum() for c in unicodedata.normalize("NFKC", char)):
+        return char
+    alike = table.get(char.casefold()) or table.get(char, "")
+    return alike if any(c.isalnum() for c in alike) else char
 
 
 def sign_like_letter(text: str) -> str | None:
@@ -237,21 +257,20 @@ def person_key(name: str) -> str:
     hyphen), "Iñaki Etxeberria" in fullwidth letters, with a dotless ı or a Cyrillic і are
     one key.
 
-    Compatibility forms folded (NFKC: fullwidth, ligatures, mathematical letters), default-
-    ignorable characters removed (zero-width joiners and spaces, the soft hyphen, variation
-    selectors), case folded, every character Unicode's confusables read as an ASCII letter
-    made that letter, the accents dropped as Spanish reads them (Álvaro is Alvaro, Müller
-    Muller) but not the ñ, a letter of its own (Iñaki is not Inaki, Peña not Pena: as
-    :func:`spanish_key` sorts them), apostrophes joined, other punctuation and symbols
-    dropped, and the words in alphabetical order (the order of the names does not matter).
+    Default-ignorable characters removed (zero-width joiners and spaces, the soft hyphen,
+    variation selectors), compatibility forms folded (NFKC: fullwidth, ligatures,
+    mathematical, circled and Roman numeral letters), case folded, and only then every
+    character Unicode's confusables read as an ASCII letter made that letter (a spacing
+    accent NFKC would make no letter is read first), the accents dropped as Spanish reads
+    them (Álvaro is Alvaro, Müller Muller) but not the ñ, a letter of its own (Iñaki is
+    not Inaki, Peña not Pena: as :func:`spanish_key` sorts them), apostrophes joined,
+    other punctuation and symbols dropped, and the words in alphabetical order (the order
+    of the names does not matter).
     A name with no letter or digit has the key "". Whether a name mixes scripts (a
     Cyrillic І inside a Latin name) is :func:`is_mixed_script`'s to refuse: the key still
     reads it as its look-alike.
     """
-    # Look-alikes first (a spacing ogonek looks like an "i" before NFKC splits it into a
-    # space and a mark), then NFKC, then again on what NFKC and case folding made.
-    text = unicodedata.normalize("NFKC", _plain(name))
-    text = _plain(text)
+    text = _plain(name)
     kept: list[str] = []
     for ch in text:
         if unicodedata.combining(ch):

@@ -27,6 +27,12 @@ NAME = "Iñaki Etxeberria"
 KEY = person_key(NAME)
 
 
+def nfkc_agrees(alike: str, letter: str) -> bool:
+    """Whether NFKC leaves ``alike`` for the confusables to read, or makes it ``letter``."""
+    folded = unicodedata.normalize("NFKC", alike).casefold()
+    return not folded.isascii() or folded == letter
+
+
 def look_alikes() -> list[tuple[str, str]]:
     """Each letter of NAME replaced, one at a time, by every single character the
     confusables data reads as that letter (and its capital, where it has one)."""
@@ -160,14 +166,128 @@ def test_a_name_and_its_look_alikes_are_one_key(words: list[str]) -> None:
     """Each ASCII letter replaced by a Latin-script letter the data says looks like it
     (the dotless ı, small capitals, fullwidth, mathematical letters): still one person,
     never refused. (Lower-case look-alikes: a capital is read through its lower case, so
-    the Roman numeral Ⅰ, which Unicode reads "l" as it reads the Latin I, is an "i".)"""
+    the Roman numeral Ⅰ, which Unicode reads "l" as it reads the Latin I, is an "i"; and
+    NFKC first, so a look-alike NFKC makes another ASCII character is that one: the
+    mathematical 𝟏 that the data reads as an "l" is a "1".)"""
     name = " ".join(words)
     alike = []
     for char in name:
         found = [g["c"] for g in confusables_data.get(char, []) if len(g["c"]) == 1
                  and not g["c"].isascii() and not unicodedata.combining(g["c"])
                  and unicodedata.category(g["c"])[0] in "LN" and g["c"].casefold() == g["c"]
-                 and not is_mixed_script(g["c"] + "a")]
+                 and not is_mixed_script(g["c"] + "a") and nfkc_agrees(g["c"], char)]
         alike.append(found[len(name) % len(found)] if found else char)
     assert person_name_problem("".join(alike)) is None
     assert person_key("".join(alike)) == person_key(name)
+
+
+# ------------------------------------------- every form of a letter, the whole of Unicode's lists
+
+
+def compatibility_forms() -> dict[str, list[str]]:
+    """Every character of Unicode that NFKC and case folding make one ASCII letter, by that
+    letter: fullwidth, mathematical (bold, italic, script, fraktur, double-struck, sans-serif,
+    monospace), circled, modifier and subscript letters, letterlike symbols, Roman
+    numerals... (898 of them in Unicode 15)."""
+    forms: dict[str, list[str]] = {}
+    for code in range(0x80, 0x110000):
+        if 0xD800 <= code < 0xE000:
+            continue
+        char = chr(code)
+        folded = unicodedata.normalize("NFKC", char).casefold()
+        if len(folded) == 1 and folded.isascii() and folded.isalpha():
+            forms.setdefault(folded, []).append(char)
+    return forms
+
+
+def confusable_letters() -> dict[str, list[str]]:
+    """Every single character Unicode's confusables (confusables.txt, through
+    confusable-homoglyphs) read as one ASCII letter, by that letter's small form."""
+    found: dict[str, list[str]] = {}
+    for letter, glyphs in confusables_data.items():
+        if not (letter.isascii() and letter.isalpha()):
+            continue
+        for glyph in glyphs:
+            alike = glyph["c"]
+            if len(alike) == 1 and not alike.isascii() and not unicodedata.combining(alike):
+                found.setdefault(letter.casefold(), []).append(alike)
+    return found
+
+
+FORMS = compatibility_forms()
+CONFUSABLE = confusable_letters()
+REFUSED = (MIXED_SCRIPTS, SIGN_LIKE_LETTER)
+
+
+def test_every_compatibility_form_of_a_letter_is_that_letter() -> None:
+    # "𝐈ñaki Etxeberria" (U+1D408) beside "Iñaki Etxeberria" was another person: the
+    # confusables, asked before NFKC, read the mathematical capital I as an "l" (issue 40).
+    assert person_key("\U0001d408ñaki Etxeberria") == KEY
+    assert sum(len(forms) for forms in FORMS.values()) > 800
+    assert "\U0001d408" in FORMS["i"] and "\uff29" in FORMS["i"] and "\u2160" in FORMS["i"]
+    other = [(f"U+{ord(form):04X}", letter) for letter, forms in FORMS.items() for form in forms
+             if person_name_problem(f"{form}ar Etxeberria") not in REFUSED
+             and person_key(f"{form}ar Etxeberria") != person_key(f"{letter}ar Etxeberria")]
+    assert other == []
+
+
+def test_every_confusable_of_a_letter_keys_as_plain_letters_or_is_refused() -> None:
+    # What the confusables read as a letter never makes a key of its own: the key is the
+    # ASCII letters (and ñ) the name reads as, or the name is refused (mixed scripts, a
+    # sign read as a letter).
+    assert sum(len(found) for found in CONFUSABLE.values()) > 1000
+    other = []
+    for letter, found in CONFUSABLE.items():
+        for alike in found:
+            name = f"{alike}ar Etxeberria"
+            key = person_key(name)
+            if person_name_problem(name) not in REFUSED and not key.replace("ñ", "").isascii():
+                other.append((f"U+{ord(alike):04X}", letter, key))
+    assert other == []
+
+
+LETTER_FORMS = {letter: sorted(set(FORMS.get(letter, [])) | set(CONFUSABLE.get(letter, [])))
+                for letter in "abcdefghijklmnopqrstuvwxyz"}
+
+
+@given(st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=7),
+                min_size=1, max_size=3), st.data())
+def test_a_name_written_in_any_forms_of_its_letters_is_that_name_or_refused(
+        words: list[str], data: st.DataObject) -> None:
+    """Each letter of a name, any of its capitals, replaced (or not) by any of its forms in
+    the whole of Unicode's lists (compatibility forms and confusables): the same person,
+    or a name refused; never another person. NFKC first: a confusable NFKC makes another
+    ASCII character is that character (the mathematical 𝟏, which the confusables read as
+    an "l", is a "1")."""
+    name = " ".join(words)
+    drawn = [(char, data.draw(st.sampled_from([char, char.upper(), *LETTER_FORMS[char]])))
+             if char in LETTER_FORMS else (char, char) for char in name]
+    written = "".join(form for _, form in drawn)
+    if person_name_problem(written) in REFUSED:
+        return
+    read = "".join(reads(form, char) for char, form in drawn)
+    assert person_key(written) == person_key(read)
+
+
+def readings() -> dict[str, set[str]]:
+    """Each character the confusables read as one ASCII letter or digit: those (small)."""
+    out: dict[str, set[str]] = {}
+    for plain, glyphs in confusables_data.items():
+        if len(plain) == 1 and plain.isascii() and plain.isalnum():
+            for glyph in glyphs:
+                out.setdefault(glyph["c"], set()).add(plain.casefold())
+    return out
+
+
+READINGS = readings()
+
+
+def reads(form: str, letter: str) -> str:
+    """What ``form``, drawn for ``letter``, is as the issue says a name is folded: NFKC and
+    case folding first (the mathematical 𝟏 is a "1"), then the confusables on what they
+    made (the capital iota Ɩ, which the data reads as an "l", is its small ɩ, an "i")."""
+    folded = unicodedata.normalize("NFKC", form).casefold()
+    if folded.isascii() and len(folded) == 1:
+        return folded
+    found = READINGS.get(folded, set())
+    return letter if letter in found or not found else min(found)

@@ -95,6 +95,29 @@ def test_the_spellings_of_one_person_are_one_person_at_the_entry() -> None:
         assert ("ya juega en la pareja Los de siempre" in response.text  # type: ignore[attr-defined]
                 or "alfabetos distintos" in response.text), what  # type: ignore[attr-defined]
     assert Enrolment.objects.count() == 1
+    # Issue 40: a mathematical capital I (the confusables read it "l") is an I.
+    for number, variant in enumerate(["\U0001d408ñaki Etxeberria", "𝕚ñaki 𝐄txeberria"]):
+        response = enter(championship.pk, second.pk, name=f"Mates {number}",
+                         player_a=variant, player_b=f"Otro mates {number}")
+        assert response.status_code == 400, variant  # type: ignore[attr-defined]
+        assert "ya juega en la pareja Los de siempre" in response.text  # type: ignore[attr-defined]
+    assert Enrolment.objects.count() == 1
     # A different person is a different person.
     assert enter(championship.pk, second.pk, name="Otra", player_a="Inaki Etxeberria",
                  player_b="Koldo").status_code == 200  # type: ignore[attr-defined]
+
+
+def test_the_stored_keys_are_made_again_by_the_migration() -> None:
+    """0009: keys stored by the fold that read the confusables before NFKC are made again."""
+    import importlib
+
+    from django.apps import apps
+
+    championship, _, _ = small_championship(bars=[("Bar Txoko", 0)])
+    sede = championship.sedes.get()
+    assert enter(championship.pk, sede.pk, player_a="\U0001d408ñaki Etxeberria").status_code == 200  # type: ignore[attr-defined]
+    Enrolment.objects.update(key_a="etxeberria lñaki")  # as the old fold stored it
+    migration = importlib.import_module(
+        "muscore.championships.migrations.0009_person_keys_nfkc_first")
+    migration.rekey(apps, None)
+    assert Enrolment.objects.get().key_a == "etxeberria iñaki"
