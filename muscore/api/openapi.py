@@ -17,6 +17,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override
 
+from muscore.api import contract
 from muscore.api.openapi_examples import (
     ADD_HAND_REQUEST,
     CREATE_REQUEST,
@@ -31,23 +32,10 @@ from muscore.api.openapi_examples import (
     SCORE_RESPONSE,
     SEED_HANDS,
 )
-from muscore.api.openapi_shapes import IMPORTED_TABLE, MANO_OF_THE_RULES, NEW_TABLE, RULES_OR_NULL
 
-SIDE = {"type": "string", "enum": ["A", "B"]}
-SIDE_OR_NULL = {"enum": ["A", "B", None]}
-SCORE = {
-    "type": "object",
-    "properties": {"A": {"type": "integer", "minimum": 0}, "B": {"type": "integer", "minimum": 0}},
-    "required": ["A", "B"],
-}
-# A record's score before the hand: a side left out has 0 (what the engine reads).
-SCORE_BEFORE = {**SCORE, "required": []}
-SEAT_KEY = "^[0-5]$"
 # What the API reads as an ETag (muscore.api.tables.revision_from_etag), and as a client id
 # (muscore.tables.services): the document says exactly what is refused.
 ETAG_PATTERN = r'^\s*(W/)?"*r[0-9]{1,10}"*\s*$'
-CLIENT_ID = {"type": "string", "pattern": "^[ -~]{1,100}$"}
-CLIENT_OR_NULL = {"anyOf": [CLIENT_ID, {"type": "null"}]}
 TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
             "description": _("El id de la mesa, tal como lo devuelve POST /tables.")}
 TABLE_KEY = {"name": "X-Table-Key", "in": "header", "required": True,
@@ -82,25 +70,6 @@ ETAG_HEADER = {"ETag": {"description": _("La revisión de la mesa como ETag: «r
 
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _table_schema(finished: str, description: str) -> dict[str, Any]:
-    """A table's answer; TableState and TableSummary differ only in how a won vaca is told."""
-    return {
-        "type": "object", "required": ["id", "players", "rules", "current", "finished",
-                                       "revision"],
-        "description": description,
-        "properties": {
-            "id": {"type": "string"},
-            "players": {"type": "array", "items": {"type": "string"}},
-            "rules": _ref("Rules"),
-            "current": {"allOf": [_ref("VacaResult")], "type": "object",
-                        "properties": {"first_hand": {"type": "integer"},
-                                       "mano": {"type": "integer"}}},
-            "finished": {"type": "array", "items": _ref(finished)},
-            "revision": {"type": "integer"},
-        },
-    }
 
 
 def _json(schema: dict[str, Any], description: str | Promise, example: Any = None,
@@ -140,54 +109,6 @@ TOO_MANY = {
                                 "schema": {"type": "integer"}}},
 }
 
-def _lance_ref() -> dict[str, str]:
-    return {"$ref": "#/components/schemas/Lance"}
-
-
-HAND_PROPS: dict[str, Any] = {
-            "hands": {"type": "object", "propertyNames": {"pattern": SEAT_KEY},
-                      "additionalProperties": {"type": "string"},
-                      "description": "Each seat's four cards: \"R R 5 4\"."},
-            "jugadas": {"type": "object", "propertyNames": {"pattern": SEAT_KEY},
-                        "additionalProperties": {
-                            "type": "object", "additionalProperties": False,
-                            "properties": {
-                                "pares": {"enum": ["no", "par", "medias", "duples"]},
-                                "juego": {"oneOf": [{"const": "no"}, {"enum": [
-                                    31, 32, 33, 34, 35, 36, 37, 40]}]}}},
-                        "description": "What a seat without cards had."},
-            "winners": {"type": "object", "additionalProperties": SIDE,
-                        "description": "The winner of each lance the missing cards leave open."},
-            "declared": {"type": "object", "propertyNames": {"pattern": SEAT_KEY},
-                         "additionalProperties": {
-                             "type": "object", "additionalProperties": False,
-                             "properties": {"pares": {"type": "boolean"},
-                                            "juego": {"type": "boolean"}}},
-                         "description": "What each seat said (pares sí/no, juego sí/no): a "
-                                        "false sí is a lie and loses the lance."},
-            "lances": {"type": "object", "additionalProperties": False, "properties": {
-                name: _lance_ref() for name in ("grande", "chica", "pares", "juego", "punto")}},
-        }
-
-
-# A hand of a table as the API answers it: a hand record or a piedras entry.
-ENTRY = {"anyOf": [_ref("HandRecordBody"), _ref("PiedrasEntry"), _ref("PereteEntry")]}
-
-
-# A hand needs a seat with its cards or with what it had: {} (or "hands": {}) is refused
-# by the engine with a 400, and the document says so (issue 40.10).
-SOME_SEAT = {"anyOf": [{"required": ["hands"], "properties": {"hands": {"minProperties": 1}}},
-                       {"required": ["jugadas"], "properties": {"jugadas": {"minProperties": 1}}}]}
-# A write's revision, number and client id: null is as left out (what the API does with it).
-REVISION = {"type": ["integer", "null"]}
-
-
-def _hand_body(**extra: Any) -> dict[str, Any]:
-    """A hand record's object schema with more top-level keys (rules, number, revision...)."""
-    return {"type": "object", "additionalProperties": False,
-            "properties": {**HAND_PROPS, **extra}, **SOME_SEAT}
-
-
 SCHEMAS: dict[str, Any] = {
     "Error": {
         "type": "object",
@@ -201,167 +122,8 @@ SCHEMAS: dict[str, Any] = {
                        "standings_csv": {"type": "string"}, "matches_csv": {"type": "string"}},
         "required": ["error"],
     },
-    "Rules": {
-        "type": "object", "additionalProperties": False,
-        "description": "The table's options (rules.md, Options); every key optional.",
-        "properties": {
-            "players": {"type": "integer", "enum": [2, 4, 6], "default": 4},
-            "reyes": {"type": "integer", "enum": [8, 4], "default": 8},
-            "target": {"type": "integer", "minimum": 10, "maximum": 100, "default": 40},
-            "juegos": {"type": "integer", "minimum": 1, "maximum": 5, "default": 2},
-            "real31": {"type": "string", "enum": ["no", "rey", "figura", "sota"],
-                       "default": "no"},
-            "perete": {"type": "boolean", "default": False,
-                       "description": "The table notes a perete (4 5 6 7: one piedra to "
-                                      "its side); written only when true."},
-        },
-    },
-    "Lance": {
-        "type": "object", "additionalProperties": False,
-        "properties": {
-            "bets": {"type": "array", "items": {
-                "type": "object", "additionalProperties": False, "required": ["side", "n"],
-                "properties": {"side": SIDE, "n": {"oneOf": [
-                    {"type": "integer", "minimum": 1}, {"const": "ordago"}]}}}},
-            "end": {"type": "string", "enum": ["quiero", "no_quiero"]},
-        },
-    },
-    "HandRecordBody": {
-        **_hand_body(),
-        "description": "A hand as a table plays it, without score and mano (a table or a "
-                       "vaca carries those). See docs/contract.md.",
-    },
-    "PiedrasEntry": {
-        "type": "object", "additionalProperties": False, "required": ["piedras"],
-        "description": "Piedras tapped by hand for a side, standing among a vaca's hands "
-                       "(docs/contract.md, Piedras entries).",
-        "properties": {"piedras": {
-            "type": "object", "additionalProperties": False, "required": ["side", "n"],
-            "properties": {"side": SIDE, "n": {"type": "integer", "minimum": -100,
-                                               "maximum": 100, "not": {"const": 0}}}}},
-    },
-    "PereteEntry": {
-        "type": "object", "additionalProperties": False, "required": ["perete"],
-        "description": "A perete (4 5 6 7) shown by a player of a side: one piedra to it, "
-                       "scored like a tap of 1; only on a table whose rules have perete "
-                       "(docs/contract.md, Perete entries).",
-        "properties": {"perete": {
-            "type": "object", "additionalProperties": False, "required": ["side"],
-            "properties": {"side": SIDE}}},
-    },
-    "HandRecord": {
-        **_hand_body(rules=RULES_OR_NULL, mano={"type": "integer", "minimum": 0, "maximum": 5},
-                     score={"anyOf": [SCORE_BEFORE, {"type": "null"}]}),
-        "description": "One hand record (docs/contract.md): the hand plus rules, mano, score "
-                       "(rules or score null: the default, as left out; mano a seat of the "
-                       "table's players). Each seat needs its cards (hands) or what it had "
-                       "(jugadas).",
-        "allOf": [MANO_OF_THE_RULES],
-    },
-    "Step": {
-        "type": "object",
-        "required": ["lance", "side", "points", "why", "score"],
-        "properties": {
-            # null and "piedras" / "perete": the one step of piedras tapped by hand or of a
-            # perete (docs/contract.md).
-            "lance": {"enum": ["grande", "chica", "pares", "juego", "punto", None]},
-            "side": SIDE, "points": {"type": "integer"},
-            "why": {"enum": ["deje", "paso", "quiero", "no_quiero", "solo", "mentira",
-                             "piedras", "perete"]},
-            "score": SCORE, "stake": {"type": "integer"},
-            "premiums": {"type": "array", "items": {"type": "object", "properties": {
-                "seat": {"type": "integer"}, "jugada": {"type": ["string", "integer"]},
-                "points": {"type": "integer"}}}},
-            "liars": {"type": "array", "items": {"type": "integer"}},
-        },
-    },
-    "Result": {
-        "type": "object",
-        "required": ["score", "winner", "ended_by", "lances", "recuento"],
-        "properties": {
-            "score": SCORE,
-            "winner": SIDE_OR_NULL,
-            "ended_by": {"enum": ["deje", "ordago", "recuento", "piedras", "perete", None]},
-            "lances": {"type": "object", "additionalProperties": {
-                "type": "object", "required": ["side", "points"],
-                "properties": {"side": SIDE_OR_NULL, "points": {"type": "integer"}}}},
-            "recuento": {"type": "array", "items": _ref("Step")},
-            "ordago": {"type": "object", "properties": {"lance": {"type": "string"},
-                                                         "side": SIDE}},
-            "lies": {"type": "array", "items": {"type": "object", "properties": {
-                "seat": {"type": "integer"}, "lance": {"type": "string"}, "side": SIDE}}},
-        },
-    },
-    "Vaca": {
-        "type": "object", "required": ["hands"], "additionalProperties": False,
-        "allOf": [MANO_OF_THE_RULES],
-        "properties": {"rules": RULES_OR_NULL,
-                       "mano": {"type": "integer", "minimum": 0, "maximum": 5},
-                       "hands": {"type": "array", "items": ENTRY}},
-    },
-    "VacaResult": {
-        "type": "object", "required": ["hands", "juegos", "winner", "score", "next_mano"],
-        "properties": {
-            "hands": {"type": "array", "items": {
-                "type": "object", "required": ["mano", "juego", "score", "winner"],
-                "properties": {"mano": {"type": "integer"}, "juego": {"type": "integer"},
-                               "score": SCORE, "winner": SIDE_OR_NULL,
-                               "result": _ref("Result"),
-                               "piedras": {"type": "object", "properties": {
-                                   "side": SIDE, "n": {"type": "integer"}}},
-                               "perete": {"type": "object", "properties": {
-                                   "side": SIDE}}}}},
-            "juegos": SCORE, "winner": SIDE_OR_NULL, "score": SCORE,
-            "next_mano": {"type": "integer"},
-        },
-    },
-    "TableState": _table_schema(
-        "VacaResult",
-        "A table: its names, options, the vaca being played (the replay of its hands, with "
-        "first_hand and mano) and the vacas already won."),
-    "VacaSummary": {
-        "type": "object", "additionalProperties": False,
-        "required": ["juegos", "winner", "score", "next_mano", "first_hand", "mano",
-                     "hand_count"],
-        "description": "A finished vaca without its hands: GET /tables/{table_id} answers these "
-                       "by default (finished=full gives each VacaResult).",
-        "properties": {"juegos": SCORE, "winner": SIDE_OR_NULL, "score": SCORE,
-                       "next_mano": {"type": "integer"}, "first_hand": {"type": "integer"},
-                       "mano": {"type": "integer"}, "hand_count": {"type": "integer"}},
-    },
-    "TableSummary": _table_schema(
-        "VacaSummary",
-        "A table as GET /tables/{table_id} answers it by default: as TableState, but each vaca "
-        "already won is a VacaSummary (no hands)."),
-    "TableAnswer": {
-        "anyOf": [_ref("TableSummary"), _ref("TableState")],
-        "description": "A table as a GET or a write answers it: TableSummary (the finished "
-                       "vacas without their hands) by default, TableState with finished=full.",
-    },
-    "TableCreated": {
-        "allOf": [_ref("TableAnswer")], "type": "object",
-        "required": ["edit_key", "view_url", "edit_url"],
-        "properties": {"edit_key": {"type": "string"}, "view_url": {"type": "string"},
-                       "edit_url": {"type": "string"}},
-    },
-    "NewTable": NEW_TABLE,
-    "Export": {
-        "type": "object", "required": ["format", "version", "rules", "mano", "players",
-                                       "hands"],
-        "properties": {
-            "format": {"const": "muscore-table"}, "version": {"const": 1},
-            "rules": _ref("Rules"), "mano": {"type": "integer"},
-            "players": {"type": "array", "items": {"type": "string"}},
-            "hands": {"type": "array", "items": ENTRY},
-        },
-    },
-    "ImportedTable": IMPORTED_TABLE,
-    "HandEntry": {
-        "type": "object", "required": ["number", "record"],
-        "properties": {"number": {"type": "integer"}, "record": ENTRY,
-                       "mano": {"type": "integer"}, "juego": {"type": "integer"},
-                       "score": SCORE, "winner": SIDE_OR_NULL, "result": _ref("Result")},
-    },
+    # Every shape of the game and the tables: written by pydantic from muscore.api.contract.
+    **contract.components(),
 }
 
 NUMBER = {"name": "number", "in": "path", "required": True,
@@ -370,21 +132,16 @@ NUMBER = {"name": "number", "in": "path", "required": True,
 
 def _side_entry(
     operation_id: str, summary: str | Promise, description: str | Promise,
-    more: dict[str, Any], example: Any, created: str | Promise,
+    body: str, example: Any, created: str | Promise,
 ) -> dict[str, Any]:
-    """POST of an entry tapped for a side (piedras, a perete): the side and `more`, a
-    retry's client id and the board's revision; 201 with the table, 409 when it moved."""
+    """POST of an entry tapped for a side (piedras, a perete): its `body` (the contract's
+    type: the side, a retry's client id and the board's revision); 201 with the table,
+    409 when it moved."""
     return {
         "operationId": operation_id, "tags": ["hands"], "summary": summary,
         "description": description,
         "parameters": [TABLE_ID, FINISHED, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
-        "requestBody": _body({
-            "type": "object",
-            "properties": {"side": SIDE, **more, "client_id": CLIENT_OR_NULL,
-                           "revision": REVISION},
-            "required": ["side", *more],
-            "additionalProperties": False,
-        }, example),
+        "requestBody": _body(_ref(body), example),
         "responses": {"201": _json(_ref("TableAnswer"), created, headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
                       "409": _error(_("La mesa cambió desde la revisión dada.")),
@@ -462,8 +219,7 @@ PATHS: dict[str, Any] = {
                          "qué mano es: si otro móvil la llenó antes, 409 con la `hand` "
                          "guardada. `client_id` o Idempotency-Key hacen seguro un reintento."),
         "parameters": [TABLE_ID, FINISHED, TABLE_KEY, IDEMPOTENCY_KEY],
-        "requestBody": _body(_hand_body(number={"type": ["integer", "null"], "minimum": 1},
-                                        client_id=CLIENT_OR_NULL), ADD_HAND_REQUEST),
+        "requestBody": _body(_ref("AddHand"), ADD_HAND_REQUEST),
         "responses": {"201": _json(_ref("TableAnswer"), _("La mesa con la mano."),
                                    headers=ETAG_HEADER),
                       "400": BAD_REQUEST, "403": FORBIDDEN, "404": NOT_FOUND, "405": METHOD,
@@ -480,7 +236,7 @@ PATHS: dict[str, Any] = {
           "juego. `revision` o If-Match rechazan con 409 un toque sobre una mesa "
           "que ha cambiado; `client_id` o Idempotency-Key hacen seguro un "
           "reintento. Ver docs/contract.md."),
-        {"n": {"type": "integer", "minimum": -100, "maximum": 100, "not": {"const": 0}}},
+        "PiedrasRequest",
         PIEDRAS_REQUEST,
         _("La mesa con las piedras."),
     )},
@@ -494,7 +250,7 @@ PATHS: dict[str, Any] = {
           "reparte de nuevo) y al llegar a la meta gana el juego. `revision` o "
           "If-Match, `client_id` o Idempotency-Key como en /piedras. Ver "
           "docs/contract.md."),
-        {},
+        "PereteRequest",
         PERETE_REQUEST,
         _("La mesa con el perete."),
     )},
@@ -524,7 +280,7 @@ PATHS: dict[str, Any] = {
                              "posterior rompiera las reglas se rechaza con 400 y el `number` de "
                              "esa mano."),
             "parameters": [TABLE_ID, NUMBER, FINISHED, TABLE_KEY, IF_MATCH, IDEMPOTENCY_KEY],
-            "requestBody": _body(_hand_body(revision=REVISION),
+            "requestBody": _body(_ref("ReplaceHand"),
                                  {"hands": SEED_HANDS}),
             "responses": {"200": _json(_ref("TableAnswer"), _("La mesa después de la corrección."),
                                        headers=ETAG_HEADER),
@@ -631,11 +387,7 @@ CEROS_409 = _error(_("La competición es un torneo a ceros, cuya tabla no es la 
 
 
 # A league a large import is writing (the worker, in batches): nothing of it is served yet.
-IMPORTING_202 = {**_json({"type": "object", "required": ["preparing", "retry_after"],
-                          "properties": {"preparing": {"type": "boolean"},
-                                         "importing": {"type": "boolean"},
-                                         "message": {"type": "string"},
-                                         "retry_after": {"type": "integer"}}},
+IMPORTING_202 = {**_json(_ref("Preparing"),
                          _("La liga se está importando (el trabajador escribe sus resultados "
                            "por tandas): vuelve a pedirla pasados `retry_after` segundos."),
                          # (no "message" in the example: its English would stand on the
@@ -672,11 +424,7 @@ PATHS.update({
             "trabajador tras cada cambio: mientras la hace se da la anterior, con Retry-After "
             "y X-Muscore-Revision menor que X-Muscore-Current-Revision."),
             headers=EXPORT_HEADERS),
-                      "202": {**_json({"type": "object", "required": ["preparing", "retry_after"],
-                                       "properties": {"preparing": {"type": "boolean"},
-                                                      "importing": {"type": "boolean"},
-                                                      "message": {"type": "string"},
-                                                      "retry_after": {"type": "integer"}}},
+                      "202": {**_json(_ref("Preparing"),
                                       _("La exportación de esta liga grande aún no se ha "
                                         "hecho nunca: se está haciendo (o la liga se está "
                                         "importando: `importing`); vuelve a pedirla "

@@ -1,7 +1,8 @@
-"""Shapes of the OpenAPI document (muscore.api.openapi) that say what the tables' services
-check beyond a type: a seat's name as muscore.tables.services.checks reads it, and a mano
-and a list of names that fit the table's players (issue 28: schemathesis' negative and
-positive data checks hold the document to exactly what the API accepts)."""
+"""What the API's contract (muscore.api.contract) says beyond a type, as JSON Schema: a
+seat's name as muscore.tables.services.checks reads it, a mano and a list of names that
+fit the table's players, a hand with a seat (issue 28: schemathesis' negative and positive
+data checks hold the document to exactly what the API accepts). Conditions across keys,
+which no type annotation says: the contract's types carry them into the document."""
 
 from __future__ import annotations
 
@@ -11,10 +12,6 @@ from typing import Any
 
 from muscore import text as unicode_text
 from muscore.handentry.words import NAME_MAX
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
 
 
 # Written as the regular expression's escape \uXXXX rather than as themselves: control
@@ -65,9 +62,6 @@ NAME = {"type": "string", "maxLength": NAME_MAX, "pattern": f"^[^{_REFUSED}]*$",
                   {"pattern": f"[^{_char_class(_invisible)}]"}]}
 
 
-RULES_OR_NULL = {"anyOf": [_ref("Rules"), {"type": "null"}]}
-
-
 def _rules_players(count: int) -> dict[str, Any]:
     """A body whose rules say the table is for `count` players."""
     return {"required": ["rules"], "properties": {"rules": {
@@ -107,40 +101,7 @@ SEATS_OF_A_NEW_TABLE = [
 ]
 
 
-# A hand of a table as the API answers it (muscore.api.openapi's ENTRY).
-ENTRY = {"anyOf": [_ref("HandRecordBody"), _ref("PiedrasEntry"), _ref("PereteEntry")]}
-
-NEW_TABLE: dict[str, Any] = {
-    "type": "object", "additionalProperties": False,
-    "description": "A new table: as many names as its players (rules.players; without "
-                   "it, 2 or 6 names make a table of 2 or 6, else 4), its mano one of "
-                   "their seats.",
-    "properties": {
-        # null is the default, as the key left out (what POST /tables does with it).
-        "players": {"type": ["array", "null"], "items": {"anyOf": [NAME, {"type": "null"}]},
-                    "description": "Names in speaking order (default A1, B1, A2, B2; a "
-                                   "blank or null name is its seat's default)."},
-        "rules": RULES_OR_NULL,
-        "mano": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
-                           {"const": "random"}, {"type": "null"}]},
-    },
-    "anyOf": SEATS_OF_A_NEW_TABLE,
-}
-
-IMPORTED_TABLE: dict[str, Any] = {
-    # What POST /tables/import reads: an export, every key of which may be left out
-    # (format and version say what it is, the rest as POST /tables has them, "hands"
-    # none), with a table's names and seats as POST /tables checks them.
-    "type": "object", "additionalProperties": False,
-    "description": "An exported table (Export) to copy: a key left out or null is its "
-                   "default, as in POST /tables; mano is a seat (not \"random\").",
-    "properties": {
-        "format": {"const": "muscore-table"}, "version": {"const": 1},
-        "rules": RULES_OR_NULL,
-        "mano": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
-                           {"type": "null"}]},
-        "players": {"type": ["array", "null"], "items": {"anyOf": [NAME, {"type": "null"}]}},
-        "hands": {"type": "array", "items": ENTRY},
-    },
-    "anyOf": SEATS_OF_A_NEW_TABLE,
-}
+# A hand needs a seat with its cards or with what it had: {} (or "hands": {}) is refused
+# by the engine with a 400, and the document says so (issue 40.10).
+SOME_SEAT = {"anyOf": [{"required": ["hands"], "properties": {"hands": {"minProperties": 1}}},
+                       {"required": ["jugadas"], "properties": {"jugadas": {"minProperties": 1}}}]}

@@ -24,6 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from muscore import ratelimits
 from muscore import text as unicode_text
+from muscore.api import contract
 from muscore.errors import MuscoreError
 from muscore.messages import WordedError, page_message
 from muscore.tables import services
@@ -33,12 +34,6 @@ from muscore.tables.models import Change, Table
 log = logging.getLogger(__name__)
 
 VIA = Change.Via.API
-CREATE_KEYS = {"rules", "players", "mano"}
-# Keys of a POST /hands body that are about the request, not the hand record.
-ADD_KEYS = ("number", "client_id")
-EDIT_KEYS = ("revision",)
-PIEDRAS_KEYS = {"side", "n", "client_id", "revision"}
-PERETE_KEYS = {"side", "client_id", "revision"}
 
 View = Callable[..., HttpResponse]
 
@@ -217,10 +212,29 @@ def created_response(
     return response
 
 
+def check_request(kind: Any, data: Mapping[str, Any], *, keys: str = "",
+                  whole: tuple[str, ...] = ()) -> None:
+    """The API's own refusals of a body read as `kind`, its type in muscore.api.contract:
+    a key the type does not know (when `keys` says what it takes instead) and a field of
+    `whole` that is no whole number. What the contract refuses in the rest (a side, a
+    hand) the services and the engine refuse too, in a player's words: they answer it."""
+    refused = contract.refusals(kind, data)
+    if keys:
+        unknown = sorted(str(e["loc"][0]) for e in refused
+                         if e["type"] == "extra_forbidden" and len(e["loc"]) == 1)
+        if unknown:
+            raise BadRequest(f"unknown key {unknown[0]!r}; {keys}")
+    for name in whole:
+        if any(e["loc"][:1] == (name,) and e["type"] in WHOLE_NUMBER_ERRORS for e in refused):
+            raise BadRequest(f"{name} must be a whole number")
+
+
+# pydantic's errors of a value that is no whole number (strict: a bool, a float, a string).
+WHOLE_NUMBER_ERRORS = {"int_type", "int_from_float", "int_parsing"}
+
+
 def pop_base_revision(request: HttpRequest, data: dict[str, Any]) -> int | None:
     base: int | None = data.pop("revision", None)
-    if base is not None and (not isinstance(base, int) or isinstance(base, bool)):
-        raise BadRequest("revision must be a whole number")
     header = request.headers.get("If-Match")
     if header is not None:
         from_header = revision_from_etag(header)
@@ -238,9 +252,7 @@ def pop_base_revision(request: HttpRequest, data: dict[str, Any]) -> int | None:
 def create(request: HttpRequest) -> HttpResponse:
     shape = finished_shape(request)  # before anything is stored
     data = read_json(request) if request.body else {}
-    unknown = sorted(set(data) - CREATE_KEYS)
-    if unknown:
-        raise BadRequest(f"unknown key {unknown[0]!r}; a new table takes rules, players and mano")
+    check_request(contract.NewTable, data, keys="a new table takes rules, players and mano")
     table = services.create_table(
         players=data.get("players"), rules=data.get("rules"), mano=data.get("mano")
     )
@@ -287,10 +299,9 @@ def detail(request: HttpRequest, table_id: str) -> HttpResponse:
 def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
     table = authorized_table(request, table_id)
     data = read_json(request)
+    check_request(contract.AddHand, data, whole=("number",))
     number = data.pop("number", None)
     client_id = data.pop("client_id", None)
-    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-        raise BadRequest("number must be a whole number")
     result = services.add_hand(
         table,
         data,
@@ -309,7 +320,7 @@ def add_hand(request: HttpRequest, table_id: str) -> HttpResponse:
 def add_piedras(request: HttpRequest, table_id: str) -> HttpResponse:
     """Piedras tapped by hand for a side ({"side": "A", "n": 5}): an entry among the hands."""
     return _add_entry(
-        request, table_id, PIEDRAS_KEYS, "piedras take side, n and client_id",
+        request, table_id, contract.PiedrasRequest, "piedras take side, n and client_id",
         lambda table, data, **write: services.add_piedras(
             table, data.get("side"), data.get("n"), **write),
     )
@@ -322,7 +333,7 @@ def add_perete(request: HttpRequest, table_id: str) -> HttpResponse:
     """A perete ({"side": "A"}: 4 5 6 7 shown by a player of that side) on a table that
     plays it: one piedra to the side, an entry among the hands like a piedras tap."""
     return _add_entry(
-        request, table_id, PERETE_KEYS, "a perete takes side and client_id",
+        request, table_id, contract.PereteRequest, "a perete takes side and client_id",
         lambda table, data, **write: services.add_hand(
             table, services.perete_record(data.get("side")), **write),
     )
@@ -331,17 +342,16 @@ def add_perete(request: HttpRequest, table_id: str) -> HttpResponse:
 def _add_entry(
     request: HttpRequest,
     table_id: str,
-    keys: set[str],
+    kind: Any,
     takes: str,
     add: Callable[..., services.WriteResult],
 ) -> HttpResponse:
     """An entry tapped for a side (piedras, a perete), with its revision and retry keys:
-    `add(table, data, **write)` is the service that stores it."""
+    `kind` is its body's type in the contract, `add(table, data, **write)` the service
+    that stores it."""
     table = authorized_table(request, table_id)
     data = read_json(request)
-    unknown = sorted(set(data) - keys)
-    if unknown:
-        raise BadRequest(f"unknown key {unknown[0]!r}; {takes}")
+    check_request(kind, data, keys=takes, whole=("revision",))
     base = pop_base_revision(request, data)
     result = add(
         table,
@@ -384,6 +394,7 @@ def hand(request: HttpRequest, table_id: str, number: int) -> HttpResponse:
 def replace_hand(request: HttpRequest, table_id: str, number: int) -> HttpResponse:
     table = authorized_table(request, table_id)
     data = read_json(request)
+    check_request(contract.ReplaceHand, data, whole=("revision",))
     base = pop_base_revision(request, data)
     result = services.replace_hand(
         table,

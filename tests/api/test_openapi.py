@@ -271,11 +271,15 @@ def test_import_example_makes_a_table(client: Client) -> None:
 # -- schemathesis over the real app -------------------------------------------------------------
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", get_wsgi_application())
-# Both valid and invalid requests, at most 50 of each kind per operation: CI has 2 cores.
+# Both valid and invalid requests, at most 20 of each kind per operation: CI has 2 cores.
+# No coverage phase: tests/api/test_fuzz.py sends its boundary cases over real HTTP with
+# every check; here the random cases only (issue 36.5: 12 fuzz cases were 63% of
+# tests/api's time).
 schema.config.generation.update(
     modes=[schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE],
-    max_examples=examples(50),
+    max_examples=examples(20),
 )
+schema.config.phases.coverage.enabled = False
 
 
 @schemathesis.check
@@ -291,7 +295,7 @@ def error_is_the_error_object(ctx: Any, response: Any, case: Any) -> None:
 
 @pytest.mark.django_db(transaction=True)
 @schema.parametrize()
-@settings(max_examples=examples(50), deadline=None,
+@settings(max_examples=examples(20), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                  HealthCheck.function_scoped_fixture])
 def test_api_never_500_and_errors_are_the_error_object(case: Any) -> None:
