@@ -28,9 +28,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signing
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_ratelimit.core import get_usage
+
+from muscore import problems
 
 View = Callable[..., HttpResponse]
 
@@ -175,13 +177,10 @@ def too_many_requests(request: HttpRequest, seconds: int, api: bool,
     busy rather than this address; with `account`, that the account had too many tries
     and a device that logged into it before gets in)."""
     if api:
-        response: HttpResponse = JsonResponse(
-            {
-                "error": f"too many requests from this address: try again in {seconds} seconds",
-                "retry_after": seconds,
-            },
-            status=429,
-        )
+        response: HttpResponse = problems.problem(
+            429, "api", "too_many_requests",
+            f"too many requests from this address: try again in {seconds} seconds",
+            retry_after=seconds)
     else:
         # A long wait in minutes: "9950 seconds" means nothing to a player.
         minutes = -(-seconds // 60) if seconds >= 120 else 0

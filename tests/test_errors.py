@@ -206,20 +206,31 @@ def test_every_family_reaches_the_apis_one_answer(
     with override("es"):
         answer = refuses(RequestFactory().post("/api/v1/x"))
     assert answer.status_code == status
-    assert answer["Content-Type"] == "application/json"
+    assert answer["Content-Type"] == "application/problem+json"
     body = json.loads(answer.content)
-    assert body == {"error": english, **error.api_fields()}
+    # RFC 9457 problem details with the refusal's code; its English (no Accept-Language)
+    # as its detail and as "error", what the API has always answered, and its fields.
+    assert body == {"type": f"urn:muscore:problem:{error.family}:{error.code}",
+                    "title": error.code.replace("_", " ").capitalize(), "status": status,
+                    "detail": english, "code": error.code, "error": english,
+                    **error.api_fields()}
     assert answer.content == error_answer(error).content
 
 
 def test_the_api_body_is_byte_for_byte_what_the_ladder_answered() -> None:
-    # {"error": ..., then the family's fields}, as the eight except clauses wrote it.
+    # The problem's members, then {"error": ..., then the family's fields}, as the eight
+    # except clauses wrote it.
     conflict = HandConflict(_SAVED, _HAND, n=3)
     assert error_answer(conflict).content == (
-        b'{"error": "another phone already saved hand 3: here it is", '
+        b'{"type": "urn:muscore:problem:table:hand_conflict", "title": "Hand conflict", '
+        b'"status": 409, "detail": "another phone already saved hand 3: here it is", '
+        b'"code": "hand_conflict", '
+        b'"error": "another phone already saved hand 3: here it is", '
         b'"hand": {"number": 3, "record": {"hands": {}}}}')
     assert error_answer(StaleEdit(_NO_HAND, 5, n=1)).content == (
-        b'{"error": "hand 1 does not exist", "revision": 5}')
+        b'{"type": "urn:muscore:problem:table:stale_edit", "title": "Stale edit", '
+        b'"status": 409, "detail": "hand 1 does not exist", "code": "stale_edit", '
+        b'"error": "hand 1 does not exist", "revision": 5}')
 
 
 def test_the_acting_user_is_typed_everywhere() -> None:

@@ -29,12 +29,12 @@ def _find(championship_id: int) -> Championship | None:
 def detail(request: HttpRequest, championship_id: int) -> HttpResponse:
     championship = _find(championship_id)
     if championship is None:
-        return error(NOT_FOUND, 404)
+        return error(NOT_FOUND, 404, "championship_not_found")
     page = request.GET.get("pagina", "1")
     # ASCII digits ("²".isdigit() too, and int() refuses it), nine at most (the document's
     # maximum).
     if not re.fullmatch("[0-9]{1,9}", page) or int(page) < 1:
-        return error("pagina is a page number: 1, 2, 3...", 400)
+        return error("pagina is a page number: 1, 2, 3...", 400, "bad_page")
     # Kept by the championship's stamp and the request's language (the names of its
     # groups and games: muscore.leagues.names): the first request after a change builds
     # it, the next ones read it, a client holding it gets a 304.
@@ -59,10 +59,10 @@ def detail(request: HttpRequest, championship_id: int) -> HttpResponse:
 def entries_csv(request: HttpRequest, championship_id: int) -> HttpResponse:
     championship = _find(championship_id)
     if championship is None:
-        return error(NOT_FOUND, 404)
+        return error(NOT_FOUND, 404, "championship_not_found")
     sep = export.SEPARATORS.get(request.GET.get("sep", ";"))
     if sep is None:
-        return error("sep is one of ';' (the default), ',' or 'tab'", 400)
+        return error("sep is one of ';' (the default), ',' or 'tab'", 400, "bad_sep")
     response = HttpResponse(export.entries_csv(championship, sep),
                             content_type="text/csv; charset=utf-8")
     patch_vary_headers(response, ("Accept-Language", "Cookie"))  # its words
@@ -72,4 +72,4 @@ def entries_csv(request: HttpRequest, championship_id: int) -> HttpResponse:
 
 def not_found(request: HttpRequest, rest: str) -> HttpResponse:
     # Any other path under championships/ answers in JSON, not with the site's HTML 404.
-    return error(NOT_FOUND, 404)
+    return error(NOT_FOUND, 404, "championship_not_found")

@@ -464,8 +464,34 @@ class Preparing(TypedDict):
     retry_after: int
 
 
+class Error(TypedDict):
+    """Every error: RFC 9457 problem details (application/problem+json) with the
+    refusal's `code`, and `error`, its English words (a program matches `code`; `detail`
+    says it in the language Accept-Language asks for, and so does `message` when that is
+    not English). Some carry more: `hand` (409, the stored hand), `revision` (409, the
+    table's current revision), `number` (400, the later hand a change would break),
+    `retry_after` (429, seconds), `standings_csv`, `matches_csv` and `export` (409, a
+    ceros tournament's documents)."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    error: str
+    message: NotRequired[str]
+    hand: NotRequired[dict[str, Any]]
+    revision: NotRequired[int]
+    number: NotRequired[int]
+    retry_after: NotRequired[int]
+    standings_csv: NotRequired[str]
+    matches_csv: NotRequired[str]
+    export: NotRequired[str]
+
+
 # The types the document names, under the names it gives them.
 NAMED: dict[str, Any] = {
+    "Error": Error,
     "Rules": Rules, "Lance": Lance, "HandRecordBody": HandRecordBody,
     "PiedrasEntry": PiedrasEntry, "PereteEntry": PereteEntry, "HandRecord": HandRecord,
     "Step": Step, "Result": Result, "Vaca": Vaca, "VacaResult": VacaResult,

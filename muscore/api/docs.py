@@ -22,6 +22,14 @@ def openapi_json(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _example(response: dict[str, Any]) -> str:
+    """A response's example, JSON (an answer) or problem details (an error), as text."""
+    for content in response.get("content", {}).values():
+        if "example" in content:
+            return json.dumps(content["example"], indent=2, ensure_ascii=False)
+    return ""
+
+
 def _operations() -> list[dict[str, Any]]:
     out = []
     for path, methods in openapi.resolved(openapi.PATHS).items():
@@ -37,10 +45,7 @@ def _operations() -> list[dict[str, Any]]:
                 if "example" in body else "",
                 "responses": [
                     {"status": status, "description": r["description"],
-                     "example": json.dumps(r["content"]["application/json"]["example"], indent=2,
-                                           ensure_ascii=False)
-                     if "example" in r.get("content", {}).get("application/json", {}) else ""}
-                    for status, r in op["responses"].items()
+                     "example": _example(r)} for status, r in op["responses"].items()
                 ],
             })
     return out

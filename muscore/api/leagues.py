@@ -80,7 +80,8 @@ CEROS = ("this competition is a ceros tournament, whose table is not the league 
 
 
 def _ceros_refusal(league_id: int) -> HttpResponse:
-    return error(CEROS, 409, standings_csv=reverse("api:league_standings_csv", args=[league_id]),
+    return error(CEROS, 409, "ceros_tournament",
+                 standings_csv=reverse("api:league_standings_csv", args=[league_id]),
                  matches_csv=reverse("api:league_matches_csv", args=[league_id]),
                  export=reverse("api:league_export", args=[league_id]))
 
@@ -91,7 +92,7 @@ def detail(request: HttpRequest, league_id: int) -> HttpResponse:
     if found is not None and found[3] == IMPORTING:
         return _importing()
     if found is None:
-        return error(NOT_FOUND, 404)
+        return error(NOT_FOUND, 404, "league_not_found")
     etag, stamp, revision, kind, language = found
     if kind == Competition.Format.CEROS:
         return _ceros_refusal(league_id)
@@ -133,7 +134,7 @@ def _download(body: str | bytes, content_type: str, filename: str) -> HttpRespon
 def export(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
-        return error(NOT_FOUND, 404)
+        return error(NOT_FOUND, 404, "league_not_found")
     if competition.status == Competition.Status.IMPORTING:
         return _importing()
     filename = f"liga-{league_id}.json"
@@ -199,10 +200,10 @@ def _sep(request: HttpRequest) -> str | None:
 def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
-        return error(NOT_FOUND, 404)
+        return error(NOT_FOUND, 404, "league_not_found")
     sep = _sep(request)
     if sep is None:  # a bad request is one whatever the league's state (the document's 400)
-        return error(BAD_SEP, 400)
+        return error(BAD_SEP, 400, "bad_sep")
     if competition.status == Competition.Status.IMPORTING:
         return _importing()
     # Kept per revision like a small league's matches.csv (issue 28: a CSV made on every
@@ -225,10 +226,10 @@ def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
 def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     competition = _competition(league_id)
     if competition is None:
-        return error(NOT_FOUND, 404)
+        return error(NOT_FOUND, 404, "league_not_found")
     sep = _sep(request)
     if sep is None:  # a bad request is one whatever the league's state (the document's 400)
-        return error(BAD_SEP, 400)
+        return error(BAD_SEP, 400, "bad_sep")
     if competition.status == Competition.Status.IMPORTING:
         return _importing()
     filename = f"partidas-{league_id}.csv"
@@ -256,4 +257,4 @@ def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
 
 def not_found(request: HttpRequest, rest: str) -> HttpResponse:
     # Any other path under leagues/ answers in JSON too, not with the site's HTML 404 page.
-    return error(NOT_FOUND, 404)
+    return error(NOT_FOUND, 404, "league_not_found")

@@ -17,6 +17,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override
 
+from muscore import problems
 from muscore.api import contract
 from muscore.api.openapi_examples import (
     ADD_HAND_REQUEST,
@@ -85,7 +86,11 @@ def _json(schema: dict[str, Any], description: str | Promise, example: Any = Non
 
 
 def _error(description: str | Promise, example: Any = None) -> dict[str, Any]:
-    return _json(_ref("Error"), description, example)
+    """An error's answer: problem details (RFC 9457, muscore.problems)."""
+    content: dict[str, Any] = {"schema": _ref("Error")}
+    if example is not None:
+        content["example"] = example
+    return {"description": description, "content": {problems.CONTENT_TYPE: content}}
 
 
 def _body(schema: dict[str, Any], example: Any, required: bool = True) -> dict[str, Any]:
@@ -103,25 +108,12 @@ IDEMPOTENCY_REUSED = _error(_("La Idempotency-Key ya se usó para otra petición
 TOO_MANY = {
     **_error(_("Demasiadas peticiones de este tipo desde esta dirección (muscore/ratelimits.py): "
                "no ha cambiado nada; vuelve a intentarlo pasados `retry_after` segundos."),
-             {"error": "too many requests from this address: try again in 42 seconds",
-              "retry_after": 42}),
+             ERROR_EXAMPLES["too_many"]),
     "headers": {"Retry-After": {"description": _("Segundos de espera."),
                                 "schema": {"type": "integer"}}},
 }
 
 SCHEMAS: dict[str, Any] = {
-    "Error": {
-        "type": "object",
-        "description": "Every error. Some carry more: `hand` (409, the stored hand), "
-                       "`revision` (409, the table's current revision), `number` (400, the "
-                       "later hand a change would break), `retry_after` (429, seconds), "
-                       "`standings_csv` and `matches_csv` (409, a ceros tournament's CSVs).",
-        "properties": {"error": {"type": "string"}, "hand": {"type": "object"},
-                       "revision": {"type": "integer"}, "number": {"type": "integer"},
-                       "retry_after": {"type": "integer"},
-                       "standings_csv": {"type": "string"}, "matches_csv": {"type": "string"}},
-        "required": ["error"],
-    },
     # Every shape of the game and the tables: written by pydantic from muscore.api.contract.
     **contract.components(),
 }
@@ -295,7 +287,7 @@ PATHS: dict[str, Any] = {
 LEAGUE_ID = {"name": "league_id", "in": "path", "required": True,
              "schema": {"type": "integer", "minimum": 1},
              "description": _("El id de la competición (lo muestra su página de liga).")}
-LEAGUE_NOT_FOUND = _error(_("No existe esa liga."), {"error": "there is no such league"})
+LEAGUE_NOT_FOUND = _error(_("No existe esa liga."), ERROR_EXAMPLES["no_league"])
 LEAGUE_ETAG = {"ETag": {"description": _("Cambia con cada resultado, pareja o partida de la "
                                          "liga."), "schema": {"type": "string"}}}
 EXPORT_HEADERS = {
@@ -461,7 +453,7 @@ CHAMPIONSHIP_ID = {"name": "championship_id", "in": "path", "required": True,
                    "schema": {"type": "integer", "minimum": 1},
                    "description": _("El id del campeonato (lo muestra su página).")}
 CHAMPIONSHIP_NOT_FOUND = _error(_("No existe ese campeonato."),
-                                {"error": "there is no such championship"})
+                                ERROR_EXAMPLES["no_championship"])
 PATHS.update({
     "/api/v1/championships/{championship_id}": {"get": {
         "operationId": "getChampionship", "tags": ["championships"],
@@ -482,7 +474,7 @@ PATHS.update({
                                    _("El campeonato.")),
                       "304": {"description": _("Sin cambios desde el ETag de If-None-Match.")},
                       "400": _error(_("La página no es un número entero desde 1."),
-                                    {"error": "pagina is a page number: 1, 2, 3..."}),
+                                    ERROR_EXAMPLES["bad_page"]),
                       "404": CHAMPIONSHIP_NOT_FOUND, "405": METHOD},
     }},
     "/api/v1/championships/{championship_id}/entries.csv": {"get": {

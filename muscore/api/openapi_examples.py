@@ -3,7 +3,11 @@ tests/api/test_openapi.py checks each one against muscore.rules and the live app
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
+
+from muscore.problems import problem_type, title
 
 SEED_HANDS = {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7", "3": "S S 7 7"}
 #: Five piedras (an amarraco) for side A, tapped by hand.
@@ -41,7 +45,15 @@ SCORE_RESPONSE = {
     ],
 }
 SCORE_ERROR_REQUEST = {"hands": {**SEED_HANDS, "0": "R R R R R"}}
-SCORE_ERROR_RESPONSE = {"error": "Seat 0 has 5 cards (R R R R R): a hand has 4."}
+def problem(status: int, family: str, code: str, error: Any, **extra: Any) -> dict[str, Any]:
+    """An error's answer (muscore.problems) as the API gives it to a request without
+    Accept-Language: its detail is its English `error`."""
+    return {"type": problem_type(family, code), "title": title(code), "status": status,
+            "detail": error, "code": code, "error": error, **extra}
+
+
+SCORE_ERROR_RESPONSE = problem(400, "rules", "card_count",
+                               "Seat 0 has 5 cards (R R R R R): a hand has 4.")
 
 #: Hand 1 en paso: A 2, B 8. Hand 2 (mano 1): B's envido in grande rejected, deje 1 (9);
 #: chica A (3), pares B 4 (13), juego B alone 4 (17).
@@ -75,6 +87,14 @@ CREATE_RESPONSE = {
 }
 ADD_HAND_REQUEST = {"hands": SEED_HANDS, "number": 1}
 ERROR_EXAMPLES = {
-    "no_key": {"error": "this needs the table's edit key in the X-Table-Key header"},
-    "no_table": {"error": _("no hay ninguna mesa con ese enlace")},
+    "no_key": problem(403, "api", "no_key",
+                      "this needs the table's edit key in the X-Table-Key header"),
+    "no_table": problem(404, "table", "table_not_found", _("no hay ninguna mesa con ese enlace")),
+    "too_many": problem(429, "api", "too_many_requests",
+                        "too many requests from this address: try again in 42 seconds",
+                        retry_after=42),
+    "no_league": problem(404, "api", "league_not_found", "there is no such league"),
+    "no_championship": problem(404, "api", "championship_not_found",
+                               "there is no such championship"),
+    "bad_page": problem(400, "api", "bad_page", "pagina is a page number: 1, 2, 3..."),
 }

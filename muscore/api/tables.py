@@ -1,8 +1,9 @@
 """The tables JSON API (issue #3 point 5, issue #4): thin views over muscore.tables.services.
 
 Writes are authenticated by the table's edit key in the X-Table-Key header, not
-by a session, so the API is CSRF exempt. Every error is {"error": "..."} with a
-4xx status; a rejected request changes nothing (the services run each write
+by a session, so the API is CSRF exempt. Every error is RFC 9457 problem details with
+its code and {"error": "..."} (muscore.problems) with a 4xx status; a rejected request
+changes nothing (the services run each write
 in one transaction).
 """
 
@@ -22,7 +23,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import get_language_from_request
 from django.views.decorators.csrf import csrf_exempt
 
-from muscore import ratelimits
+from muscore import problems, ratelimits
 from muscore import text as unicode_text
 from muscore.api import contract
 from muscore.errors import MuscoreError
@@ -39,26 +40,37 @@ View = Callable[..., HttpResponse]
 
 
 class BadRequest(WordedError):
-    """The request itself (not the game) is malformed: 400 with this message."""
+    """The request itself (not the game) is malformed: 400 with this message and `code`
+    (what is wrong: "not_json", "unknown_key"...)."""
 
     family = "request"
 
+    def __init__(self, message: Any, /, code: str = "bad_request", **params: Any) -> None:
+        super().__init__(message, **params)
+        self.code = code
 
-def error(message: str, status: int, **extra: Any) -> JsonResponse:
-    return JsonResponse({"error": message, **extra}, status=status)
+
+def error(message: str, status: int, code: str, family: str = "api",
+          **extra: Any) -> JsonResponse:
+    """A refusal of the API's own (no table, no key, a method not allowed...): its
+    English message is its detail in every language."""
+    return problems.problem(status, family, code, message, **extra)
 
 
 def error_answer(refused: MuscoreError, request: HttpRequest | None = None) -> JsonResponse:
-    """The one place an error becomes the API's answer: its status, and its English
-    message with what its family adds (a conflict's stored hand, the table's revision).
-    ``error`` is always English (the contract's words, what a client matches); a request
-    whose Accept-Language asks for one of the site's other languages also gets
-    ``message``, the same refusal as the pages say it in that language (docs/api.md)."""
+    """The one place an error becomes the API's answer: RFC 9457 problem details with the
+    refusal's code and status, `detail` in the request's language (Accept-Language; the
+    contract's English without one), and what the API has always answered: `error`, the
+    English message a client matches, `message` when a language other than English was
+    asked for, and what its family adds (a conflict's stored hand, the table's revision)."""
     extra = refused.api_fields()
+    english = str(refused)
     language = asked_language(request)
+    detail = english
     if language:
-        extra["message"] = page_message(refused, language)
-    return JsonResponse({"error": str(refused), **extra}, status=refused.status)
+        detail = extra["message"] = page_message(refused, language)
+    return problems.problem(refused.status, refused.family, refused.code, english,
+                            detail=detail, **extra)
 
 
 def asked_language(request: HttpRequest | None) -> str:
@@ -82,7 +94,8 @@ def api_view(*methods: str) -> Callable[[View], View]:
             # HEAD wherever GET is (monitors, `curl -I`): the same answer, its body dropped
             # by the server.
             if request.method not in allowed:
-                response = error(f"method {request.method} is not allowed here", 405)
+                response = error(f"method {request.method} is not allowed here", 405,
+                                 "method_not_allowed")
                 response["Allow"] = ", ".join(allowed)
                 return response
             try:
@@ -99,7 +112,8 @@ def api_view(*methods: str) -> Callable[[View], View]:
 
 def too_big() -> JsonResponse:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    return error(f"the body is larger than {limit} bytes, the most this API reads", 413)
+    return error(f"the body is larger than {limit} bytes, the most this API reads", 413,
+                 "too_big")
 
 
 class PermissionDenied(Exception):
@@ -118,22 +132,23 @@ def json_number(text: str) -> int | float:
 
 def read_json(request: HttpRequest) -> dict[str, Any]:
     if not request.body:
-        raise BadRequest("the request needs a JSON object as its body")
+        raise BadRequest("the request needs a JSON object as its body", code="no_body")
     try:
         data = json.loads(request.body.decode("utf-8"), parse_float=json_number)
     except UnicodeDecodeError:
-        raise BadRequest("the body must be UTF-8 encoded JSON") from None
+        raise BadRequest("the body must be UTF-8 encoded JSON", code="not_json") from None
     except (ValueError, RecursionError) as exc:
-        raise BadRequest(f"the body is not valid JSON: {exc}") from None
+        raise BadRequest(f"the body is not valid JSON: {exc}", code="not_json") from None
     if not isinstance(data, dict):
-        raise BadRequest("the body must be a JSON object")
+        raise BadRequest("the body must be a JSON object", code="not_an_object")
     found = unicode_text.json_problem(data)
     if found == unicode_text.SURROGATE:
         raise BadRequest(
-            "the body holds text that is not valid Unicode (a lone surrogate such as \\ud800)"
-        )
+            "the body holds text that is not valid Unicode (a lone surrogate such as \\ud800)",
+            code="not_unicode")
     if found:
-        raise BadRequest("the body holds a control character (such as \\u0000) in a string")
+        raise BadRequest("the body holds a control character (such as \\u0000) in a string",
+                         code="control_character")
     return data
 
 
@@ -151,7 +166,8 @@ def with_key_check(view: View) -> View:
         try:
             return view(request, *args, **kwargs)
         except PermissionDenied:
-            return error("this needs the table's edit key in the X-Table-Key header", 403)
+            return error("this needs the table's edit key in the X-Table-Key header", 403,
+                         "no_key")
 
     return wrapper
 
@@ -168,7 +184,8 @@ def revision_from_etag(value: str) -> int:
     # ASCII digits only: "r²" passes str.isdigit() and then int() fails.
     if re.fullmatch(r"r[0-9]{1,10}", tag):
         return int(tag[1:])
-    raise BadRequest(f'If-Match must be an ETag of this API, such as "r3", not {value[:40]!r}')
+    raise BadRequest(f'If-Match must be an ETag of this API, such as "r3", not {value[:40]!r}',
+                     code="bad_etag")
 
 
 def state_response(state: Mapping[str, Any], status: int = 200) -> JsonResponse:
@@ -223,10 +240,10 @@ def check_request(kind: Any, data: Mapping[str, Any], *, keys: str = "",
         unknown = sorted(str(e["loc"][0]) for e in refused
                          if e["type"] == "extra_forbidden" and len(e["loc"]) == 1)
         if unknown:
-            raise BadRequest(f"unknown key {unknown[0]!r}; {keys}")
+            raise BadRequest(f"unknown key {unknown[0]!r}; {keys}", code="unknown_key")
     for name in whole:
         if any(e["loc"][:1] == (name,) and e["type"] in WHOLE_NUMBER_ERRORS for e in refused):
-            raise BadRequest(f"{name} must be a whole number")
+            raise BadRequest(f"{name} must be a whole number", code="not_whole")
 
 
 # pydantic's errors of a value that is no whole number (strict: a bool, a float, a string).
@@ -239,7 +256,8 @@ def pop_base_revision(request: HttpRequest, data: dict[str, Any]) -> int | None:
     if header is not None:
         from_header = revision_from_etag(header)
         if base is not None and base != from_header:
-            raise BadRequest("the revision in the body and the If-Match header differ")
+            raise BadRequest("the revision in the body and the If-Match header differ",
+                             code="revisions_differ")
         base = from_header
     return base
 
@@ -273,7 +291,7 @@ def finished_shape(request: HttpRequest) -> services.Finished:
             return shape
     raise BadRequest(
         'finished must be "summary" (the default: each finished vaca without its hands) '
-        'or "full" (every hand of every vaca)'
+        'or "full" (every hand of every vaca)', code="bad_finished"
     )
 
 
@@ -283,7 +301,7 @@ def detail(request: HttpRequest, table_id: str) -> HttpResponse:
     # The cheap path of an unchanged poll: one indexed query, no replay, no render.
     revision = services.table_revision(table_id)
     if revision is None:
-        return error("there is no such table", 404)
+        return error("there is no such table", 404, "table_not_found", family="table")
     etag = etag_for(revision)
     if etag_matches(request.headers.get("If-None-Match", ""), etag):
         response = HttpResponse(status=304)
@@ -427,4 +445,4 @@ def import_(request: HttpRequest) -> HttpResponse:
 @api_view("GET", "POST", "PUT", "DELETE", "PATCH")
 def not_found(request: HttpRequest, rest: str) -> HttpResponse:
     # Any other path under tables/ answers in JSON too, not with the site's HTML 404 page.
-    return error("there is no such resource in the tables API", 404)
+    return error("there is no such resource in the tables API", 404, "not_found")

@@ -155,7 +155,7 @@ def test_every_operation_says_how_it_fails_with_the_error_object() -> None:
                       or s == "404"}
             assert errors, (path, method)
             for status, response in errors.items():
-                schema = response["content"]["application/json"]["schema"]
+                schema = response["content"]["application/problem+json"]["schema"]
                 assert schema == {"$ref": "#/components/schemas/Error"}, (path, method, status)
 
 
@@ -184,9 +184,9 @@ def test_every_response_example_fits_its_schema() -> None:
     for _path, methods in SPEC["paths"].items():
         for _method, op in methods.items():
             for _status, response in op["responses"].items():
-                content = response.get("content", {}).get("application/json", {})
-                if "example" in content:
-                    validate(content["schema"], content["example"])
+                for content in response.get("content", {}).values():
+                    if "example" in content:
+                        validate(content["schema"], content["example"])
 
 
 def test_score_example_is_what_the_engine_and_the_app_answer(client: Client) -> None:
@@ -322,8 +322,8 @@ def test_odd_table_paths_answer_with_the_error_object_not_an_html_page(
 ) -> None:
     response = client.get(path)
     assert response.status_code == 404
-    assert response["Content-Type"] == "application/json"
-    assert response.json()["error"]
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["error"] and response.json()["code"] == "not_found"
 
 
 def test_piedras_example_works_on_a_live_table(client: Client) -> None:

@@ -14,6 +14,9 @@ from hypothesis import strategies as st
 from tests.examples import examples
 from tests.rules.test_examples import HANDS, VACAS, matches
 
+# An error's answer: RFC 9457 problem details with its code, and "error" (issue 36.5).
+PROBLEM = {"type", "title", "status", "detail", "code", "error"}
+
 
 def post(url: str, body: bytes, content_type: str = "application/json") -> tuple[int, Any]:
     request = urllib.request.Request(
@@ -32,7 +35,7 @@ def test_score_answers_every_example(live_server: Any) -> None:
         status, body = post(f"{live_server.url}/api/v1/score", json.dumps(case["record"]).encode())
         if case["expect"] == "error":
             assert status == 400, case["name"]
-            assert set(body) == {"error"} and body["error"]
+            assert set(body) == PROBLEM and body["error"] and body["code"]
         else:
             assert status == 200, (case["name"], body)
             matches(case["expect"], body)
@@ -104,4 +107,4 @@ def test_score_never_answers_500_for_any_json_body(client: Any, body: Any) -> No
         response = client.post(url, json.dumps(body), content_type="application/json")
         assert response.status_code in (200, 400), response.content
         if response.status_code == 400:
-            assert set(response.json()) == {"error"}
+            assert set(response.json()) == PROBLEM

@@ -87,7 +87,8 @@ def test_constant_queries(client: Client, django_assert_max_num_queries: Any) ->
 def test_not_found_and_read_only(client: Client) -> None:
     competition, user = liguilla(2)
     assert client.get("/api/v1/leagues/999999").status_code == 404
-    assert client.get(f"/api/v1/leagues/{2**40}").json() == {"error": "there is no such league"}
+    refused = client.get(f"/api/v1/leagues/{2**40}").json()
+    assert (refused["error"], refused["code"]) == ("there is no such league", "league_not_found")
     assert client.get("/api/v1/leagues/abc").status_code == 404
     before = (list(Match.objects.values()), list(Competition.objects.values()),
               Correction.objects.count())

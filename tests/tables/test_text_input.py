@@ -47,7 +47,7 @@ def names_json(bad: str) -> str:
 
 def assert_json_400(response: Any, words: str) -> None:
     assert response.status_code == 400, response.content[:300]
-    assert response["Content-Type"] == "application/json"
+    assert response["Content-Type"] == "application/problem+json"
     assert words in response.json()["error"]
 
 
