@@ -273,7 +273,9 @@ class ReplayedEntry(TypedDict):
     juego: int
     score: Score
     winner: SideName | None
-    result: Result
+    # Always answered; left optional as the document always had it, so that its replay
+    # example can leave each entry's long result out.
+    result: NotRequired[Result]
     piedras: NotRequired[PiedrasTap]
     perete: NotRequired[PereteNoted]
 
