@@ -22,12 +22,11 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
-from muscore import ratelimits
+from muscore import conditional, ratelimits
 from muscore.api.tables import api_view, error
 from muscore.leagues import ceros_rounds, documents, prepared
 from muscore.leagues.compute.spreadsheet import SEPARATORS
 from muscore.leagues.models import Competition
-from muscore.tables.live import etag_matches
 
 BODY_CACHE_SECONDS = 3600
 # Ids past a 32-bit integer are no competition of this app (and PostgreSQL would refuse them).
@@ -96,8 +95,9 @@ def detail(request: HttpRequest, league_id: int) -> HttpResponse:
     etag, stamp, revision, kind, language = found
     if kind == Competition.Format.CEROS:
         return _ceros_refusal(league_id)
-    if etag_matches(request.headers.get("If-None-Match", ""), etag):
-        response = HttpResponse(status=304)
+    unchanged = conditional.not_modified(request, etag)
+    if unchanged is not None:
+        response: HttpResponse = unchanged
     else:
         key = f"muscore:league-doc:{league_id}:{stamp}:{revision}:{language}"
         body = cache.get(key)

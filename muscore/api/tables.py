@@ -23,13 +23,12 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import get_language_from_request
 from django.views.decorators.csrf import csrf_exempt
 
-from muscore import problems, ratelimits
+from muscore import conditional, problems, ratelimits
 from muscore import text as unicode_text
 from muscore.api import contract
 from muscore.errors import MuscoreError
 from muscore.messages import WordedError, page_message
 from muscore.tables import services
-from muscore.tables.live import etag_matches
 from muscore.tables.models import Change, Table
 
 log = logging.getLogger(__name__)
@@ -303,11 +302,11 @@ def detail(request: HttpRequest, table_id: str) -> HttpResponse:
     if revision is None:
         return error("there is no such table", 404, "table_not_found", family="table")
     etag = etag_for(revision)
-    if etag_matches(request.headers.get("If-None-Match", ""), etag):
-        response = HttpResponse(status=304)
-        response["ETag"] = etag
-        response["Cache-Control"] = "no-cache"
-        return response
+    unchanged = conditional.not_modified(request, etag)
+    if unchanged is not None:
+        unchanged["ETag"] = etag
+        unchanged["Cache-Control"] = "no-cache"
+        return unchanged
     return state_text_response(services.read_state(services.get_table(table_id), shape))
 
 

@@ -30,15 +30,15 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, F, Max, Sum
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from muscore import bus
+from muscore import bus, conditional
 from muscore.championships.models import Championship, Phase, Sede
-from muscore.tables.live import RELEASE, etag_matches
+from muscore.tables.live import RELEASE
 
 #: A kept body lives this long unless a change makes another key first.
 BODY_SECONDS = 3600
@@ -182,10 +182,9 @@ def page_etag(request: HttpRequest, found: Key) -> str:
 
 
 def not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
-    """A 304 when the client's copy is ``etag``, else None."""
-    if etag_matches(request.headers.get("If-None-Match", ""), etag):
-        return mark(HttpResponseNotModified(), etag)
-    return None
+    """A 304 when the client's copy is ``etag`` (muscore.conditional), else None."""
+    unchanged = conditional.not_modified(request, etag)
+    return None if unchanged is None else mark(unchanged, etag)
 
 
 def mark(response: HttpResponse, etag: str, *, public: bool = False) -> HttpResponse:

@@ -55,16 +55,6 @@ def board_etag(revision: int, language: str, partial: bool) -> str:
     return f'"b{revision}-{language}-{"p" if partial else "f"}-{RELEASE}"'
 
 
-def etag_matches(header: str, etag: str) -> bool:
-    """If-None-Match holds `etag` (weak comparison, as RFC 9110 asks for it) or *."""
-    bare = etag.removeprefix("W/")
-    for candidate in header.split(","):
-        tag = candidate.strip().removeprefix("W/")
-        if tag in (bare, "*"):
-            return True
-    return False
-
-
 def mark_board(response: HttpResponse, etag: str) -> HttpResponse:
     """The headers of a board response, full or 304: the same on both paths."""
     response["ETag"] = etag

@@ -20,10 +20,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, models
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.module_loading import import_string
 
+from muscore import conditional
 from muscore.tables import live
 from muscore.tables.models import Table
 
@@ -115,9 +116,8 @@ class NotModifiedMiddleware:
                 return None
             language = translation.get_language_from_request(request)
             etag = live.board_etag(revision, language, live.is_partial(request))
-            if not live.etag_matches(header, etag):
-                return None
-            return live.mark_board(HttpResponseNotModified(), etag)
+            unchanged = conditional.not_modified(request, etag)
+            return None if unchanged is None else live.mark_board(unchanged, etag)
         if match := API_STATE.match(path):
             if request.GET.get("finished", "summary") not in ("summary", "full"):
                 return None  # the view answers the 400 the OpenAPI document promises
@@ -126,10 +126,9 @@ class NotModifiedMiddleware:
                 return None
             revision = row[0]
             etag = api_etag(revision)
-            if not live.etag_matches(header, etag):
-                return None
-            response = HttpResponseNotModified()
-            response["ETag"] = etag
-            response["Cache-Control"] = "no-cache"
-            return response
+            unchanged = conditional.not_modified(request, etag)
+            if unchanged is not None:
+                unchanged["ETag"] = etag
+                unchanged["Cache-Control"] = "no-cache"
+            return unchanged
         return None

@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from muscore import conditional
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
 from muscore.clubs.views import club_context
@@ -48,7 +49,6 @@ from muscore.leagues.views.base import (
     substitute_forms,
 )
 from muscore.messages import page_message
-from muscore.tables.live import etag_matches
 from muscore.text import sorted_by_name
 
 # --- the club page (its players and pairs, and its competitions) ----------------------------------
@@ -70,9 +70,9 @@ def club_page(request: HttpRequest, club: Club, status: int = 200) -> HttpRespon
     club_stamp = club_kept.stamp(club)
     tag = club_kept.etag(request, club_stamp, context["organiser"])
     # A message waiting for the reader (a refusal, after a write) is shown, never a 304.
-    if (status == 200 and etag_matches(request.headers.get("If-None-Match", ""), tag)
-            and not len(messages.get_messages(request))):
-        return club_kept.mark(HttpResponseNotModified(), tag)
+    unchanged = conditional.not_modified(request, tag) if status == 200 else None
+    if unchanged is not None and not len(messages.get_messages(request)):
+        return club_kept.mark(unchanged, tag)
     context.update(club_kept.kept(club, club_stamp, lambda: club_lists(club)))
     return club_kept.mark(render(request, "leagues/club.html", context, status=status), tag)
 

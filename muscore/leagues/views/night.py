@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,6 +13,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from muscore import conditional
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
 from muscore.clubs.views import club_context
@@ -52,9 +53,9 @@ def _render(request: HttpRequest, club: Club, error: str = "", status: int = 200
     confirmations.accept_due(club=club)
     rows = night.night(club)
     etag = _etag(rows)
-    header = request.headers.get("If-None-Match")
-    if partial and header and live.etag_matches(header, etag):
-        return live.mark_board(HttpResponseNotModified(), etag)
+    unchanged = conditional.not_modified(request, etag) if partial else None
+    if unchanged is not None:
+        return live.mark_board(unchanged, etag)
     totals = {key: sum(getattr(row, key) for row in rows)
               for key in ("in_play", "waiting", "disputed", "to_mark")}
     context = {

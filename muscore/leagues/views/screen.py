@@ -23,7 +23,6 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBase,
-    HttpResponseNotModified,
 )
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -31,7 +30,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from muscore import ratelimits
+from muscore import conditional, ratelimits
 from muscore.clubs.models import Club
 from muscore.leagues import card, confirmations, pages, prepared
 from muscore.leagues.models import Competition
@@ -76,9 +75,9 @@ def tv(request: HttpRequest, slug: str) -> HttpResponseBase:
         competition.refresh_from_db(fields=["revision", "status"])
     partial = request.GET.get("live") == "1"
     etag = tv_etag(competition, partial)
-    header = request.headers.get("If-None-Match")
-    if header and live.etag_matches(header, etag):
-        return live.mark_board(HttpResponseNotModified(), etag)
+    unchanged = conditional.not_modified(request, etag)
+    if unchanged is not None:
+        return live.mark_board(unchanged, etag)
     query = f"?liga={competition.pk}&" if competition is not None else "?"
     context: dict[str, Any] = {
         "club": club,
@@ -169,10 +168,8 @@ def _card_etag(competition: Competition, what: str, revision: int | None = None)
 
 
 def _cached(request: HttpRequest, etag: str) -> HttpResponse | None:
-    header = request.headers.get("If-None-Match")
-    if header and live.etag_matches(header, etag):
-        return _mark_card(HttpResponseNotModified(), etag)
-    return None
+    unchanged = conditional.not_modified(request, etag)
+    return None if unchanged is None else _mark_card(unchanged, etag)
 
 
 def _mark_card(response: HttpResponse, etag: str) -> HttpResponse:
