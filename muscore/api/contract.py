@@ -16,7 +16,7 @@ annotations at run time.
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Annotated, Any, Literal, NotRequired, Union
+from typing import Annotated, Any, Literal, NotRequired, Required, Union
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
@@ -466,6 +466,92 @@ class Preparing(TypedDict):
     retry_after: int
 
 
+# -- a league (docs/league.md) ---------------------------------------------------------------
+
+#: Two of a match's pairs (indices into the league's pairs), or their juegos, or tantos.
+Two = Annotated[list[Count], Field(min_length=2, max_length=2)]
+
+
+class LeagueMatch(TypedDict, total=False):
+    """One vaca between two pairs (indices into pairs): its result is juegos (and tantos),
+    a vaca's hands (export), a forfeit, or nothing yet."""
+
+    round: Annotated[int, Field(ge=1)]
+    pairs: Required[Two]
+    juegos: Two
+    tantos: Two
+    vaca: dict[str, Any]
+    forfeit: Count | Literal["both"]
+    players: Annotated[list[list[str] | None], Field(min_length=2, max_length=2)]
+
+
+class StandingsRow(TypedDict):
+    """A pair's line of the standings."""
+
+    position: int
+    pair: int
+    name: str
+    played: int
+    won: int
+    lost: int
+    forfeits: int
+    points: int
+    juegos_for: int
+    juegos_against: int
+    tantos_for: int
+    tantos_against: int
+    group: NotRequired[Annotated[str, Field(description="Groups + knockout only: the group.")]]
+
+
+class LeagueFormat(TypedDict, total=False):
+    """Groups and ceros only (docs/league.md, the format): what kind of competition it
+    is."""
+
+    kind: Required[Literal["liguilla", "groups", "ceros"]]
+    groups: Literal[2, 4]
+    ceros: Annotated[int, Field(ge=1, le=5)]
+
+
+class LeaguePoints(TypedDict, total=False):
+    """The points of a win, a loss and a forfeit."""
+
+    win: int
+    loss: int
+    forfeit: int
+
+
+class LeaguePair(TypedDict):
+    """A pair: its name and its players."""
+
+    name: str
+    players: list[str]
+
+
+class League(TypedDict):
+    """A league as docs/league.md writes it."""
+
+    name: str
+    format: NotRequired[LeagueFormat]
+    rules: Rules
+    points: LeaguePoints
+    legs: Literal[1, 2]
+    draw: list[Count]
+    pairs: list[LeaguePair]
+    matches: list[LeagueMatch]
+    standings: NotRequired[list[StandingsRow]]
+
+
+class Championship(TypedDict):
+    """A championship (its venues, quotas and phases, each competition in docs/league.md's
+    form), a page of its venues at a time."""
+
+    id: int
+    name: str
+    sedes: list[Any]
+    page: dict[str, Any]
+    phases: list[Any]
+
+
 class Error(TypedDict):
     """Every error: RFC 9457 problem details (application/problem+json) with the
     refusal's `code`, and `error`, its English words (a program matches `code`; `detail`
@@ -501,7 +587,8 @@ NAMED: dict[str, Any] = {
     "TableAnswer": TableAnswer, "TableCreated": TableCreated, "NewTable": NewTable,
     "Export": Export, "ImportedTable": ImportedTable, "HandEntry": HandEntry,
     "AddHand": AddHand, "ReplaceHand": ReplaceHand, "PiedrasRequest": PiedrasRequest,
-    "PereteRequest": PereteRequest, "Preparing": Preparing,
+    "PereteRequest": PereteRequest, "Preparing": Preparing, "League": League,
+    "LeagueMatch": LeagueMatch, "StandingsRow": StandingsRow, "Championship": Championship,
 }
 # The unions' descriptions (a TypedDict's is its docstring).
 UNION_DESCRIPTIONS = {

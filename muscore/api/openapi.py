@@ -113,10 +113,8 @@ TOO_MANY = {
                                 "schema": {"type": "integer"}}},
 }
 
-SCHEMAS: dict[str, Any] = {
-    # Every shape of the game and the tables: written by pydantic from muscore.api.contract.
-    **contract.components(),
-}
+# Every shape the API speaks, written by pydantic from muscore.api.contract (docs/api.md).
+SCHEMAS: dict[str, Any] = contract.components()
 
 NUMBER = {"name": "number", "in": "path", "required": True,
           "schema": {"type": "integer", "minimum": 0}, "description": _("El número de la mano, "
@@ -299,65 +297,6 @@ EXPORT_HEADERS = {
                                      "segundos hasta volver a pedirla."),
                     "schema": {"type": "integer"}},
 }
-_PAIR_INDICES = {"type": "array", "items": {"type": "integer", "minimum": 0},
-                 "minItems": 2, "maxItems": 2}
-_TWO_COUNTS = {"type": "array", "items": {"type": "integer", "minimum": 0},
-               "minItems": 2, "maxItems": 2}
-SCHEMAS["LeagueMatch"] = {
-    "type": "object",
-    "description": "One vaca between two pairs (indices into pairs): its result is juegos "
-                   "(and tantos), a vaca's hands (export), a forfeit, or nothing yet.",
-    "properties": {
-        "round": {"type": "integer", "minimum": 1},
-        "pairs": _PAIR_INDICES,
-        "juegos": _TWO_COUNTS,
-        "tantos": _TWO_COUNTS,
-        "vaca": {"type": "object"},
-        "forfeit": {"oneOf": [{"type": "integer", "minimum": 0}, {"const": "both"}]},
-        "players": {"type": "array", "minItems": 2, "maxItems": 2,
-                    "items": {"oneOf": [{"type": "null"},
-                                        {"type": "array", "items": {"type": "string"}}]}},
-    },
-    "required": ["pairs"],
-}
-SCHEMAS["StandingsRow"] = {
-    "type": "object",
-    "properties": {k: {"type": "integer"} for k in (
-        "position", "pair", "played", "won", "lost", "forfeits", "points", "juegos_for",
-        "juegos_against", "tantos_for", "tantos_against")} | {
-        "name": {"type": "string"},
-        "group": {"type": "string", "description": "Groups + knockout only: the group."}},
-    "required": ["position", "pair", "name", "played", "won", "lost", "forfeits", "points",
-                 "juegos_for", "juegos_against", "tantos_for", "tantos_against"],
-}
-SCHEMAS["League"] = {
-    "type": "object",
-    "description": "A league as docs/league.md writes it.",
-    "properties": {
-        "name": {"type": "string"},
-        "format": {"type": "object", "description": "Groups and ceros only (docs/league.md, "
-                   "the format): what kind of competition it is.",
-                   "required": ["kind"], "properties": {
-                       "kind": {"type": "string", "enum": ["liguilla", "groups", "ceros"]},
-                       "groups": {"type": "integer", "enum": [2, 4]},
-                       "ceros": {"type": "integer", "minimum": 1, "maximum": 5}}},
-        "rules": _ref("Rules"),
-        "points": {"type": "object", "properties": {
-            "win": {"type": "integer"}, "loss": {"type": "integer"},
-            "forfeit": {"type": "integer"}}},
-        "legs": {"type": "integer", "enum": [1, 2]},
-        "draw": {"type": "array", "items": {"type": "integer", "minimum": 0}},
-        "pairs": {"type": "array", "items": {
-            "type": "object", "required": ["name", "players"],
-            "properties": {"name": {"type": "string"},
-                           "players": {"type": "array", "items": {"type": "string"}}}}},
-        "matches": {"type": "array", "items": _ref("LeagueMatch")},
-        "standings": {"type": "array", "items": _ref("StandingsRow")},
-    },
-    "required": ["name", "rules", "points", "legs", "draw", "pairs", "matches"],
-}
-
-
 def _csv(description: str | Promise) -> dict[str, Any]:
     return {"description": description,
             "content": {"text/csv": {"schema": {"type": "string"}}}}
@@ -469,9 +408,7 @@ PATHS.update({
             "description": _("La página de sedes (25 por página; la 1 si falta; más allá de "
                              "la última, la última). `page.next` lleva a la siguiente.")},
             IF_NONE_MATCH],
-        "responses": {"200": _json({"type": "object", "required": ["id", "name", "sedes",
-                                                                   "page", "phases"]},
-                                   _("El campeonato.")),
+        "responses": {"200": _json(_ref("Championship"), _("El campeonato.")),
                       "304": {"description": _("Sin cambios desde el ETag de If-None-Match.")},
                       "400": _error(_("La página no es un número entero desde 1."),
                                     ERROR_EXAMPLES["bad_page"]),
