@@ -63,8 +63,10 @@ class Score(TypedDict):
     B: Count
 
 
+@with_config(CLOSED)
 class ScoreBefore(TypedDict, total=False):
-    """A record's score before the hand: a side left out has 0 (what the engine reads)."""
+    """A record's score before the hand: a side left out has 0 (what the engine reads;
+    it refuses any other key)."""
 
     A: Count
     B: Count
