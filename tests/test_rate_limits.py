@@ -68,9 +68,10 @@ def test_api_creation_over_the_limit_is_429_with_the_error_object_then_the_next_
         assert post_json(client, "/api/v1/tables", {}, ip).status_code == 201
     refused = post_json(client, "/api/v1/tables", {}, ip)
     assert refused.status_code == 429
-    assert refused["Content-Type"] == "application/json"
+    assert refused["Content-Type"] == "application/problem+json"
     body = refused.json()
     assert body["error"].startswith("too many requests from this address")
+    assert (body["code"], body["status"]) == ("too_many_requests", 429)
     wait = int(refused["Retry-After"])
     assert 1 <= wait <= 4 and body["retry_after"] == wait
     assert Table.objects.count() == 3
