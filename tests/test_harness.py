@@ -60,8 +60,6 @@ ONCE = {
     "ops/test_release.py": "the documented release steps, on a SQLite file of their own",
     "ops/test_settings_table.py": "the settings table against the code's reads (it names "
                                   "DATABASE_URL; no database)",
-    "tables/test_backup_live.py": "its servers and backups share a SQLite file of their own, "
-                                  "whatever DATABASE_URL says",
     "tables/test_live_servers.py": "gunicorn processes on a SQLite file of their own",
     "test_gunicorn_control_socket.py": "where gunicorn keeps its control socket",
     "test_log_format.py": "the log lines' two formats, from gunicorn, a worker and uvicorn",

@@ -65,6 +65,7 @@ def file_counts(path: Path) -> Counter[str]:
                     for model in backups.backed_up_models()})
 
 
+@pytest.mark.postgres  # one read transaction: each database's snapshot
 @pytest.mark.django_db(transaction=True)
 def test_an_account_made_during_the_backup_is_not_half_in_it(tmp_path, monkeypatch):
     """The accounts are written first and the memberships later: an account and its club
@@ -91,6 +92,7 @@ def test_an_account_made_during_the_backup_is_not_half_in_it(tmp_path, monkeypat
     assert not Club.objects.filter(name="Club 1").exists()
 
 
+@pytest.mark.postgres  # one read transaction: each database's snapshot
 @pytest.mark.django_db(transaction=True)
 def test_a_backup_under_writes_restores_and_holds_the_database_at_one_moment(
         tmp_path, monkeypatch):
@@ -145,6 +147,7 @@ def test_a_backup_under_writes_restores_and_holds_the_database_at_one_moment(
         assert club.memberships.get().user.username == f"nuevo{number}"
 
 
+@pytest.mark.postgres  # restored into each database
 @pytest.mark.django_db
 def test_backup_to_standard_output_and_restore_from_standard_input(
         tmp_path, monkeypatch, capsys):
@@ -166,7 +169,8 @@ def test_backup_to_standard_output_and_restore_from_standard_input(
 
 @pytest.fixture(scope="module")
 def many_accounts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """A migrated SQLite file holding 10,000 accounts: a backup of it takes a few seconds."""
+    """A migrated SQLite file holding 10,000 accounts: a backup of it takes a few seconds.
+    A file of its own whatever DATABASE_URL says: the killed backups run once, on SQLite."""
     path = tmp_path_factory.mktemp("backup-kill") / "db.sqlite3"
     env = base_env(DATABASE_URL=f"sqlite:///{path}")
     manage(env, "migrate", "--no-input", "-v0")
