@@ -89,6 +89,19 @@ def _default_language() -> None:
 
 
 @pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file through every migration, once per test process: `migrate` costs a
+    Django start and all the migrations (about 6 s of CPU here), and the tests of real
+    servers each take a copy (`tests.multiserver.servers.sqlite_copy`) instead of
+    migrating one of their own."""
+    from tests.multiserver.servers import base_env, manage
+
+    path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite3"
+    manage(base_env(DATABASE_URL=f"sqlite:///{path}"), "migrate", "--no-input", "-v0")
+    return path
+
+
+@pytest.fixture(scope="session")
 def screenshots_dir() -> Path:
     """Where browser tests save what a person should be able to look at afterwards."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

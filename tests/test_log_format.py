@@ -10,11 +10,20 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.multiserver.servers import ROOT, Server, Uvicorn, base_env, http, manage, running
+from tests.multiserver.servers import (
+    ROOT,
+    Server,
+    Uvicorn,
+    base_env,
+    http,
+    running,
+    sqlite_copy,
+)
 
 # A line of the app, a worker, uvicorn or gunicorn's own: the time in UTC with its offset.
 TEXT_LINE = re.compile(
@@ -27,14 +36,16 @@ ACCESS_LINE = re.compile(
 UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00")
 
 
-def environment(folder: Path, log_format: str) -> dict[str, str]:
-    # The machine's clock in Madrid: gunicorn's access lines said +0100 and the app's lines
-    # local time without an offset.
-    env = base_env(DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}", TZ="Europe/Madrid",
-                   LOG_FORMAT=log_format,
-                   DJANGO_SETTINGS_MODULE="tests.multiserver.failing_settings")
-    manage(env, "migrate", "--no-input")
-    return env
+@pytest.fixture
+def environment(migrated_sqlite: Path) -> Callable[[Path, str], dict[str, str]]:
+    def environment(folder: Path, log_format: str) -> dict[str, str]:
+        # The machine's clock in Madrid: gunicorn's access lines said +0100 and the app's
+        # lines local time without an offset. A copy of the file migrated once (conftest).
+        return base_env(DATABASE_URL=sqlite_copy(migrated_sqlite, folder / "db.sqlite3"),
+                        TZ="Europe/Madrid", LOG_FORMAT=log_format,
+                        DJANGO_SETTINGS_MODULE="tests.multiserver.failing_settings")
+
+    return environment
 
 
 def serve_and_fail(server: Server) -> str:
@@ -55,7 +66,8 @@ def lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.strip()]
 
 
-def test_text_lines_are_in_utc_and_name_their_request(tmp_path: Path) -> None:
+def test_text_lines_are_in_utc_and_name_their_request(tmp_path: Path,
+        environment: Callable[[Path, str], dict[str, str]]) -> None:
     server = Server(environment(tmp_path, "text"), tmp_path)
     key = serve_and_fail(server)
     stderr, stdout = server.stderr(), server.stdout()
@@ -73,7 +85,8 @@ def test_text_lines_are_in_utc_and_name_their_request(tmp_path: Path) -> None:
     assert re.search(r"WARNING \[rid-404\] django\.request: Not Found: /no-existe", stderr)
 
 
-def test_json_lines_are_one_object_each(tmp_path: Path) -> None:
+def test_json_lines_are_one_object_each(tmp_path: Path,
+        environment: Callable[[Path, str], dict[str, str]]) -> None:
     server = Server(environment(tmp_path, "json"), tmp_path)
     key = serve_and_fail(server)
     stderr, stdout = server.stderr(), server.stdout()
@@ -97,7 +110,8 @@ def test_json_lines_are_one_object_each(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("log_format", ["text", "json"])
-def test_a_workers_lines_name_the_worker(tmp_path: Path, log_format: str) -> None:
+def test_a_workers_lines_name_the_worker(tmp_path: Path, log_format: str,
+        environment: Callable[[Path, str], dict[str, str]]) -> None:
     env = environment(tmp_path, log_format)
     result = subprocess.run(
         [sys.executable, "manage.py", "rating_worker", "--once", "--worker-id", "w-logs"],
@@ -113,7 +127,8 @@ def test_a_workers_lines_name_the_worker(tmp_path: Path, log_format: str) -> Non
             assert TEXT_LINE.match(line) and "[worker:w-logs]" in line, line
 
 
-def test_the_stream_servers_lines_are_the_sites(tmp_path: Path) -> None:
+def test_the_stream_servers_lines_are_the_sites(tmp_path: Path,
+        environment: Callable[[Path, str], dict[str, str]]) -> None:
     env = environment(tmp_path, "text")
     server = Uvicorn(env, tmp_path)
     with running(server):

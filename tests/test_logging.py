@@ -8,22 +8,22 @@ import io
 import json
 import logging
 import re
+from pathlib import Path
 
 import pytest
 
 from muscore import logs
-from tests.multiserver.servers import Server, base_env, http, manage, running
+from tests.multiserver.servers import Server, base_env, http, running, sqlite_copy
 
 
 @pytest.fixture(scope="module")
-def production_server(tmp_path_factory: pytest.TempPathFactory) -> Server:
+def production_server(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Server:
     """One gunicorn, DEBUG off, on a fresh SQLite file, with the test-only failing URL."""
     folder = tmp_path_factory.mktemp("logging")
     env = base_env(
-        DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
+        DATABASE_URL=sqlite_copy(migrated_sqlite, folder / "db.sqlite3"),
         DJANGO_SETTINGS_MODULE="tests.multiserver.failing_settings",
     )
-    manage(env, "migrate", "--no-input")
     return Server(env, folder)
 
 

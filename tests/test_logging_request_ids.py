@@ -8,22 +8,22 @@ import http.client as httpclient
 import json
 import re
 import urllib.parse
+from pathlib import Path
 
 import pytest
 
-from tests.multiserver.servers import Server, base_env, http, manage, running
+from tests.multiserver.servers import Server, base_env, http, running, sqlite_copy
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Server:
+def server(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Server:
     folder = tmp_path_factory.mktemp("request-ids")
     env = base_env(
-        DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
+        DATABASE_URL=sqlite_copy(migrated_sqlite, folder / "db.sqlite3"),
         DJANGO_SETTINGS_MODULE="tests.multiserver.failing_settings",
         # One worker and a short timeout: the slow view outlasts it.
         GUNICORN_CMD_ARGS="--timeout 3",
     )
-    manage(env, "migrate", "--no-input")
     return Server(env, folder, workers=1)
 
 

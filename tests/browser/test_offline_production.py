@@ -13,11 +13,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.multiserver.servers import ROOT, Server, base_env, manage, running
+from tests.multiserver.servers import ROOT, Server, base_env, manage, running, sqlite_copy
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "service_workers": "allow"}
@@ -31,15 +32,15 @@ MAKE_CLUB = (
 
 
 @pytest.fixture(scope="module")
-def production(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str, int]]:
+def production(tmp_path_factory: pytest.TempPathFactory,
+               migrated_sqlite: Path) -> Iterator[tuple[Server, str, int]]:
     tmp = tmp_path_factory.mktemp("production")
     env = base_env(
-        DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
+        DATABASE_URL=sqlite_copy(migrated_sqlite, tmp / "db.sqlite3"),
         STATIC_MANIFEST="true",
         STATIC_ROOT=str(tmp / "static"),
     )
     manage(env, "collectstatic", "--noinput", "-v", "0")
-    manage(env, "migrate", "--noinput", "-v", "0")
     made = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", MAKE_CLUB],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=True,

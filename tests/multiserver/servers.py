@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -47,6 +48,16 @@ def base_env(**extra: str) -> dict[str, str]:
     )
     env.update(extra)
     return env
+
+
+def sqlite_copy(source: Path, target: Path) -> str:
+    """`source`, a SQLite file (with whatever SQLite left beside it), copied to `target`:
+    the copy's DATABASE_URL."""
+    for suffix in ("", "-wal", "-shm"):
+        found = source.with_name(source.name + suffix)
+        if found.exists():
+            shutil.copyfile(found, target.with_name(target.name + suffix))
+    return f"sqlite:///{target}"
 
 
 def manage(env: Mapping[str, str], *args: str) -> None:

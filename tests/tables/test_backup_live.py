@@ -29,7 +29,7 @@ from django.db import close_old_connections, connection
 from muscore.clubs import services as clubs
 from muscore.clubs.models import Club, Membership
 from muscore.tables import backups
-from tests.multiserver.servers import ROOT, base_env, manage
+from tests.multiserver.servers import ROOT, base_env, manage, sqlite_copy
 from tests.tables.test_backup_season import season, wipe
 
 User = get_user_model()
@@ -168,12 +168,12 @@ def test_backup_to_standard_output_and_restore_from_standard_input(
 
 
 @pytest.fixture(scope="module")
-def many_accounts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def many_accounts(tmp_path_factory: pytest.TempPathFactory,
+                  migrated_sqlite: Path) -> dict[str, str]:
     """A migrated SQLite file holding 10,000 accounts: a backup of it takes a few seconds.
     A file of its own whatever DATABASE_URL says: the killed backups run once, on SQLite."""
     path = tmp_path_factory.mktemp("backup-kill") / "db.sqlite3"
-    env = base_env(DATABASE_URL=f"sqlite:///{path}")
-    manage(env, "migrate", "--no-input", "-v0")
+    env = base_env(DATABASE_URL=sqlite_copy(migrated_sqlite, path))
     manage(env, "shell", "-c",
            "from django.contrib.auth.models import User; User.objects.bulk_create("
            "[User(username=f'u{i}', password='!') for i in range(10000)], batch_size=2000)")

@@ -11,7 +11,6 @@ of its own process, as on a box without Redis.
 from __future__ import annotations
 
 import json
-import shutil
 import statistics
 import threading
 import time
@@ -22,29 +21,16 @@ from typing import Any
 import pytest
 
 from muscore.tables.services import MAX_HANDS
-from tests.multiserver.servers import Server, base_env, http, manage, running
+from tests.multiserver.servers import Server, base_env, http, manage, running, sqlite_copy
 from tests.tables.factory import make_record
 
 ORDAGO_A = make_record(grande={"bets": [{"side": "B", "n": "ordago"}], "end": "quiero"})
 
 
-@pytest.fixture(scope="module")
-def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh SQLite file through every migration, once for the module: `migrate` costs a
-    Django start and all the migrations (about 5 s of CPU here); each test gets a copy."""
-    path = tmp_path_factory.mktemp("live-migrated") / "migrated.sqlite3"
-    manage(base_env(DATABASE_URL=f"sqlite:///{path}"), "migrate", "--no-input", "-v0")
-    return path
-
-
 @pytest.fixture
 def sqlite_env(tmp_path: Path, migrated_sqlite: Path) -> dict[str, str]:
-    target = tmp_path / "live.sqlite3"
-    for suffix in ("", "-wal", "-shm"):  # whatever SQLite left beside the file
-        source = migrated_sqlite.with_name(migrated_sqlite.name + suffix)
-        if source.exists():
-            shutil.copyfile(source, target.with_name(target.name + suffix))
-    return base_env(DATABASE_URL=f"sqlite:///{target}")
+    """A copy of the migrated SQLite file (tests/conftest.py) for this test's servers."""
+    return base_env(DATABASE_URL=sqlite_copy(migrated_sqlite, tmp_path / "live.sqlite3"))
 
 
 def api(server: Server, method: str, path: str, body: Any = None, **headers: str) -> Any:
