@@ -205,7 +205,12 @@ def test_a_killed_backup_leaves_nothing_behind(many_accounts, tmp_path, sig):
     process.communicate(timeout=60)
     assert process.returncode != 0
     assert list(folder.iterdir()) == []
-    # And untouched, it writes the file whole.
+
+
+def test_an_untouched_backup_writes_its_file_whole(many_accounts, tmp_path):
+    """What the killed ones above would have written (once, not once a signal)."""
+    folder = tmp_path / "backups"
+    folder.mkdir()
     manage(many_accounts, "backup", str(folder / "muscore.json"))
     assert [p.name for p in folder.iterdir()] == ["muscore.json"]
     assert len(json.loads((folder / "muscore.json").read_text())) >= 10000
