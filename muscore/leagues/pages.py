@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.text import get_text_list
@@ -21,6 +21,7 @@ from muscore.clubs.models import PairMember
 from muscore.leagues import competitions, results
 from muscore.leagues.compute.standings import Row
 from muscore.leagues.models import Competition, Correction, Entry, Match, ResultClaim, Round
+from muscore.tables.models import Hand, VacaCheckpoint
 
 STAGE_NAMES = {
     "quarterfinal": gettext_lazy("Cuartos de final"),
@@ -256,7 +257,8 @@ def table_board(table_id: str) -> dict[str, Any] | None:
     return {
         # The table's first vaca can no longer change; a knockout game's table takes
         # nothing more at all (the board then offers neither "Deshacer" nor a new vaca).
-        "settled": settled is not None,
+        "undo_refused": settled is not None and (
+            settled.knockout or last_hand_in_first_vaca(table_id)),
         "closed": settled is not None and settled.knockout,
         "title": competition.title,
         "where": _("%(round)s · partida %(n)s") % {
@@ -267,6 +269,14 @@ def table_board(table_id: str) -> dict[str, Any] | None:
         "back_url": competition_url(competition),
         "back": _("Volver a %(competition)s") % {"competition": competition.title},
     }
+
+
+def last_hand_in_first_vaca(table_id: str) -> bool:
+    """Whether a table's last hand is one of its first vaca's (two queries)."""
+    first = (VacaCheckpoint.objects.filter(table_id=table_id, index=0)
+             .values_list("first_hand", "hand_count").first())
+    last = Hand.objects.filter(table_id=table_id).aggregate(n=Max("number"))["n"]
+    return first is not None and last is not None and last < first[0] + first[1]
 
 
 def source_text(match: Match) -> str:

@@ -16,9 +16,9 @@ The tables never know who listens.
 is (a league match) answers a dict the board shows: "title" and "where" (the
 competition, its round and match), "url" (the match's page), "result" and "note" (the
 result the owner holds, which is what counts, and how final it is), "back_url" and
-"back" (the way back, offered instead of "Otra vaca"), "settled" (the first vaca can no
-longer change: its last hand is not offered for undoing) and "closed" (the table takes
-nothing more: no undo, no new vaca). Other receivers answer None.
+"back" (the way back, offered instead of "Otra vaca"), "undo_refused" (the last hand is
+not offered for undoing: its change would be refused) and "closed" (the table takes
+nothing more: no new vaca either). Other receivers answer None.
 """
 
 from django.dispatch import Signal

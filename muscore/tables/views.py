@@ -208,14 +208,10 @@ def _board_context(
     # A league match's table: its competition, match and result (the league's, not the hands').
     shows_owner = not partial or bool(context["b"]["vaca_end"])
     owner = context["owner"] = owner_of(table) if shows_owner else None
-    closed = bool(owner and owner.get("closed"))
-    # What its owner settled is not offered for undoing: a knockout game's won table
-    # takes nothing more, a settled first vaca's last hand is not taken back.
-    context["undo_refused"] = closed or bool(
-        owner and owner.get("settled") and _last_in_first_vaca(state))
-    # "Otra vaca" leaves the end-of-vaca screen for the new vaca's empty board (never at a
-    # closed table: its end stays on screen).
-    context["new_vaca"] = "otra-vaca" in request.GET and not closed
+    # What its owner settled is not offered: no "Deshacer" of a final result's hand, no
+    # new vaca at a closed table (its end stays on screen; "Otra vaca" leaves it otherwise).
+    context["undo_refused"] = bool(owner and owner.get("undo_refused"))
+    context["new_vaca"] = "otra-vaca" in request.GET and not (owner and owner.get("closed"))
     # The live part polls its own link under a URL of its own: the browser then keeps the
     # partial and the page apart in its cache, and revalidates each with its own ETag.
     context["poll_url"] = context["board_url"] + "?live=1" + (
@@ -231,13 +227,6 @@ def _board_context(
         context["edit_qr"] = functools.partial(share.qr_svg, context["edit_url"],
                                                _("Enlace para anotar"))
     return context
-
-
-def _last_in_first_vaca(state: Any) -> bool:
-    """Whether the table's last hand is one of its first vaca's."""
-    finished = len(state.get("finished") or [])
-    current = bool(state["current"].get("hands"))
-    return (finished, current) in ((0, True), (1, False))
 
 
 def owner_of(table: Table) -> dict[str, Any] | None:
