@@ -19,27 +19,26 @@ from django.http import (
     HttpResponse,
     HttpResponseNotAllowed,
     JsonResponse,
+    QueryDict,
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect
 
-from muscore import ratelimits
+from muscore import bus, ratelimits
 from muscore import rules as rules_engine
 from muscore.errors import MuscoreError
 from muscore.handentry.cards import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES
 from muscore.handentry.corrections import as_entered
 from muscore.handentry.presets import PRESETS
 from muscore.handentry.taps import EntryError
-from muscore.handentry.words import join_words
 from muscore.htmx import HtmxHttpRequest
 from muscore.messages import page_message
 from muscore.permalink import next_context, table_hand_links, table_hand_records
 from muscore.rules.contract import HandResultDict
-from muscore.tables import audit, board, live, offline, services, share
+from muscore.tables import audit, board, live, notices, offline, services, share
 from muscore.tables.forms import HandEntry, ImportForm, SetupForm
 from muscore.tables.models import Table
 from muscore.tables.signals import board_shown
@@ -127,11 +126,24 @@ def refusal(error: MuscoreError) -> str:
     return message[:1].upper() + message[1:] + end
 
 
-def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
-    # An htmx form gets a full page load of the board; a plain form a 303.
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return redirect(url, permanent=False)
+def _redirect(request: HtmxHttpRequest, table: Table, url: str) -> HttpResponse:
+    """A write's way back to the edit board `url` (its notice in the query): a plain form
+    gets a 303; an htmx form (the hand entry's Guardar) the board itself, drawn as the
+    write left it and swapped in place of the page with its address pushed (issue 38.4:
+    a redirect made the saver load the whole board again and open its stream anew, the
+    last phone at the table to see its own save). Its live part is the fragment the
+    other phones get by push; the header Muscore-Saved tells static/js/muscore.js."""
+    if not request.htmx:
+        return redirect(url, permanent=False)
+    query = url.partition("?")[2]
+    # The table's row is read again: `table` was read before the write.
+    response = _render_board(request, table, editable=True, params=QueryDict(query))
+    del response["ETag"]  # a POST's answer: never a poll's 304
+    response["HX-Retarget"] = "body"
+    response["HX-Reswap"] = "innerHTML show:window:top"
+    response["HX-Push-Url"] = url
+    response["Muscore-Saved"] = "1"
+    return response
 
 
 # --- home and set-up ----------------------------------------------------------------------------
@@ -186,10 +198,12 @@ def import_table(request: HttpRequest) -> HttpResponse:
 
 def _board_context(
     request: HttpRequest, table: Table, editable: bool, partial: bool = False,
-    fresh: bool = False,
+    fresh: bool = False, params: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     # Only what the board draws: a full table's finished vacas are read as summaries;
-    # `partial`, a poll's live part, which shows its owner only on a vaca's end.
+    # `partial`, a poll's live part, which shows its owner only on a vaca's end; `params`,
+    # the board's query (the request's own unless the board answers a write in place).
+    params = request.GET if params is None else params
     state = services.board_state(table, fresh)
     context: dict[str, Any] = {
         "table": table,
@@ -197,7 +211,7 @@ def _board_context(
         "b": board.board(state),
         "editable": editable,
         "links": _links(table, editable),
-        "notice": _notice(request, table),
+        "notice": notices.notice(params, table),
         # The hand undone last, offered back until the table changes otherwise.
         "redo": _redo_shown(table) if editable else None,
     }
@@ -211,7 +225,7 @@ def _board_context(
     # What its owner settled is not offered: no "Deshacer" of a final result's hand, no
     # new vaca at a closed table (its end stays on screen; "Otra vaca" leaves it otherwise).
     context["undo_refused"] = bool(owner and owner.get("undo_refused"))
-    context["new_vaca"] = "otra-vaca" in request.GET and not (owner and owner.get("closed"))
+    context["new_vaca"] = "otra-vaca" in params and not (owner and owner.get("closed"))
     # The live part polls its own link under a URL of its own: the browser then keeps the
     # partial and the page apart in its cache, and revalidates each with its own ETag.
     context["poll_url"] = context["board_url"] + "?live=1" + (
@@ -248,56 +262,12 @@ def _redo_shown(table: Table) -> dict[str, Any] | None:
     return {**redo, "tap": tap, "dealt": services.dealt_number(table, redo["number"])}
 
 
-def _notice(request: HttpRequest, table: Table) -> str:
-    """What the last change did, carried in the redirect's query string, its hands
-    numbered as players count them (hands dealt, not piedras taps)."""
-
-    def shown(raw: str) -> str:
-        return str(services.dealt_number(table, int(raw))) if raw.isdigit() else raw
-
-    if "anotacion" in request.GET:  # a tap or a perete: an entry, numbered as such
-        return _tap_notice(request)
-    if "deshecha" in request.GET and "pendiente" in request.GET:
-        return _("Mano %(n)s deshecha: el resultado de la partida vuelve a estar pendiente.") % {
-            "n": shown(request.GET["deshecha"][:6])
-        }
-    if "deshecha" in request.GET:
-        return _("Mano %(n)s deshecha.") % {"n": shown(request.GET["deshecha"][:6])}
-    if "rehecha" in request.GET:
-        return _("Mano %(n)s rehecha: vuelve a contar.") % {
-            "n": shown(request.GET["rehecha"][:6])
-        }
-    if "corregida" in request.GET:
-        number = shown(request.GET["corregida"][:6])
-        changed = [c for c in request.GET.get("cambian", "").split(",") if c.isdigit()][:50]
-        if not changed:
-            return _("Mano %(n)s corregida: ningún tanteo cambia.") % {"n": number}
-        return _("Mano %(n)s corregida: cambian los tantos de las manos %(list)s.") % {
-            "n": number,
-            "list": join_words([shown(c) for c in changed]),
-        }
-    return ""
-
-
-def _tap_notice(request: HttpRequest) -> str:
-    """An entry that is no hand (piedras tapped, a perete) undone or redone: "Anotación 9"."""
-    if "deshecha" in request.GET and "pendiente" in request.GET:
-        return _(
-            "Anotación %(n)s deshecha: el resultado de la partida vuelve a estar pendiente."
-        ) % {"n": request.GET["deshecha"][:6]}
-    if "deshecha" in request.GET:
-        return _("Anotación %(n)s deshecha.") % {"n": request.GET["deshecha"][:6]}
-    if "rehecha" in request.GET:
-        return _("Anotación %(n)s rehecha: vuelve a contar.") % {
-            "n": request.GET["rehecha"][:6]}
-    return ""
-
-
 def _render_board(request: HttpRequest, table: Table, editable: bool,
-                  fresh: bool = False) -> HttpResponse:
-    """The board, or (an htmx poll) its live part, tagged for the 304 of the next poll."""
-    partial = live.is_partial(request)
-    context = _board_context(request, table, editable, partial, fresh)
+                  fresh: bool = False, params: Mapping[str, str] | None = None) -> HttpResponse:
+    """The board, or (an htmx poll) its live part, tagged for the 304 of the next poll;
+    the whole board with `params` (its query), answering a write in place."""
+    partial = live.is_partial(request) and params is None
+    context = _board_context(request, table, editable, partial, fresh, params)
     # The tag of the revision that was drawn, not of one read later.
     revision = context["state"]["revision"]
     etag = live.board_etag(revision, get_language(), partial)
@@ -448,7 +418,7 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     taken_back = bool(before and before.get("result") and after and not after.get("result"))
     tap = "" if board.is_dealt(numbers[-1][1]) else "&anotacion=1"
     return _redirect(
-        request,
+        request, table,
         f"{url}?deshecha={numbers[-1][0]}" + ("&pendiente=1" if taken_back else "") + tap,
     )
 
@@ -476,7 +446,7 @@ def redo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     except MuscoreError as error:  # nothing left to bring back, a settled result...
         return _board_error(request, table, refusal(error))
     tap = "" if board.is_dealt(redone.after or {}) else "&anotacion=1"
-    return _redirect(request, f"{url}?rehecha={redone.number}{tap}")
+    return _redirect(request, table, f"{url}?rehecha={redone.number}{tap}")
 
 
 @table_page("POST")
@@ -545,7 +515,7 @@ def _board_entry(
         )
     except MuscoreError as error:
         return _board_error(request, table, refusal(error))
-    return _redirect(request, url)
+    return _redirect(request, table, url)
 
 
 def _board_error(request: HttpRequest, table: Table, message: str) -> HttpResponse:
@@ -637,7 +607,9 @@ def hand(
             # Marked on the page, which scrolls to the first: what the table must still say.
             missing_lances = [m["lance"] for m in missing]
         if not problems:
-            saved = _save(request, table, entry, number, where["record"])
+            # The saver's board is drawn before the other phones are told (issue 38.4).
+            with bus.held():
+                saved = _save(request, table, entry, number, where["record"])
             if isinstance(saved, HttpResponse):
                 return saved
             problems = [saved.message]
@@ -729,7 +701,7 @@ def _save(
                 via=VIA,
                 finished="summary",
             )
-            return _redirect(request, board_url)
+            return _redirect(request, table, board_url)
         revision = int(entry.revision) if entry.revision.isdigit() else None
         # Only what changed is read: the answer leaves the finished vacas' hands out.
         corrected = services.replace_hand(
@@ -759,7 +731,7 @@ def _save(
     except MuscoreError as error:
         return SaveProblem(refusal(error))
     changed = ",".join(str(n) for n in corrected.changed)
-    return _redirect(request, f"{board_url}?corregida={number}&cambian={changed}")
+    return _redirect(request, table, f"{board_url}?corregida={number}&cambian={changed}")
 
 
 # --- installable and offline (issue #4.4) -------------------------------------------------------

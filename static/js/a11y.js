@@ -217,9 +217,12 @@
     if (xhr && xhr.status > 0) needsSignal(false);
   });
 
-  document.addEventListener("DOMContentLoaded", function () {
+  function initPage() {
     document.querySelectorAll("[data-card-picker]").forEach(initPicker);
     syncAllPresets();
     if (navigator.onLine === false) needsSignal(true);
-  });
+  }
+  document.addEventListener("DOMContentLoaded", initPage);
+  // A page drawn in place of another (muscore.js: the saver's board, issue 38.4).
+  document.addEventListener("muscore:page", initPage);
 })();

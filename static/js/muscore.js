@@ -468,7 +468,7 @@
       return response.text().then(function (text) {
         // The server answered: the hand is stored, or it was refused (never both).
         var others = readQueue().filter(function (other) { return other.clientId !== item.clientId; });
-        if (response.ok && response.headers.get("HX-Redirect")) {
+        if (response.ok && saved(response.headers)) {
           writeQueue(others);
           syncedHere.push(shownNumber(item));
           saySynced(root);
@@ -720,27 +720,34 @@
   }, true);
 
   // Keep the service worker's copy of this board (and its hand page) as fresh as the
-  // screen, so the board opened without signal shows the last score this phone saw.
+  // screen, so the board opened without signal shows the last score this phone saw. The
+  // board's copy is this page as it stands, its live part just swapped in: a pushed
+  // change costs no request (issue 38.4: it cost a fetch of the whole board, drawn again
+  // by the server for every phone at every save). The hand page for the next hand is
+  // fetched on the edit link alone, so a hand can be entered without signal.
+  function boardCopy() {
+    var html = "<!doctype html>\n" + document.documentElement.outerHTML;
+    return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  }
+
   function keepPages(changed) {
     var live = document.getElementById("board-live");
     if (!live || !window.caches || !navigator.onLine) return;
-    var urls = [];
+    var here = window.location.pathname;
     // A board the worker controls was kept by it on the way in; after a change it is not.
-    if (changed || !(navigator.serviceWorker && navigator.serviceWorker.controller)) {
-      urls.push(window.location.pathname);
-    }
-    // The hand page for the next hand, so one can be entered without signal.
+    var keepBoard = changed || !(navigator.serviceWorker && navigator.serviceWorker.controller);
     var hand = live.getAttribute("data-hand-url");
-    if (hand) urls.push(hand);
     window.caches.open(PAGES_CACHE).then(function (cache) {
-      return Promise.all(urls.map(function (url) {
+      var kept = keepBoard ? [cache.put(window.location.origin + here, boardCopy())] : [];
+      if (hand) {
         // no-store: a copy for the worker, not a new entry in the browser's HTTP cache.
-        return window.fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+        kept.push(window.fetch(hand, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
           if (response.ok && !response.redirected) {
-            return cache.put(window.location.origin + url, response);
+            return cache.put(window.location.origin + hand, response);
           }
-        });
-      }));
+        }));
+      }
+      return Promise.all(kept);
     }).catch(function () { /* a copy not kept is only a copy not kept */ });
   }
 
@@ -771,7 +778,8 @@
       if (readQueue().length) flush();
     }
   });
-  document.addEventListener("htmx:afterSwap", function (event) {
+  // Once settled: htmx puts the new attributes (the revision) on at the settle.
+  document.addEventListener("htmx:afterSettle", function (event) {
     if (isPoll(event.detail.elt)) keepPages(true);
   });
   window.addEventListener("offline", function () { setOffline(true); });
@@ -990,6 +998,12 @@
     if (window.htmx) window.htmx.trigger(calc, "change");
   }
 
+  // A save stored: the board answered in its place (Muscore-Saved, issue 38.4), or a
+  // redirect to it (a server of before).
+  function saved(headers) {
+    return !!(headers.get("Muscore-Saved") || headers.get("HX-Redirect"));
+  }
+
   function isSave(event) {
     var config = event.detail.requestConfig;
     return !!(config && config.formData && config.formData.get && config.formData.get("act") === "save");
@@ -1001,8 +1015,8 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     if (!entryForm || !isSave(event)) return;
     var xhr = event.detail.xhr;
-    if (xhr && xhr.status === 200 && xhr.getResponseHeader("HX-Redirect")) {
-      dropDraft();  // stored: the board comes next
+    if (xhr && xhr.status === 200 && saved({ get: function (name) { return xhr.getResponseHeader(name); } })) {
+      dropDraft();  // stored: the board comes next, in place of this page
     } else if (xhr && xhr.status === 409) {
       dropDraft();  // another phone's hand stands; this form can only go back to the board
     } else if (xhr && xhr.status > 0) {
@@ -1135,17 +1149,53 @@
     });
   });
 
-  document.addEventListener("DOMContentLoaded", function () {
+  // What a page's own elements need once drawn: on load, and again when a save's answer
+  // (the board) takes the place of the hand page's body.
+  function initPage() {
     keepAwake();
     showCantar();
     document.querySelectorAll("[data-share-actions]").forEach(initShare);
     // The hand in progress first: the keypad starts at the first seat still to fill.
     document.querySelectorAll("form[data-draft]").forEach(initEntry);
-    restoreCalc();
     document.querySelectorAll("[data-card-picker]").forEach(initPicker);
     document.querySelectorAll("[data-setup]").forEach(initSetup);
     // The calculator: the bet buttons do it; the typed bets (the page without JS) fold away.
     document.querySelectorAll("[data-calc-typed][open]").forEach(function (typed) { typed.open = false; });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    initPage();
+    restoreCalc();
     initOffline();
+  });
+
+  // A typed amount ("Otra cantidad", "N más") goes with its button, in the button's one
+  // request (issue 38.5): its own change asks the server nothing. It asked before, and the
+  // button's request then cut that one off, which reached the server without its body.
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (input && input.name && /^a_/.test(input.name) && input.closest("form[hx-post]")) {
+      event.stopPropagation();
+    }
+  }, true);
+
+  // The saver's board (issue 38.4): the save's answer is the board, swapped into the body
+  // with its address pushed; no new page, so the page's own set-up runs again here, the
+  // hand page's entry is over, and the copy kept for the worker is this board's.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.target !== document.body) return;
+    entryForm = null;
+    entryStart = "";
+    leaving = false;
+    initPage();
+    showPending();
+    keepPages(true);
+    document.dispatchEvent(new CustomEvent("muscore:page"));
+    // The next thing a player does: the next hand (issue 38.6: the focus was on <body>).
+    var next = document.querySelector('[data-action="enter-hand"]') || document.querySelector("main h1");
+    if (next) {
+      if (!next.hasAttribute("tabindex") && next.tagName === "H1") next.setAttribute("tabindex", "-1");
+      next.focus({ preventScroll: true });
+    }
   });
 })();

@@ -4,14 +4,16 @@ and `assert_page_ok`, the check every page must pass (see design.md)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response, expect
 
 CHROMIUM = os.environ.get("MUSCORE_CHROMIUM", "/usr/bin/chromium")
 # Without the networking flags Chromium tries to reach Google at every start, which this
@@ -191,3 +193,21 @@ def wait_for_polls(page: Page, path: str, count: int, timeout_ms: float = 10_000
     for _ in range(count):
         with page.expect_response(is_poll, timeout=timeout_ms):
             pass
+
+
+# The address of an edit board (its notice in the query), and of its hand page.
+EDIT_BOARD_URL = re.compile(r"/t/[^/]+/k/[^/]+/(\?.*)?$")
+
+
+@contextmanager
+def board_in_place(page: Page) -> Iterator[None]:
+    """What a save is followed by (issue 38.4): the board, answered by the save itself and
+    swapped in place of the hand page, its address the board's; the same document, no
+    navigation (a redirect made the saver load the whole board again)."""
+    page.evaluate("() => { window.__sameDocument = true; }")
+    yield
+    expect(page).to_have_url(EDIT_BOARD_URL)
+    expect(page.locator("#board-live")).to_have_count(1)
+    expect(page.locator("form#entry")).to_have_count(0)
+    expect(page.locator("body[data-busy]")).to_have_count(0)
+    assert page.evaluate("() => window.__sameDocument === true"), "the save loaded a new page"

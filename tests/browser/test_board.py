@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from muscore.tables.models import Hand, Table
+from tests.browser.conftest import board_in_place
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,7 +47,7 @@ class Thumb:
         """The save tap: htmx answers with a redirect to the board."""
         self.settle()
         self.count += 1
-        with self.page.expect_navigation():
+        with board_in_place(self.page):
             self.page.locator('[data-action="save"]').click()
         self.settle()
 

@@ -16,6 +16,7 @@ from playwright.sync_api import Dialog, Locator, Page, expect
 
 from muscore.tables import services
 from muscore.tables.models import Hand, Table
+from tests.browser.conftest import board_in_place
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -99,7 +100,7 @@ def test_a_refused_save_keeps_the_page_and_scrolls_to_what_is_missing(
     # Answered where it was shown, the same page saves the hand.
     for lance in missing.evaluate_all("els => els.map(e => e.getAttribute('data-lance'))"):
         tap_seg(page, f"w_{lance}", "B")
-    with page.expect_navigation():
+    with board_in_place(page):
         page.locator('[data-action="save"]').click()
     assert Hand.objects.get().record["winners"]["grande"] == "A"
 
@@ -167,7 +168,7 @@ def test_the_hand_in_progress_survives_a_reload_and_a_closed_tab(
         tap_cards(again, cards)
     again.locator('button[value="end:grande:quiero"]').click()
     settle(again)
-    with again.expect_navigation():
+    with board_in_place(again):
         again.locator('[data-action="save"]').click()
     assert Hand.objects.get().record["lances"]["grande"]["end"] == "quiero"
     kept = again.evaluate(
@@ -240,7 +241,7 @@ def test_a_stale_form_shows_the_stored_hand_where_it_is_seen_and_no_save(
         p.goto(entry_path(table))
         for seat in range(4):
             tap_cards(p, DEAL[seat])
-    with a.expect_navigation():
+    with board_in_place(a):
         a.locator('[data-action="save"]').click()
     b.locator('[data-action="save"]').click()
     settle(b)

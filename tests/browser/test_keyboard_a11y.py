@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from muscore.tables import services
 from muscore.tables.models import Hand
+from tests.browser.conftest import board_in_place
 from tests.browser.test_hand_entry import NAMES, entry_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -99,7 +100,7 @@ def test_sixteen_cards_and_an_envido_quiero_by_keyboard_alone(
             break
     keys.press("Enter")
     expect(page.locator("#save-hand")).to_be_focused()
-    with page.expect_navigation():
+    with board_in_place(page):
         keys.press("Enter")
     hand = Hand.objects.get()
     assert hand.record["lances"]["grande"] == {"bets": [{"side": "A", "n": 2}], "end": "quiero"}

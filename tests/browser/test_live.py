@@ -19,7 +19,7 @@ from muscore import rules
 from muscore.tables import services
 from muscore.tables.middleware import NotModifiedMiddleware
 from muscore.tables.models import Hand, Table
-from tests.browser.conftest import WITH_SERVICE_WORKER, wait_for_polls
+from tests.browser.conftest import WITH_SERVICE_WORKER, board_in_place, wait_for_polls
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -72,8 +72,9 @@ def enter_cards_and_save(page: Page) -> None:
         for card in DEAL[int(seat)].split():
             page.locator(f'[data-card="{card}"]').click()
     settle(page)
-    with page.expect_navigation():
-        page.locator('[data-action="save"]').click()
+    # Online, the board in place of the hand page; offline, the board's last copy.
+    page.locator('[data-action="save"]').click()
+    expect(page.locator("#board-live")).to_have_count(1)
     settle(page)
 
 
@@ -474,7 +475,7 @@ def test_a_tap_the_server_cannot_take_sends_the_hand_back_filled_in(
         expect(a.locator(f"#id_c{seat}")).to_have_value(cards)
     expect(a.locator('[data-lance="juego"]')).to_contain_text("Solo Ana·Carla tienen juego")
     # Saved as it now stands, it is stored once.
-    with a.expect_navigation():
+    with board_in_place(a):
         a.locator('[data-action="save"]').click()
     assert Hand.objects.count() == 1
 
@@ -492,7 +493,7 @@ def test_a_reopened_hand_loses_the_old_refusal_at_the_first_change_without_signa
     expect(a.locator("#entry")).not_to_contain_text(NO_JUEGO_BET)
     expect(a.locator("[data-entry-errors]")).to_have_count(0)
     a.locator('[data-offline-tap="end:grande:no_quiero"]').click()
-    with a.expect_navigation():
+    with a.expect_navigation():  # kept on the phone: off to the board's last copy
         a.locator('[data-action="save"]').click()
     settle(a)
     assert not Hand.objects.exists()
@@ -516,7 +517,7 @@ def test_a_reopened_hand_loses_the_old_refusal_at_the_first_change_online(
     expect(a.locator("#entry")).not_to_contain_text(NO_JUEGO_BET)
     a.locator('button[value="end:grande:no_quiero"]').click()
     settle(a)
-    with a.expect_navigation():
+    with board_in_place(a):
         a.locator('[data-action="save"]').click()
     assert Hand.objects.count() == 1
 
@@ -554,7 +555,7 @@ def test_a_hand_refused_after_the_signal_came_back_is_kept_until_opened_again(
         for card in DEAL[int(seat)].split():
             a.locator(f'[data-card="{card}"]').click()
     settle(a)
-    with a.expect_navigation():
+    with board_in_place(a):
         a.locator('[data-action="save"]').click()
     assert list(Hand.objects.values_list("client_id", flat=True)) == [queued[0]["clientId"]]
 
@@ -585,7 +586,7 @@ def test_two_phones_saving_hand_1_store_one_and_the_second_is_shown_the_first(
         p.goto(edit_path(table))
     open_entry_and_tap_cards(a, DEAL)
     open_entry_and_tap_cards(b, {**DEAL, 0: "R R 5 5", 3: "S S 7 4"})
-    with a.expect_navigation():
+    with board_in_place(a):
         a.locator('[data-action="save"]').click()
     b.locator('[data-action="save"]').click()
     settle(b)

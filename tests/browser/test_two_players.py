@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 
 from muscore.tables import services
 from muscore.tables.models import Hand, Table
+from tests.browser.conftest import board_in_place
 from tests.browser.test_hand_entry import entry_path, settle, tap_cards, tap_seg
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,7 +40,7 @@ def test_a_one_against_one_hand_is_entered_and_counted(phone: Page) -> None:
         settle(page)
     # The shared example "two players, each for himself (3)": A 1, B 5.
     expect(page.locator("#recuento, .recuento").first).to_contain_text("Bruno")
-    with page.expect_navigation():
+    with board_in_place(page):
         page.locator('[data-action="save"]').click()
     hand = services.table_state(table)["current"]["hands"][-1]
     assert hand["score"] == {"A": 1, "B": 5}

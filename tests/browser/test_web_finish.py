@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from muscore.tables import services
 from muscore.tables.models import Hand, Table
-from tests.browser.conftest import WITH_SERVICE_WORKER
+from tests.browser.conftest import WITH_SERVICE_WORKER, board_in_place
 from tests.clubs.factory import make_club, make_league
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +43,7 @@ def enter_passed_hand(page: Page) -> None:
 
 def save(page: Page) -> None:
     settle(page)
-    with page.expect_navigation():
+    with board_in_place(page):
         page.locator('[data-action="save"]').click()
     settle(page)
 

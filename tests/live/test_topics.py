@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 from django.db import transaction
+from django.test import Client
 
 from muscore import bus
 from muscore.championships import kept
@@ -37,6 +38,30 @@ def heard() -> Iterator[list[str]]:
         yield found
     finally:
         bus.unlisten(listener)
+
+
+def test_a_held_block_tells_the_others_when_it_ends_after_its_answer_is_drawn(
+    heard: list[str], client: Client,
+) -> None:
+    """Issue 38.4: the board drawn for the phone that saved comes before the other phones
+    are told; inside bus.held() the commit's topics wait for the block's end."""
+    table = make_table()
+    with bus.held():
+        services.add_piedras(table, "A", 2, via="api")
+        assert heard == []  # committed, not yet told
+    assert heard == [f"table:{table.pk}"]
+    heard.clear()
+    with pytest.raises(RuntimeError), bus.held():
+        services.add_piedras(table, "B", 1, via="api")
+        raise RuntimeError("the answer could not be drawn")
+    assert heard == [f"table:{table.pk}"]  # told all the same: the write stands
+    # The hand page's save, through the view: the board answered, the others told once.
+    heard.clear()
+    cards = {"c0": "R R 5 4", "c1": "R C C 5", "c2": "1 1 6 7", "c3": "S S 7 7"}
+    answer = client.post(f"/t/{table.id}/k/{table.edit_key}/mano", {**cards, "act": "save"},
+                         headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and answer["Muscore-Saved"] == "1"
+    assert heard == [f"table:{table.pk}"]
 
 
 def test_every_live_screen_has_its_topics_and_nothing_else_has_a_stream() -> None:

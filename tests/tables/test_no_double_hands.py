@@ -39,6 +39,10 @@ def text_of(response: Any) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
+def edit_url(table: Table) -> str:
+    return reverse("tables:edit_board", args=[table.id, table.edit_key])
+
+
 def record_of(cards: dict[str, str]) -> dict[str, Any]:
     return {"hands": {key[1:]: value for key, value in cards.items()}}
 
@@ -49,7 +53,9 @@ def test_a_double_tap_with_htmx_gets_the_same_answer_twice_and_one_hand(client: 
     first = save(client, table, data, headers=HX)
     second = save(client, table, data, headers=HX)
     assert first.status_code == second.status_code == 200
-    assert first["HX-Redirect"] == second["HX-Redirect"]
+    # The board in place of the hand page, both times the same (issue 38.4).
+    assert first["HX-Push-Url"] == second["HX-Push-Url"] == edit_url(table)
+    assert first["Muscore-Saved"] == second["Muscore-Saved"] == "1"
     assert Hand.objects.count() == 1
     assert Change.objects.filter(action="add").count() == 1
 

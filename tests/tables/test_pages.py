@@ -312,8 +312,12 @@ def test_bets_are_built_tap_by_tap_with_htmx_partials(client: Client) -> None:
         {"act": "save", "b_grande": "A2 B2", "e_grande": "quiero", **CARDS},
         headers=HX,
     )
+    # The save answers the board itself, swapped in place of the hand page with its
+    # address pushed (issue 38.4: a redirect made the saver load the whole board again).
     assert saved.status_code == 200
-    assert saved.headers["HX-Redirect"] == edit_url(table)
+    assert saved.headers["HX-Push-Url"] == edit_url(table)
+    assert saved.headers["HX-Retarget"] == "body" and "ETag" not in saved.headers
+    assert "id=\"board-live\"" in saved.content.decode() and "5–8 · muscore" in text_of(saved)
     assert Hand.objects.get().record["lances"] == {
         "grande": {"bets": [{"side": "A", "n": 2}, {"side": "B", "n": 2}], "end": "quiero"}
     }

@@ -1,0 +1,117 @@
+"""The phone that saves sees its save first (issue 38.4): Guardar answers the board itself,
+swapped in place of the hand page (its address the board's, the focus on "Anotar mano"),
+no navigation and no second request; the board kept for offline use is the page as it
+stands, with no fetch of it; Back comes to a fresh hand page, never the saved taps."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Request, expect
+
+from muscore.tables import services
+from muscore.tables.models import Hand, Table
+from tests.browser.conftest import WITH_SERVICE_WORKER, board_in_place
+from tests.browser.test_hand_entry import DEAL, board_path, settle
+from tests.browser.test_live import wait_for_kept_pages, wait_for_service_worker
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ["Ana", "Bruno", "Carla", "Diego"]
+
+
+def tap_deal(page: Page) -> None:
+    seats = page.locator("[data-picker-seat]").evaluate_all(
+        "rows => rows.map(r => r.getAttribute('data-picker-seat'))"
+    )
+    for seat in seats:
+        for card in DEAL[int(seat)].split():
+            page.locator(f'[data-card="{card}"]').click()
+    settle(page)
+
+
+def test_the_savers_board_changes_without_a_navigation(phone: Page) -> None:
+    table = services.create_table(players=NAMES)
+    page = phone
+    page.goto(board_path(table))
+    with page.expect_navigation():
+        page.locator('[data-action="enter-hand"]').click()
+    settle(page)
+    tap_deal(page)
+    requests: list[Request] = []
+    page.on("request", lambda request: requests.append(request))
+    with board_in_place(page):
+        page.locator('[data-action="save"]').click()
+    assert Hand.objects.count() == 1
+    # The board drawn by the save's answer: the score, the last hand, the title.
+    expect(page.locator("#scoreboard [data-points]")).to_have_text(["2", "8"])
+    expect(page.locator(".last-hand h2")).to_have_text("Mano 1")
+    expect(page).to_have_title(re.compile(r"^2–8 "))
+    # One request: the save. No document loaded, no board fetched again.
+    documents = [r for r in requests if r.resource_type == "document"]
+    assert documents == [], [r.url for r in documents]
+    posts = [r for r in requests if r.method == "POST"]
+    assert len(posts) == 1 and "/mano" in posts[0].url
+    board_gets = [r for r in requests if r.method == "GET" and re.search(r"/k/[^/]+/$", r.url)]
+    assert board_gets == [], [r.url for r in board_gets]
+    # The next thing a player does has the focus (issue 38.6), not <body>.
+    expect(page.locator('[data-action="enter-hand"]')).to_be_focused()
+    # And the board goes on: the next hand is entered from it as before.
+    with page.expect_navigation():
+        page.locator('[data-action="enter-hand"]').click()
+    settle(page)
+    expect(page.locator("h1")).to_contain_text("Mano 2")
+
+
+def test_back_after_a_save_in_place_is_a_fresh_hand_page(phone: Page) -> None:
+    """htmx keeps no snapshot of the hand page (historyCacheSize 0): Back loads it anew,
+    the next hand's, empty, never the taps already saved (issue 19.1)."""
+    table = services.create_table(players=NAMES)
+    page = phone
+    page.goto(board_path(table) + "mano")
+    settle(page)
+    tap_deal(page)
+    with board_in_place(page):
+        page.locator('[data-action="save"]').click()
+    page.go_back()
+    settle(page)
+    expect(page.locator("h1")).to_contain_text("Mano 2")
+    for seat in range(4):
+        expect(page.locator(f'input[name="c{seat}"]')).to_have_value("")
+    assert Hand.objects.count() == 1
+
+
+@WITH_SERVICE_WORKER
+def test_a_pushed_change_keeps_the_board_for_offline_use_without_fetching_it(
+    new_phone: Any,
+) -> None:
+    """A view phone's board after another phone's save: its copy for the worker is the page
+    as it stands (issue 38.4: each change cost a fetch of the whole board per phone)."""
+    table = services.create_table(players=NAMES)
+    viewer: Page = new_phone()
+    path = f"/t/{table.id}/"
+    viewer.goto(path)
+    wait_for_service_worker(viewer)
+    viewer.reload()
+    wait_for_kept_pages(viewer, [path])
+    fetched: list[str] = []
+    viewer.on("request", lambda r: fetched.append(r.url) if re.search(
+        rf"/t/{table.id}/$", r.url) and r.method == "GET" else None)
+    services.add_hand(table, {"hands": {str(s): c for s, c in DEAL.items()}}, via="api")
+    expect(viewer.locator("#scoreboard [data-points]")).to_have_text(["2", "8"], timeout=10_000)
+    kept = """async (path) => {
+        const cache = await caches.open("muscore-pages");
+        const hit = await cache.match(location.origin + path);
+        return hit ? await hit.text() : "";
+    }"""
+    revision = f'data-revision="{Table.objects.get(pk=table.pk).revision}"'
+    copy = ""
+    for _ in range(50):
+        copy = viewer.evaluate(kept, path)
+        if revision in copy:
+            break
+        viewer.wait_for_timeout(100)
+    assert revision in copy and 'data-points="">2</p>' in copy
+    assert fetched == [], fetched  # the poll's fragment alone: no full board fetched
