@@ -225,7 +225,8 @@ def run(url: str, saves: int) -> dict[str, PhoneLog]:
             pages[name] = page
         saver = pages["saver"]
         for _ in range(saves):
-            saver.goto(edit)
+            # Past a vaca's end (every 10 saves of this deal) the board offers "Otra vaca".
+            saver.goto(edit + "?otra-vaca=1")
             saver.wait_for_selector("html[data-stream='open']", state="attached")
             saver.locator('[data-action="enter-hand"]').click()
             saver.wait_for_load_state()

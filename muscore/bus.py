@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -71,20 +72,50 @@ def publish_many(topics: Iterable[str]) -> None:
         transaction.on_commit(lambda: send(chosen), robust=True)
 
 
-@contextmanager
-def held() -> Iterator[None]:
-    """The topics published inside the block (after their commit, as ever) go out when it
-    ends, whatever happens in it: a save's own answer, the board drawn for the phone that
-    saved, is drawn before the other screens are told (issue 38.4: the saver saw its
-    save last, 115-523 ms after the phones that heard it by push)."""
-    token = _held.set([])
-    try:
-        yield
-    finally:
-        waiting = _held.get() or []
-        _held.reset(token)
+class Held:
+    """The topics a ``held`` block published, sent when it ends or, after ``after``, when
+    the response it answered is closed: sent to the phone that asked."""
+
+    def __init__(self) -> None:
+        self.topics: list[list[str]] = []
+        self.deferred = False
+
+    def after(self, response: Any) -> None:
+        """Send the topics once ``response`` is closed: the WSGI server closes a response
+        when its body is sent, so the phone that saved has its answer on the way before
+        any other screen is told."""
+        self.deferred = True
+        close = response.close
+
+        def close_then_tell() -> None:
+            try:
+                close()
+            finally:
+                self.send()
+
+        response.close = close_then_tell
+
+    def send(self) -> None:
+        waiting, self.topics = self.topics, []
         for topics in waiting:
             send(topics)
+
+
+@contextmanager
+def held() -> Iterator[Held]:
+    """The topics published inside the block (after their commit, as ever) go out when it
+    ends, whatever happens in it, or when the response given to ``Held.after`` is sent: a
+    save's own answer, the board drawn for the phone that saved, goes before the other
+    screens are told (issue 38.4: the saver saw its save last, 115-523 ms after the
+    phones that heard it by push)."""
+    block = Held()
+    token = _held.set(block.topics)
+    try:
+        yield block
+    finally:
+        _held.reset(token)
+        if not block.deferred:
+            block.send()
 
 
 def send(topics: list[str]) -> None:

@@ -76,9 +76,22 @@ def opening_names(lance: str, sides: Sequence[Mapping[str, Any]],
             **s,
             "say_envido": _("Envido de %(who)s %(lance)s") % who,
             "say_ordago": _("Órdago de %(who)s %(lance)s") % who,
-            "say_amount": _("Otra cantidad de %(who)s %(lance)s") % who,
+            "say_amount": amount_name(shown_label(s), to),
         })
     return rows
+
+
+def shown_label(side: Mapping[str, Any]) -> str:
+    """What a side's button shows: its players' names joined ("Ana·Carla"), else its label."""
+    parts = side.get("parts")
+    return "·".join(str(p) for p in parts) if parts else str(side.get("label", ""))
+
+
+def amount_name(shown: str, to: str) -> str:
+    """The name of a side's "otra cantidad" button, which shows the side's names: those
+    first, as the button reads (issue 38.7, WCAG 2.5.3: it was "Otra cantidad de Ana y
+    Carla a la grande" on a button reading "Ana·Carla")."""
+    return _("%(shown)s: otra cantidad %(lance)s") % {"shown": shown, "lance": to}
 
 
 def answer_names(lance: str, side: str, names: Mapping[str, str]) -> dict[str, str]:
@@ -106,6 +119,9 @@ def spoken_bets(info: dict[str, Any], sides: Sequence[Mapping[str, Any]],
     names its buttons are read by: `open_sides` and `said`."""
     lance = info["lance"]
     info["open_sides"] = opening_names(lance, sides, names)
+    # The lance, as the opening "otra cantidad" field's name ends: one name per lance
+    # (issue 38.9: every lance's field was "Otra cantidad").
+    info["to"] = _to(lance)
     answering = info.get("to_answer") or (other(info["bets"][-1][0]) if info.get("bets") else "A")
     info["said"] = {**answer_names(lance, answering, names), "undo": undo_name(lance)}
 
@@ -115,11 +131,12 @@ def spoken_bets(info: dict[str, Any], sides: Sequence[Mapping[str, Any]],
 OFFLINE_LANCES = ("grande", "chica", "pares", "fourth")
 
 
-def offline_names(names: Mapping[str, str]) -> dict[str, Any]:
+def offline_names(names: Mapping[str, str], labels: Mapping[str, str]) -> dict[str, Any]:
     """The names of the buttons the hand entry draws without signal, as online (issue
     30.4): per lance (OFFLINE_LANCES) and side, its opening buttons (envido, órdago,
     another amount) and its answers as that side says them (quiero, no quiero), and the
-    lance's undo. The page names the answers by the side that answers the last bet."""
+    lance's undo. The page names the answers by the side that answers the last bet;
+    `labels`, what each side's button shows ("Ana·Carla")."""
     out: dict[str, Any] = {}
     for key in OFFLINE_LANCES:
         to = _to(key)
@@ -130,11 +147,12 @@ def offline_names(names: Mapping[str, str]) -> dict[str, Any]:
             sides[side] = {
                 "envido": _("Envido de %(who)s %(lance)s") % who,
                 "ordago": _("Órdago de %(who)s %(lance)s") % who,
-                "amount": _("Otra cantidad de %(who)s %(lance)s") % who,
+                "amount": amount_name(labels[side], to),
                 "quiero": answers["quiero"],
                 "no_quiero": answers["no_quiero"],
             }
         lance = _("Juego o punto") if key == "fourth" else LANCE_NAMES.get(key, key)
         sides["undo"] = _("Deshacer el último paso (%(lance)s)") % {"lance": lance}
+        sides["amount_field"] = _("Otra cantidad %(lance)s") % {"lance": to}
         out[key] = sides
     return out

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db.models import Max
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from PIL import Image, ImageDraw, ImageFont
 
 from muscore.leagues import ceros_rounds, pages
@@ -349,6 +349,12 @@ def _left(n: int) -> str:
         "n": n}
 
 
+def colon() -> str:
+    """The colon after a label, as the language writes it: French puts a non-breaking
+    space before it ("Journée 1 :", issue 38.9)."""
+    return pgettext("tras un rótulo", ":")
+
+
 def card_text(night: Night, url: str) -> str:
     """The card's text for the group chat (results, top of the standings, órdagos, the
     competition's public page)."""
@@ -361,9 +367,9 @@ def card_text(night: Night, url: str) -> str:
         for r in night.results:
             if r.get("round") and r["round"] != heading:
                 heading = r["round"]
-                lines.append(f"{heading}:")
+                lines.append(f"{heading}{colon()}")
             where = _("Mesa %(n)s") % {"n": r["table"]}
-            lines.append(f"{where}: {r['first']} {r['result']} {r['second']}")
+            lines.append(f"{where}{colon()} {r['first']} {r['result']} {r['second']}")
     else:
         lines.append(_("Aún no hay resultados."))
     if night.left:
@@ -371,7 +377,8 @@ def card_text(night: Night, url: str) -> str:
     for table in night.standings:
         lines.append("")
         title = _("Clasificación")
-        lines.append(f"{title} · {table['title']}:" if table["title"] else f"{title}:")
+        lines.append(f"{title} · {table['title']}{colon()}" if table["title"]
+                     else f"{title}{colon()}")
         for row in table["rows"]:
             lines.append(f"{row['position']}. {row['name']} ({row['figure']})")
     if night.ordagos:

@@ -6,9 +6,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db.models import F
+from django.utils import timezone
 
 from muscore.clubs.models import PairMember
 from muscore.leagues.competitions import (
@@ -239,9 +241,19 @@ def matches_csv(competition: Competition, *, sep: str = ",") -> str:
             number, round_ or "", slot or stage, group or "", names.get(first, ""),
             names.get(second, ""), source, _blank(jf), _blank(js), _blank(tf), _blank(ts),
             no_show, " y ".join(pf or []), " y ".join(ps or []), table or "",
-            at.isoformat() if at else "",
+            _when(at, sep),
         ])
     return write_csv(MATCHES_CSV, lines, sep=sep)
+
+
+def _when(at: datetime | None, sep: str) -> str:
+    """A result's time: ISO in UTC (the API's "," variant), the club's local day and
+    time for Spanish Excel ("07/12/2026 01:01", issue 38.9)."""
+    if at is None:
+        return ""
+    if sep == ";":
+        return timezone.localtime(at).strftime("%d/%m/%Y %H:%M")
+    return at.isoformat()
 
 
 def _blank(value: Any) -> Any:

@@ -39,7 +39,7 @@ class SpanishOrder(forms.models.ModelChoiceIterator):  # type: ignore[type-arg]
 
 class CompetitionForm(TableOptionsFields):
     """A liguilla (one or two legs) or groups + knockout, with every match's table options
-    and the points. The pairs come from the club; all are ticked to start with."""
+    and the points. The pairs come from the club; the organiser ticks those who play."""
 
     name = forms.CharField(label=gettext_lazy("Nombre"), max_length=NAME_MAX)
     format = forms.ChoiceField(
@@ -94,8 +94,8 @@ class CompetitionForm(TableOptionsFields):
         field.iterator = SpanishOrder  # before the queryset: it draws the boxes
         field.queryset = pairs
         field.label_from_instance = lambda pair: str(pair.name)  # type: ignore[assignment]
-        if not self.is_bound:
-            field.initial = [p.pk for p in pairs]
+        # None ticked to start with (issue 38.9: all 14 of a club's pairs were, and a
+        # liguilla of six took eight unticks).
 
     def clean_name(self) -> str:
         name = clean_name(self.cleaned_data["name"])
@@ -105,7 +105,12 @@ class CompetitionForm(TableOptionsFields):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        pairs = list(data.get("pairs") or [])
+        # In Spanish order of their names: the entries are numbered so, and the draw page
+        # and the standings' ties list them in that order (issue 38.9: "Órdago Txiki"
+        # came after "Zabala-Garmendia", the database's byte order).
+        pairs = sorted_by_name(data.get("pairs") or [], lambda pair: pair.name)
+        if "pairs" in data:
+            data["pairs"] = pairs
         data["ceros"] = data.get("ceros") or 3  # only a ceros tournament asks for it
         if "pairs" in data and len(pairs) < 2:
             self.add_error("pairs", _("Hacen falta al menos dos parejas."))

@@ -87,7 +87,8 @@ def format_text(competition: Competition) -> str:
     if competition.format == Competition.Format.GROUPS:
         return _("Grupos y eliminatoria (%(n)s grupos)") % {"n": competition.group_count}
     if competition.format == Competition.Format.CEROS:
-        return _("Torneo a %(n)s ceros") % {"n": competition.ceros}
+        return ngettext("Torneo a %(n)s cero", "Torneo a %(n)s ceros", competition.ceros) % {
+            "n": competition.ceros}
     if competition.legs == 2:
         return _("Liguilla a ida y vuelta")
     return _("Liguilla a una vuelta")

@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
 from muscore.tables import site_files, views
 
@@ -8,6 +9,9 @@ urlpatterns = [
     path("mesa", views.quick_table, name="quick"),
     path("nueva", views.new_table, name="new"),
     path("importar", views.import_table, name="import"),
+    # Typed with a slash, as /calculadora/ is (issue 38.9: /nueva/ was a 404).
+    *(path(f"{name}/", RedirectView.as_view(pattern_name=f"tables:{target}", query_string=True))
+      for name, target in (("nueva", "new"), ("importar", "import"))),
     path("t/<str:table_id>/", views.view_board, name="board"),
     path("t/<str:table_id>/historial", views.view_history, name="history"),
     path("t/<str:table_id>/k/<str:key>/", views.edit_board, name="edit_board"),

@@ -607,11 +607,13 @@ def hand(
             # Marked on the page, which scrolls to the first: what the table must still say.
             missing_lances = [m["lance"] for m in missing]
         if not problems:
-            # The saver's board is drawn before the other phones are told (issue 38.4).
-            with bus.held():
+            # The saver's board is drawn and sent before the other phones are told
+            # (issue 38.4).
+            with bus.held() as told:
                 saved = _save(request, table, entry, number, where["record"])
-            if isinstance(saved, HttpResponse):
-                return saved
+                if isinstance(saved, HttpResponse):
+                    told.after(saved)
+                    return saved
             problems = [saved.message]
             conflict = saved.conflict
             settled = saved.settled

@@ -54,21 +54,44 @@
     return found;
   }
 
+  // An undo is never where the focus lands by itself (issue 38.6: after "Quiero" the
+  // focus was on "Deshacer el último paso", and a second Enter took the answer back).
+  function isUndo(element) {
+    var act = element.getAttribute("name") === "act" ? element.getAttribute("value") || "" : "";
+    return /^(pop|clear):/.test(act);
+  }
+
+  // The next thing a player does after a lance is closed: the first control of the next
+  // lance still open, else "Guardar".
+  function nextStep(scope) {
+    var lances = Array.prototype.slice.call(document.querySelectorAll("section[data-lance]"));
+    for (var i = lances.indexOf(scope) + 1; i > 0 && i < lances.length; i++) {
+      var controls = focusables(lances[i]).filter(function (e) { return !isUndo(e) && !e.matches("a[data-skip]"); });
+      if (controls.length) return controls[0];
+    }
+    var save = document.getElementById("save-hand");
+    return save && visible(save) ? save : null;
+  }
+
   function find(what) {
     var same = what.id && document.getElementById(what.id);
     if (same && visible(same)) return same;
     var twin = byNameAndValue(what);
     if (twin) return twin;
     // Gone (the envido tapped: the lance now asks for quiero): the same place in the same
-    // part, else its first control, else the nearest part still there.
+    // part, else its first control, else the nearest part still there; never an undo
+    // (the lance closed: the next lance, or "Guardar").
     var scope = what.scope && document.getElementById(what.scope);
     if (!scope) return null;
-    var within = focusables(scope);
-    if (!within.length) return null;
+    var within = focusables(scope).filter(function (e) { return !isUndo(e); });
+    var found = null;
     if (what.index >= 0 && what.index < within.length && within[what.index].tagName === what.tag) {
-      return within[what.index];
+      found = within[what.index];
+    } else if (within.length) {
+      found = within[0];
     }
-    return within[0];
+    if (found && found.matches("a[data-skip]")) found = null;
+    return found || nextStep(scope);
   }
 
   // Whatever had the focus when a swap begins (the main target or an out-of-band part may
@@ -118,6 +141,35 @@
     target.focus();
     target.scrollIntoView({ block: "center" });
   });
+
+  // --- where the focus starts after a step that opens a page ------------------------------
+  // Issue 38.6: after "Anotar mano" (or "Corregir") the focus was on <body>. Reached by
+  // the keyboard (a click of detail 0: Enter on the link), the hand page starts on the
+  // first seat's cards still to enter, the next thing a player does; reached by a thumb,
+  // on its heading (a field focused would open the phone's keyboard over the keypad).
+  var BY_KEYS = "muscore:keyboard";
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href]");
+    if (!link || event.detail !== 0) return;
+    try { window.sessionStorage.setItem(BY_KEYS, "1"); } catch (e) { /* no note: a heading */ }
+  }, true);
+
+  function startFocus() {
+    var keys = false;
+    try {
+      keys = window.sessionStorage.getItem(BY_KEYS) === "1";
+      window.sessionStorage.removeItem(BY_KEYS);
+    } catch (e) { keys = false; }
+    var form = document.querySelector("form#entry");
+    if (!form || !lost()) return;
+    var fields = Array.prototype.filter.call(form.querySelectorAll("[data-picker-input]"), visible);
+    var empty = fields.filter(function (field) { return !field.value.trim(); });
+    var heading = document.querySelector("main h1");
+    var target = keys && fields.length ? (empty[0] || fields[0]) : heading;
+    if (!target) return;
+    if (target === heading && !heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: target === heading });
+  }
 
   // --- the card fields -------------------------------------------------------------------
   // Each field is described by its cards as words ("rey, rey, cinco, cuatro"), from the
@@ -222,7 +274,7 @@
     syncAllPresets();
     if (navigator.onLine === false) needsSignal(true);
   }
-  document.addEventListener("DOMContentLoaded", initPage);
+  document.addEventListener("DOMContentLoaded", function () { initPage(); startFocus(); });
   // A page drawn in place of another (muscore.js: the saver's board, issue 38.4).
   document.addEventListener("muscore:page", initPage);
 })();

@@ -272,6 +272,34 @@
     el.hidden = !text;
   }
 
+  // One note at a time (issue 38.8: after a save without signal three said the same
+  // thing at once): the first of these that has something to say is shown, the others
+  // wait (data-quiet) until it is done.
+  var NOTES = ["[data-refused]", "[data-synced]", "[data-pending]", "[data-offline]"];
+  function oneNote() {
+    var root = bar();
+    if (!root) return;
+    var shown = false;
+    NOTES.forEach(function (selector) {
+      var note = root.querySelector(selector);
+      if (!note) return;
+      if (!note.hidden && !shown) {
+        shown = true;
+        note.removeAttribute("data-quiet");
+      } else if (!note.hidden) {
+        note.setAttribute("data-quiet", "");
+      } else {
+        note.removeAttribute("data-quiet");
+      }
+    });
+  }
+  function watchNotes() {
+    var root = bar();
+    if (!root || !window.MutationObserver) return;
+    new MutationObserver(oneNote).observe(root, { subtree: true, attributes: true, attributeFilter: ["hidden"] });
+    oneNote();
+  }
+
   function setOffline(offline) {
     document.documentElement.classList.toggle("is-offline", offline);
     var root = bar();
@@ -452,6 +480,16 @@
     return parts.length ? parts.join(" ") : box.textContent.trim().replace(/\s+/g, " ");
   }
 
+  // The live part of the board a save answered (static/js: the saver's board, 38.4), in
+  // place of this page's, when this page is that board.
+  function showBoard(html) {
+    var live = document.getElementById("board-live");
+    if (!live || !window.htmx || !html) return;
+    var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("board-live");
+    if (!fresh || fresh.getAttribute("hx-get") !== live.getAttribute("hx-get")) return;
+    window.htmx.swap(live, fresh.outerHTML, { swapStyle: "outerHTML", settleDelay: 0 });
+  }
+
   var flushing = false;
   function flush() {
     var queue = readQueue().filter(function (item) { return !item.refused; });
@@ -471,6 +509,9 @@
         if (response.ok && saved(response.headers)) {
           writeQueue(others);
           syncedHere.push(shownNumber(item));
+          // Said once the board shows it (issue 38.8: "sincronizadas" came 1.5 s before
+          // the score): the save answered the board, whose live part goes in first.
+          showBoard(text);
           saySynced(root);
         } else {
           var page = new DOMParser().parseFromString(text, "text/html");
@@ -631,7 +672,10 @@
       add(answer);
       var amount = el("div", { "class": "bet-row bet-amount" });
       amount.appendChild(el("label", { "for": "offline-a-" + key }, t("t-amount")));
-      amount.appendChild(el("input", { id: "offline-a-" + key, type: "number", min: "1", max: "99", inputmode: "numeric", "data-offline-amount": "" }));
+      var amountInput = el("input", { id: "offline-a-" + key, type: "number", min: "1", max: "99", inputmode: "numeric", "data-offline-amount": "" });
+      // One name per lance ("Otra cantidad a la grande"), as online.
+      if ((names[key] || {}).amount_field) amountInput.setAttribute("aria-label", names[key].amount_field);
+      amount.appendChild(amountInput);
       var sides = el("div", { "class": "bet-sides" });
       ["A", "B"].forEach(function (side) {
         sides.appendChild(tapButton("bet:" + key + ":" + side + ":amt", labels[side], "btn-small btn-side",
@@ -791,6 +835,7 @@
   });
 
   function initOffline() {
+    watchNotes();
     var sw = document.querySelector('meta[name="muscore-sw"]');
     if (sw && "serviceWorker" in navigator) {
       navigator.serviceWorker.register(sw.getAttribute("content"), { scope: "/" }).catch(function () {});
@@ -1188,6 +1233,7 @@
     entryStart = "";
     leaving = false;
     initPage();
+    watchNotes();
     showPending();
     keepPages(true);
     document.dispatchEvent(new CustomEvent("muscore:page"));

@@ -19,11 +19,22 @@ var STYLESHEET = "{{ stylesheet|escapejs }}";
 // new table's setup, the clubs, the calculator, the lector and the rules with each of
 // their sections (issue 19.10); a club's page, its competitions (their standings), its
 // TV, its players' levels and leaders, as this phone last opened them (issue 30.3).
+// Issue 38.8: and every page of a club's league and of a championship a phone opened (a
+// round, a pair, a match, a player; the championship, a phase, the hall's TV, a venue, a
+// pair's path, a player's).
 var PAGE = new RegExp("^/(" + [
   "t/[A-Za-z0-9_-]+/(k/[A-Za-z0-9_-]+/(mano|historial)?|historial)?",
-  "nueva", "clubs/", "calculadora/", "lector/", "reglas/([a-z0-9-]+/)?",
-  "club/[A-Za-z0-9_-]+/(liga/[0-9]+/(jornadas)?|tv/|niveles/|lideres/)?",
+  "nueva", "clubs/", "calculadora/", "lector/", "reglas/([a-z0-9-]+/)?", "nivel/",
+  "club/[A-Za-z0-9_-]+/(liga/[0-9]+/(jornadas|jornada/[0-9]+/|pareja/[0-9]+/|partida/[0-9]+/)?" +
+    "|tv/|niveles/|lideres/|jugador/[0-9]+/)?",
+  "campeonatos/([0-9]+/(fases/[0-9]+/(tv/)?|sedes/[0-9]+/|parejas/[0-9]+/|jugador/)?)?",
 ].join("|") + ")?$");
+// A table's pages are kept under their path alone (?deshecha=3 and friends are the same
+// board); any other page under its query too (a championship's player is ?nombre=...).
+var TABLE_PAGE = /^\/t\//;
+// The pages kept: at most this many, the ones opened longest ago dropped first (the cache
+// keeps its entries in the order they were put: a page kept again moves to the end).
+var MAX_PAGES = 80;
 // Kept at install, so they open without signal even if never visited.
 var PAGES_AT_INSTALL = {{ pages_at_install|safe }};
 // The language of the last page the phone was shown (its Content-Language): the offline
@@ -114,13 +125,34 @@ function offlinePage() {
   });
 }
 
+function pageKey(url) {
+  return url.origin + url.pathname + (TABLE_PAGE.test(url.pathname) ? "" : url.search);
+}
+
+// The oldest pages beyond MAX_PAGES go; the language and the pages kept at install stay.
+function prune(cache) {
+  var kept = {};
+  kept[self.location.origin + LANGUAGE_KEY] = true;
+  PAGES_AT_INSTALL.forEach(function (path) { kept[self.location.origin + path] = true; });
+  return cache.keys().then(function (requests) {
+    var pages = requests.filter(function (request) { return !kept[request.url]; });
+    var extra = pages.length - MAX_PAGES;
+    return Promise.all(pages.slice(0, Math.max(0, extra)).map(function (request) {
+      return cache.delete(request);
+    }));
+  });
+}
+
 function page(event, url) {
-  // Kept under the path alone: ?deshecha=3 and friends are the same board.
-  var key = url.origin + url.pathname;
+  var key = pageKey(url);
   return fetch(event.request).then(function (response) {
     if (response.ok && !response.redirected) {
       var copy = response.clone();
-      caches.open(PAGES_CACHE).then(function (cache) { return cache.put(key, copy); });
+      caches.open(PAGES_CACHE).then(function (cache) {
+        // Put again, it moves to the end: delete first, as not every browser moves it.
+        return cache.delete(key).then(function () { return cache.put(key, copy); })
+          .then(function () { return prune(cache); });
+      });
     }
     rememberLanguage(response);
     return response;

@@ -2,8 +2,10 @@
 English, Basque and French, light and dark, no accessibility violation that axe finds, and the
 rendered HTML parses without an error and without the mistakes a validator names.
 
-axe-core comes inside axe-playwright-python (pinned in pyproject.toml): no network at test
-time. The HTML check is html5lib's parser in strict mode (the HTML standard's parse errors)
+axe-core is the copy vendored in tests/vendor/axe-core (4.14.1, its hash checked by
+tests/browser/axe.py), run by axe-playwright-python's runner: no network at test time. From
+4.14 its rule label-content-name-mismatch (WCAG 2.5.3) runs (issue 38.7). The HTML
+check is html5lib's parser in strict mode (the HTML standard's parse errors)
 plus the validator rules that parsing alone does not see (duplicate ids, a label for no
 field, aria-label on an element without a role)."""
 
@@ -14,9 +16,9 @@ from typing import Any
 
 import html5lib
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
+from tests.browser.axe import AXE_VERSION, axe
 from tests.browser.conftest import PHONE
 from tests.browser.test_screenshots import tour
 
@@ -26,14 +28,13 @@ LANGUAGES = ("es", "en", "eu", "fr")
 SCHEMES = ("light", "dark")
 # Elements where an aria-label names nothing (no role to name): html-validate's aria-label-misuse.
 PLAIN = {"span", "div", "p", "b", "i", "strong", "em", "small", "code", "pre"}
-_axe = Axe()
 
 
 def axe_violations(page: Page, only_contrast: bool = False) -> list[str]:
     options: dict[str, Any] = {"resultTypes": ["violations"]}
     if only_contrast:
         options["runOnly"] = {"type": "rule", "values": ["color-contrast"]}
-    results: Any = _axe.run(page, options=options)
+    results: Any = axe().run(page, options=options)
     found = []
     for violation in results.response["violations"]:
         targets = [" ".join(map(str, n["target"])) for n in violation["nodes"]][:3]
@@ -116,3 +117,23 @@ def test_the_html_check_finds_what_it_looks_for() -> None:
     assert any(e.startswith("parse:") for e in errors), errors
     good = '<!doctype html><html lang="es"><head><title>x</title></head><body></body></html>'
     assert html_errors(good) == []
+
+
+def test_the_suites_axe_is_4_14_and_sees_a_name_that_is_not_the_words_shown(
+    phone: Page,
+) -> None:
+    """Issue 38.7: the bundled axe (4.12.1) had label-content-name-mismatch off, so a
+    button reading "Ana·Carla" named "Otra cantidad de Ana y Carla a la grande" passed."""
+    phone.set_content(
+        '<!doctype html><html lang="es"><head><title>x</title></head><body><main>'
+        '<button aria-label="Otra cantidad de Ana y Carla a la grande">Ana·Carla</button>'
+        '<button aria-label="Envido: Ana y Carla, a la grande">Envido</button>'
+        "</main></body></html>")
+    results: Any = axe().run(phone, options={
+        "runOnly": {"type": "rule", "values": ["label-content-name-mismatch"]}})
+    assert phone.evaluate("axe.version") == AXE_VERSION
+    rule = [r for r in phone.evaluate("axe.getRules()")
+            if r["ruleId"] == "label-content-name-mismatch"]
+    assert rule and "experimental" not in rule[0]["tags"]
+    flagged = [n["target"] for v in results.response["violations"] for n in v["nodes"]]
+    assert flagged == [["button:nth-child(1)"]], flagged

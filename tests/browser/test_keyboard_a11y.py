@@ -53,18 +53,35 @@ def laptop(browser: Browser, live_server: Any, language: str = "es") -> Page:
     return context.new_page()
 
 
+def focused(page: Page) -> str:
+    """What has the focus, said as a test reads it: its id, its act, its name or tag."""
+    return str(page.evaluate("""() => {
+        const e = document.activeElement;
+        if (!e || e === document.body) return "<body>";
+        return e.id || e.getAttribute("value") || e.getAttribute("name") || e.tagName;
+    }"""))
+
+
 def test_sixteen_cards_and_an_envido_quiero_by_keyboard_alone(
     browser: Browser, live_server: Any
 ) -> None:
+    """Issue 38.6's story, from the board: after every step the focus is on the next thing
+    a player does, never on an undo and never on <body>; the keys are counted."""
     table = services.create_table(players=NAMES)
     page = laptop(browser, live_server)
-    page.goto(entry_path(table))
+    page.goto(f"/t/{table.id}/k/{table.edit_key}/")
     idle(page)
     keys = Keys(page)
-    # The first stop is the skip link to the cards.
+    # The board's first stop is the skip link to "Anotar mano" (not 12 Tabs through the
+    # languages and the piedras buttons, where a stray Enter adds a piedra).
     keys.press("Tab")
-    expect(page.get_by_role("link", name="Ir a las cartas")).to_be_focused()
+    expect(page.get_by_role("link", name="Ir a Anotar mano")).to_be_focused()
     keys.press("Enter")
+    expect(page.locator("#enter-hand")).to_be_focused()
+    with page.expect_navigation():
+        keys.press("Enter")
+    idle(page)
+    # The hand page starts on the first seat's cards, not on <body>.
     expect(page.locator("#id_c0")).to_be_focused()
     for seat, cards in enumerate(TYPED):
         expect(page.locator(f"#id_c{seat}")).to_be_focused()
@@ -72,44 +89,60 @@ def test_sixteen_cards_and_an_envido_quiero_by_keyboard_alone(
         if seat < 3:
             keys.press("Tab")
             idle(page)
+            assert focused(page) == f"id_c{seat + 1}", focused(page)
     # From the last seat, Tab to grande's first envido: the keypad is no stop for a
     # keyboard that types (its keys are for a thumb).
     envido = page.get_by_role("button", name="Envido de Ana y Carla a la grande", exact=True)
     for _ in range(4):
         keys.press("Tab")
         idle(page)
-        if page.evaluate("document.activeElement.value") == "bet:grande:A:2":
+        assert focused(page) != "<body>"
+        if focused(page) == "bet:grande:A:2":
             break
     expect(envido).to_be_focused()
     keys.press("Enter")
     idle(page)
-    # The envido is in; the focus did not fall to <body>: it is on the answer.
+    # The envido is in; the focus is on the answer.
     quiero = page.get_by_role("button", name="Quiero de Bruno y Diego a la grande", exact=True)
     expect(quiero).to_be_focused()
     keys.press("Enter")
     idle(page)
     expect(page.locator('[data-lance="grande"] .bets')).to_contain_text("quiero")
-    assert page.evaluate("document.activeElement !== document.body"), "focus fell to <body>"
-    focused_lance = page.evaluate(
-        "document.activeElement.closest('[data-lance]')?.getAttribute('data-lance')")
-    assert focused_lance == "grande", focused_lance
+    # Grande is closed: the focus is on the next lance's first bet, never on "Deshacer el
+    # último paso" (a second Enter took the answer back).
+    assert focused(page) == "bet:chica:A:2", focused(page)
+    assert not focused(page).startswith("pop:")
     # Straight to "Guardar": the lance's skip link.
-    for _ in range(3):
+    for _ in range(10):
         keys.press("Tab")
+        assert focused(page) != "<body>" and not focused(page).startswith("pop:")
         if page.evaluate("document.activeElement.matches('a[data-skip]')"):
             break
     keys.press("Enter")
     expect(page.locator("#save-hand")).to_be_focused()
     with board_in_place(page):
         keys.press("Enter")
+    # Saved: the board in place, the focus on the next hand.
+    expect(page.locator("#enter-hand")).to_be_focused()
     hand = Hand.objects.get()
     assert hand.record["lances"]["grande"] == {"bets": [{"side": "A", "n": 2}], "end": "quiero"}
     assert hand.record["hands"] == {"0": "R R 5 4", "1": "R C C 5", "2": "1 1 6 7",
                                     "3": "S S 7 7"}
-    print(f"\nkeyboard-only hand: 16 cards and an envido quiero in {keys.count} keys "
-          f"(target {KEY_TARGET})")
+    print(f"\nkeyboard-only hand from the board: 16 cards and an envido quiero in "
+          f"{keys.count} keys (target {KEY_TARGET})")
     assert keys.count <= KEY_TARGET
     page.context.close()
+
+
+def test_a_thumb_on_the_hand_page_starts_on_its_heading(phone: Page) -> None:
+    """Reached by a tap, the hand page gives its heading the focus: not <body>, and no
+    field that would open the phone's keyboard over the keypad."""
+    table = services.create_table(players=NAMES)
+    phone.goto(f"/t/{table.id}/k/{table.edit_key}/")
+    with phone.expect_navigation():
+        phone.locator("#enter-hand").click()
+    idle(phone)
+    expect(phone.locator("main h1")).to_be_focused()
 
 
 def test_the_arrows_move_within_a_group_and_the_focus_stays(
@@ -148,7 +181,7 @@ HEARD = {
            "cartas de Ana, mano", "cartas de Bruno", "rey, rey, cinco, cuatro"),
     "en": ("Envido by Ana and Carla at grande", "Envido by Bruno and Diego at grande",
            "cards of Ana, mano", "cards of Bruno", "rey, rey, five, four"),
-    "eu": ("Imidoa: Ana eta Carla, handira", "Imidoa: Bruno eta Diego, handira",
+    "eu": ("Imido: Ana eta Carla, handira", "Imido: Bruno eta Diego, handira",
            "kartak: Ana, eskua", "kartak: Bruno", "errege, errege, bost, lau"),
     "fr": ("Envido pour Ana et Carla au grand", "Envido pour Bruno et Diego au grand",
            "cartes : Ana, mano", "cartes : Bruno", "roi, roi, cinq, quatre"),

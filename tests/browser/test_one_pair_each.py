@@ -22,6 +22,8 @@ def test_a_person_in_two_pairs_is_refused_on_the_new_competition_page(
     club_with_pairs(page, live_server, [("Ana", "Bea"), ("Carlos", "Dani"), ("Bea", "Eva")])
     page.get_by_role("link", name="Nueva competición").click()
     page.get_by_label("Nombre", exact=True).fill("Liga de los jueves")
+    for pair in ("Ana y Bea", "Carlos y Dani", "Bea y Eva"):  # none ticked to start with
+        page.get_by_label(pair, exact=True).check()
     page.get_by_role("button", name="Crear y pasar al sorteo").click()
     error = page.locator(".error, .errorlist, [role=alert]").filter(has_text="Bea")
     expect(error.first).to_contain_text("ya juega en la pareja")

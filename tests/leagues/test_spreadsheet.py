@@ -37,9 +37,17 @@ def test_a_cell_that_a_spreadsheet_would_run_is_quoted(value: object, expected: 
 
 def test_the_spanish_excel_variant_has_a_bom_semicolons_and_crlf() -> None:
     text = write_csv(["name", "points"], [["Iñaki; Koldo", -2], ["=1+1", 4]], sep=";")
-    assert text.startswith("\ufeffname;points\r\n")
+    # In Spanish (issue 38.9): "Excel en español" had English headers and words.
+    assert text.startswith("\ufeffNombre;Puntos\r\n")
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""), delimiter=";"))
-    assert rows == [["name", "points"], ["Iñaki; Koldo", "-2"], ["'=1+1", "4"]]
+    assert rows == [["Nombre", "Puntos"], ["Iñaki; Koldo", "-2"], ["'=1+1", "4"]]
+    # A table by its path: an id starting with "-" needs no formula's quote.
+    matches = write_csv(["result", "no_show", "stage", "table"],
+                        [["manual", "first", "sf1", "-abc"], ["table", "", "league", ""]],
+                        sep=";")
+    assert matches.removeprefix("\ufeff").split("\r\n")[:3] == [
+        "Resultado;No presentada;Fase;Mesa", "a mano;la primera;semifinal 1;/t/-abc/",
+        "mesa;;liga;"]
     with pytest.raises(ValueError, match="sep"):
         write_csv(["a"], [], sep="\t")
 
@@ -63,7 +71,12 @@ def test_the_league_csvs_neutralise_formulas_and_serve_the_semicolon_variant() -
         assert excel.status_code == 200
         rows = list(csv.reader(io.StringIO(excel.content.decode("utf-8-sig"), newline=""),
                                delimiter=";"))
-        assert rows == list(csv.reader(io.StringIO(text)))
+        english = list(csv.reader(io.StringIO(text)))
+        # The same pairs and figures, the columns in Spanish (issue 38.9).
+        assert len(rows) == len(english) and rows[0][0] in ("Grupo", "Partida")
+        assert {c for r in rows for c in r} >= {c for r in english[1:] for c in r
+                                                if c not in ("manual", "table", "no_show", "league")
+                                                and "T" not in c}
         bad = Client().get(api + path, {"sep": "|"})
         assert bad.status_code == 400 and "sep" in bad.json()["error"]
     page = Client().get(f"/club/{club.slug}/liga/{competition.pk}/").content.decode()

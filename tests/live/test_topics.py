@@ -61,7 +61,23 @@ def test_a_held_block_tells_the_others_when_it_ends_after_its_answer_is_drawn(
     answer = client.post(f"/t/{table.id}/k/{table.edit_key}/mano", {**cards, "act": "save"},
                          headers={"HX-Request": "true"})
     assert answer.status_code == 200 and answer["Muscore-Saved"] == "1"
-    assert heard == [f"table:{table.pk}"]
+    assert heard == [f"table:{table.pk}"]  # told when the answer was closed, once
+    # Held for a response: told only when it is closed (sent by the WSGI server).
+    heard.clear()
+
+    class Answer:
+        closed = False
+
+        def close(self) -> None:
+            self.closed = True
+
+    sent = Answer()
+    with bus.held() as told:
+        services.add_piedras(table, "A", 1, via="api")
+        told.after(sent)
+    assert heard == [] and not sent.closed
+    sent.close()
+    assert heard == [f"table:{table.pk}"] and sent.closed
 
 
 def test_every_live_screen_has_its_topics_and_nothing_else_has_a_stream() -> None:

@@ -125,7 +125,16 @@ def test_the_icons_are_committed_files_not_downloads() -> None:
 
 def test_the_connection_messages_are_on_every_page_in_the_pages_language(client: Client) -> None:
     html = client.get("/").content.decode()
-    assert "Sin conexión: el marcador muestra lo último que vio este móvil." in html
+    # Each page says what it is without signal: only the board speaks of "el marcador"
+    # (issue 38.8: the calculator and the lector did too).
+    assert "Sin conexión: esta página es la última copia que guardó este móvil." in html
+    for path in ("/calculadora/", "/lector/"):
+        bar = re.search(r"<p class=\"offline\"[^>]*>([^<]*)</p>", client.get(path).content.decode())
+        assert bar is not None and "marcador" not in bar.group(1), path
+    table = make_table()
+    board = client.get(reverse("tables:edit_board", args=[table.id, table.edit_key]))
+    said = "Sin conexión: el marcador muestra lo último que vio este móvil."
+    assert said in board.content.decode()
     assert 'data-msg-synced="Mano {n} sincronizada."' in html
     client.cookies["django_language"] = "en"
     html = client.get("/").content.decode()

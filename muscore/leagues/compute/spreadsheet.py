@@ -8,7 +8,10 @@ difference stays a number).
 
 Every file starts with a UTF-8 byte order mark, so Excel reads "Iñaki" and "Órdago" right;
 the ``;`` variant is what Spanish Excel splits into columns (its list separator, as the
-decimal separator is the comma).
+decimal separator is the comma), and it speaks Spanish (issue 38.9, "Excel en español"):
+its columns and the words of its cells (how a result came, who did not show up, a
+knockout's stage) in Spanish, a table named by its path, so no id starting with "-" needs
+the quote a formula would; the caller writes its times in local time.
 """
 
 from __future__ import annotations
@@ -20,6 +23,44 @@ from collections.abc import Iterable, Sequence
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 SEPARATORS = (",", ";")
 BOM = "\ufeff"
+
+
+# The ";" variant's columns, said in Spanish (the English names are the API's, kept in the
+# "," variant).
+SPANISH_COLUMNS = {
+    "group": "Grupo", "position": "Puesto", "pair": "Pareja", "name": "Nombre",
+    "played": "Jugadas", "won": "Ganadas", "lost": "Perdidas", "forfeits": "No presentadas",
+    "points": "Puntos", "juegos_for": "Juegos a favor", "juegos_against": "Juegos en contra",
+    "tantos_for": "Tantos a favor", "tantos_against": "Tantos en contra",
+    "number": "Partida", "round": "Jornada", "stage": "Fase", "first": "Primera pareja",
+    "second": "Segunda pareja", "result": "Resultado", "juegos_first": "Juegos de la primera",
+    "juegos_second": "Juegos de la segunda", "tantos_first": "Tantos de la primera",
+    "tantos_second": "Tantos de la segunda", "no_show": "No presentada",
+    "players_first": "Jugadores de la primera", "players_second": "Jugadores de la segunda",
+    "table": "Mesa", "result_at": "Resultado anotado",
+    "ceros_left": "Ceros que le quedan", "byes": "Descansos", "out_in_round": "Fuera en la ronda",
+}
+# The words of its cells, by column.
+SPANISH_WORDS = {
+    "result": {"table": "mesa", "manual": "a mano", "no_show": "no presentada"},
+    "no_show": {"first": "la primera", "second": "la segunda", "both": "las dos"},
+    "stage": {"league": "liga", "quarterfinal": "cuartos de final", "semifinal": "semifinal",
+              "final": "final", "third": "tercer puesto", "qf1": "cuartos de final 1",
+              "qf2": "cuartos de final 2", "qf3": "cuartos de final 3",
+              "qf4": "cuartos de final 4", "sf1": "semifinal 1", "sf2": "semifinal 2"},
+}
+
+
+def in_spanish(header: Sequence[str], row: Sequence[object]) -> list[object]:
+    """One row of the ";" variant: each cell's word in Spanish, a table as its path."""
+    out: list[object] = []
+    for column, cell in zip(header, row, strict=False):
+        if column == "table" and cell:
+            cell = f"/t/{cell}/"
+        elif column in SPANISH_WORDS and isinstance(cell, str):
+            cell = SPANISH_WORDS[column].get(cell, cell)
+        out.append(cell)
+    return out
 
 
 def safe_cell(value: object) -> object:
@@ -41,7 +82,9 @@ def write_csv(header: Sequence[str], rows: Iterable[Sequence[object]], *, sep: s
     buffer.write(BOM)
     # Spanish Excel's variant also ends lines as Windows does.
     writer = csv.writer(buffer, delimiter=sep, lineterminator="\r\n" if sep == ";" else "\n")
-    writer.writerow(header)
+    spanish = sep == ";"
+    writer.writerow([SPANISH_COLUMNS.get(c, c) for c in header] if spanish else header)
     for row in rows:
-        writer.writerow([safe_cell(cell) for cell in row])
+        cells = in_spanish(header, row) if spanish else row
+        writer.writerow([safe_cell(cell) for cell in cells])
     return buffer.getvalue()

@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from muscore import ratelimits
@@ -31,7 +31,7 @@ from muscore.messages import page_message
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
 def _ceros_said(n: int) -> str:
-    return _("Torneo a %(n)s ceros") % {"n": n}
+    return ngettext("Torneo a %(n)s cero", "Torneo a %(n)s ceros", n) % {"n": n}
 
 
 _ceros_words = lazy(_ceros_said, str)

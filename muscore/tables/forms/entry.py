@@ -552,7 +552,7 @@ class HandEntry:
         """The names of the buttons drawn without signal (muscore.handentry.spoken
         .offline_names), for the page's data-offline-names attribute."""
         names = {side: side_names(self.players, side) for side in ("A", "B")}
-        return json.dumps(offline_names(names), ensure_ascii=False)
+        return json.dumps(offline_names(names, self.labels), ensure_ascii=False)
 
     def side_labels(self) -> dict[str, str]:
         # Short labels for buttons: first names joined, e.g. "Ana·Carla".

@@ -15,6 +15,7 @@ from muscore.handentry.options import (
     perete_option,
 )
 from muscore.handentry.words import NAME_MAX, seat_label
+from muscore.text import person_key
 
 
 class SetupForm(TableOptionsFields):
@@ -38,16 +39,18 @@ class SetupForm(TableOptionsFields):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for seat in range(6):
+            # No maxlength on the field: the browser cut a long name to 40 letters without
+            # a word (issue 38.9); the form says it, in the table's words, not Django's.
             self.fields[f"name_{seat}"] = forms.CharField(
                 label=_("Asiento %(n)s") % {"n": seat + 1},
                 required=False,
                 max_length=NAME_MAX,
+                error_messages={"max_length": _(
+                    "Asiento %(n)s: un nombre tiene como mucho %%(limit_value)d letras; este "
+                    "tiene %%(show_value)d. Acórtalo (Ana M., Ana Pérez)."
+                ) % {"n": seat + 1}},
                 widget=forms.TextInput(
-                    attrs={
-                        "placeholder": seat_label(seat),
-                        "autocomplete": "off",
-                        "maxlength": NAME_MAX,
-                    }
+                    attrs={"placeholder": seat_label(seat), "autocomplete": "off"}
                 ),
             )
 
@@ -64,7 +67,27 @@ class SetupForm(TableOptionsFields):
                 "mano",
                 _("En una mesa de %(n)s la mano es un asiento del 1 al %(n)s.") % {"n": count},
             )
+        self._check_names_apart(count or 0)
         return data
+
+    def _check_names_apart(self, count: int) -> None:
+        """Two seats of one name ("Ana y Carla contra Ana y Diego", issue 38.9) would make
+        every line of the count say which Ana: refused, naming both seats. Names are
+        compared as a reader tells people apart (muscore.text.person_key: "ana" and
+        "Ana." are one)."""
+        seen: dict[str, int] = {}
+        for seat in range(count):
+            name = (self.cleaned_data.get(f"name_{seat}") or "").strip()
+            key = person_key(name) if name else ""
+            if not key:
+                continue
+            if key in seen:
+                self.add_error(f"name_{seat}", _(
+                    "Los asientos %(a)s y %(b)s se llaman igual («%(name)s»): pon a cada uno "
+                    "un nombre distinto (Ana M., Ana P.)."
+                ) % {"a": seen[key] + 1, "b": seat + 1, "name": name})
+            else:
+                seen[key] = seat
 
     def table_kwargs(self) -> dict[str, Any]:
         """The arguments of services.create_table."""
