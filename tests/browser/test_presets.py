@@ -22,10 +22,16 @@ def test_a_preset_fills_the_new_tables_options_and_they_stay_editable(phone: Pag
     page.locator('[data-preset="cuatro-reyes-y-real"]').click()
     assert (checked(page, "reyes"), checked(page, "target"), checked(page, "real31")) == (
         "4", "40", "rey")
-    # A toggle button, chosen (issue 30.6): the one the options match, named whole.
+    # A toggle button, chosen (issue 30.6): the one the options match, named by what it
+    # shows, its words apart (issue 38.7 and 38.9: named "...real: Navarra" on a button
+    # reading "...realNavarra").
     chosen = page.locator('[data-preset="cuatro-reyes-y-real"]')
-    expect(chosen).to_have_accessible_name(
-        "Cuatro reyes y real: Navarra, Gipuzkoa, La Rioja")
+    expect(chosen).to_have_accessible_name("Cuatro reyes y real Navarra, Gipuzkoa, La Rioja")
+    assert " ".join(chosen.text_content().split()) == (  # type: ignore[union-attr]
+        "Cuatro reyes y real Navarra, Gipuzkoa, La Rioja")
+    # Drawn as the page's own choice, not a grey native button.
+    assert chosen.evaluate("b => getComputedStyle(b).backgroundColor") in (
+        "rgba(0, 0, 0, 0)", "transparent")
     expect(chosen).to_have_attribute("aria-pressed", "true")
     expect(page.locator('[data-preset="a-30"]')).to_have_attribute("aria-pressed", "false")
     expect(page.locator("fieldset.presets legend")).to_have_text("Según dónde se juega")

@@ -255,3 +255,28 @@ def test_a_round_gets_its_day_and_time_for_the_printed_sheet() -> None:
         ).status_code
         == 404
     )
+
+
+def test_a_new_competitions_pairs_start_unticked_and_are_numbered_in_spanish_order() -> None:
+    """Issue 38.9: the form ticked every pair of the club (a liguilla of six of fourteen
+    took eight unticks), and "Órdago Txiki" came after "Zabala-Garmendia" on the draw page
+    (the database's byte order)."""
+    club = make_club()
+    for name, players in (("Zabala-Garmendia", ("Ane", "Beñat")), ("Órdago Txiki", ("Iker", "Jon")),
+                          ("Ana y Bea", ("Ana", "Bea")), ("Ñandú", ("Koldo", "Leire"))):
+        make_pair(club, *players, name=name)
+    client = logged_in(club.memberships.get().user)
+    form = client.get(f"/club/{club.slug}/ligas/nueva").content.decode()
+    boxes = re.findall(r'<input type="checkbox"[^>]*>', form)
+    assert len(boxes) == 4 and not any("checked" in box for box in boxes)
+    response = client.post(f"/club/{club.slug}/ligas/nueva", {
+        "name": "Liga", "format": "liguilla", "legs": "1", "groups": "2",
+        "pairs": [p.pk for p in club.pairs.all()], "reyes": "8", "target": "40",
+        "juegos": "3", "real31": "no", "win": "2", "loss": "0", "forfeit": "0"})
+    assert response.status_code == 302
+    competition = Competition.objects.get()
+    entries = list(competition.entries.order_by("index").values_list("pair__name", flat=True))
+    assert entries == ["Ana y Bea", "Ñandú", "Órdago Txiki", "Zabala-Garmendia"]
+    draw = client.get(response["Location"]).content.decode()
+    places = [draw.index(name) for name in entries]
+    assert places == sorted(places)

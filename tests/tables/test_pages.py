@@ -106,6 +106,43 @@ def test_setup_refuses_a_name_of_ten_thousand_characters(client: Client) -> None
     assert not Table.objects.exists()
 
 
+def test_a_long_name_is_refused_with_a_message_not_cut(client: Client) -> None:
+    """Issue 38.9: a 300-letter name was cut to 40 by the field (maxlength) without a word,
+    and Django's own message spoke of "usted"."""
+    form = client.get(reverse("tables:new")).content.decode()
+    assert "maxlength" not in re.search(r'<input[^>]*name="name_0"[^>]*>', form).group(0)  # type: ignore[union-attr]
+    response = client.post(reverse("tables:new"), {
+        "players": "4", "name_1": "Bruno" * 60, "mano": "0", "reyes": "8", "target": "40",
+        "juegos": "2", "real31": "no"})
+    assert response.status_code == 400
+    said = text_of(response)
+    assert "Asiento 2: un nombre tiene como mucho 40 letras; este tiene 300." in said
+    assert "usted" not in said.lower() and "Asegúrese" not in said
+    assert not Table.objects.exists()
+
+
+def test_two_seats_of_one_name_are_refused(client: Client) -> None:
+    """Issue 38.9: "Ana y Carla contra Ana y Diego" was accepted: every line of the count
+    would then have to say which Ana."""
+    response = client.post(reverse("tables:new"), {
+        "players": "4", "name_0": "Ana", "name_1": "Bruno", "name_2": "Carla", "name_3": "ana.",
+        "mano": "0", "reyes": "8", "target": "40", "juegos": "2", "real31": "no"})
+    assert response.status_code == 400
+    assert "Los asientos 1 y 4 se llaman igual («ana.»)" in text_of(response)
+    assert not Table.objects.exists()
+    # Two seats left blank take their default names: no clash.
+    ok = client.post(reverse("tables:new"), {
+        "players": "4", "name_0": "Ana", "mano": "0", "reyes": "8", "target": "40",
+        "juegos": "2", "real31": "no"})
+    assert ok.status_code == 302
+
+
+def test_the_new_table_page_answers_with_a_slash_too(client: Client) -> None:
+    answer = client.get("/nueva/?x=1")
+    assert answer.status_code in (301, 302) and answer["Location"] == "/nueva?x=1"
+    assert client.get("/importar/").status_code in (301, 302)
+
+
 def test_setup_refuses_a_mano_seat_beyond_the_table(client: Client) -> None:
     response = client.post(
         reverse("tables:new"),

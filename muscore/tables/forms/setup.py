@@ -53,6 +53,8 @@ class SetupForm(TableOptionsFields):
                     attrs={"placeholder": seat_label(seat), "autocomplete": "off"}
                 ),
             )
+            # Django draws max_length as maxlength: taken off, as said above.
+            self.fields[f"name_{seat}"].widget.attrs.pop("maxlength", None)
 
     def name_fields(self) -> list[forms.BoundField]:
         return [self[f"name_{seat}"] for seat in range(6)]
