@@ -208,7 +208,8 @@ def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
         return _importing()
     # Kept per revision like a small league's matches.csv (issue 28: a CSV made on every
     # request): one line per pair, so the cache (Redis in production) holds it whole.
-    key = (f"muscore:league-standings-csv:{league_id}:{competition.created_at.timestamp()}:"
+    # "csv2": the ";" variant speaks Spanish since issue 38.9; no older body is served.
+    key = (f"muscore:league-standings-csv2:{league_id}:{competition.created_at.timestamp()}:"
            f"{competition.revision}:{sep}")
     body = cache.get(key)
     if body is None:
@@ -245,7 +246,7 @@ def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
             return _stream(made, competition.revision, filename, "text/csv; charset=utf-8")
         return _preparing(PREPARING_CSV)
     # A small league's: made here, kept per revision (Redis in production).
-    key = (f"muscore:league-matches-csv:{league_id}:{competition.created_at.timestamp()}:"
+    key = (f"muscore:league-matches-csv2:{league_id}:{competition.created_at.timestamp()}:"
            f"{competition.revision}:{sep}")
     body = cache.get(key)
     if body is None:
