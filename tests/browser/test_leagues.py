@@ -40,6 +40,9 @@ def test_a_liguilla_played_from_the_fixture(
     club_with_pairs(page, live_server, PAIRS)
     page.get_by_role("link", name="Nueva competición").click()
     page.get_by_label("Nombre", exact=True).fill("Liga de los jueves")
+    # None ticked to start with (issue 38.9): the organiser ticks those who play.
+    expect(page.locator('input[name="pairs"]:checked')).to_have_count(0)
+    page.locator('input[name="pairs"]').evaluate_all("boxes => boxes.forEach(b => b.click())")
     expect(page.locator('input[name="pairs"]:checked')).to_have_count(4)
     page.get_by_role("button", name="Crear y pasar al sorteo").click()
     expect(page.locator("h1")).to_have_text("Liga de los jueves")
