@@ -138,7 +138,7 @@ def _redirect(request: HtmxHttpRequest, table: Table, url: str) -> HttpResponse:
     query = url.partition("?")[2]
     # The table's row is read again: `table` was read before the write.
     response = _render_board(request, table, editable=True, params=QueryDict(query))
-    del response["ETag"]  # a POST's answer: never a poll's 304
+    response.headers.pop("ETag", None)  # a POST's answer: never a poll's 304
     response["HX-Retarget"] = "body"
     response["HX-Reswap"] = "innerHTML show:window:top"
     response["HX-Push-Url"] = url
