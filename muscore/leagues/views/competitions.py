@@ -221,6 +221,8 @@ def competition(request: HttpRequest, slug: str, competition_id: int) -> HttpRes
         **base_context(request, competition, "standings"),
         "standings": pages.standings_tables(competition),
         "bracket": pages.bracket(competition),
+        # A cup's winner once its final is decided (as its night's card says it).
+        "champion": card.cup_champion(competition),
         # Only the next round's matches: a league of 200 pairs has 39,800 of them.
         "next_rounds": pages.next_round(competition),
         "exports": export_links(competition),
