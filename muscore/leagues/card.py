@@ -369,7 +369,12 @@ def card_text(night: Night, url: str) -> str:
                 heading = r["round"]
                 lines.append(f"{heading}{colon()}")
             where = _("Mesa %(n)s") % {"n": r["table"]}
-            lines.append(f"{where}{colon()} {r['first']} {r['result']} {r['second']}")
+            if r["short"] != r["result"]:  # a no-show: its sentence names the pair already
+                line = _("%(first)s contra %(second)s: %(result)s") % {
+                    "first": r["first"], "second": r["second"], "result": r["result"]}
+            else:
+                line = f"{r['first']} {r['result']} {r['second']}"
+            lines.append(f"{where}{colon()} {line}")
     else:
         lines.append(_("Aún no hay resultados."))
     if night.left:

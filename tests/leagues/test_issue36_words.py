@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from muscore.leagues import pages, results
+from muscore.leagues import card, pages, results
 from muscore.leagues.models import Match
 from tests.clubs.factory import make_club, make_league
 
@@ -42,3 +42,23 @@ def test_the_cups_page_names_its_champion_once_the_final_is_decided() -> None:
     assert f"Campeones: {winner}" in page.text and "data-champion" in page.text
     english = Client().get(url, headers={"Accept-Language": "en"})
     assert f"Champions: {winner}" in english.text
+
+
+def test_the_nights_card_says_a_no_show_once() -> None:
+    """The card's line read "Mesa 3: Bea No se presentó Carlos Carlos": the pair that did
+    not come is named by its sentence, the two pairs before it."""
+    club = make_club()
+    league = make_league(club, 6, results=3)  # the third result is a no-show
+    absent = Match.objects.select_related("second__pair").get(competition=league,
+                                                             source="no_show")
+    name = absent.second.pair.name
+    date = card.latest_night(league)
+    assert date is not None
+    night = card.date_night(league, date)
+    assert night is not None
+    text = card.card_text(night, "https://x/")
+    line = next(li for li in text.splitlines() if "No se presentó" in li)
+    assert line.count(name) == 2 and f"No se presentó {name} {name}" not in line, line
+    assert line.endswith(f": No se presentó {name}"), line
+    played = next(li for li in text.splitlines() if "–" in li and li.startswith("Mesa"))
+    assert " contra " not in played  # a played match's line as it was: "A 3–1 B"
