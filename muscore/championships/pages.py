@@ -176,13 +176,19 @@ def bracket_view(phase: Phase) -> dict[str, Any] | None:
                 "wins": tie.wins, "bye": tie.bye, "winner": names.get(tie.winner or 0, ""),
                 "games": [urls[g.competition_id] for g in tie.games if g.competition_id in urls]}
 
-    rounds = [{"name": knockout.round_name(total, n + 1), "ties": [tie_view(t) for t in ties]}
-              for n, ties in enumerate(state.rounds)]
+    rounds: list[dict[str, Any]] = [
+        {"name": knockout.round_name(total, n + 1), "ties": [tie_view(t) for t in ties]}
+        for n, ties in enumerate(state.rounds)]
     if state.third is not None:
         rounds.append({"name": knockout.round_name(total, total, third=True),
                        "ties": [tie_view(state.third)]})
+    # The ties being played (their two pairs known, no winner yet) and their rounds: what
+    # the hall's screen says is in play, as a groups phase says its groups.
+    playing = [(r["name"], sum(1 for t in r["ties"] if t["first"] and t["second"]
+                                and not t["bye"] and not t["winner"])) for r in rounds]
     return {"rounds": rounds, "champion": names.get(state.champion or 0, ""),
-            "best_of": phase.best_of}
+            "best_of": phase.best_of, "in_play": sum(count for _name, count in playing),
+            "playing": ", ".join(name for name, n in playing if n)}
 
 
 def _group_rows(phase: Phase, groups: Iterable[Any],
