@@ -12,6 +12,9 @@ a deferred (read) transaction on SQLite, whose WAL keeps serving it the database
 was when it began while writers go on. An account made during the backup is therefore
 either in the file with its clubs or in neither.
 
+A backup is read back one object at a time (`read`): a restore never holds the whole file
+in memory (a 221 MB backup of the large club was parsed whole twice and took 2 GB).
+
 The file is written beside its target under a temporary name and renamed once whole
 (`AtomicFile`): on Linux as an unnamed file (O_TMPFILE), so even a backup killed with
 SIGKILL leaves nothing; elsewhere a `.backup-*.json` that SIGTERM, SIGINT and SIGHUP
@@ -33,7 +36,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any, Protocol
+from typing import IO, Any, Protocol
 
 from django.apps import AppConfig, apps
 from django.core import serializers
@@ -60,6 +63,10 @@ DERIVED: dict[str, str] = {
 #: The accounts: matched by username on restore, never deleted by it.
 ACCOUNTS = ("auth.user", "auth.group")
 CHUNK = 2000
+#: How much of a backup is read at a time, and the longest one object of it may be.
+READ_SIZE = 1 << 20
+OBJECT_MAX = 64 << 20
+_SPACE = " \t\n\r"
 
 
 class Writer(Protocol):
@@ -165,6 +172,79 @@ def write(stream: Writer, *, with_passwords: bool) -> dict[str, int]:
                 counts[label] += len(chunk)
     stream.write("\n]\n")
     return counts
+
+
+def read(stream: IO[str]) -> Iterator[Any]:
+    """The values of the JSON array ``stream`` holds, one at a time, read a megabyte at a
+    time (any layout of white space: `write`'s, dumpdata's, one line). ValueError when it
+    is not one JSON array, or holds a value longer than OBJECT_MAX characters."""
+    reader = _Reader(stream)
+    if reader.peek() != "[":
+        reader.value()  # not JSON: its error; JSON: not an array
+        raise NotAnArray("a JSON value that is not an array")
+    reader.take()
+    if reader.peek() == "]":
+        reader.take()
+    else:
+        while True:
+            yield reader.value()
+            found = reader.take()
+            if found == "]":
+                break
+            if found != ",":
+                raise ValueError(f"Expecting ',' or ']', not {found or 'the end'!r}")
+    if reader.peek():
+        raise ValueError("Extra data after the array")
+
+
+class NotAnArray(ValueError):
+    """JSON, but not the array of objects a backup is."""
+
+
+class _Reader:
+    """A text stream read a chunk at a time, the unread rest of the last chunks kept."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.buffer = ""
+        self.at = 0
+        self.ended = False
+        self.decoder = json.JSONDecoder()
+
+    def more(self) -> bool:
+        if self.ended:
+            return False
+        chunk = self.stream.read(READ_SIZE)
+        self.ended = not chunk
+        self.buffer, self.at = self.buffer[self.at:] + chunk, 0
+        if len(self.buffer) > OBJECT_MAX:
+            raise ValueError(f"a value of over {OBJECT_MAX} characters")
+        return bool(chunk)
+
+    def peek(self) -> str:
+        """The next character that is not white space ("" at the end)."""
+        while True:
+            while self.at < len(self.buffer) and self.buffer[self.at] in _SPACE:
+                self.at += 1
+            if self.at < len(self.buffer):
+                return self.buffer[self.at]
+            if not self.more():
+                return ""
+
+    def take(self) -> str:
+        found = self.peek()
+        self.at += len(found)
+        return found
+
+    def value(self) -> Any:
+        self.peek()
+        while True:
+            try:
+                value, self.at = self.decoder.raw_decode(self.buffer, self.at)
+                return value
+            except json.JSONDecodeError:
+                if not self.more():  # not a value cut by the chunk's end: a wrong one
+                    raise
 
 
 class AtomicFile:

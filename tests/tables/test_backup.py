@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime
+import io
 import json
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from muscore.tables import services
+from muscore.tables import backups, services
 from muscore.tables.models import Change, Hand, IdempotentWrite, Table
 from tests.tables.factory import make_deje_record, make_hands, make_record, make_table
 
@@ -134,3 +135,51 @@ def test_a_backup_with_a_hand_that_breaks_the_rules_is_refused_whole(tmp_path):
 def test_restore_of_a_missing_file_says_so(tmp_path):
     with pytest.raises(CommandError, match="cannot read"):
         call_command("restore", str(tmp_path / "nope.json"))
+
+
+# ------------------------------------------------- a backup read one object at a time
+
+
+class Counted(io.StringIO):
+    """A text stream that counts what was read of it."""
+
+    taken = 0
+
+    def read(self, size: int | None = -1) -> str:
+        chunk = super().read(size)
+        self.taken += len(chunk)
+        return chunk
+
+
+@pytest.mark.parametrize("layout", ["write", "indent", "one line", "spaces"])
+def test_a_backup_is_read_as_json_reads_it_whatever_its_layout(layout: str) -> None:
+    items = [{"model": "tables.table", "pk": str(n), "fields": {"players": ["Ana", "[,]"],
+                                                               "name": "x" * n}}
+             for n in range(50)]
+    text = {"write": "[\n" + ",\n".join(json.dumps(i) for i in items) + "\n]\n",
+            "indent": json.dumps(items, indent=2), "one line": json.dumps(items),
+            "spaces": " \n\t[ " + " , ".join(json.dumps(i) for i in items) + " ]\r\n"}[layout]
+    assert list(backups.read(io.StringIO(text))) == json.loads(text) == items
+    assert list(backups.read(io.StringIO(" [ ] "))) == []
+
+
+def test_a_large_backup_is_read_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The restore's memory is its chunk and one object: the first object comes out after
+    # the first chunk, not after the whole file (the 221 MB backup was parsed whole twice,
+    # 2.0 GB).
+    monkeypatch.setattr(backups, "READ_SIZE", 4096)
+    item = {"model": "tables.hand", "fields": {"record": "x" * 1000}}
+    stream = Counted("[" + ",".join([json.dumps(item)] * 5000) + "]")
+    found = backups.read(stream)
+    assert next(found) == item
+    assert stream.taken <= 2 * 4096
+    assert sum(1 for _ in found) == 4999 and stream.taken == len(stream.getvalue())
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("[{}", ValueError), ("[{", json.JSONDecodeError), ("[{} {}]", ValueError), ("[{}] x", ValueError),
+    ('{"a": 1}', backups.NotAnArray), ("nonsense", json.JSONDecodeError), ("", ValueError),
+])
+def test_what_is_not_one_json_array_is_an_error(text: str, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        list(backups.read(io.StringIO(text)))

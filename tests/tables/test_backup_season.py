@@ -148,7 +148,6 @@ def test_a_season_restored_into_an_empty_database_reads_as_before(tmp_path, caps
     backup = tmp_path / "season.json"
     call_command("backup", str(backup))
     assert "2 competitions" in capsys.readouterr().out
-    assert "password" not in backup.read_text()
 
     wipe()
     call_command("restore", str(backup))
@@ -169,21 +168,68 @@ def test_a_season_restored_into_an_empty_database_reads_as_before(tmp_path, caps
     assert match.source == "" and match.table_id == table.pk
 
 
-def test_accounts_come_back_without_passwords_unless_asked(tmp_path):
+def log_in(username: str, password: str = PASSWORD, url: str = "/cuentas/entrar") -> int:
+    """The login page, as a person uses it: the status of the answer (302: in)."""
+    return Client().post(url, {"username": username, "password": password}).status_code
+
+
+def test_a_default_backup_restored_into_an_empty_database_is_logged_into(tmp_path, capsys):
+    # Issue 40: `backup F` then `restore F` into an empty database, and nobody, the admin
+    # included, could log in (the hashes were left out unless --with-passwords).
+    season()
+    get_user_model().objects.create_superuser("jefa", password=PASSWORD)
+    backup = tmp_path / "default.json"
+    call_command("backup", str(backup))
+    assert "with their passwords" in capsys.readouterr().out
+    assert oct(backup.stat().st_mode & 0o777) == "0o600"  # readable by its owner alone
+    wipe()
+    call_command("restore", str(backup))
+    assert "password" not in capsys.readouterr().err
+    assert log_in("maite") == 302
+    assert log_in("jefa", url="/admin/login/") == 302
+
+
+def test_a_backup_without_passwords_says_so_before_the_restore_and_gives_the_links(
+        tmp_path, capsys):
     season()
     plain, full = tmp_path / "plain.json", tmp_path / "full.json"
-    call_command("backup", str(plain))
-    call_command("backup", str(full), with_passwords=True)
+    call_command("backup", str(plain), without_passwords=True)
+    call_command("backup", str(full), with_passwords=True)  # the old flag: the default now
     assert '"password"' not in plain.read_text() and '"password"' in full.read_text()
+    capsys.readouterr()
 
     wipe()
+    # Said before it starts: a restore that then fails has said it all the same.
+    data = json.loads(plain.read_text())
+    next(i for i in data if i["model"] == "leagues.match")["fields"]["round"] = 999_999
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(data))
+    with pytest.raises(CommandError, match="cannot be restored whole"):
+        call_command("restore", str(broken))
+    said = capsys.readouterr().err
+    assert "accounts carry no password" in said and "maite" in said
+    assert "manage.py password_link USERNAME" in said
+
     call_command("restore", str(plain))
+    assert "have no password yet" in capsys.readouterr().err
     maite = get_user_model().objects.get(username="maite")
-    assert not maite.has_usable_password()
-    assert maite.club_memberships.exists()
+    assert not maite.has_usable_password() and maite.club_memberships.exists()
+    assert log_in("maite") == 400  # refused: no password yet
+    call_command("password_link", "MAITE", site="http://testserver/")
+    link = capsys.readouterr().out.strip()
+    assert link.startswith("http://testserver/cuentas/clave/")
+    client = Client()
+    new = "otra-clave-del-mus-2027"
+    chosen = client.post(link.removeprefix("http://testserver"),
+                         {"new_password1": new, "new_password2": new})
+    assert chosen.status_code == 302
+    assert log_in("maite", new) == 302
+    with pytest.raises(CommandError, match="no account is called"):
+        call_command("password_link", "nadie")
 
     wipe()
     call_command("restore", str(full))
+    assert "password" not in capsys.readouterr().err
     assert get_user_model().objects.get(username="maite").check_password(PASSWORD)
 
 

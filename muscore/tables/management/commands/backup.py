@@ -1,7 +1,7 @@
 """Write every app's rows to a JSON file (or standard output), as one snapshot.
 
     python manage.py backup muscore-backup.json
-    python manage.py backup --with-passwords muscore-backup.json
+    python manage.py backup --without-passwords muscore-backup.json
     python manage.py backup - | gzip > muscore-backup.json.gz
     python manage.py restore muscore-backup.json
 
@@ -12,8 +12,12 @@ replays them from the hands), a competition's prepared documents and their queue
 (restore queues every competition), what migrate makes and the sessions. It is read
 in one read transaction while the site goes on, so it is the database at one moment.
 Accounts are written by username (Django's natural keys), so a restore matches them
-to the accounts already there; their password hashes are left out unless
---with-passwords asks for them (a backup file travels further than the database).
+to the accounts already there, with their password hashes, so that everyone logs in
+after a restore as before (the file is written readable by its owner alone; keep it as
+you keep the database). --without-passwords leaves the hashes out, for a file that
+travels further than the database: its restore then says, before it starts, which
+accounts will need a new password, and `manage.py password_link USERNAME` gives each
+its link.
 
 The file is Django's dumpdata format, so `loaddata` reads it too. It appears under its
 name whole or not at all (muscore.tables.backups.AtomicFile).
@@ -21,6 +25,7 @@ name whole or not at all (muscore.tables.backups.AtomicFile).
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +44,17 @@ class Command(BaseCommand):
             "file", help="where to write the backup (replaced whole once written); - writes it "
                          "to standard output, and the summary to standard error")
         parser.add_argument(
-            "--with-passwords",
+            "--without-passwords",
             action="store_true",
-            help="keep the accounts' password hashes (left out otherwise: a restore then keeps "
-                 "the hash of an account already in the database, or leaves it to set anew)",
+            help="leave the accounts' password hashes out (kept otherwise): a restore then "
+                 "keeps the hash of an account already in the database, and an account it "
+                 "makes has none until its owner chooses one (manage.py password_link)",
         )
+        # Once needed to keep the hashes, now the default: kept for the scripts that pass it.
+        parser.add_argument("--with-passwords", action="store_true", help=argparse.SUPPRESS)
 
-    def handle(self, *args: Any, file: str, with_passwords: bool, **options: Any) -> None:
+    def handle(self, *args: Any, file: str, without_passwords: bool, **options: Any) -> None:
+        with_passwords = not without_passwords
         if file == "-":
             self.stdout.ending = ""  # the JSON as written, no newline added to each piece
             counts = backups.write(self.stdout, with_passwords=with_passwords)

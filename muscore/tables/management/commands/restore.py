@@ -10,9 +10,16 @@ restores into a database that holds none of them, or, with --replace, deletes th
 all first; either way everything comes back linked as it was (a league match to its
 table, a rating to its match, a venue to its club and its heat, an account to its
 clubs). Accounts are matched by username: one already in the database is kept (with
-its own password when the backup carries none), one that is not is made, without a
-usable password when the backup carries none (its owner sets one through "forgot
-password"). --replace never deletes an account.
+its own password when the backup carries none), one that is not is made with the
+backup's password hash (a backup keeps them unless written --without-passwords). Before
+anything changes, the restore says which accounts will come back without a usable
+password (a backup without them): `manage.py password_link USERNAME` prints the link
+where each chooses one. --replace never deletes an account.
+
+The file is read one object at a time (muscore.tables.backups.read), once to check it
+and once to load it as loaddata would: its memory does not grow with the file (the
+large club's 221 MB backup took 2 GB parsed whole). Standard input is copied to a
+temporary file first.
 
 A backup of the tables alone (written before backups held the clubs) replaces the
 tables only, and a league match whose table comes back is linked to it again.
@@ -29,19 +36,21 @@ hand that breaks the rules) refuses the whole file and leaves the database as it
 
 from __future__ import annotations
 
+import contextlib
 import json
+import shutil
 import sys
 import tempfile
-from collections.abc import Iterable
-from pathlib import Path
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.core import serializers
 from django.core.cache import cache
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Model
@@ -69,8 +78,16 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, file: str, replace: bool, **options: Any) -> None:
-        data = self.check_file(file)
-        whole = any(not item["model"].startswith("tables.") for item in data)
+        name = "standard input" if file == "-" else file
+        with opened(file) as source:
+            survey = self.survey(source, name)
+            self.warn(survey)
+            source.seek(0)
+            self.restore(backups.read(source), survey, name, replace)
+
+    def restore(self, items: Iterator[dict[str, Any]], survey: Survey, name: str,
+                replace: bool) -> None:
+        whole = survey.whole
         models = backups.restored_models() if whole else [
             model for model in backups.restored_models() if model._meta.app_label == "tables"]
         Match = apps.get_model("leagues", "Match")
@@ -97,7 +114,7 @@ class Command(BaseCommand):
             if not whole:
                 Match.objects.filter(table__isnull=False).update(table=None)
             delete_all(model for model, _ in held)
-            self.load(data)
+            self.load(items)
             for match_id, table_id in links.items():
                 if table_id in before and Table.objects.filter(pk=table_id).exists():
                     Match.objects.filter(pk=match_id).update(table_id=table_id)
@@ -113,7 +130,9 @@ class Command(BaseCommand):
         # Standings and documents are cached by competition and revision: none from before
         # the restore may answer for what it brought back.
         cache.clear()
-        self.stdout.write(self.summary(whole, "standard input" if file == "-" else file))
+        self.stdout.write(self.summary(whole, name))
+        if locked := self.locked_out(survey):
+            self.stderr.write(locked)
 
     def replay(self, before: dict[str, int]) -> None:
         for table in Table.objects.all():
@@ -140,10 +159,34 @@ class Command(BaseCommand):
                      f"{counts['championships.Enrolment']} entries)")
         return f"{text} from {source}"
 
-    def load(self, data: list[dict[str, Any]]) -> None:
-        items = []
+    def load(self, items: Iterator[dict[str, Any]]) -> None:
+        """Every object of the backup saved as loaddata saves it (raw, links checked at
+        the end, the sequences set past the largest id), read one at a time: a restore
+        holds one object and the links still to make, never the whole file."""
+        models: set[type[Model]] = set()
+        later = []
+        try:
+            with connection.constraint_checks_disabled():
+                for found in serializers.deserialize("python", self.prepared(items),
+                                                     handle_forward_references=True):
+                    models.add(type(found.object))
+                    found.save()
+                    if found.deferred_fields:  # a link to an object further in the file
+                        later.append(found)
+                for found in later:
+                    found.save_deferred_fields()
+            connection.check_constraints(table_names=[m._meta.db_table for m in models])
+        except (DeserializationError, DatabaseError, ValueError) as exc:
+            # A broken link, a missing account, a value a column refuses: nothing is kept.
+            raise CommandError(f"the backup cannot be restored whole: {exc}") from exc
+        with connection.cursor() as cursor:
+            for statement in connection.ops.sequence_reset_sql(no_style(), list(models)):
+                cursor.execute(statement)
+
+    @staticmethod
+    def prepared(items: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         User = get_user_model()
-        for item in data:
+        for item in items:
             if item["model"] in backups.DERIVED:
                 continue  # made again after loading
             if item["model"] == "tables.idempotentwrite":
@@ -153,40 +196,104 @@ class Command(BaseCommand):
                     item = {**item, "fields": {**item["fields"], "body": json.dumps(body)}}
             if item["model"] == "auth.user" and "password" not in item.get("fields", {}):
                 # A backup without password hashes: an account already here keeps its own,
-                # a new one gets none that works until its owner sets one.
+                # a new one gets none that works until its owner sets one (warn, above).
                 fields = item.get("fields", {})
                 here = User.objects.filter(username=fields.get("username")).first()
                 password = here.password if here is not None else make_password(None)
                 item = {**item, "fields": {**fields, "password": password}}
-            items.append(item)
-        # loaddata reads files only, and knows the format by the file's extension.
-        with tempfile.TemporaryDirectory() as folder:
-            copy = Path(folder) / "backup.json"
-            copy.write_text(json.dumps(items), encoding="utf-8")
-            try:
-                call_command("loaddata", str(copy), verbosity=0)
-            except (DeserializationError, DatabaseError) as exc:
-                # A broken link, a missing account, a value a column refuses: nothing is kept.
-                raise CommandError(f"the backup cannot be restored whole: {exc}") from exc
+            yield item
 
-    def check_file(self, file: str) -> list[dict[str, Any]]:
-        name = "standard input" if file == "-" else file
-        try:
-            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-            data = json.loads(text)
-        except OSError as exc:
-            raise CommandError(f"cannot read {name}: {exc.strerror}") from exc
-        except ValueError as exc:
-            raise CommandError(f"{name} is not a JSON backup: {exc}") from exc
+    def survey(self, source: IO[str], name: str) -> Survey:
+        """What the backup holds, read through once before anything changes: every object
+        a kind a backup holds, and the accounts that carry no password."""
         known = {model._meta.label_lower for model in backups.backed_up_models()}
         known.add("tables.vacacheckpoint")  # the oldest backups carried the stored vacas
-        if not isinstance(data, list) or not all(
-            isinstance(item, dict) and item.get("model") in known for item in data
-        ) or not any(item["model"] not in backups.ACCOUNTS for item in data):
+        survey = Survey()
+        try:
+            for item in backups.read(source):
+                if not isinstance(item, dict) or item.get("model") not in known:
+                    raise CommandError(
+                        f"{name} is not a muscore backup (a list of the objects `manage.py "
+                        "backup` writes: tables.*, clubs.*, leagues.*, championships.*, "
+                        "auth.user...)")
+                survey.add(item)
+        except backups.NotAnArray as exc:
+            raise CommandError(f"{name} is not a muscore backup ({exc})") from exc
+        except ValueError as exc:  # not JSON (a UnicodeDecodeError too)
+            raise CommandError(f"{name} is not a JSON backup: {exc}") from exc
+        if not survey.any_but_accounts:
             raise CommandError(
-                f"{name} is not a muscore backup (a list of the objects `manage.py backup` "
-                "writes: tables.*, clubs.*, leagues.*, championships.*, auth.user...)")
-        return data
+                f"{name} is not a muscore backup (it holds no table, club or competition)")
+        return survey
+
+    def warn(self, survey: Survey) -> None:
+        """Said before anything is restored: the accounts that will not log in."""
+        new = survey.new_without_password()
+        if new:
+            self.stderr.write(
+                f"{len(new)} of the backup's accounts carry no password (a backup written "
+                "with --without-passwords, or by muscore before 0.3) and are not in this "
+                "database: restored, they cannot log in until each chooses a new password. "
+                "After the restore, `python manage.py password_link USERNAME` prints an "
+                "account's link to choose one. Accounts: " + _listed(new))
+
+    @staticmethod
+    def locked_out(survey: Survey) -> str:
+        User = get_user_model()
+        left = [name for name in survey.without_password
+                if not User.objects.filter(username=name).exclude(
+                    password__startswith="!").exists()]
+        if not left:
+            return ""
+        return (f"{len(left)} accounts have no password yet: `python manage.py password_link "
+                f"USERNAME` prints the link where each chooses one ({_listed(left)})")
+
+
+class Survey:
+    """What a first reading of the backup found."""
+
+    def __init__(self) -> None:
+        self.whole = False
+        self.any_but_accounts = False
+        self.without_password: list[str] = []
+
+    def add(self, item: dict[str, Any]) -> None:
+        model = item["model"]
+        self.whole = self.whole or not model.startswith("tables.")
+        self.any_but_accounts = self.any_but_accounts or model not in backups.ACCOUNTS
+        fields = item.get("fields")
+        if model == "auth.user" and isinstance(fields, dict) and "password" not in fields:
+            self.without_password.append(str(fields.get("username", "")))
+
+    def new_without_password(self) -> list[str]:
+        """Those accounts without a password that the database does not hold already."""
+        held = set(get_user_model().objects.filter(
+            username__in=self.without_password).values_list("username", flat=True))
+        return [name for name in self.without_password if name not in held]
+
+
+def _listed(names: list[str], most: int = 20) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+@contextlib.contextmanager
+def opened(file: str) -> Iterator[IO[str]]:
+    """The backup as a text file read twice (the survey, then the restore): standard input
+    is copied to a temporary file first, a megabyte at a time."""
+    name = "standard input" if file == "-" else file
+    with contextlib.ExitStack() as stack:
+        try:
+            if file == "-":
+                source: IO[str] = stack.enter_context(
+                    tempfile.TemporaryFile("w+", encoding="utf-8"))
+                shutil.copyfileobj(sys.stdin, source, backups.READ_SIZE)
+                source.seek(0)
+            else:
+                source = stack.enter_context(open(file, encoding="utf-8"))
+        except OSError as exc:
+            raise CommandError(f"cannot read {name}: {exc.strerror or exc}") from exc
+        yield source
 
 
 def delete_all(models: Iterable[type[Model]]) -> None:
