@@ -6,7 +6,8 @@ pairs, or calls the contact). He may instead send the pair its link (or show it 
 bar): the pair opens it and confirms itself. Until then the entry takes no seat and no
 place on the waiting list, holds none of its players (a false entry cannot keep a real
 player out), and the quotas, the heats and the draw do not see it. A confirmation is
-refused once the entries are closed, or if a player is by then in a confirmed pair.
+refused once the entries are closed, if a player is by then in a confirmed pair, or if
+its name is by then a confirmed pair's of its venue (a pending entry holds no name).
 
 The pair's link is the entry's id signed with the site's secret (django.core.signing):
 nothing is stored for it, a changed or made-up link is refused, and once the entry is
@@ -28,6 +29,7 @@ from muscore.championships.models import Championship, Enrolment
 from muscore.championships.services import (
     ChampionshipError,
     entries_open,
+    name_taken,
     person_taken,
     require_sede,
     seat_status,
@@ -92,6 +94,7 @@ def confirm(enrolment: Enrolment, *, by: Actor | None = None, key: str | None = 
                                   "inscripción sin confirmar ya no entra.")
                                 % {"championship": championship.name})
     person_taken(championship, [enrolment.key_a, enrolment.key_b], besides=enrolment.pk)
+    name_taken(enrolment.sede, enrolment.name, besides=enrolment.pk)
     enrolment.status = seat_status(enrolment.sede)
     enrolment.confirmed_at = now or timezone.now()
     enrolment.save(update_fields=["status", "confirmed_at"])

@@ -81,6 +81,11 @@ class Sede(models.Model):
         return self.name
 
 
+#: Enrolment.Status values whose entry holds its name at its venue: confirmed (a seat, the
+#: waiting list) or withdrawn; not pending nor rejected.
+NAME_HELD = ("entered", "waiting", "withdrawn")
+
+
 class Enrolment(models.Model):
     """A pair entered at a venue (the contact is for the organisers' eyes only)."""
 
@@ -93,6 +98,9 @@ class Enrolment(models.Model):
         PENDING = "pending", "waiting for its confirmation"
         #: Refused by the venue's organiser (a false or doubled entry).
         REJECTED = "rejected", "rejected"
+
+    #: The statuses whose entry holds its name at its venue (one pair of a name there).
+    NAME_HELD = NAME_HELD
 
     championship = models.ForeignKey(Championship, on_delete=models.CASCADE,
                                      related_name="enrolments")
@@ -121,7 +129,10 @@ class Enrolment(models.Model):
     class Meta:
         ordering = ["id"]
         constraints = [
-            models.UniqueConstraint(Lower("name"), "sede", name="enrolment_name_per_sede"),
+            # Only an entry that holds its name: a pending or rejected one from the public
+            # form does not (muscore.championships.services.name_taken).
+            models.UniqueConstraint(Lower("name"), "sede", name="enrolment_name_held_per_sede",
+                                    condition=models.Q(status__in=NAME_HELD)),
         ]
 
     def __str__(self) -> str:

@@ -188,9 +188,7 @@ def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = 
         raise ChampionshipError(_("Los dos jugadores no pueden ser la misma persona."))
     contact = _contact(contact)
     person_taken(championship, keys)
-    if Enrolment.objects.filter(sede=sede, name__iexact=name).exists():
-        raise ChampionshipError(_("Ya hay una pareja llamada %(pair)s en %(sede)s.")
-                                % {"pair": name, "sede": sede.name})
+    name_taken(sede, name)
     kept.touch(championship.pk)
     # The public form's entry holds no seat until the venue's organiser (or the pair, with
     # the link he sends it) confirms it (muscore.championships.confirm); the organiser's own
@@ -205,6 +203,18 @@ def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = 
 
 #: The entries that hold a seat or a place on the waiting list, and their players.
 CONFIRMED = (Enrolment.Status.ENTERED, Enrolment.Status.WAITING)
+
+
+def name_taken(sede: Sede, name: str, besides: int | None = None) -> None:
+    """ChampionshipError if a pair of ``sede`` (other than ``besides``) holds ``name``
+    (whatever its case): a confirmed one, or one withdrawn. An entry waiting for its
+    confirmation, or rejected, holds no name (issue 40: a false "Los Txapeldunes" kept
+    the venue's organiser from entering his own, even once rejected); the first of two
+    such entries confirmed takes it (Enrolment.NAME_HELD, the database's constraint)."""
+    if (Enrolment.objects.filter(sede=sede, name__iexact=name, status__in=Enrolment.NAME_HELD)
+            .exclude(pk=besides or 0).exists()):
+        raise ChampionshipError(_("Ya hay una pareja llamada %(pair)s en %(sede)s.")
+                                % {"pair": name, "sede": sede.name})
 
 
 def person_taken(championship: Championship, keys: Sequence[str],

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -289,11 +289,20 @@ def start_heat(request: HttpRequest, pk: int, sede_pk: int) -> HttpResponse:
     return redirect(league_pages.competition_url(heat))
 
 
+#: Entries of the public form not confirmed, or refused: not on any public page.
+UNCONFIRMED = (Enrolment.Status.PENDING, Enrolment.Status.REJECTED)
+
+
 @require_safe
 def pair(request: HttpRequest, pk: int, enrolment_pk: int) -> HttpResponse:
     championship = _championship(pk)
-    enrolment = get_object_or_404(Enrolment.objects.select_related("sede__heat"),
+    enrolment = get_object_or_404(Enrolment.objects.select_related("sede__heat", "sede__club"),
                                   pk=enrolment_pk, championship=championship)
+    if enrolment.status in UNCONFIRMED and not services.can_run_sede(request.user,
+                                                                      enrolment.sede):
+        # An entry nobody confirmed (or one refused) is its organisers' to see: the ids are
+        # sequential, and its players' names were public with "rechazada" (issue 40).
+        raise Http404
     return render(request, "championships/pair.html", {
         "championship": championship, "enrolment": enrolment,
         "steps": pages.pair_path(enrolment)})
