@@ -177,7 +177,8 @@ def test_a_large_backup_is_read_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatc
 
 
 @pytest.mark.parametrize(("text", "error"), [
-    ("[{}", ValueError), ("[{", json.JSONDecodeError), ("[{} {}]", ValueError), ("[{}] x", ValueError),
+    ("[{}", ValueError), ("[{", json.JSONDecodeError), ("[{} {}]", ValueError),
+    ("[{}] x", ValueError),
     ('{"a": 1}', backups.NotAnArray), ("nonsense", json.JSONDecodeError), ("", ValueError),
 ])
 def test_what_is_not_one_json_array_is_an_error(text: str, error: type[Exception]) -> None:
