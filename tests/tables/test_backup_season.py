@@ -39,7 +39,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 VACA = [PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A]  # the first pair wins 3-1
 # Links a crawl must not follow: they write, or leave the site's own pages.
 SKIP = re.compile(r"/(deshacer|rehacer|salir|logout)\b|^/(static|admin|i18n)/")
-CSRF = re.compile(rb'(name="csrfmiddlewaretoken" value="|(?i:csrf)[_-]?(?i:token)["\']?\s*[:=]\s*["\'])'
+CSRF = re.compile(rb'(name="csrfmiddlewaretoken" value="'
+                  rb'|(?i:csrf)[_-]?(?i:token)["\']?\s*[:=]\s*["\'])'
                   rb'[^"\']+|name="client_id" value="[^"]+')
 
 
