@@ -1,25 +1,23 @@
-"""A competition's business logic: create it, draw it, play and correct its matches.
+"""A competition's business logic: create it, draw it, seat its matches' players, open
+their tables, and the standings drawn from their stored figures:
 
-The league pages (muscore.leagues.views) and the API sit on these functions:
-
-- `create_competition(club, *, by, name, pairs, format="liguilla", legs=1, groups=2,
-  rules=None, points=None, draw=None, draw_method="typed") -> Competition`
+- `create_competition(club, *, by, name, pairs, format="liguilla", ...) -> Competition`;
+  `create_liguillas` (a championship phase's groups at once, `plan_liguillas` first)
 - `record_draw(competition, order, *, by, method="typed")`: the public draw (entry
   indices in the order drawn) and the fixtures it gives
-- `open_table(match, *, by) -> Table`: a muscore table with the two pairs seated
-- `record_result(match, *, by, juegos, tantos=None)`, `record_no_show(match, *, by, who)`,
-  `set_players(match, *, by, side, players)` / `substitute(...)`, `clear_result(match, *, by)`
-- `standings(competition) -> list[GroupStandings]`: drawn from the stored figures
-- `league_document(competition, *, hands=False) -> dict`: the league.md form
-- `import_competition(club, data, *, by) -> Competition` (in `muscore.leagues.imports`):
-  the reverse of the export
+- `set_players(match, *, by, side, players)` / `substitute(...)`: who sat, one person at
+  one table per round; `open_table(match, *, by) -> Table`: the two pairs seated, the
+  mano from `starting_mano`; `schedule_round(...)`: when a round is played
+- `standings(competition) -> list[GroupStandings]`, `standings_of`, `standings_until`
+- `touch_pairs`, `on_club_change`: a pair or player renamed changes its competitions'
+  revision (their ETags and documents)
 
-Every write checks that `by` organises the competition's club (PermissionDenied, a 403,
-otherwise), runs in one transaction, bumps the competition's `revision` and leaves a
-`Correction` row (before, after, who, when). A match's result arrives by itself from
-its table: `muscore.tables` sends `table_changed` inside each write's transaction and
-`on_table_changed` below stores the figures of the table's first vaca once it is won
-(and takes them back if an undo or edit un-wins it).
+A match's result (`record_result`, `record_no_show`, `clear_result`, `on_table_changed`)
+is `muscore.leagues.results`'s, its one owner; the league document and its import are
+`muscore.leagues.documents`' and `muscore.leagues.imports`'. Every write here checks that
+`by` organises the competition's club (PermissionDenied, a 403, otherwise), runs in one
+transaction and bumps the competition's `revision` (`bump`); `audit` leaves a match
+change's `Correction` row (before, after, who, when).
 """
 
 from __future__ import annotations
