@@ -151,7 +151,14 @@ KEYED_LINKS = (logs.EDIT_KEY_IN_PATH, logs.PAIR_KEY_IN_PATH, logs.PASSWORD_TOKEN
 
 
 class EditLinkNoIndexMiddleware:
-    """Adds X-Robots-Tag: noindex, nofollow to every answer to a link that carries a key."""
+    """Adds X-Robots-Tag: noindex, nofollow to every answer to a link that carries a key,
+    and Referrer-Policy: strict-origin (over SECURE_REFERRER_POLICY's same-origin).
+
+    Under same-origin the page's styles, scripts and stream were asked with the whole
+    link as their Referer, key and all, for a proxy's log to keep (issue 40.9). Not
+    no-referrer: a browser then sends `Origin: null` with a form's POST, which Django's
+    CSRF check refuses.
+    """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -160,4 +167,5 @@ class EditLinkNoIndexMiddleware:
         response = self.get_response(request)
         if any(pattern.search(request.path_info) for pattern in KEYED_LINKS):
             response.headers["X-Robots-Tag"] = "noindex, nofollow"
+            response.headers["Referrer-Policy"] = "strict-origin"
         return response

@@ -96,9 +96,14 @@ def test_edit_links_are_never_indexed(client: Client) -> None:
     table = services.create_table(players=["Ana", "Bruno", "Carla", "Diego"])
     edit = f"/t/{table.id}/k/{table.edit_key}/"
     for url in (edit, edit + "historial", edit + "mano", edit + "manifest.webmanifest"):
-        assert client.get(url)["X-Robots-Tag"] == "noindex, nofollow", url
+        answer = client.get(url)
+        assert answer["X-Robots-Tag"] == "noindex, nofollow", url
+        # Its styles, scripts and stream name only the site as their Referer (issue 40.9).
+        assert answer["Referrer-Policy"] == "strict-origin", url
     for url in (f"/t/{table.id}/", "/"):
-        assert "X-Robots-Tag" not in client.get(url), url
+        answer = client.get(url)
+        assert "X-Robots-Tag" not in answer, url
+        assert answer["Referrer-Policy"] == "same-origin", url
 
 
 def test_every_link_that_carries_a_key_is_never_indexed(client: Client) -> None:
@@ -118,6 +123,8 @@ def test_every_link_that_carries_a_key_is_never_indexed(client: Client) -> None:
     # A championship entry's confirmation link (a made-up key: still never indexed).
     entry = client.get("/campeonatos/1/confirmar/1/not-the-key/")
     assert entry["X-Robots-Tag"] == "noindex, nofollow", entry.status_code
+    for answer in (pair, password, entry):
+        assert answer["Referrer-Policy"] == "strict-origin", answer.status_code
 
 
 def meta(page: str, attribute: str, name: str) -> str:

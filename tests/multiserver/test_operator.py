@@ -32,8 +32,11 @@ def documented_blocks() -> tuple[str, str]:
     return public, operator
 
 
-def loopback(config: str, public: int, operator: int, upstream: int) -> str:
-    """The documented blocks on loopback: plain http on free ports, the test's gunicorn."""
+def loopback(config: str, public: int, operator: int, upstream: int, logs: Path) -> str:
+    """The documented blocks on loopback: plain http on free ports, the test's gunicorn,
+    nginx's log files in `logs`."""
+    assert "/var/log/nginx/" in config
+    config = config.replace("/var/log/nginx/", f"{logs}/")
     assert "listen 443 ssl;" in config and OPERATOR_LISTEN in config
     assert "server 127.0.0.1:8000;" in config
     config = config.replace("listen 443 ssl;", f"listen 127.0.0.1:{public};")
@@ -61,7 +64,8 @@ def test_health_and_metrics_answer_the_operator_only(cluster: Cluster, tmp_path:
     public_block, operator_block = documented_blocks()
     public, operator = free_port(), free_port()
     upstream = int(server.url.rsplit(":", 1)[1])
-    config = loopback(public_block + "\n" + operator_block, public, operator, upstream)
+    config = loopback(public_block + "\n" + operator_block, public, operator, upstream,
+                      tmp_path)
     with running(server), nginx(config, [public, operator]):
         # The public listener: the site, and neither of the operator's pages however asked.
         status, _headers, _body = http("GET", f"http://127.0.0.1:{public}/", timeout=30)
