@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from muscore.rules.errors import RuleError
+from muscore.rules.jsondoc import NotADocument, loads
 from muscore.rules.scoring import score
 from muscore.rules.vaca import replay
 
@@ -32,10 +33,13 @@ def records(text: str) -> Iterator[tuple[Any, str | None]]:
         return
     try:
         # A single record may span several lines (pretty-printed JSON).
-        yield json.loads(stripped), None
+        yield loads(stripped), None
         return
     except json.JSONDecodeError:
         pass
+    except NotADocument as error:
+        yield None, str(error)
+        return
     except RecursionError:
         yield None, TOO_DEEP
         return
@@ -43,9 +47,11 @@ def records(text: str) -> Iterator[tuple[Any, str | None]]:
         if not line.strip():
             continue
         try:
-            yield json.loads(line), None
+            yield loads(line), None
         except json.JSONDecodeError as error:
             yield None, f"Line {number} is not valid JSON: {error.msg} (column {error.colno})."
+        except NotADocument as error:
+            yield None, f"Line {number}: {error}"
         except RecursionError:
             yield None, f"Line {number}: {TOO_DEEP}"
 

@@ -25,6 +25,7 @@ from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.compute.fixtures import fixtures_json
 from muscore.leagues.compute.ratings import ratings_json
 from muscore.leagues.compute.standings import standings_json
+from muscore.rules.jsondoc import NotADocument, loads
 
 #: A command: a JSON document in, its JSON answer out, or a MuscoreError.
 Command = Callable[[Any], dict[str, Any]]
@@ -41,12 +42,13 @@ def run(command: str, text: str, out: TextIO, commands: Mapping[str, Command] = 
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     try:
         try:
-            data = json.loads(text)
+            data = loads(text)
         except json.JSONDecodeError as error:
             raise LeagueError("not_json", msg=error.msg, line=error.lineno,
                               column=error.colno) from error
         answer = commands[command](data)
-    except MuscoreError as error:  # the document's refusal: a LeagueError, a QuotaError
+    except (MuscoreError, NotADocument) as error:  # the document's refusal: a LeagueError,
+        # a QuotaError, a number too long to read or a lone surrogate (muscore.rules.jsondoc)
         out.write(dumps({"error": str(error)}) + "\n")
         return 2
     except RecursionError:
