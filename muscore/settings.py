@@ -149,6 +149,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / os.environ.get('SQLITE_FILE', 'db.sqlite3')}",
         conn_max_age=envint("CONN_MAX_AGE", "0"),
+        # A kept connection is checked before a request reuses it: after a PostgreSQL
+        # restart the request opens a new one instead of failing on the dead one (issue 40).
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":

@@ -38,3 +38,5 @@ urlpatterns = [
 
 # A body too large to read gets the API's JSON error or the page's form with its message.
 handler400 = "muscore.tables.bad_request.bad_request"
+# A database out of reach (PostgreSQL restarting) is a 503 with Retry-After, not a 500.
+handler500 = "muscore.unavailable.server_error"
