@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
+from django.views.decorators.http import require_safe
 
 from muscore import ratelimits, sitemaps, watch
 from muscore.api import docs as api_docs
@@ -14,8 +15,9 @@ urlpatterns = [
     path("healthz", watch.healthz, name="healthz"),
     path("metrics", watch.metrics, name="metrics"),
     path("", include("muscore.tables.urls")),
-    # The public pages for search engines (muscore/sitemaps.py), named in /robots.txt.
-    path("sitemap.xml", sitemap, {"sitemaps": sitemaps.SITEMAPS}, name="sitemap"),
+    # The public pages for search engines (muscore/sitemaps.py), named in /robots.txt; a
+    # POST is 405 (Django's view answers any method).
+    path("sitemap.xml", require_safe(sitemap), {"sitemaps": sitemaps.SITEMAPS}, name="sitemap"),
     path("api/v1/", include("muscore.api.urls")),
     path("api/", api_docs.page, name="api_docs"),
     # The calculator, the hand lector and the rules pages (muscore/disputes).

@@ -182,3 +182,8 @@ def test_a_sitemap_of_the_public_pages(client: Client) -> None:
                 or "/clave/" in url or url.startswith(f"/t/{table.id}")]
     for url in urls:
         assert client.get(url).status_code == 200, url
+    # Read, never written to (issue 40.10: a POST answered 200).
+    for method in (client.post, client.put, client.delete):
+        refused = method("/sitemap.xml")
+        assert refused.status_code == 405 and refused["Allow"] == "GET, HEAD", method
+    assert client.head("/sitemap.xml").status_code == 200

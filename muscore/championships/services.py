@@ -52,7 +52,7 @@ from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.models import Competition, Entry
 from muscore.leagues.rows import insert_rows
 from muscore.messages import league_message, page_message
-from muscore.text import has_bidi_control, is_invisible, person_key, problem
+from muscore.text import has_bidi_control, is_invisible, is_marks_only, person_key, problem
 
 
 def fold(name: str) -> str:
@@ -159,6 +159,9 @@ def _contact(value: str) -> str:
             _("El contacto lleva un carácter que cambia el sentido del texto: quítalo."))
     if contact and is_invisible(contact):
         raise ChampionshipError(_("El contacto solo tiene caracteres invisibles."))
+    if contact and is_marks_only(contact):  # they would draw over the cell before it
+        raise ChampionshipError(_("El contacto solo tiene acentos sueltos, sin letras ni "
+                                  "números."))
     if len(contact) > 200:
         raise ChampionshipError(_("El contacto es demasiado largo: 200 caracteres como mucho."))
     return contact

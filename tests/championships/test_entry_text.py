@@ -64,6 +64,20 @@ def test_a_contact_with_a_control_character_or_an_override_is_refused(contact: s
     assert not Enrolment.objects.exists()
 
 
+@pytest.mark.parametrize("contact", ["\u0301\u0301\u0308", " \u0301 \u20dd", "\u0301\u200b"])
+def test_a_contact_of_combining_accents_only_is_refused(contact: str) -> None:
+    """Issue 40.10: accents with nothing to sit on draw over the organisers' list."""
+    championship, _, _ = small_championship(bars=[("Bar Txoko", 0)])
+    sede = championship.sedes.get()
+    response = enter(championship.pk, sede.pk, contact=contact)
+    assert response.status_code == 400  # type: ignore[attr-defined]
+    assert "El contacto solo tiene acentos sueltos" in response.text  # type: ignore[attr-defined]
+    assert not Enrolment.objects.exists()
+    # An accent on a letter or a digit is a contact.
+    assert enter(championship.pk, sede.pk, contact="Jose\u0301 600 111 222").status_code == 200  # type: ignore[attr-defined]
+    assert Enrolment.objects.get().contact == "Jose\u0301 600 111 222"
+
+
 @pytest.mark.parametrize("field", ["name", "player_a", "player_b"])
 def test_a_name_of_combining_accents_only_is_refused(field: str) -> None:
     championship, _, _ = small_championship(bars=[("Bar Txoko", 0)])
