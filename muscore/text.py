@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -295,3 +295,20 @@ def person_name_problem(name: str) -> str | None:
     if not person_key(name):
         return NO_LETTER
     return None
+
+
+def same_people(names: Sequence[str]) -> list[tuple[int, int]]:
+    """Each place of `names` whose name is one person with an earlier place's, as
+    (earlier, place): two seats of one table named "Ana" and "ana." (issue 38.9). Compared
+    by :func:`person_key`; a name with no letter or digit (key "") is nobody's."""
+    seen: dict[str, int] = {}
+    found: list[tuple[int, int]] = []
+    for place, name in enumerate(names):
+        key = person_key(name)
+        if not key:
+            continue
+        if key in seen:
+            found.append((seen[key], place))
+        else:
+            seen[key] = place
+    return found

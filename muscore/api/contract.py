@@ -372,7 +372,8 @@ class NewTable(TypedDict, total=False):
     # null is the default, as the key left out (what POST /tables does with it).
     players: Annotated[list[Name | None] | None, Field(
         description="Names in speaking order (default A1, B1, A2, B2; a blank or null name "
-                    "is its seat's default).")]
+                    "is its seat's default). Two seats of one name (case, accents and the "
+                    "order of the words aside: 'Ana' and 'ana.') are refused: same_names.")]
     rules: Rules | None
     mano: ManoSeat | Literal["random"] | None
 
@@ -397,7 +398,9 @@ class ImportedTable(TypedDict, total=False):
     version: Literal[1]
     rules: Rules | None
     mano: ManoSeat | None
-    players: list[Name | None] | None
+    players: Annotated[list[Name | None] | None, Field(
+        description="Names in speaking order, as in POST /tables: two seats of one name are "
+                    "refused (same_names).")]
     hands: list[Entry]
 
 

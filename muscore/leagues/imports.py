@@ -458,11 +458,18 @@ def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Act
 def _import_vaca(match: Match, vaca: Mapping[str, Any], rules: Rules) -> Table:
     first, second = match_players(match)
     seats = [name for seat in zip(first, second, strict=True) for name in seat]
-    return tables.import_table(
-        {"rules": rules.to_json(), "mano": vaca.get("mano", 0),
-         "players": [n[:NAME_MAX] for n in seats], "hands": list(vaca["hands"])},
-        via="api",
-    )
+    try:
+        return tables.import_table(
+            {"rules": rules.to_json(), "mano": vaca.get("mano", 0),
+             "players": [n[:NAME_MAX] for n in seats], "hands": list(vaca["hands"])},
+            via="api",
+        )
+    except tables.SameNames as error:
+        # "Ana" in one pair and "ana" in the other: one person to a table (the document
+        # compares names letter for letter), refused as its table would be, nothing kept.
+        raise CompetitionError(
+            _("Partida %(n)s: %(why)s.") % {"n": match.number, "why": error.page_message()}
+        ) from None
 
 
 def _refuse_order(groups: int, number: int) -> CompetitionError:

@@ -15,7 +15,7 @@ from muscore.handentry.options import (
     perete_option,
 )
 from muscore.handentry.words import NAME_MAX, seat_label
-from muscore.text import person_key
+from muscore.text import same_people
 
 
 class SetupForm(TableOptionsFields):
@@ -75,21 +75,14 @@ class SetupForm(TableOptionsFields):
     def _check_names_apart(self, count: int) -> None:
         """Two seats of one name ("Ana y Carla contra Ana y Diego", issue 38.9) would make
         every line of the count say which Ana: refused, naming both seats. Names are
-        compared as a reader tells people apart (muscore.text.person_key: "ana" and
-        "Ana." are one)."""
-        seen: dict[str, int] = {}
-        for seat in range(count):
-            name = (self.cleaned_data.get(f"name_{seat}") or "").strip()
-            key = person_key(name) if name else ""
-            if not key:
-                continue
-            if key in seen:
-                self.add_error(f"name_{seat}", _(
-                    "Los asientos %(a)s y %(b)s se llaman igual («%(name)s»): pon a cada uno "
-                    "un nombre distinto (Ana M., Ana P.)."
-                ) % {"a": seen[key] + 1, "b": seat + 1, "name": name})
-            else:
-                seen[key] = seat
+        compared as the table's services compare them (muscore.text.same_people: "ana"
+        and "Ana." are one), each repeated seat's field told."""
+        names = [(self.cleaned_data.get(f"name_{seat}") or "").strip() for seat in range(count)]
+        for first, seat in same_people(names):
+            self.add_error(f"name_{seat}", _(
+                "Los asientos %(a)s y %(b)s se llaman igual («%(name)s»): pon a cada uno "
+                "un nombre distinto (Ana M., Ana P.)."
+            ) % {"a": first + 1, "b": seat + 1, "name": names[seat]})
 
     def table_kwargs(self) -> dict[str, Any]:
         """The arguments of services.create_table."""

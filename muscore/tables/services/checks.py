@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from muscore import rules as rules_engine
 from muscore import text as unicode_text
 from muscore.handentry.words import NAME_MAX, default_names
-from muscore.tables.services.errors import TableError
+from muscore.tables.services.errors import SameNames, TableError
 
 # Lengths that fit the columns (Hand.client_id 100; IdempotentWrite.key 200 with a prefix).
 CLIENT_ID_MAX = 100
@@ -86,7 +86,27 @@ def normalize_players(raw: Any, count: int) -> list[str]:
         raise TableError(
             _("%(names)s nombres para una mesa de %(count)s jugadores"), names=len(raw), count=count
         )
-    return [_check_name(seat, name, defaults[seat]) for seat, name in enumerate(raw)]
+    names = [_check_name(seat, name, defaults[seat]) for seat, name in enumerate(raw)]
+    check_names_apart(names)
+    return names
+
+
+def check_names_apart(names: list[str]) -> None:
+    """SameNames unless every seat's name tells its player apart, as the new table's
+    form compares them (muscore.text.same_people): a table of pairs or each for himself,
+    created, by the API or imported; a blank seat's default name counts too."""
+    alike = unicode_text.same_people(names)
+    if alike:
+        first, seat = alike[0]
+        raise SameNames(
+            _(
+                "los asientos %(first)s y %(second)s se llaman igual («%(name)s»): cada "
+                "asiento necesita un nombre distinto (Ana M., Ana P.)"
+            ),
+            first=first + 1,
+            second=seat + 1,
+            name=names[seat],
+        )
 
 
 def normalize_mano(raw: Any, count: int) -> int:

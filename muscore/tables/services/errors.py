@@ -73,6 +73,13 @@ class IdempotencyMismatch(TableError):
     status = 422
 
 
+class SameNames(TableError):
+    """Two seats of one table named alike ("Ana" and "ana.", muscore.text.same_people):
+    every line of the count would have to say which Ana (issue 38.9)."""
+
+    code = "same_names"
+
+
 class ResultSettled(TableError):
     """A change refused because what its vaca decided is final elsewhere (a league match's
     result): raised by a `signals.table_changing` receiver; a 409."""
