@@ -6,6 +6,11 @@ this process's own writes), or its token moves at the periodic check (the safety
 a publish lost with Redis down, or a site without Redis), the screen is drawn again, once
 whatever the number of phones, and every phone whose copy is older gets the event. Only
 the newest fragment matters, so a phone keeps one pending event, never a queue.
+
+A move the check sees is drawn only once it has stood HELD_GRACE undrawn: a save's
+publish is held until the answer of the phone that saved is sent (muscore.bus.held), and
+the check, reading the revision between the commit and that answer, told the other
+phones first (issue 38.4: the saver later than a watcher in 3 saves of 20).
 """
 
 from __future__ import annotations
@@ -36,6 +41,10 @@ DRAWS = Counter("muscore_live_draws", "Live screens drawn by this stream server,
 #: nothing (no message, no pong) for BUS_SILENCE seconds: a hung Redis.
 BUS_PING = 1.0
 BUS_SILENCE = 1.5
+#: How long a move the check sees waits for its publish before the check draws it itself
+#: (seconds): longer than a saver's answer takes on a busy box (its p95 was 0.6 s at load
+#: 24), short beside a publish lost (every LIVE_SAFETY_SECONDS, 2 s, with Redis).
+HELD_GRACE = 1.0
 
 
 def frame(event: str, data: dict[str, Any], event_id: str = "") -> bytes:
@@ -88,6 +97,8 @@ class Screen:
         self.published = 0.0
         #: The topics' tokens read just before its last drawing: what it shows.
         self.tokens: dict[str, str] = {}
+        #: The check's drawing of a move it saw, waiting HELD_GRACE for the move's publish.
+        self.overdue: asyncio.TimerHandle | None = None
 
 
 class Hub:
@@ -198,6 +209,7 @@ class Hub:
             self._forget(screen)
 
     def _forget(self, screen: Screen) -> None:
+        _cancel_overdue(screen)
         key = (screen.url, screen.language, screen.session)
         if self.screens.get(key) is screen:
             del self.screens[key]
@@ -245,6 +257,8 @@ class Hub:
 
     async def _draw(self, screen: Screen) -> None:
         assert self.loop is not None
+        # This drawing reads the tokens afresh: a move the check saw is drawn by it.
+        _cancel_overdue(screen)
         # The screen's tokens are read just before its drawing, in the same thread: the
         # check compares each screen with what it was drawn at, so it does not draw again
         # a change this drawing shows (it did: every save was drawn twice, by its publish
@@ -324,25 +338,41 @@ class Hub:
     async def _check(self) -> None:
         """The revisions of the watched topics, every few seconds with Redis (a publish
         lost while it was down) and every half second without it."""
-        assert self.loop is not None
         while not self.closing:
             every = (settings.LIVE_SAFETY_SECONDS if self.redis_up
                      else settings.LIVE_CHECK_SECONDS)
             await asyncio.sleep(every)
-            watched = list(self.by_topic)
-            if not watched:
-                continue
-            try:
-                now = await self.loop.run_in_executor(self.executor, _tokens, watched)
-            except Exception:
-                logger.exception("live: the revisions could not be read")
-                continue
-            at = time.time()
-            for screen in list(self.screens.values()):
-                if screen.drawing is None and any(
-                        now.get(t, "") != screen.tokens.get(t, "") for t in screen.topics):
-                    screen.published = max(screen.published, at)
-                    self._redraw(screen)
+            await self.check_once()
+
+    async def check_once(self) -> None:
+        """One look at the watched revisions: a screen whose tokens moved since its drawing
+        is drawn HELD_GRACE later, unless a drawing (its publish's) came meanwhile."""
+        assert self.loop is not None
+        watched = list(self.by_topic)
+        if not watched:
+            return
+        try:
+            now = await self.loop.run_in_executor(self.executor, _tokens, watched)
+        except Exception:
+            logger.exception("live: the revisions could not be read")
+            return
+        for screen in list(self.screens.values()):
+            if screen.drawing is None and screen.overdue is None and any(
+                    now.get(t, "") != screen.tokens.get(t, "") for t in screen.topics):
+                screen.overdue = self.loop.call_later(HELD_GRACE, self._overdue, screen)
+
+    def _overdue(self, screen: Screen) -> None:
+        """A move the check saw and no publish drew within HELD_GRACE: drawn now."""
+        screen.overdue = None
+        if self.screens.get((screen.url, screen.language, screen.session)) is screen:
+            screen.published = max(screen.published, time.time())
+            self._redraw(screen)
+
+
+def _cancel_overdue(screen: Screen) -> None:
+    if screen.overdue is not None:
+        screen.overdue.cancel()
+        screen.overdue = None
 
 
 def _less(counts: dict[Any, int], key: Any) -> None:
