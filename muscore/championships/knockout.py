@@ -264,8 +264,9 @@ def _clear_stale(phase: Phase, stale: list[PhaseGroup]) -> None:
               .first())
     if played is not None:
         raise KnockoutError(_(
-            "Este resultado cambia quién juega «%(game)s», que ya se jugó: borra antes su "
-            "resultado y vuelve a anotar este.") % {"game": names.title_of(*played)})
+            "Este resultado cambia quién juega «%(game)s» en %(championship)s, que ya se "
+            "jugó: borra antes su resultado y vuelve a anotar este.")
+            % {"game": names.title_of(*played), "championship": phase.championship.name})
     for competition in Competition.objects.filter(pk__in=ids):
         log.info("knockout game removed: %s (phase %s), its pairs changed by a correction",
                  competition.name, phase.pk)

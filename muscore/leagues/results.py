@@ -255,9 +255,13 @@ class KnockoutConflict(CompetitionError):
     def __init__(self, numbers: Sequence[int]) -> None:
         self.numbers = list(numbers)
         super().__init__(
-            _("Este cambio cambia quién juega la partida %(numbers)s, que ya se jugó. "
-              "Para hacerlo, anula también lo que depende de este resultado: esas partidas "
-              "se borran (quedan en el registro) y se vuelven a jugar.")
+            ngettext("Este cambio cambia quién juega la partida %(numbers)s, que ya se jugó. "
+                     "Para hacerlo, anula también lo que depende de este resultado: esa "
+                     "partida se borra (queda en el registro) y se vuelve a jugar.",
+                     "Este cambio cambia quién juega las partidas %(numbers)s, que ya se "
+                     "jugaron. Para hacerlo, anula también lo que depende de este resultado: "
+                     "esas partidas se borran (quedan en el registro) y se vuelven a jugar.",
+                     len(self.numbers))
             % {"numbers": ", ".join(str(n) for n in self.numbers)})
 
 

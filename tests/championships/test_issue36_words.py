@@ -1,13 +1,19 @@
 """Issue 36 point 6 on the championships' side: the knockout hall's screen says the ties
-and rounds in play, not "3 grupos en juego", in each language."""
+and rounds in play, not "3 grupos en juego"; a refusal about a knockout game that is
+locked names the championship, the phase and the game, and says one thing or several
+depending on it as each language does."""
 
 from __future__ import annotations
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
-from muscore.leagues.models import Competition
+from muscore.championships import knockout
+from muscore.championships.models import Phase
+from muscore.leagues import confirmations, results
+from muscore.leagues.models import Competition, Match
 from tests.championships.factory import knockout_phase, play_all
 
 pytestmark = pytest.mark.django_db
@@ -46,3 +52,79 @@ def test_the_knockout_hall_says_the_ties_in_play_not_groups() -> None:
     assert in_play(url, "en") == "Final · 1 tie in play"
     play_all(games.get().competition, boss)
     assert in_play(url, "es") == ""  # the champion instead
+
+
+#: The word of one thing depending on a result, and of several, in each language.
+DEPENDS = {"es": ("depende «", "dependen «"), "en": ("depends on", "depend on"),
+           "eu": ("mende dago", "mende daude"), "fr": ("dépend", "dépendent")}
+
+
+def game_match(phase: Phase, round: int) -> Match:
+    """The match of the round's first game played (a bye has none)."""
+    game = phase.groups.filter(round=round).order_by("order", "game").first()
+    assert game is not None
+    return Match.objects.select_related("competition").get(competition_id=game.competition_id)
+
+
+def play_round(phase: Phase, round: int, boss: object) -> None:
+    for game in phase.groups.filter(round=round).select_related("competition"):
+        play_all(game.competition, boss)
+
+
+def refusals(match: Match, boss: object, language: str) -> list[str]:
+    """What the organiser's correction and a pair's link say, flipping `match`'s winner."""
+    said = []
+    flipped = [0, 1] if match.juegos_first else [1, 0]
+    with translation.override(language):
+        try:
+            results.record_result(match, by=boss, juegos=flipped, reason="acta")
+        except results.CompetitionError as error:
+            said.append(str(error))
+        try:
+            confirmations.claim(match, side=1, juegos=flipped)
+        except confirmations.ClaimForbidden as error:
+            said.append(str(error))
+    assert len(said) == 2, said
+    return said
+
+
+def test_a_locked_knockout_games_refusals_name_the_championship_and_agree_in_number() -> None:
+    championship, boss, phase = knockout_phase(third_place=True)
+    play_round(phase, 1, boss)
+    play_round(phase, 2, boss)
+    quarter = game_match(phase, 1)
+    before = quarter.figures()
+    semifinal = game_match(phase, 2)
+    for language, (one, several) in DEPENDS.items():
+        for message in refusals(quarter, boss, language):  # its semifinal depends on it
+            assert championship.name in message and phase.name in message, message
+            assert one in message and several not in message, (language, message)
+            with translation.override(language):
+                assert semifinal.competition.title in message, message
+    play_round(phase, 3, boss)  # the final and the third place: both depend on a semifinal
+    for language, (_one, several) in DEPENDS.items():
+        for message in refusals(semifinal, boss, language):
+            assert championship.name in message and several in message, (language, message)
+            assert message.count("«") == 2, message
+    assert Match.objects.get(pk=quarter.pk).figures() == before
+
+
+def test_a_correction_that_changes_a_played_games_pairs_names_the_championship() -> None:
+    """The knockout's own guard, behind the result's doors: a quarterfinal's winner changed
+    under a semifinal already played is refused naming it and its championship."""
+    championship, boss, phase = knockout_phase()
+    play_round(phase, 1, boss)
+    play_round(phase, 2, boss)
+    quarter = game_match(phase, 1)
+    Match.objects.filter(pk=quarter.pk).update(  # past every door: only the guard is left
+        juegos_first=quarter.juegos_second, juegos_second=quarter.juegos_first,
+        winner=1 - (quarter.winner or 0))
+    said = {"es": "Este resultado cambia quién juega «Final · Semifinal",
+            "en": "This result changes who plays “Final · Semifinal",
+            "eu": "txapelketako «Final · ",
+            "fr": "Ce résultat change qui joue « Final · Demi-finale"}
+    for language, words in said.items():
+        with translation.override(language), pytest.raises(knockout.KnockoutError) as refused:
+            knockout.sync(phase)
+        assert words in str(refused.value), str(refused.value)
+        assert championship.name in str(refused.value), str(refused.value)

@@ -1,14 +1,18 @@
 """Issue 36 point 6 on the leagues' side: a cup's own page names its champion once its
-final is decided, and the night's card says a no-show once, not the pair's name twice."""
+final is decided, the night's card says a no-show once, not the pair's name twice, and a
+correction that would change who played a cup's knockout matches names one or several as
+each language does."""
 
 from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from muscore.leagues import card, pages, results
 from muscore.leagues.models import Match
 from tests.clubs.factory import make_club, make_league
+from tests.leagues.test_services import played_groups
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +66,24 @@ def test_the_nights_card_says_a_no_show_once() -> None:
     assert line.endswith(f": No se presentó {name}"), line
     played = next(li for li in text.splitlines() if "–" in li and li.startswith("Mesa"))
     assert " contra " not in played  # a played match's line as it was: "A 3–1 B"
+
+
+def test_a_knockout_conflict_says_one_match_or_several() -> None:
+    competition, user = played_groups(2, [3, 1, 0, 2, 7, 5, 6, 4])  # its third place played
+    sf1 = competition.matches.select_related("competition").get(slot="sf1")
+    with pytest.raises(results.KnockoutConflict) as refused:  # the third place alone
+        results.record_result(sf1, by=user, juegos=[2, 3], reason="acta")
+    assert len(refused.value.numbers) == 1
+    assert "quién juega la partida " in refused.value.page_message()
+    assert "esa partida se borra" in refused.value.page_message()
+    final = competition.matches.select_related("competition").get(slot="final")
+    results.record_result(final, by=user, juegos=[3, 1], reason="acta")
+    said = {"es": "quién juega las partidas %s, que ya se jugaron",
+            "en": "who plays matches %s, which have been played",
+            "eu": "%s partidak nork jokatzen dituen",
+            "fr": "qui joue les parties %s, qui ont déjà été jouées"}
+    for language, words in said.items():
+        with translation.override(language), pytest.raises(results.KnockoutConflict) as refused:
+            results.record_result(sf1, by=user, juegos=[2, 3], reason="acta")
+        numbers = ", ".join(str(n) for n in refused.value.numbers)
+        assert words % numbers in refused.value.page_message(), refused.value.page_message()

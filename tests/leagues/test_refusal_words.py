@@ -73,5 +73,5 @@ def test_a_knockout_conflict_on_the_match_page_is_in_spanish() -> None:
                                           "reason": "al revés"}, HTTP_ACCEPT_LANGUAGE="es")
     assert response.status_code == 400
     text = response.content.decode()
-    assert "Este cambio cambia quién juega la partida" in text
+    assert "Este cambio cambia quién juega las partidas" in text  # the final and third place
     assert "This change" not in text
