@@ -138,6 +138,87 @@ RULES: dict[str, str] = {
         "Mano %(n)s: «%(field)s» lo lleva la vaca, no se indica en cada mano."),
     "vaca_over": gettext_noop(
         "Mano %(n)s: el bando %(side)s ya ganó la vaca en la mano %(at)s."),
+    # Individual play: each player a side of his own (A for seat 0 ... F for seat 5).
+    "pairs_players": gettext_noop(
+        "Una mesa de %(players)s no juega por parejas (las parejas son de 4 o 6 jugadores): "
+        "cada uno juega por su cuenta, así que «individual» no puede ser false."),
+    "score_player": gettext_noop(
+        "No hay jugador «%(key)s» en una mesa de %(players)s: los jugadores son %(letters)s."),
+    "score_value_player": gettext_noop(
+        "El tanteo del jugador %(side)s debe ser un número de piedras del 0 al %(last)s, "
+        "no %(got)s."),
+    "score_at_target_player": gettext_noop(
+        "El jugador %(side)s ya tiene %(got)s piedras: con %(target)s el juego acabó antes "
+        "de esta mano."),
+    "bet_player": gettext_noop(
+        "%(lance)s, apuesta %(i)s: quien apuesta debe ser uno de los jugadores %(letters)s, "
+        "no %(got)s."),
+    "raise_own": gettext_noop(
+        "%(lance)s: el jugador %(side)s no puede subir su propia apuesta (apuesta %(i)s): "
+        "la sube o la contesta otro jugador."),
+    "bet_one_player": gettext_noop(
+        "%(lance)s: solo el jugador %(side)s tiene %(lance)s, así que no se envida: lo "
+        "cobra en el recuento."),
+    "bet_not_playing": gettext_noop(
+        "%(lance)s: el jugador %(side)s no juega %(lance)s, así que no puede envidar en él "
+        "(apuesta %(i)s); jugadores de %(lance)s: %(players)s."),
+    "out_pairs": gettext_noop(
+        "%(lance)s: «out» es del juego individual de 3 o más jugadores; con dos bandos un no "
+        "quiero cierra el lance."),
+    "out_player": gettext_noop(
+        "%(lance)s: «out» nombra jugadores de la mesa (%(letters)s), no %(got)s."),
+    "out_twice": gettext_noop(
+        "%(lance)s: el jugador %(side)s aparece dos veces en «out»: un jugador se va de un "
+        "lance una sola vez."),
+    "out_without_bets": gettext_noop(
+        "%(lance)s: nadie envidó, así que el jugador %(side)s no pudo irse del lance "
+        "(«out»)."),
+    "out_last_bettor": gettext_noop(
+        "%(lance)s: el jugador %(side)s hizo la última apuesta, así que no pudo irse del "
+        "lance: su apuesta la contestan los demás."),
+    "out_not_playing": gettext_noop(
+        "%(lance)s: el jugador %(side)s no juega %(lance)s, así que no pudo irse de él "
+        "(«out»); jugadores de %(lance)s: %(players)s."),
+    "quiero_nobody": gettext_noop(
+        "%(lance)s: no quedaba nadie para decir quiero a la apuesta del jugador %(side)s "
+        "(fuera del lance: %(out)s): la respuesta fue no quiero."),
+    "winner_player": gettext_noop(
+        "El ganador de %(lance)s debe ser uno de los jugadores %(letters)s, no %(got)s."),
+    "winner_nobody_player": gettext_noop(
+        "El ganador indicado de %(lance)s es el jugador %(got)s, pero nadie tiene "
+        "%(lance)s."),
+    "winner_not_player": gettext_noop(
+        "El ganador indicado de %(lance)s es el jugador %(got)s, pero no juega %(lance)s; "
+        "jugadores de %(lance)s: %(players)s."),
+    "winner_out": gettext_noop(
+        "El ganador indicado de %(lance)s es el jugador %(got)s, pero se fue del lance; lo "
+        "aguantaron %(players)s."),
+    "winner_liar": gettext_noop(
+        "El ganador indicado de %(lance)s es el jugador %(got)s, pero mintió en %(lance)s "
+        "(asiento %(seat)s): quien miente no cobra nada en ese lance."),
+    "winner_contradicts_player": gettext_noop(
+        "Las cartas dan %(lance)s al jugador %(side)s, pero el ganador indicado es %(got)s."),
+    "winner_contradicts_jugadas_player": gettext_noop(
+        "Las jugadas dan %(lance)s al jugador %(side)s (el asiento %(seat)s tiene "
+        "%(held)s, el asiento %(other_seat)s %(other_held)s), pero el ganador indicado es "
+        "%(got)s."),
+    "winner_contradicts_lie_player": gettext_noop(
+        "El asiento %(seat)s mintió en %(lance)s, así que %(lance)s es del jugador "
+        "%(side)s, el mejor de los que no mintieron, pero el ganador indicado es %(got)s."),
+    "piedras_player": gettext_noop(
+        "Las piedras se anotan a un jugador de la mesa (%(letters)s), no %(got)s."),
+    "perete_player": gettext_noop(
+        "El perete se anota a un jugador de la mesa (%(letters)s), no %(got)s."),
+    "vaca_over_player": gettext_noop(
+        "Mano %(n)s: el jugador %(side)s ya ganó la vaca en la mano %(at)s."),
+    "tap_turn": gettext_noop(
+        "%(lance)s: ahora habla el jugador %(turn)s, no el %(side)s."),
+    "tap_players": gettext_noop(
+        "%(lance)s: aún no se sabe quién juega %(lance)s: indica antes las cartas de cada "
+        "jugador o lo que dijo."),
+    "tap_text": gettext_noop(
+        "%(got)s no es una jugada de la conversación: se escribe «A:paso», «B:envido:5», "
+        "«C:ordago», «A:quiero», «B:no_quiero» o «:paso» (pasan todos)."),
 }
 
 #: ``not_a``'s ``what``: the kind of value a field must hold.
@@ -182,6 +263,9 @@ LEAGUE: dict[str, str] = {
     "name_long": gettext_noop(
         "El nombre en %(where)s es demasiado largo: %(limit)s caracteres como mucho."),
     "rules": gettext_noop("Las reglas de la liga: %(detail)s"),
+    "individual_rules": gettext_noop(
+        "Las reglas de la liga: las partidas de una liga son entre dos parejas (o dos "
+        "jugadores), no entre %(players)s jugadores cada uno por su cuenta."),
     "legs": gettext_noop("«legs» debe ser 1 (solo ida) o 2 (ida y vuelta), no %(got)s."),
     "too_few_pairs": gettext_noop("Una liga necesita al menos 2 parejas, no %(count)s."),
     "too_many_pairs": gettext_noop("Una liga tiene como mucho %(limit)s parejas, no %(count)s."),
@@ -383,9 +467,19 @@ class WordedError(MuscoreError):
 # --- the page's wording --------------------------------------------------------------------
 
 
+#: The engine's params that hold several players by letter, said as a list ("A, B y C").
+_LIST_PARAMS = ("letters", "players", "out")
+
+
 def _rule_params(error: MuscoreError) -> dict[str, Any]:
     params: dict[str, Any] = dict(error.params)
     code = error.code
+    for key in _LIST_PARAMS:
+        value = params.get(key)
+        if isinstance(value, tuple | list):
+            names = [str(v) for v in value]
+            params[key] = names[0] if len(names) == 1 else gettext("%(first)s y %(last)s") % {
+                "first": ", ".join(names[:-1]), "last": names[-1]}
     for key in _WORD_PARAMS:
         value = params.get(key)
         if isinstance(value, str) and value in WORDS:
@@ -407,8 +501,9 @@ def _rule_params(error: MuscoreError) -> dict[str, Any]:
     elif code == "tap_illegal":
         tap = gettext(WORDS.get(params["tap"], params["tap"]))
         side = params.get("side")
-        params["tap"] = gettext("%(tap)s (bando %(side)s)") % {"tap": tap, "side": side} if (
-            side) else tap
+        said = (gettext("%(tap)s (jugador %(side)s)") if params.get("player")
+                else gettext("%(tap)s (bando %(side)s)"))
+        params["tap"] = said % {"tap": tap, "side": side} if side else tap
     elif code == "vaca_hand":
         params["detail"] = page_message(params.get("inner"))
     return params

@@ -68,6 +68,37 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "vaca_hand": {"n": 2, "inner": RecordError("card", seat=0, token="9")},
     "vaca_hand_field": {"n": 1, "field": "score"},
     "vaca_over": {"n": 5, "side": "B", "at": 4},
+    "pairs_players": {"players": 3},
+    "score_player": {"key": "D", "players": 3, "letters": ("A", "B", "C")},
+    "score_value_player": {"side": "C", "last": 39, "got": "-1"},
+    "score_at_target_player": {"side": "E", "got": 40, "target": 40},
+    "bet_player": {"lance": "grande", "i": 1, "got": '"G"', "letters": ("A", "B", "C")},
+    "raise_own": {"lance": "chica", "side": "C", "i": 2},
+    "bet_one_player": {"lance": "pares", "side": "D"},
+    "bet_not_playing": {"lance": "pares", "side": "B", "i": 2, "players": ("A", "C")},
+    "out_pairs": {"lance": "grande"},
+    "out_player": {"lance": "grande", "got": '"G"', "letters": ("A", "B", "C")},
+    "out_twice": {"lance": "chica", "side": "B"},
+    "out_without_bets": {"lance": "punto", "side": "C"},
+    "out_last_bettor": {"lance": "grande", "side": "A"},
+    "out_not_playing": {"lance": "juego", "side": "B", "players": ("A", "C", "D")},
+    "quiero_nobody": {"lance": "grande", "side": "A", "out": ("B", "C")},
+    "winner_player": {"lance": "chica", "got": '"F"', "letters": ("A", "B", "C", "D")},
+    "winner_nobody_player": {"lance": "pares", "got": "C"},
+    "winner_not_player": {"lance": "pares", "got": "B", "players": ("A", "C")},
+    "winner_out": {"lance": "grande", "got": "C", "players": ("A", "B")},
+    "winner_liar": {"lance": "juego", "got": "B", "seat": 1},
+    "winner_contradicts_player": {"lance": "grande", "side": "C", "got": "A"},
+    "winner_contradicts_jugadas_player": {"lance": "pares", "side": "C", "got": "B",
+                                          "seat": 2, "held": "duples", "other_seat": 1,
+                                          "other_held": "par"},
+    "winner_contradicts_lie_player": {"lance": "pares", "side": "D", "got": "A", "seat": 0},
+    "piedras_player": {"got": '"F"', "letters": ("A", "B", "C")},
+    "perete_player": {"got": '"F"', "letters": ("A", "B", "C", "D", "E")},
+    "vaca_over_player": {"n": 7, "side": "C", "at": 6},
+    "tap_turn": {"lance": "grande", "side": "C", "turn": "B"},
+    "tap_players": {"lance": "pares"},
+    "tap_text": {"got": '"Z:hola"'},
 }
 
 
@@ -76,7 +107,7 @@ def test_every_engine_error_has_a_message_and_a_sample() -> None:
 
 
 @pytest.mark.parametrize("code", sorted(SAMPLES))
-@pytest.mark.parametrize("language", ["es", "en", "eu"])
+@pytest.mark.parametrize("language", ["es", "en", "eu", "fr"])
 def test_every_error_reads_whole_in_every_language(code: str, language: str) -> None:
     error = RuleError(code, **SAMPLES[code])
     text = rule_message(error, language)
@@ -96,6 +127,13 @@ def test_lances_and_words_are_translated_too() -> None:
     tap = RuleError("tap_illegal", lance="grande", tap="no_quiero", side="B")
     assert rule_message(tap, "es") == "grande: ahora no se puede decir no quiero (bando B)."
     assert rule_message(tap, "en") == "grande: no quiero (side B) cannot be said now."
+    alone = RuleError("tap_illegal", lance="grande", tap="quiero", side="C", player=True)
+    assert rule_message(alone, "es") == "grande: ahora no se puede decir quiero (jugador C)."
+    players = RuleError("quiero_nobody", lance="grande", side="A", out=("B", "C"))
+    assert "(fuera del lance: B y C)" in rule_message(players, "es")
+    assert "(B and C left the lance)" in rule_message(players, "en")
+    assert "(fuera del lance: B)" in rule_message(RuleError(
+        "quiero_nobody", lance="pares", side="A", out=("B",)), "es")
     rule = RuleError("rule_value", field="real31", got='"x"', choices=("no", "rey", "sota"))
     assert rule_message(rule, "es").endswith("debe ser «no», «rey» o «sota».")
     assert rule_message(rule, "eu").endswith("«no», «rey» edo «sota» izan behar da.")

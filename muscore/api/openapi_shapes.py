@@ -82,11 +82,11 @@ def _seats(count: int, names: bool = True) -> dict[str, Any]:
 
 
 # muscore.rules.scoring.parse_mano: a record's (or a vaca's) mano is a seat of its rules'
-# players, 4 unless the rules say 2 or 6.
+# players, 4 unless the rules say 2, 3, 5 or 6.
 MANO_OF_THE_RULES = {"anyOf": [
-    {"allOf": [_rules_players(2), _seats(2, names=False)]},
-    {"allOf": [_rules_players(6), _seats(6, names=False)]},
-    {"allOf": [{"not": _rules_players(2)}, {"not": _rules_players(6)}, _seats(4, names=False)]},
+    *({"allOf": [_rules_players(count), _seats(count, names=False)]} for count in (2, 3, 5, 6)),
+    {"allOf": [*({"not": _rules_players(count)} for count in (2, 3, 5, 6)),
+               _seats(4, names=False)]},
 ]}
 # muscore.tables.services.create_table: as many names as the rules' players; without them
 # 2 or 6 names make the table of 2 or 6, anything else (no list, 4 names) one of 4.

@@ -364,6 +364,13 @@ def settle(
     given = dict(winners or {})
     asked: list[str] = []
     try:
+        rules = engine.Rules.from_json(current.get("rules"))
+        if rules.sides > 2:
+            # Individual play of 3 or more (issue 37): the engine scores it, this form
+            # (seats and sides A and B) does not enter it yet.
+            return Settled(current, None, _(
+                "La calculadora aún no cuenta manos de %(players)s jugadores cada uno por su "
+                "cuenta.") % {"players": rules.players}, asked)
         reading = HandDraft.from_record(
             {k: v for k, v in current.items() if k not in ("lances", "winners")}
         )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from muscore.rules.errors import CardError, RecordError
@@ -39,19 +39,28 @@ _TOKENS.update({"A": 1, "S": 10, "C": 11, "R": 12, "a": 1, "s": 10, "c": 11, "r"
 
 
 class Side(enum.StrEnum):
-    """A partnership. Even seats are side A, odd seats side B."""
+    """A side of the table: a partnership (A and B: even seats A, odd seats B) or, in
+    individual play, one player (seat 0 A, 1 B, 2 C, 3 D, 4 E, 5 F)."""
 
     A = "A"
     B = "B"
+    C = "C"
+    D = "D"
+    E = "E"
+    F = "F"
 
     @property
     def other(self) -> Side:
-        """The opposing side."""
-        return Side.B if self is Side.A else Side.A
+        """The opposing side of a game of two sides (A and B)."""
+        if self is Side.A:
+            return Side.B
+        if self is Side.B:
+            return Side.A
+        raise ValueError(f"side {self.value} has no single opponent")
 
     @classmethod
     def of_seat(cls, seat: int) -> Side:
-        """The side a seat plays for: even seats A, odd seats B."""
+        """The side a seat plays for in pairs: even seats A, odd seats B."""
         return cls.B if seat & 1 else cls.A
 
 
@@ -68,6 +77,8 @@ class Lance(enum.StrEnum):
 #: The sides by a seat's parity (``SIDES[seat & 1]``); the lances as the engine names them.
 SIDES: tuple[Side, Side] = (Side.A, Side.B)
 A, B = SIDES
+#: Every side by its index: a side's index is its seat in individual play.
+LETTERS: tuple[Side, ...] = tuple(Side)
 GRANDE, CHICA, PARES, JUEGO, PUNTO = (
     Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO, Lance.PUNTO
 )
@@ -87,8 +98,11 @@ REAL31_FOURTH: dict[Real31, tuple[int, ...]] = {
     Real31.REY: (12,), Real31.FIGURA: (10, 11, 12), Real31.SOTA: (10,),
 }
 
-_RULE_KEYS = ("players", "reyes", "target", "juegos", "real31", "perete")
+_RULE_KEYS = ("players", "reyes", "target", "juegos", "real31", "perete", "individual")
 REAL31_BY_NAME: dict[str, Real31] = {option.value: option for option in Real31}
+#: How many players a table seats; pairs (two sides) need 4 or 6 (2 is one a side).
+PLAYERS = (2, 3, 4, 5, 6)
+PAIRS_PLAYERS = (4, 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,11 +110,19 @@ class Rules:
     """The options a table chose when it was set up (see rules.md, "Options").
 
     >>> Rules()
-    Rules(players=4, reyes=8, target=40, juegos=2, real31=<Real31.NO: 'no'>, perete=False)
+    Rules(players=4, reyes=8, target=40, juegos=2, real31=<Real31.NO: 'no'>, perete=False, \
+individual=False)
 
     ``perete`` (seed 001, "Variantes regionales": 4 5 6 7 "en algunas zonas da derecho a
     un tanto y a pedir cartas nuevas"): whether the table notes a perete, an entry of one
     piedra to the side that showed it (see :func:`muscore.rules.vaca.score_perete`).
+
+    ``individual`` (rules.md, "Individual play"): each player for himself, a side of his
+    own (seat 0 A, 1 B ... 5 F). Always so with 2, 3 or 5 players (None reads as that);
+    with 4 or 6 only when asked, else two partnerships (even seats A, odd seats B).
+
+    >>> Rules(players=3).individual, Rules(players=3).sides, Rules(players=6).sides
+    (True, 3, 2)
     """
 
     players: int = 4
@@ -109,9 +131,14 @@ class Rules:
     juegos: int = 2
     real31: Real31 | str = Real31.NO  #: always a Real31 once made; "rey" is read as Real31.REY
     perete: bool = False  #: the table plays perete (4 5 6 7 gives a tanto); off by default
+    individual: bool | None = None  #: each for himself; always a bool once made
+    #: How many sides keep a score: 2 in pairs, one a player in individual play.
+    sides: int = field(default=2, init=False, repr=False, compare=False)
+    #: Each seat's side, by index into :data:`LETTERS`.
+    seat_sides: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        _check_rule("players", self.players, (2, 4, 6))
+        _check_rule("players", self.players, PLAYERS)
         _check_rule("reyes", self.reyes, (8, 4))
         _check_rule("target", self.target, range(10, 101))
         _check_rule("juegos", self.juegos, range(1, 6))
@@ -125,6 +152,18 @@ class Rules:
         if type(self.perete) is not bool:
             raise RecordError("rule_value", field="perete", got=show(self.perete),
                               choices=(True, False))
+        individual = self.individual
+        if individual is None:
+            individual = self.players not in PAIRS_PLAYERS
+        elif type(individual) is not bool:
+            raise RecordError("rule_value", field="individual", got=show(individual),
+                              choices=(True, False))
+        elif not individual and self.players not in PAIRS_PLAYERS:
+            raise RecordError("pairs_players", players=self.players)
+        object.__setattr__(self, "individual", individual)
+        sides = self.players if individual and self.players > 2 else 2
+        object.__setattr__(self, "sides", sides)
+        object.__setattr__(self, "seat_sides", SEAT_SIDES[self.players, sides])
 
     @classmethod
     def from_json(cls, data: object) -> Rules:
@@ -157,8 +196,10 @@ class Rules:
     def to_json(self) -> dict[str, Any]:
         """The ``rules`` object of the contract, every option spelled out.
 
-        ``perete`` is written only when it is on: absent means off, so the records,
-        tables and league documents of a table without it stay exactly as they were.
+        ``perete`` is written only when it is on, and ``individual`` only for individual
+        play of 3 or more: absent means off (and two players are always each for
+        himself), so the records, tables and league documents of a table without them
+        stay exactly as they were.
         """
         data: dict[str, Any] = {
             "players": self.players, "reyes": self.reyes, "target": self.target,
@@ -166,11 +207,25 @@ class Rules:
         }
         if self.perete:
             data["perete"] = True
+        if self.sides > 2:
+            data["individual"] = True
         return data
 
+    @property
+    def letters(self) -> tuple[Side, ...]:
+        """The sides of the table in seat order: A, B (pairs, two players), or one a player
+        (A, B, C... in individual play of 3 or more)."""
+        return LETTERS[:self.sides]
+
     def side_of(self, seat: int) -> Side:
-        """The side of a seat (even seats A, odd seats B)."""
-        return Side.of_seat(seat)
+        """The side of a seat: in pairs even seats A and odd seats B; in individual play
+        the seat's own letter."""
+        return LETTERS[self.seat_sides[seat]]
+
+    def seats_of(self, side: Side | str) -> tuple[int, ...]:
+        """The seats that play for a side (two or three partners, or one player)."""
+        index = LETTERS.index(Side(side))
+        return tuple(range(index, self.players, self.sides))
 
     def seats_from(self, mano: int) -> tuple[int, ...]:
         """The seats in speaking order starting at the mano: the order of priority in a tie."""
@@ -206,7 +261,11 @@ def _check_rule(field: str, value: object, allowed: tuple[int, ...] | range) -> 
 
 _RULES_CACHE: dict[object, Rules] = {}
 SEATS_FROM = {
-    n: [tuple((mano + i) % n for i in range(n)) for mano in range(n)] for n in (2, 4, 6)
+    n: [tuple((mano + i) % n for i in range(n)) for mano in range(n)] for n in PLAYERS
+}
+#: Each seat's side index by (players, sides): parity in pairs, the seat itself alone.
+SEAT_SIDES: dict[tuple[int, int], tuple[int, ...]] = {
+    (n, k): tuple(seat % k for seat in range(n)) for n in PLAYERS for k in {2, n}
 }
 DEFAULT_RULES = Rules()
 

@@ -8,7 +8,8 @@ small multiple of a JSON round trip) and gives them these types at its public fu
 tests/rules/test_contract_types.py checks the types against every shared example.
 
 Sides are the strings "A" and "B" (the engine's :class:`~muscore.rules.Side` members are
-those strings), lances their names.
+those strings), or in individual play of 3 to 6 players one letter a player, "A" to "F";
+lances are their names.
 
 No ``from __future__ import annotations`` here: TypedDict reads ``NotRequired`` from
 the annotations themselves at run time (the tests rely on it).
@@ -16,16 +17,21 @@ the annotations themselves at run time (the tests rely on it).
 
 from typing import Literal, NotRequired, TypedDict
 
-SideName = Literal["A", "B"]
+SideName = Literal["A", "B", "C", "D", "E", "F"]
 Why = Literal["deje", "paso", "quiero", "no_quiero", "solo", "mentira", "piedras", "perete"]
 EndedBy = Literal["deje", "ordago", "recuento", "piedras", "perete"]
 
 
 class Score(TypedDict):
-    """Piedras (or juegos, or vacas) by side."""
+    """Piedras (or juegos, or vacas) by side: A and B, and in individual play of 3 or more
+    one a player (C, D, E, F as the table has them)."""
 
     A: int
     B: int
+    C: NotRequired[int]
+    D: NotRequired[int]
+    E: NotRequired[int]
+    F: NotRequired[int]
 
 
 class RulesDict(TypedDict, total=False):
@@ -37,6 +43,7 @@ class RulesDict(TypedDict, total=False):
     juegos: int
     real31: str
     perete: bool
+    individual: bool
 
 
 class Bet(TypedDict):
@@ -47,10 +54,12 @@ class Bet(TypedDict):
 
 
 class LanceBets(TypedDict):
-    """A lance's betting: its bets in order and the answer to the last."""
+    """A lance's betting: its bets in order and the answer to the last; in individual play
+    of 3 or more, ``out``: the players who left it (no quiero) while another held on."""
 
     bets: list[Bet]
     end: NotRequired[Literal["quiero", "no_quiero"]]
+    out: NotRequired[list[SideName]]
 
 
 class Jugada(TypedDict, total=False):

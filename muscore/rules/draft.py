@@ -27,6 +27,22 @@ the previous one (undo) and two drafts compare equal when they hold the same fac
 >>> draft.closed().result()["score"] == {"A": 2, "B": 8}
 True
 
+**Individual play** (3 to 6 players, each for himself; rules.md, "Individual play"): the
+talk of each lance is entered player by player, in turn, as the table says it. The draft
+says whose turn it is, what he may say, who must still answer a bet and who left:
+
+>>> three = HandDraft(rules=Rules(players=3), score=(0, 0, 0))
+>>> three.to_speak(Lance.GRANDE), [t.text() for t in three.legal_taps(Lance.GRANDE)]
+(<Side.A: 'A'>, ['A:paso', 'A:envido', 'A:ordago', ':paso'])
+>>> three = three.tap(Lance.GRANDE, Tap.envido(Side.A)).tap(Lance.GRANDE, Tap.no_quiero(Side.B))
+>>> three.to_speak(Lance.GRANDE), three.out(Lance.GRANDE)
+(<Side.C: 'C'>, (<Side.B: 'B'>,))
+>>> three = three.tap(Lance.GRANDE, Tap.envido(Side.C, 3))  # C raises: A answers again
+>>> three.answering(Lance.GRANDE), three.lance(Lance.GRANDE).stake
+((<Side.A: 'A'>,), 5)
+>>> three.tap(Lance.GRANDE, Tap.quiero(Side.A)).to_record()["lances"]["grande"]
+{'bets': [{'side': 'A', 'n': 2}, {'side': 'C', 'n': 3}], 'end': 'quiero', 'out': ['B']}
+
 Unknown is ``None`` wherever a yes/no, a side or a lance is asked: a draft never
 guesses. What it answers is certain given what is entered (declarations not entered
 are taken as true, as at a table where nobody lied): entering more never contradicts
@@ -35,66 +51,30 @@ it, unless the new fact contradicts an old one (see :meth:`HandDraft.problems`).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple, cast
 
+from muscore.rules.asking import ORDER, Asking, lance_of
 from muscore.rules.betting import Betting
-from muscore.rules.cards import CARD_TEXT, DEFAULT_RULES, Lance, Rules, Side, parse_cards, show
+from muscore.rules.cards import (
+    CARD_TEXT,
+    DEFAULT_RULES,
+    Lance,
+    Rules,
+    Side,
+    parse_cards,
+    show,
+)
 from muscore.rules.contract import HandRecord, HandResultDict, Score, StepDict
 from muscore.rules.counting import Pending, count
 from muscore.rules.errors import BettingError, RecordError, RuleError
-from muscore.rules.reading import JUEGO_TOTALS, PARES_KINDS, Reading, best_seat, read_table
-from muscore.rules.scoring import RECORD_KEYS, parse_mano, parse_score, read_bets, score
-
-#: The lances in the order they are bet and counted; the fourth is juego or punto.
-ORDER: tuple[Lance, ...] = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO, Lance.PUNTO)
-
-
-class TapKind(enum.StrEnum):
-    """What a side can say in a lance's betting."""
-
-    PASO = "paso"  #: nobody bets: the lance is passed (closes it)
-    ENVIDO = "envido"  #: a bet of ``n``; after a bet, a raise of ``n`` more
-    ORDAGO = "ordago"  #: the whole juego
-    QUIERO = "quiero"  #: accept the last bet (closes the lance)
-    NO_QUIERO = "no_quiero"  #: reject the last bet: its deje is paid at once (closes it)
-
-
-class Tap(NamedTuple):
-    """One tap of a lance's betting. ``n`` is the piedras an envido adds (None in
-    :meth:`HandDraft.legal_taps`: any whole number from 1; a plain envido is 2)."""
-
-    kind: TapKind
-    side: Side | None = None
-    n: int | None = None
-
-    @classmethod
-    def paso(cls) -> Tap:
-        """All passed: nobody bets in the lance."""
-        return cls(TapKind.PASO)
-
-    @classmethod
-    def envido(cls, side: Side, n: int = 2) -> Tap:
-        """``side`` bets ``n`` (envido = 2); after the other side's bet, raises by ``n``."""
-        return cls(TapKind.ENVIDO, Side(side), n)
-
-    @classmethod
-    def ordago(cls, side: Side) -> Tap:
-        """``side`` bets the whole juego."""
-        return cls(TapKind.ORDAGO, Side(side))
-
-    @classmethod
-    def quiero(cls, side: Side) -> Tap:
-        """``side`` accepts the other side's last bet."""
-        return cls(TapKind.QUIERO, Side(side))
-
-    @classmethod
-    def no_quiero(cls, side: Side) -> Tap:
-        """``side`` rejects the other side's last bet."""
-        return cls(TapKind.NO_QUIERO, Side(side))
+from muscore.rules.reading import JUEGO_TOTALS, PARES_KINDS, Reading, read_table
+from muscore.rules.scoring import RECORD_KEYS, held_on, parse_mano, parse_score, read_bets, score
+from muscore.rules.talk import Tap, TapKind, recount
+from muscore.rules.turns import Turns
+from muscore.rules.winners import honest, player_list, read_winners
 
 
 class Holding(NamedTuple):
@@ -119,7 +99,7 @@ class LanceState(NamedTuple):
 
     lance: Lance
     played: bool | None  #: the lance is played at all (pares: somebody has them)
-    bettable: bool | None  #: bets are possible (pares, juego: both sides play it)
+    bettable: bool | None  #: bets are possible (pares, juego: two sides/players play it)
     bets: tuple[dict[str, Any], ...]  #: the bets tapped, as the record writes them
     end: str | None  #: "quiero", "no_quiero", or None
     closed: bool  #: its betting is over (answered, passed, or nothing to bet)
@@ -130,6 +110,12 @@ class LanceState(NamedTuple):
     settled: Side | None  #: the winner the cards, jugadas or a lie already give
     winner: Side | None  #: the winner entered by the table
     needs_winner: bool  #: the table must give the winner (nothing settles it)
+    #: Who plays the lance, in speaking order (None: not known yet); in pairs A and B.
+    players: tuple[Side, ...] | None = None
+    turn: Side | None = None  #: who speaks next (individual play; in pairs who answers)
+    answering: tuple[Side, ...] = ()  #: who must still answer the standing bet, in order
+    out: tuple[Side, ...] = ()  #: individual play: who left the lance (no quiero)
+    talk: tuple[Tap, ...] = ()  #: individual play: what was said, tap by tap
 
 
 class Preview(NamedTuple):
@@ -142,16 +128,20 @@ class Preview(NamedTuple):
 
 
 @dataclass(frozen=True)
-class HandDraft:
+class HandDraft(Asking, Turns):
     """A hand being entered. Immutable: every ``with_*``/``tap`` returns a new draft.
 
-    Seats are ints (0..players-1), lances :class:`Lance`, sides :class:`Side`.
-    ``passed`` are the lances closed with no bet ("paso").
+    Seats are ints (0..players-1), lances :class:`Lance`, sides :class:`Side` (A and B in
+    pairs; in individual play one a player, A for seat 0 to F for seat 5). ``score`` is
+    each side's piedras before the hand, in side order. ``bets``, ``ends`` and ``outs``
+    are each lance's betting as the record writes it; ``passed`` the lances closed with
+    no bet ("paso"). In individual play ``talks`` keeps what each player said, in turn:
+    the betting is read from it.
     """
 
     rules: Rules = DEFAULT_RULES
     mano: int = 0
-    score: tuple[int, int] = (0, 0)
+    score: tuple[int, ...] = (0, 0)
     hands: Mapping[int, str] = field(default_factory=dict)
     jugadas: Mapping[int, Mapping[str, str | int]] = field(default_factory=dict)
     declared: Mapping[int, Mapping[str, bool]] = field(default_factory=dict)
@@ -159,10 +149,22 @@ class HandDraft:
     ends: Mapping[Lance, str] = field(default_factory=dict)
     passed: frozenset[Lance] = frozenset()
     winners: Mapping[Lance, Side] = field(default_factory=dict)
+    outs: Mapping[Lance, tuple[Side, ...]] = field(default_factory=dict)
+    talks: Mapping[Lance, tuple[Tap, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         parse_mano(self.mano, self.rules)
-        parse_score({"A": self.score[0], "B": self.score[1]}, self.rules)
+        if len(self.score) != self.rules.sides:
+            if self.score == (0, 0):  # the default: everybody at 0
+                object.__setattr__(self, "score", (0,) * self.rules.sides)
+            else:
+                raise RecordError("not_a", field="score", what="object", got=show(self.score))
+        parse_score(self._score_dict(), self.rules)
+
+    @property
+    def alone(self) -> bool:
+        """Whether each player plays for himself (individual play of 3 to 6)."""
+        return self.rules.sides > 2
 
     # -- building ------------------------------------------------------------------------
 
@@ -172,7 +174,10 @@ class HandDraft:
 
         With ``passed`` (a stored, finished record) the lances without bets were passed;
         without it they are still open. Raises :class:`RuleError` on what no draft can
-        hold (a wrong card, a bet out of turn...).
+        hold (a wrong card, a bet out of turn...). In individual play each lance's talk
+        is made again from its betting where the draft knows who plays the lance (see
+        :meth:`talk`): those before the first bettor passed, a player who left did at his
+        first answer after his last bet, the others held on.
         """
         if not isinstance(record, Mapping):
             raise RecordError("not_object")
@@ -181,8 +186,8 @@ class HandDraft:
                 raise RecordError("unknown_key", key=str(key)[:40], where="record")
         rules = Rules.from_json(record.get("rules"))
         mano = parse_mano(record.get("mano", 0), rules)
-        a, b = parse_score(record.get("score"), rules)
-        draft = cls(rules=rules, mano=mano, score=(a, b))
+        scores = parse_score(record.get("score"), rules)
+        draft = cls(rules=rules, mano=mano, score=scores)
         for key, text in _object(record, "hands").items():
             draft = draft.with_cards(_seat(key, rules), text)
         for key, value in _object(record, "jugadas").items():
@@ -195,26 +200,32 @@ class HandDraft:
             value = _object({"v": value}, "v", f"declared.{key}")
             for lance, said in value.items():
                 draft = draft.with_declared(_seat(key, rules), lance, said)
-        bets: dict[Lance, tuple[dict[str, Any], ...]] = {}
-        ends: dict[Lance, str] = {}
-        for name, data in _object(record, "lances").items():
-            lance = _lance(name)
-            betting = Betting(lance.value, data, answered=False)
-            if betting.count:
-                bets[lance] = tuple(dict(bet) for bet in data["bets"])
-                if betting.end is not None:
-                    ends[lance] = betting.end
+        bets, ends, outs = _read_lances(record, rules)
         closed = frozenset(lance for lance in ORDER if lance not in bets) if passed else frozenset()
         winners = {
-            _lance(name): _side(side, f"winners.{name}")
+            lance_of(name): _side(side, f"winners.{name}", rules)
             for name, side in _object(record, "winners").items()
         }
-        return replace(draft, bets=bets, ends=ends, passed=closed, winners=winners)
+        draft = replace(draft, bets=bets, ends=ends, passed=closed, winners=winners, outs=outs)
+        return draft._recounted() if draft.alone else draft
+
+    def _recounted(self) -> HandDraft:
+        """Individual play: each lance's talk made again from its betting (see
+        :meth:`from_record`), where who plays it is known."""
+        talks: dict[Lance, tuple[Tap, ...]] = {}
+        for lance in ORDER:
+            players = self._players(lance)
+            if players is None or lance not in self.bets:
+                continue
+            data = {"bets": self.bets.get(lance, ()), "end": self.ends.get(lance),
+                    "out": [side.value for side in self.outs.get(lance, ())]}
+            talks[lance] = recount(lance.value, players, data)
+        return replace(self, talks=talks)
 
     def to_record(self) -> HandRecord:
         """The hand record (the contract's JSON) of what is entered so far."""
         record: dict[str, Any] = {"rules": self.rules.to_json(), "mano": self.mano,
-                                  "score": {"A": self.score[0], "B": self.score[1]}}
+                                  "score": self._score_dict()}
         if self.hands:
             record["hands"] = {str(seat): self.hands[seat] for seat in sorted(self.hands)}
         if self.jugadas:
@@ -228,6 +239,9 @@ class HandDraft:
                 lances[lance.value] = {"bets": [dict(bet) for bet in bets]}
                 if lance in self.ends:
                     lances[lance.value]["end"] = self.ends[lance]
+                out = self.outs.get(lance)
+                if out and self.ends.get(lance) != "no_quiero":
+                    lances[lance.value]["out"] = [side.value for side in out]
         if lances:
             record["lances"] = lances
         if self.winners:
@@ -236,10 +250,13 @@ class HandDraft:
             }
         return cast(HandRecord, record)
 
-    def with_score(self, a: int, b: int) -> HandDraft:
-        """The same hand with another score before it."""
-        return replace(self, score=(a, b))
+    def with_score(self, *scores: int) -> HandDraft:
+        """The same hand with another score before it (each side's piedras in side order:
+        ``a, b`` in pairs, one a player in individual play)."""
+        return replace(self, score=tuple(scores))
 
+    def _score_dict(self) -> dict[str, int]:
+        return dict(zip(self.rules.letters, self.score, strict=False))
     def with_cards(self, seat: int, text: str | None) -> HandDraft:
         """A seat's four cards (None takes them away). Refuses impossible cards."""
         seat = _check_seat(seat, self.rules)
@@ -279,7 +296,7 @@ class HandDraft:
     def with_declared(self, seat: int, lance: Lance | str, said: bool | None) -> HandDraft:
         """What a seat said before pares or juego ("sí": True, "no": False; None forgets)."""
         seat = _check_seat(seat, self.rules)
-        name = _lance(lance)
+        name = lance_of(lance)
         if name not in (Lance.PARES, Lance.JUEGO):
             raise RecordError("unknown_key", key=name.value, where=f"declared.{seat}")
         if said is not None and type(said) is not bool:
@@ -295,23 +312,34 @@ class HandDraft:
         return self._checked(replace(self, declared=declared))
 
     def with_winner(self, lance: Lance | str, side: Side | str | None) -> HandDraft:
-        """The winner of a lance as the table gives it (None takes it away). A winner that
-        contradicts the cards, jugadas or a lie is kept and reported by :meth:`problems`."""
-        name = _lance(lance)
+        """The winner of a lance as the table gives it (None takes it away): in individual
+        play the player who collected it. A winner that contradicts the cards, jugadas or
+        a lie is kept and reported by :meth:`problems`."""
+        name = lance_of(lance)
         winners = dict(self.winners)
         if side is None:
             winners.pop(name, None)
         else:
-            winners[name] = _side(side, f"winners.{name.value}")
+            winners[name] = _side(side, f"winners.{name.value}", self.rules)
         return replace(self, winners=winners)
 
     def tap(self, lance: Lance | str, tap: Tap) -> HandDraft:
         """The next tap of a lance's betting. Refuses a tap that cannot be legal (raises
         :class:`BettingError`); one whose legality depends on what is not entered yet is
         accepted. Tapping a lance closes every earlier lance nobody bet in (at a table
-        the lances are bet in order), and needs every earlier bet answered."""
-        name = _lance(lance)
+        the lances are bet in order), and needs every earlier bet answered.
+
+        In individual play each tap is one player's word, in turn (:meth:`to_speak`):
+        ``Tap.paso(side)``, ``Tap.envido(side, n)`` (after a bet: a raise of ``n``),
+        ``Tap.ordago(side)``, ``Tap.quiero(side)``, ``Tap.no_quiero(side)`` (he leaves the
+        lance); ``Tap.paso()`` without a side passes for everybody who has not spoken
+        yet. A player out of turn is ``tap_turn``; a lance whose players are not known
+        yet (pares, juego or punto before the cards or what each player said) is
+        ``tap_players``."""
+        name = lance_of(lance)
         tap = Tap(TapKind(tap.kind), None if tap.side is None else Side(tap.side), tap.n)
+        if self.alone:
+            return self._tap_alone(name, tap)
         possible = {(t.kind, t.side) for t in self._possible_taps(name)}
         if (tap.kind, tap.side) not in possible or (
             tap.kind is TapKind.ENVIDO and tap.n is not None
@@ -322,12 +350,7 @@ class HandDraft:
         if tap.kind is TapKind.ENVIDO and tap.n is not None and tap.n < 2 \
                 and not self.bets.get(name):
             raise BettingError("first_bet", lance=name.value, got=tap.n)
-        passed = set(self.passed)
-        for earlier in ORDER[: ORDER.index(name)]:
-            if self.bets.get(earlier) and earlier not in self.ends:
-                raise BettingError("tap_unanswered", lance=name.value, earlier=earlier.value)
-            if not self.bets.get(earlier) and earlier not in (Lance.JUEGO, Lance.PUNTO):
-                passed.add(earlier)
+        passed = self._pass_before(name)
         bets = dict(self.bets)
         ends = dict(self.ends)
         if tap.kind is TapKind.PASO:
@@ -340,24 +363,49 @@ class HandDraft:
             ends[name] = tap.kind.value
         return replace(self, bets=bets, ends=ends, passed=frozenset(passed))
 
+    def _pass_before(self, lance: Lance) -> set[Lance]:
+        """The lances passed once ``lance`` is tapped: every earlier one nobody bet in (the
+        lances are bet in order); an earlier bet not answered yet is ``tap_unanswered``."""
+        passed = set(self.passed)
+        for earlier in ORDER[: ORDER.index(lance)]:
+            if self.bets.get(earlier) and earlier not in self.ends:
+                raise BettingError("tap_unanswered", lance=lance.value, earlier=earlier.value)
+            if not self.bets.get(earlier) and earlier not in (Lance.JUEGO, Lance.PUNTO):
+                passed.add(earlier)
+        return passed
+
     def undo(self, lance: Lance | str) -> HandDraft:
-        """Take back the last tap of a lance (its answer, else its last bet, else paso)."""
-        name = _lance(lance)
+        """Take back the last tap of a lance (its answer, else its last bet, else paso; in
+        individual play the last word said)."""
+        name = lance_of(lance)
+        if self.alone and self.talk(name):
+            return self._undo_talk(name)
         bets, ends, passed = dict(self.bets), dict(self.ends), set(self.passed)
+        outs = dict(self.outs)
         if name in ends:
             del ends[name]
         elif bets.get(name):
             bets[name] = bets[name][:-1]
             if not bets[name]:
                 del bets[name]
+            outs.pop(name, None)
         else:
             passed.discard(name)
-        return replace(self, bets=bets, ends=ends, passed=frozenset(passed))
+        return replace(self, bets=bets, ends=ends, passed=frozenset(passed), outs=outs)
 
     def closed(self) -> HandDraft:
         """The draft with every lance nobody bet in passed: the hand as it stands if
         nothing more is bet (a save, or a preview of "if everybody passes")."""
         return replace(self, passed=frozenset(ORDER))
+
+    def preview_tap(self, lance: Lance | str, tap: Tap) -> Preview:
+        """What a tap would make: the recuento so far once ``tap`` is said (this draft is
+        unchanged; :meth:`tap` raises as usual for a tap that cannot be said)."""
+        return self.tap(lance, tap).preview()
+
+    def _with(self, **changes: Any) -> HandDraft:
+        """The draft with some fields changed (``dataclasses.replace``)."""
+        return replace(self, **changes)
 
     def _checked(self, draft: HandDraft) -> HandDraft:
         draft._reading  # noqa: B018 - raises the RuleError of an impossible combination
@@ -415,7 +463,7 @@ class HandDraft:
     def played(self, lance: Lance | str) -> bool | None:
         """Whether the lance is played at all (pares: somebody has them; juego or punto:
         it is the fourth lance)."""
-        name = _lance(lance)
+        name = lance_of(lance)
         if name is Lance.JUEGO:
             fourth = self._reading.fourth
             return None if fourth is None else fourth == "juego"
@@ -423,21 +471,23 @@ class HandDraft:
 
     def bettable(self, lance: Lance | str) -> bool | None:
         """Whether bets are possible in the lance (None: depends on what is not entered)."""
-        name = _lance(lance)
+        name = lance_of(lance)
         if name is Lance.JUEGO and self._reading.fourth == "punto":
             return False
         return self._reading.bettable(name.value)
+
+    # -- betting -------------------------------------------------------------------------
 
     def _betting(self, lance: Lance) -> Betting:
         bets = self.bets.get(lance, ())
         data: dict[str, Any] = {"bets": list(bets)}
         if lance in self.ends:
             data["end"] = self.ends[lance]
-        return Betting(lance.value, data, answered=False)
+        return Betting(lance.value, data, answered=False, sides=self.rules.sides)
 
     def is_closed(self, lance: Lance | str) -> bool:
         """Whether the lance's betting is over: answered, passed, or nothing to bet."""
-        name = _lance(lance)
+        name = lance_of(lance)
         if name in self.ends or name in self.passed:
             return True
         if self.bets.get(name):
@@ -451,11 +501,12 @@ class HandDraft:
 
     def ended_in(self) -> Lance | None:
         """The lance whose betting won the juego before the recuento: an accepted órdago
-        (unless both sides lied in its pares or juego), or a no quiero whose deje took a
-        side to the target; the earliest if several, None while the juego goes on. The
-        lances after it are not played (no tap is legal there) and never counted; a
-        count that reaches the target is not this (the betting of later lances still
-        happens then, see :meth:`winners_needed`)."""
+        (unless nobody who could win it told the truth: both sides lied in pairs, nobody
+        still in honest in individual play), or a no quiero whose deje took a side to the
+        target; the earliest if several, None while the juego goes on. The lances after
+        it are not played (no tap is legal there) and never counted; a count that
+        reaches the target is not this (the betting of later lances still happens then,
+        see :meth:`winners_needed`)."""
         return self._ended_in
 
     @cached_property
@@ -466,9 +517,11 @@ class HandDraft:
             bets = self.bets.get(lance)
             if not bets or self.ends.get(lance) != "quiero" or bets[-1]["n"] != "ordago":
                 continue
-            # An accepted órdago ends the juego whoever wins it, unless both sides lied.
+            # An accepted órdago ends the juego whoever wins it, unless nobody honest can.
             if lance in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO) or (
-                reading.lie_known(lance.value) and reading.liar_side(lance.value) != -1
+                reading.lie_known(lance.value) and (
+                    honest(reading, lance.value, self._among(lance)) if self.alone
+                    else reading.liar_side(lance.value) != -1)
             ):
                 found.append(lance)
                 break
@@ -478,7 +531,7 @@ class HandDraft:
         last = steps[-1] if steps else None
         target = self.rules.target
         if last is not None and last["why"] == "deje" and max(
-                last["score"]["A"], last["score"]["B"]) >= target:
+                _points(last["score"])) >= target:
             found.append(Lance(str(last["lance"])))
         elif ended and preview.result is not None and preview.result.get("ordago"):
             found.append(Lance(preview.result["ordago"]["lance"]))
@@ -494,7 +547,7 @@ class HandDraft:
         if not steps:
             return None
         last = steps[-1]
-        if last["why"] == "deje" or max(last["score"]["A"], last["score"]["B"]) < self.rules.target:
+        if last["why"] == "deje" or max(_points(last["score"])) < self.rules.target:
             return None
         return Lance(str(last["lance"]))
 
@@ -504,6 +557,9 @@ class HandDraft:
             return ()
         if lance in self.ends or lance in self.passed:
             return ()
+        if self.alone:
+            talk = self._talk(lance)
+            return () if talk is None else talk.legal()
         betting = self._betting(lance)
         if betting.last_side is None:
             return (Tap.paso(), Tap(TapKind.ENVIDO, Side.A), Tap(TapKind.ENVIDO, Side.B),
@@ -515,18 +571,19 @@ class HandDraft:
         return (*answers, Tap(TapKind.ENVIDO, other), Tap.ordago(other))
 
     def legal_taps(self, lance: Lance | str) -> tuple[Tap, ...]:
-        """The taps legal next in a lance: paso, envido (any ``n`` from 1), órdago before a
-        bet; quiero, no quiero, a raise or órdago by the other side after one; quiero or
-        no quiero after an órdago; nothing once closed, where nobody can bet, or after the
-        juego was won. While it depends on cards not entered, the taps are offered."""
-        return self._possible_taps(_lance(lance))
+        """The taps legal next in a lance: paso, envido (any ``n`` from 2), órdago before a
+        bet; quiero, no quiero, a raise (any ``n`` from 1) or órdago by the other side
+        after one; quiero or no quiero after an órdago; nothing once closed, where nobody
+        can bet, or after the juego was won. While it depends on cards not entered, the
+        taps are offered. In individual play, the words of the player whose turn it is
+        (:meth:`to_speak`), and before a bet ``Tap.paso()``: everybody passes; nothing
+        while who plays the lance is not known."""
+        return self._possible_taps(lance_of(lance))
 
     def lance(self, lance: Lance | str) -> LanceState:
         """Everything about one lance."""
-        name = _lance(lance)
+        name = lance_of(lance)
         betting = self._betting(name)
-        settled = self.settled(name)
-        winner = self.winners.get(name)
         return LanceState(
             lance=name,
             played=self.played(name),
@@ -538,9 +595,14 @@ class HandDraft:
             deje=betting.deje if betting.count else None,
             ordago=betting.ordago,
             taps=self._possible_taps(name),
-            settled=settled,
-            winner=winner,
+            settled=self.settled(name),
+            winner=self.winners.get(name),
             needs_winner=name in self.winners_needed(),
+            players=self.players(name),
+            turn=self.to_speak(name),
+            answering=self.answering(name),
+            out=self.out(name),
+            talk=self.talk(name),
         )
 
     def lances(self) -> tuple[LanceState, ...]:
@@ -554,141 +616,13 @@ class HandDraft:
     def envite_ladder(self, lance: Lance | str) -> tuple[tuple[dict[str, Any], int, int], ...]:
         """Each bet tapped in a lance with the envite after it and the deje a no quiero
         would then pay: ``(bet, stake, deje)``."""
-        name = _lance(lance)
+        name = lance_of(lance)
         out = []
         bets = self.bets.get(name, ())
         for i in range(1, len(bets) + 1):
-            betting = Betting(name.value, {"bets": list(bets[:i])}, answered=False)
+            betting = Betting(name.value, {"bets": list(bets[:i])}, answered=False,
+                              sides=self.rules.sides)
             out.append((dict(bets[i - 1]), betting.stake, betting.deje))
-        return tuple(out)
-
-    # -- winners -------------------------------------------------------------------------
-
-    def settled(self, lance: Lance | str) -> Side | None:
-        """The side the cards, the jugadas or a lie already give the lance (None: they do
-        not settle it, or not yet)."""
-        name = _lance(lance)
-        if self.played(name) is False:
-            return None
-        side = self._reading.settled(name.value)
-        return None if side is None else Side(side)
-
-    def settled_winners(self) -> dict[Lance, Side]:
-        """Every lance the cards, jugadas or lies already settle."""
-        out = {}
-        for state_lance in ORDER:
-            side = self.settled(state_lance)
-            if side is not None:
-                out[state_lance] = side
-        return out
-
-    def lance_winner_seat(self, lance: Lance | str) -> int | None:
-        """The seat whose cards win the lance, once every seat showed its cards: the best
-        hand among the seats that play it (not a seat that said "no" to pares or juego,
-        nor in punto one that denied its juego), equal hands to the seat nearest the
-        mano. None while a seat's cards are missing, when the lance is not played, or
-        when a lie gives it (the cards do not decide it then). Its side is
-        :meth:`settled`'s."""
-        name = _lance(lance)
-        if self.played(name) is False:
-            return None
-        return best_seat(self._reading, name.value)
-
-    def winners_needed(self) -> tuple[Lance, ...]:
-        """The lances whose winner the table must still give: played (or maybe played),
-        not settled by cards, jugadas or a lie, no winner entered, and counted. Once the
-        betting won the juego (an accepted órdago, a deje reaching the target) nothing is
-        counted but that lance: the lances before and after it need no winner; once the
-        count reached the target in a lance, the lances after it need none either."""
-        reading = self._reading
-        ended = self._ended_in
-        counted = self._counted_to
-        out = []
-        for lance in ORDER:
-            if lance in self.winners or self.played(lance) is False:
-                continue
-            if self.ends.get(lance) == "no_quiero" or ended not in (None, lance):
-                continue  # a rejected bet is paid without a winner; an unplayed lance neither
-            if counted is not None and ORDER.index(lance) > ORDER.index(counted):
-                continue  # the count reached the target before this lance: it never counts
-            name = lance.value
-            if lance in (Lance.PARES, Lance.JUEGO):
-                if not (reading.sides[name] or reading.maybe[name]):
-                    continue
-                if reading.liar_side(name) is not None:
-                    continue
-                sides = reading.sides[name] | reading.maybe[name]
-                if len(sides) < 2:
-                    continue  # one side only: it collects, nobody needs to win
-            if lance is Lance.PUNTO and len(reading.denied_juego) == reading.n:
-                continue
-            if reading.settled(name) is None:
-                out.append(lance)
-        return tuple(out)
-
-    def asking_winners(
-        self, given: Mapping[str, str | None]
-    ) -> tuple[HandDraft, tuple[Lance, ...]]:
-        """The lances whose winner the table is asked, given the winners it said
-        (``{"grande": "A", ...}``), and the draft with those winners entered. A lance is
-        asked when it needs a winner with every other given winner in: once grande's
-        winner ends the juego at the count, chica's is not asked, and a winner given for
-        a lance that is not asked is left out of the draft (it could not count)."""
-        named = {Lance(k): v for k, v in given.items() if v and k in _LANCE_NAMES}
-        needed = self.winners_needed()
-        full = self
-        for lance in needed:
-            if lance in named:
-                full = full.with_winner(lance, named[lance])
-        asked = tuple(lance for lance in needed
-                      if lance in full.with_winner(lance, None).winners_needed())
-        draft = self
-        for lance in asked:
-            if lance in named:
-                draft = draft.with_winner(lance, named[lance])
-        return draft, asked
-
-    def problems(self) -> tuple[RuleError, ...]:
-        """What is entered that cannot stand: a winner contradicting the cards, jugadas or
-        a lie (the error names both), a bet where nobody can bet."""
-        out: list[RuleError] = []
-        reading = self._reading
-        for lance, side in self.winners.items():
-            by_rules = self.settled(lance)
-            if by_rules is None or by_rules is side:
-                continue
-            liar = reading.liar_side(lance.value)
-            if liar is not None and liar >= 0:
-                out.append(RecordError("winner_contradicts_lie", lance=lance.value,
-                                       side=by_rules.value, got=side.value,
-                                       seat=reading.lied[lance.value][0]))
-            elif len(reading.shown) == reading.n:
-                out.append(RecordError("winner_contradicts", lance=lance.value,
-                                       side=by_rules.value, got=side.value))
-            else:
-                holders = reading.best_holders(lance.value, by_rules.value)
-                if "other_seat" not in holders:
-                    # The side given the lance holds nothing in it (its bets were dropped
-                    # as nobody could bet): said so, rather than comparing with nothing.
-                    out.append(RecordError("winner_not_holder", lance=lance.value,
-                                           side=by_rules.value, got=side.value))
-                else:
-                    out.append(RecordError("winner_contradicts_jugadas", lance=lance.value,
-                                           side=by_rules.value, got=side.value, **holders))
-        for lance, bets in self.bets.items():
-            if not bets or self.bettable(lance) is not False:
-                continue
-            if lance is Lance.JUEGO and reading.fourth == "punto":
-                out.append(BettingError("juego_not_punto"))
-            elif lance is Lance.PUNTO and reading.fourth == "juego":
-                seat = reading.first_juego_seat()
-                out.append(BettingError("punto_not_juego", seat=seat))
-            elif len(reading.sides.get(lance.value, ())) == 1:
-                only = next(iter(reading.sides[lance.value]))
-                out.append(BettingError("bet_one_side", lance=lance.value,
-                                        side="B" if only else "A"))
-            else:
-                out.append(BettingError("bet_nobody", lance=lance.value))
         return tuple(out)
 
     # -- counting ------------------------------------------------------------------------
@@ -705,25 +639,43 @@ class HandDraft:
                   if lance in self.ends or lance in self.passed
                   or (not self.bets.get(lance) and reading.bettable(lance.value) is False)}
         open_lances = {lance.value for lance in ORDER if lance.value not in closed}
-        answered = {lance.value: {"bets": list(self.bets[lance]), "end": self.ends[lance]}
-                    for lance in self.bets if lance in self.ends and self.bets[lance]}
-        problems = {lance for lance, side in self.winners.items()
-                    if self.settled(lance) not in (None, side)}
+        answered: dict[str, dict[str, Any]] = {}
+        for lance in self.bets:
+            if lance in self.ends and self.bets[lance]:
+                answered[lance.value] = {"bets": list(self.bets[lance]), "end": self.ends[lance]}
+                if self.outs.get(lance):
+                    answered[lance.value]["out"] = [side.value for side in self.outs[lance]]
+        bad = self._bad_winners()
         winners = {lance.value: side.value for lance, side in self.winners.items()
-                   if lance not in problems}
+                   if lance not in bad}
         try:
             bettings = read_bets({"lances": answered}, reading)
-            result = count(reading, bettings, winners, *self.score, partial=True,
+            result = count(reading, bettings, winners, self.score, partial=True,
                            open_lances=open_lances)
         except Pending as pending:
             waiting = Lance(pending.lance) if pending.lance else None
             steps = cast(list[StepDict], pending.steps)
             return Preview(tuple(steps), cast(Score, pending.score), waiting, None)
         except RuleError:
-            return Preview((), {"A": self.score[0], "B": self.score[1]}, None, None)
+            return Preview((), cast(Score, self._score_dict()), None, None)
         # count() builds the contract's result directly (for speed); this is its type.
         typed = cast(HandResultDict, result)
         return Preview(tuple(typed["recuento"]), typed["score"].copy(), None, typed)
+
+    def _bad_winners(self) -> set[Lance]:
+        """The winners given that contradict what is known (left out of the preview)."""
+        if not self.alone:
+            return {lance for lance, side in self.winners.items()
+                    if self.settled(lance) not in (None, side)}
+        bad = set()
+        held = held_on(self._reading, {})
+        held.update(self._held_on())
+        for lance, side in self.winners.items():
+            try:
+                read_winners({lance.value: side.value}, self._reading, held)
+            except RuleError:
+                bad.add(lance)
+        return bad
 
     def is_complete(self) -> bool:
         """Whether the hand can be saved as it is (every lance passed where nobody bet)."""
@@ -742,7 +694,28 @@ class HandDraft:
         return score(self._record)
 
 
-_LANCE_NAMES = frozenset(lance.value for lance in Lance)
+def _points(score: Score) -> list[int]:
+    """Each side's piedras of a score."""
+    return [int(points) for points in score.values()]  # type: ignore[call-overload]
+
+
+def _read_lances(record: Mapping[str, Any], rules: Rules) -> tuple[
+    dict[Lance, tuple[dict[str, Any], ...]], dict[Lance, str], dict[Lance, tuple[Side, ...]]
+]:
+    """A record's bets, answers and players out, lance by lance (answers may be missing)."""
+    bets: dict[Lance, tuple[dict[str, Any], ...]] = {}
+    ends: dict[Lance, str] = {}
+    outs: dict[Lance, tuple[Side, ...]] = {}
+    for name, data in _object(record, "lances").items():
+        lance = lance_of(name)
+        betting = Betting(lance.value, data, answered=False, sides=rules.sides)
+        if betting.count:
+            bets[lance] = tuple(dict(bet) for bet in data["bets"])
+            if betting.end is not None:
+                ends[lance] = betting.end
+            if betting.out:
+                outs[lance] = tuple(Side(s) for s in data["out"])
+    return bets, ends, outs
 
 
 def _object(data: Mapping[str, Any], key: str, field: str | None = None) -> Mapping[str, Any]:
@@ -768,16 +741,12 @@ def _check_seat(seat: object, rules: Rules) -> int:
     return seat
 
 
-def _lance(name: object) -> Lance:
-    try:
-        return Lance(str(name)) if isinstance(name, str) else Lance(name)  # type: ignore[arg-type]
-    except ValueError:
-        raise RecordError("lance_name", key=str(name)[:40]) from None
-
-
-def _side(side: object, where: str) -> Side:
-    if side != "A" and side != "B":
-        raise RecordError("winner_value", lance=where, got=str(side)[:20])
+def _side(side: object, where: str, rules: Rules) -> Side:
+    if not isinstance(side, str) or side not in rules.letters:
+        if rules.sides == 2:
+            raise RecordError("winner_value", lance=where, got=str(side)[:20])
+        raise RecordError("winner_player", lance=where, got=str(side)[:20],
+                          letters=player_list(range(rules.sides)))
     return Side(side)
 
 

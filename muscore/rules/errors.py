@@ -92,7 +92,61 @@ MESSAGES: dict[str, str] = {
     "vaca_hand": "Hand {n}: {detail}",
     "vaca_hand_field": "Hand {n}: '{field}' is carried by the vaca, not given per hand.",
     "vaca_over": "Hand {n}: side {side} already won the vaca at hand {at}.",
+    # Individual play (rules.md, "Individual play"): each player a side of his own.
+    "pairs_players": "A table of {players} cannot play in pairs (pairs are 4 or 6 players): "
+                     "each plays for himself, so 'individual' cannot be false.",
+    "score_player": "There is no player '{key}' at a table of {players}: the players are "
+                    "{letters}.",
+    "score_value_player": "Player {side}'s score must be a whole number of piedras from 0 to "
+                          "{last}, not {got}.",
+    "score_at_target_player": "Player {side} already has {got} piedras: at {target} the juego "
+                              "was over before this hand.",
+    "bet_player": "{lance}, bet {i}: the player who bets must be one of {letters}, not {got}.",
+    "raise_own": "{lance}: player {side} cannot raise his own bet (bet {i}): another player "
+                 "raises it or answers it.",
+    "bet_one_player": "{lance}: only player {side} has {lance}, so nobody can bet in it: he "
+                      "collects it at the count.",
+    "bet_not_playing": "{lance}: player {side} does not play {lance}, so he cannot bet in it "
+                       "(bet {i}); {lance} is played by {players}.",
+    "out_pairs": "{lance}: 'out' is for individual play of 3 or more players; with two sides "
+                 "a no quiero ends the lance.",
+    "out_player": "{lance}: 'out' names players of the table ({letters}), not {got}.",
+    "out_twice": "{lance}: player {side} is named twice in 'out': a player leaves a lance once.",
+    "out_without_bets": "{lance}: nobody bet, so player {side} cannot have left the lance "
+                        "('out').",
+    "out_last_bettor": "{lance}: player {side} made the last bet, so he cannot have left the "
+                       "lance: the others answer his bet.",
+    "out_not_playing": "{lance}: player {side} does not play {lance}, so he cannot have left "
+                       "it ('out'); {lance} is played by {players}.",
+    "quiero_nobody": "{lance}: nobody was left to say quiero to player {side}'s bet ({out} "
+                     "left the lance): the answer was no quiero.",
+    "winner_player": "The winner of {lance} must be one of the players {letters}, not {got}.",
+    "winner_nobody_player": "'winners' gives {lance} to player {got}, but nobody has {lance}.",
+    "winner_not_player": "'winners' gives {lance} to player {got}, but he does not play "
+                         "{lance}: only {players} do.",
+    "winner_out": "'winners' gives {lance} to player {got}, but he left the lance: it was "
+                  "held on by {players}.",
+    "winner_liar": "'winners' gives {lance} to player {got}, but he lied in {lance} (seat "
+                   "{seat}): a liar collects nothing in it.",
+    "winner_contradicts_player": "The cards give {lance} to player {side}, but 'winners' says "
+                                 "{got}.",
+    "winner_contradicts_jugadas_player": "The jugadas give {lance} to player {side} (seat "
+                                         "{seat} has {held}, seat {other_seat} {other_held}), "
+                                         "but 'winners' says {got}.",
+    "winner_contradicts_lie_player": "Seat {seat} lied in {lance}, so {lance} goes to player "
+                                     "{side}, the best honest player, but 'winners' says {got}.",
+    "piedras_player": "Piedras are tapped for a player of the table ({letters}), not {got}.",
+    "perete_player": "A perete is noted for a player of the table ({letters}), not {got}.",
+    "vaca_over_player": "Hand {n}: player {side} already won the vaca at hand {at}.",
+    "tap_turn": "{lance}: it is player {turn}'s turn to speak, not {side}'s.",
+    "tap_players": "{lance}: who plays {lance} is not known yet: enter each player's cards, or "
+                   "what he said, first.",
+    "tap_text": "{got} is not a tap: a tap reads \"A:paso\", \"B:envido:5\", \"C:ordago\", "
+                "\"A:quiero\", \"B:no_quiero\" or \":paso\" (everybody passes).",
 }
+
+#: The params that hold several players by letter, joined in words ("A, B and C").
+LIST_PARAMS = ("letters", "players", "out")
 
 #: ``not_a``'s ``what``: the kind of value a field must hold.
 WHAT: dict[str, str] = {
@@ -109,6 +163,12 @@ WHERE: dict[str, str] = {"record": "the record", "vaca": "the vaca"}
 def english_params(code: str, params: dict[str, Any]) -> dict[str, Any]:
     """The params with the English words their template needs added."""
     values = dict(params)
+    for key in LIST_PARAMS:
+        value = params.get(key)
+        if isinstance(value, tuple | list):
+            names = [str(v) for v in value]
+            values[key] = names[0] if len(names) == 1 else (
+                ", ".join(names[:-1]) + " and " + names[-1])
     if code == "not_a":
         values["what"] = WHAT.get(params["what"], params["what"])
     elif code == "unknown_key":

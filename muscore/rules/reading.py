@@ -23,6 +23,7 @@ from muscore.rules.cards import (
     HAND_CACHES,
     JUEGO,
     JUEGO_ORDER,
+    LETTERS,
     PACKED_EIGHTS,
     PACKED_PLUS_3,
     PARES,
@@ -30,11 +31,8 @@ from muscore.rules.cards import (
     PUNTO,
     SEATS_FROM,
     SIDES,
-    A,
-    B,
     Evaluation,
     Lance,
-    Real31,
     Rules,
     Side,
     check_deck,
@@ -42,7 +40,7 @@ from muscore.rules.cards import (
     read_hand,
     show,
 )
-from muscore.rules.errors import BettingError, RecordError
+from muscore.rules.errors import RecordError
 
 #: The lances in the order they are played and counted (the fourth is one of the last two).
 LANCE_NAMES = (GRANDE, CHICA, PARES, JUEGO, PUNTO)
@@ -58,7 +56,7 @@ ParesHeld = tuple[str, tuple[int, ...]]
 
 
 def side_name(seat: int) -> Side:
-    """The side of a seat as the contract writes it: even seats "A", odd seats "B"."""
+    """The side of a seat in pairs as the contract writes it: even seats "A", odd "B"."""
     return SIDES[seat & 1]
 
 
@@ -82,12 +80,14 @@ class Reading:
     """
 
     __slots__ = (
-        "rules", "n", "mano", "order", "evals", "pares", "juego", "shown", "declared",
-        "lied", "denied_juego", "sides", "maybe", "unsure", "fourth",
+        "rules", "n", "k", "ix", "mano", "order", "evals", "pares", "juego", "shown",
+        "declared", "lied", "denied_juego", "sides", "maybe", "unsure", "fourth",
     )
 
     rules: Rules
     n: int
+    k: int  #: how many sides: 2 in pairs, one a player in individual play
+    ix: tuple[int, ...]  #: each seat's side, an index into LETTERS
     mano: int
     order: tuple[int, ...]  #: the seats from the mano round the table: the tie order
     evals: list[Evaluation | None]  #: what each seat's shown cards hold; None unshown
@@ -119,11 +119,12 @@ class Reading:
         return True
 
     def bettable(self, lance: str) -> bool | None:
-        """Whether bets are possible in the lance: pares and juego only when both sides
-        play them; punto when it is the fourth lance; None while that is unknown."""
+        """Whether bets are possible in the lance: pares and juego only when two sides
+        (two players, in individual play) play them; punto when it is the fourth lance;
+        None while that is unknown."""
         if lance in (PARES, JUEGO):
             known = self.sides[lance]
-            if len(known) == 2:
+            if len(known) >= 2:
                 return True
             if len(known | self.maybe[lance]) < 2:
                 return False
@@ -134,6 +135,17 @@ class Reading:
             return self.fourth == PUNTO and len(self.denied_juego) < self.n
         return True
 
+    def players_of(self, lance: str) -> frozenset[int]:
+        """The sides that play a lance (as far as known): every side in grande and chica;
+        those holding pares or juego as the table believed it; in punto every side with a
+        seat that did not deny its juego."""
+        if lance in (PARES, JUEGO):
+            return frozenset(self.sides[lance])
+        if lance == PUNTO and self.denied_juego:
+            ix = self.ix
+            return frozenset(ix[s] for s in range(self.n) if s not in self.denied_juego)
+        return ALL_SIDES[self.k]
+
     def lie_known(self, lance: str) -> bool:
         """Whether every seat's truthfulness in the lance is known (always, with cards)."""
         unsure = self.unsure.get(lance)
@@ -141,36 +153,28 @@ class Reading:
             return True
         return not any(self.declared.get(seat, {}).get(lance) is True for seat in unsure)
 
-    def liar_side(self, lance: str) -> int | None:
-        """The side (0 or 1) that lied in the lance, or None; -1 when both sides did."""
+    def liar_sides(self, lance: str) -> frozenset[int]:
+        """The sides with a seat that lied in the lance (empty when nobody did)."""
         liars = self.lied.get(lance) if self.lied else None
         if not liars:
+            return NO_SIDES
+        ix = self.ix
+        return frozenset(ix[seat] for seat in liars)
+
+    def liar_side(self, lance: str) -> int | None:
+        """The side that lied in the lance, or None; -1 when more than one side did."""
+        liars = self.liar_sides(lance)
+        if not liars:
             return None
-        liar_sides = {seat & 1 for seat in liars}
-        return -1 if len(liar_sides) == 2 else liars[0] & 1
+        return -1 if len(liars) > 1 else next(iter(liars))
 
-    def settled(self, lance: str) -> Side | None:
-        """The side the cards, the jugadas or a lie give the lance; None when they leave it
-        open (the table's `winners` then says) or, in a partial reading, cannot tell yet.
+    def seats_of(self, side: int) -> range:
+        """The seats of a side (by index): two or three partners, or one player."""
+        return range(side, self.n, self.k)
 
-        docs/contract.md, "Entering without cards".
-        """
-        if self.unsure and not self.lie_known(lance):
-            return None  # a seat not entered yet said "sí": it may have lied
-        liar = self.liar_side(lance)
-        if liar is not None:
-            return None if liar < 0 else SIDES[liar ^ 1]
-        if lance in (PARES, JUEGO):
-            unsure = self.unsure.get(lance)
-            if unsure and any(self.declared.get(s, {}).get(lance) is not False for s in unsure):
-                return None  # a seat not entered yet may hold the best, or have lied
-        return settled_by_cards(
-            lance, self.rules, self.order, self.evals, self.pares, self.juego, self.denied_juego
-        )
-
-    def best_holders(self, lance: str, side: str) -> dict[str, Any]:
-        """For a message: the winning side's best jugada and the other side's best (no
-        ``other_*`` keys when nobody of the other side holds the lance)."""
+    def best_holders(self, lance: str, side: str, other: str | None = None) -> dict[str, Any]:
+        """For a message: the winning side's best jugada and the best of ``other`` (in pairs
+        the other side; no ``other_*`` keys when nobody of it holds the lance)."""
         held: list[Any] = self.pares if lance == PARES else self.juego
 
         def rank(seat: int) -> int:
@@ -180,12 +184,14 @@ class Reading:
             return held[seat][0] if lance == PARES else held[seat]
 
         best: dict[int, int] = {}
+        ix = self.ix
         for seat in self.order:
             if held[seat] is not None and (
-                seat & 1 not in best or rank(seat) > rank(best[seat & 1])
+                ix[seat] not in best or rank(seat) > rank(best[ix[seat]])
             ):
-                best[seat & 1] = seat
-        win, lose = (0, 1) if side == A else (1, 0)
+                best[ix[seat]] = seat
+        win = LETTERS.index(Side(side))
+        lose = LETTERS.index(Side(other)) if other is not None else 1 - win
         out: dict[str, Any] = {"seat": best[win], "held": said(best[win])}
         if lose in best:
             out.update(other_seat=best[lose], other_held=said(best[lose]))
@@ -198,6 +204,9 @@ class Reading:
         )
 
 
+#: Every side of a table of k sides, by index.
+ALL_SIDES: dict[int, frozenset[int]] = {k: frozenset(range(k)) for k in range(2, 7)}
+NO_SIDES: frozenset[int] = frozenset()
 _NOBODY: dict[Any, Any] = {}
 _NO_SEATS: frozenset[int] = frozenset()
 _NO_MAYBE: dict[str, set[int]] = {PARES: set(), JUEGO: set()}
@@ -228,6 +237,7 @@ def _read_hands(hands: Mapping[Any, Any], rules: Rules, mano: int) -> Reading:
     """The cards shown, read and evaluated: a :class:`Reading` as if every seat had shown
     and declared nothing (:func:`_read_unshown` then adds what the others said)."""
     n = rules.players
+    ix = rules.seat_sides
     # This loop runs for every hand of every replay: the memo gives each spelling of
     # four cards already read and evaluated, and anything unusual takes the slow path.
     shown: dict[int, tuple[int, ...]] = {}
@@ -252,16 +262,18 @@ def _read_hands(hands: Mapping[Any, Any], rules: Rules, mano: int) -> Reading:
         packed += counts
         if ev.pares is not None:
             pares[seat] = ev.pares
-            pares_sides.add(seat & 1)
+            pares_sides.add(ix[seat])
         if ev.total >= 31:
             juego[seat] = ev.total
-            juego_sides.add(seat & 1)
+            juego_sides.add(ix[seat])
     if (packed + PACKED_PLUS_3) & PACKED_EIGHTS:
         check_deck(shown, packed)
 
     reading = Reading()
     reading.rules = rules
     reading.n = n
+    reading.k = rules.sides
+    reading.ix = ix
     reading.mano = mano
     reading.order = SEATS_FROM[n][mano]
     reading.evals = evals
@@ -285,28 +297,28 @@ def _read_unshown(
     """The slow path of the reading: the jugadas of the seats without cards, what each
     seat declared, the liars, and (partial) the sides that may yet play pares or juego;
     the sides of :func:`_read_hands` are read again from all of it."""
-    n, pares, juego = reading.n, reading.pares, reading.juego
+    n, pares, juego, ix = reading.n, reading.pares, reading.juego, reading.ix
     reading.maybe = {PARES: set(), JUEGO: set()}
     unknown = _read_jugadas(jugadas, reading, partial)
     if declared is not None:
         _read_declared(declared, reading, unknown)
     elif unknown:
         reading.unsure = {lance: frozenset(unknown[lance]) for lance in JUGADA_LANCES}
-    pares_sides = {s & 1 for s in range(n) if pares[s] is not None}
-    juego_sides = {s & 1 for s in range(n) if juego[s] is not None}
+    pares_sides = {ix[s] for s in range(n) if pares[s] is not None}
+    juego_sides = {ix[s] for s in range(n) if juego[s] is not None}
     # A liar plays the lance (the table believed him); his cards never win or collect.
     for seat in reading.lied.get(PARES, ()):
-        pares_sides.add(seat & 1)
+        pares_sides.add(ix[seat])
     for seat in reading.lied.get(JUEGO, ()):
-        juego_sides.add(seat & 1)
+        juego_sides.add(ix[seat])
     if reading.unsure:
         for lance, sides in ((PARES, pares_sides), (JUEGO, juego_sides)):
             for seat in reading.unsure[lance]:
                 said = reading.declared.get(seat, {}).get(lance)
                 if said is True:
-                    sides.add(seat & 1)
+                    sides.add(ix[seat])
                 elif said is None:
-                    reading.maybe[lance].add(seat & 1)
+                    reading.maybe[lance].add(ix[seat])
             reading.maybe[lance] -= sides
     reading.sides = {PARES: pares_sides, JUEGO: juego_sides}
 
@@ -454,183 +466,3 @@ def _read_declared(
     reading.denied_juego = frozenset(denied)
     if unknown is not None:
         reading.unsure = {lance: frozenset(unknown[lance]) for lance in JUGADA_LANCES}
-
-
-def settled_by_cards(
-    lance: str,
-    rules: Rules,
-    order: tuple[int, ...],
-    evals: list[Evaluation | None],
-    pares: list[ParesHeld | None],
-    juego: list[int | None],
-    denied_juego: frozenset[int] = frozenset(),
-) -> Side | None:
-    """The side the cards and jugadas give a lance, or None when they leave it open.
-
-    docs/contract.md, "Entering without cards": grande, chica and punto need the cards
-    of every seat that plays them; pares go to the best kind (the cards of the seats
-    holding it decide when both sides hold it); juego to the best total, equal totals
-    to the seat nearest the mano (unless two 31s meet under 31 real with a card
-    missing). ``order`` starts at the mano and ``max`` keeps the first of equal keys:
-    that is the tie rule.
-    """
-    seats: list[int]
-    if lance == PARES:
-        seats = [s for s in order if pares[s] is not None]
-        if not seats:
-            return None
-        kinds = {s: PARES_ORDER[pares[s][0]] for s in seats}  # type: ignore[index]
-        best_kind = max(kinds.values())
-        top = [s for s in seats if kinds[s] == best_kind]
-        if len({s & 1 for s in top}) == 1:
-            return side_name(top[0])
-        if any(evals[s] is None for s in top):
-            return None
-        return side_name(max(top, key=lambda s: pares[s][1]))  # type: ignore[index]
-    if lance == JUEGO:
-        seats = [s for s in order if juego[s] is not None]
-        if not seats:
-            return None
-        ranks = {s: JUEGO_ORDER[juego[s]] for s in seats}  # type: ignore[index]
-        best_total = max(ranks.values())
-        top = [s for s in seats if ranks[s] == best_total]
-        if all(evals[s] is not None for s in top):
-            return side_name(max(top, key=lambda s: evals[s].juego_rank))  # type: ignore[union-attr]
-        if len({s & 1 for s in top}) == 1:
-            return side_name(top[0])
-        if juego[top[0]] == 31 and rules.real31 is not Real31.NO:
-            return None  # a missing 31 may be the 31 real: the table says who won
-        return side_name(top[0])
-    players = [s for s in order if not (lance == PUNTO and s in denied_juego)]
-    if not players or any(evals[s] is None for s in players):
-        return None
-    if lance == GRANDE:
-        best = max(players, key=lambda s: evals[s].grande)  # type: ignore[union-attr]
-    elif lance == CHICA:
-        best = max(players, key=lambda s: evals[s].chica)  # type: ignore[union-attr]
-    else:
-        best = max(players, key=lambda s: evals[s].total)  # type: ignore[union-attr]
-    return side_name(best)
-
-
-def showdown(reading: Reading) -> dict[str, Side]:
-    """Every lance's winning side when every seat showed its cards.
-
-    One pass from the mano round the table; only a strictly better hand takes a
-    lance over, so the seat nearer the mano keeps it on a tie. Pares and juego
-    appear only when somebody plays them (a seat that said "no" does not), and punto
-    leaves out a seat that denied its juego.
-    """
-    evals, pares, juego, denied = reading.evals, reading.pares, reading.juego, reading.denied_juego
-    g_seat = c_seat = t_seat = p_seat = j_seat = -1
-    g_key = c_key = t_key = p_key = j_key = -(1 << 30)
-    for seat in reading.order:
-        g, c, t, p, j = evals[seat].keys  # type: ignore[union-attr]
-        if g > g_key:
-            g_key, g_seat = g, seat
-        if c > c_key:
-            c_key, c_seat = c, seat
-        if t > t_key and not (denied and seat in denied):
-            t_key, t_seat = t, seat
-        if p > p_key and pares[seat] is not None:
-            p_key, p_seat = p, seat
-        if j > j_key and juego[seat] is not None:
-            j_key, j_seat = j, seat
-    out: dict[str, Side] = {
-        GRANDE: SIDES[g_seat & 1],
-        CHICA: SIDES[c_seat & 1],
-    }
-    if t_seat >= 0:
-        out[PUNTO] = SIDES[t_seat & 1]
-    if p_seat >= 0:
-        out[PARES] = SIDES[p_seat & 1]
-    if j_seat >= 0:
-        out[JUEGO] = SIDES[j_seat & 1]
-    return out
-
-
-#: Where each lance's key sits in :attr:`Evaluation.keys`.
-_KEY_INDEX: dict[str, int] = {GRANDE: 0, CHICA: 1, PUNTO: 2, PARES: 3, JUEGO: 4}
-
-
-def best_seat(reading: Reading, lance: str) -> int | None:
-    """The seat whose shown cards win ``lance``, or None when the cards do not decide it.
-
-    Needs every seat's cards. Only the seats that play the lance compete (pares and
-    juego: the seats holding them, not one that said "no"; punto: not a seat that
-    denied its juego), and a strictly better hand takes it over going round from the
-    mano, so the seat nearest the mano wins a tie, as in :func:`showdown`. None when
-    nobody plays the lance or a lie gives it (the liar's side loses it whatever the
-    cards).
-    """
-    if len(reading.shown) < reading.n or reading.liar_side(lance) is not None:
-        return None
-    index = _KEY_INDEX[lance]
-    best, best_key = None, -(1 << 30)
-    for seat in reading.order:
-        if lance == PARES and reading.pares[seat] is None:
-            continue
-        if lance == JUEGO and reading.juego[seat] is None:
-            continue
-        if lance == PUNTO and seat in reading.denied_juego:
-            continue
-        key = reading.evals[seat].keys[index]  # type: ignore[union-attr]
-        if key > best_key:
-            best, best_key = seat, key
-    return best
-
-
-def read_winners(data: object, reading: Reading) -> dict[str, Side]:
-    """The winners a table gave for lances its missing cards leave open, checked.
-
-    A winner the cards, the jugadas or a lie already settle must agree with them; one
-    for a lance nobody can win (nobody holds it, or both sides lied) is refused or
-    ignored as the contract says.
-    """
-    if not isinstance(data, Mapping):
-        raise RecordError("not_a", field="winners", what="object", got=show(data))
-    winners: dict[str, Side] = {}
-    for lance, side in data.items():
-        _check_winner_words(lance, side, reading)
-        if lance in (PARES, JUEGO):
-            sides = reading.sides[lance]
-            if not reading.maybe[lance]:
-                if not sides:
-                    raise RecordError("winner_nobody", lance=lance, got=side)
-                only = side_name(next(iter(sides)))
-                if len(sides) == 1 and side != only:
-                    raise RecordError("winner_not_holder", lance=lance, got=side, side=only)
-        liar = reading.liar_side(lance)
-        if liar is not None:
-            if liar < 0:
-                continue  # both sides lied: nobody wins the lance, whatever is given
-            by_lie = SIDES[liar ^ 1]
-            if side != by_lie:
-                raise RecordError(
-                    "winner_contradicts_lie", lance=lance, side=by_lie, got=side,
-                    seat=reading.lied[lance][0],
-                )
-            continue
-        by_cards = reading.settled(lance)
-        if by_cards is not None and by_cards != side:
-            if len(reading.shown) == reading.n:
-                raise RecordError("winner_contradicts", lance=lance, side=by_cards, got=side)
-            raise RecordError(
-                "winner_contradicts_jugadas", lance=lance, side=by_cards, got=side,
-                **reading.best_holders(lance, by_cards),
-            )
-        winners[lance] = A if side == A else B
-    return winners
-
-
-def _check_winner_words(lance: object, side: object, reading: Reading) -> None:
-    """A winner names a lance of the hand (juego or punto as the cards say) and a side."""
-    if lance not in LANCE_NAMES:
-        raise RecordError("lance_name", key=str(lance)[:40])
-    if lance == JUEGO and reading.fourth == PUNTO:
-        raise BettingError("juego_not_punto")
-    if lance == PUNTO and reading.fourth == JUEGO:
-        seat = reading.first_juego_seat()
-        raise BettingError("punto_not_juego", seat=seat)
-    if side != A and side != B:
-        raise RecordError("winner_value", lance=lance, got=show(side))

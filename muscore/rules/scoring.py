@@ -18,16 +18,17 @@ benchmark holds scoring to a small multiple of a JSON round trip.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from muscore.rules.betting import Betting
-from muscore.rules.cards import A, B, Rules, show
+from muscore.rules.cards import LETTERS, A, B, Rules, show
 from muscore.rules.contract import HandResultDict
-from muscore.rules.counting import count
+from muscore.rules.counting import count, still_in
 from muscore.rules.errors import BettingError, RecordError, ScoreError
-from muscore.rules.reading import LANCE_NAMES, Reading, read_table, read_winners
+from muscore.rules.reading import LANCE_NAMES, Reading, read_table
 from muscore.rules.shown import score_shown
+from muscore.rules.winners import player_list, read_winners
 
 RECORD_KEYS = frozenset(
     {"rules", "mano", "score", "hands", "jugadas", "winners", "lances", "declared"}
@@ -36,29 +37,41 @@ RECORD_KEYS = frozenset(
 VACA_HAND_KEYS = frozenset({"hands", "jugadas", "winners", "lances", "declared"})
 
 
-def parse_score(data: object, rules: Rules) -> tuple[int, int]:
-    """The score before the hand, checked against the target."""
+def parse_score(data: object, rules: Rules) -> tuple[int, ...]:
+    """The score before the hand, each side's piedras in side order, checked against the
+    target (a side left out has 0; a side not at the table is refused)."""
     if data is None:
-        return 0, 0
-    if type(data) is dict and len(data) == 2:  # the common {"A": a, "B": b}: checked at once
+        return ZEROS[rules.sides]
+    k = rules.sides
+    if k == 2 and type(data) is dict and len(data) == 2:
+        # The common {"A": a, "B": b}: checked at once.
         a = data.get(A)
         b = data.get(B)
         if type(a) is int and type(b) is int and 0 <= a < rules.target and 0 <= b < rules.target:
             return a, b
     if type(data) is not dict and not isinstance(data, Mapping):
         raise RecordError("not_a", field="score", what="object", got=show(data))
+    letters = LETTERS[:k]
     for key in data:
-        if key != A and key != B:
-            raise ScoreError("score_side", key=str(key)[:20])
-    a = data.get(A, 0)
-    b = data.get(B, 0)
+        if key not in letters:
+            if k == 2:
+                raise ScoreError("score_side", key=str(key)[:20])
+            raise ScoreError("score_player", key=str(key)[:20], players=rules.players,
+                             letters=player_list(range(k)))
     target = rules.target
-    for side, value in ((A, a), (B, b)):
+    values = tuple(data.get(side, 0) for side in letters)
+    for side, value in zip(letters, values, strict=True):
         if type(value) is not int or value < 0:
-            raise ScoreError("score_value", side=side, last=target - 1, got=show(value))
+            raise ScoreError("score_value" if k == 2 else "score_value_player", side=side,
+                             last=target - 1, got=show(value))
         if value >= target:
-            raise ScoreError("score_at_target", side=side, got=value, target=target)
-    return a, b
+            raise ScoreError("score_at_target" if k == 2 else "score_at_target_player",
+                             side=side, got=value, target=target)
+    return values
+
+
+#: Everybody at 0, by the number of sides.
+ZEROS: dict[int, tuple[int, ...]] = {k: (0,) * k for k in range(2, 7)}
 
 
 def parse_mano(data: object, rules: Rules) -> int:
@@ -84,6 +97,7 @@ def read_bets(
     if type(lances_in) is not dict and not isinstance(lances_in, Mapping):
         raise RecordError("not_a", field="lances", what="object", got=show(lances_in))
     fourth = reading.fourth
+    k = reading.k
     for key, data in lances_in.items():
         if key not in LANCE_NAMES:
             raise RecordError("lance_name", key=str(key)[:40])
@@ -92,7 +106,7 @@ def read_bets(
         if key == "punto" and fourth == "juego":
             seat = reading.first_juego_seat()
             raise BettingError("punto_not_juego", seat=seat)
-        betting = Betting(key, data, answered=answered)
+        betting = Betting(key, data, answered=answered, sides=k)
         if betting.last_side is not None:
             bettings[key] = betting
     return bettings
@@ -113,34 +127,50 @@ def score(record: object) -> HandResultDict:
         raise RecordError("unknown_key", key=str(key)[:40], where="record")
     rules = Rules.from_json(record.get("rules"))
     mano = parse_mano(record.get("mano", 0), rules)
-    a, b = parse_score(record.get("score"), rules)
+    scores = parse_score(record.get("score"), rules)
     # The counting builds the result dict directly (for speed); this is its type.
-    return cast(HandResultDict, score_parts(record, rules, mano, a, b))
+    return cast(HandResultDict, score_parts(record, rules, mano, scores))
 
 
 def score_parts(
-    record: Mapping[str, Any], rules: Rules, mano: int, score_a: int, score_b: int
+    record: Mapping[str, Any], rules: Rules, mano: int, scores: Sequence[int]
 ) -> dict[str, Any]:
     """Score a record whose rules, mano and score were already read (the vaca replay)."""
-    if "jugadas" not in record and "declared" not in record and "winners" not in record:
+    if rules.sides == 2 and (
+        "jugadas" not in record and "declared" not in record and "winners" not in record
+    ):
         # Every card shown and nothing else said, the common case: one pass (shown.py).
-        done = score_shown(record, rules, mano, score_a, score_b)
+        done = score_shown(record, rules, mano, scores[0], scores[1])
         if done is not None:
             return done
-    return score_general(record, rules, mano, score_a, score_b)
+    return score_general(record, rules, mano, scores)
 
 
 def score_general(
-    record: Mapping[str, Any], rules: Rules, mano: int, score_a: int, score_b: int
+    record: Mapping[str, Any], rules: Rules, mano: int, scores: Sequence[int]
 ) -> dict[str, Any]:
     """Score a record the general way: any record, partial readings aside (the three
     phases: reading, betting, counting)."""
     reading = read_table(record, rules, mano)
     bettings = read_bets(record, reading)
     winners_in = record.get("winners")
-    winners = read_winners(winners_in, reading) if winners_in is not None else {}
-    return count(reading, bettings, winners, score_a, score_b)
+    winners = read_winners(winners_in, reading, held_on(reading, bettings)) if (
+        winners_in is not None) else {}
+    return count(reading, bettings, winners, scores)
 
 
-__all__ = ["RECORD_KEYS", "VACA_HAND_KEYS", "parse_mano", "parse_score", "read_bets", "score",
-           "score_general", "score_parts"]
+def held_on(reading: Reading, bettings: Mapping[str, Betting]) -> dict[str, frozenset[int]]:
+    """Individual play: for each lance held on (quiero), the sides still in it, the only
+    ones that can win it; empty in pairs."""
+    out: dict[str, frozenset[int]] = {}
+    if reading.k > 2:
+        for lance, betting in bettings.items():
+            if betting.quiero:
+                among = still_in(reading, lance, betting)
+                if among is not None:
+                    out[lance] = among
+    return out
+
+
+__all__ = ["RECORD_KEYS", "VACA_HAND_KEYS", "held_on", "parse_mano", "parse_score", "read_bets",
+           "score", "score_general", "score_parts"]

@@ -25,10 +25,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from muscore.rules.cards import A, B, Rules, Side, show
+from muscore.rules.cards import DEFAULT_RULES, Rules, Side, show
 from muscore.rules.contract import Evening, HandResultDict, VacaReplay
 from muscore.rules.errors import RecordError, RuleError, VacaError
-from muscore.rules.scoring import VACA_HAND_KEYS, parse_mano, score_parts
+from muscore.rules.scoring import VACA_HAND_KEYS, ZEROS, parse_mano, score_parts
+from muscore.rules.winners import player_list
 
 VACA_KEYS = frozenset({"rules", "mano", "hands"})
 #: The largest piedras a single tap may add or take away.
@@ -48,9 +49,14 @@ class Checkpoint:
     mano: int
 
 
-def _empty_vaca(mano: int) -> dict[str, Any]:
-    return {"hands": [], "juegos": {A: 0, B: 0}, "winner": None,
-            "score": {A: 0, B: 0}, "next_mano": mano}
+def _zero(rules: Rules) -> dict[str, int]:
+    """Every side of the table at 0."""
+    return dict.fromkeys(rules.letters, 0)
+
+
+def _empty_vaca(rules: Rules, mano: int) -> dict[str, Any]:
+    return {"hands": [], "juegos": _zero(rules), "winner": None,
+            "score": _zero(rules), "next_mano": mano}
 
 
 def _entry_data(entry: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
@@ -67,41 +73,54 @@ def _entry_data(entry: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> M
     return data
 
 
-def read_piedras(entry: Mapping[str, Any]) -> tuple[Side, int]:
-    """The side and the piedras of a piedras entry, checked."""
+def _tap_side(side: object, rules: Rules, entry: str) -> Side:
+    """The side a tap names, one of the table's (``entry``: "piedras" or "perete")."""
+    letters = rules.letters
+    if type(side) is not str or side not in letters:
+        if rules.sides == 2:
+            raise RecordError(f"{entry}_side", got=show(side))
+        raise RecordError(f"{entry}_player", got=show(side),
+                          letters=player_list(range(rules.sides)))
+    return Side(side)
+
+
+def read_piedras(entry: Mapping[str, Any], rules: Rules | None = None) -> tuple[Side, int]:
+    """The side and the piedras of a piedras entry, checked (against the table's sides:
+    A and B, or one a player in individual play)."""
     data = _entry_data(entry, "piedras", ("side", "n"))
-    side = data.get("side")
-    if side != A and side != B:
-        raise RecordError("piedras_side", got=show(side))
+    side = _tap_side(data.get("side"), rules or DEFAULT_RULES, "piedras")
     n = data.get("n")
     if type(n) is not int or n == 0 or abs(n) > PIEDRAS_LIMIT:
         raise RecordError("piedras_n", got=show(n), limit=PIEDRAS_LIMIT)
-    return Side(side), n
+    return side, n
 
 
-def score_piedras(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> HandResultDict:
-    """The result of a piedras entry on a score of ``a``-``b``: a hand result's shape.
+def score_piedras(entry: Mapping[str, Any], rules: Rules, *scores: int) -> HandResultDict:
+    """The result of a piedras entry on a score of ``scores`` (each side's piedras, in
+    side order: ``a, b`` in pairs): a hand result's shape.
 
     ``lances`` is empty and ``recuento`` holds one step with lance ``null`` and
     ``why`` ``"piedras"``; the step's ``points`` are what the score really moved (a
     -1 at 0 moves nothing). ``ended_by`` is ``"piedras"`` when the tap reached the
     target.
     """
-    side, n = read_piedras(entry)
-    before = a if side is Side.A else b
+    side, n = read_piedras(entry, rules)
+    letters = rules.letters
+    if len(scores) != len(letters):
+        raise TypeError(f"a score for each of the {len(letters)} sides, not {len(scores)}")
+    index = letters.index(side)
+    before = scores[index]
     after = max(0, before + n)
-    if side is Side.A:
-        a = after
-    else:
-        b = after
+    now = list(scores)
+    now[index] = after
     won = after >= rules.target
     result: dict[str, Any] = {
-        "score": {A: a, B: b},
+        "score": dict(zip(letters, now, strict=True)),
         "winner": side.value if won else None,
         "ended_by": "piedras" if won else None,
         "lances": {},
         "recuento": [{"lance": None, "side": side.value, "points": after - before,
-                      "why": "piedras", "score": {A: a, B: b}}],
+                      "why": "piedras", "score": dict(zip(letters, now, strict=True))}],
         "piedras": {"side": side.value, "n": n},
     }
     return cast(HandResultDict, result)
@@ -110,16 +129,15 @@ def score_piedras(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> Han
 def read_perete(entry: Mapping[str, Any], rules: Rules) -> Side:
     """The side of a perete entry, checked (refused when the table does not play it)."""
     data = _entry_data(entry, "perete", ("side",))
-    side = data.get("side")
-    if side != A and side != B:
-        raise RecordError("perete_side", got=show(side))
+    side = _tap_side(data.get("side"), rules, "perete")
     if not rules.perete:
         raise RecordError("perete_off")
-    return Side(side)
+    return side
 
 
-def score_perete(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> HandResultDict:
-    """The result of a perete entry on a score of ``a``-``b``: one piedra to its side.
+def score_perete(entry: Mapping[str, Any], rules: Rules, *scores: int) -> HandResultDict:
+    """The result of a perete entry on a score of ``scores`` (``a, b`` in pairs): one
+    piedra to its side.
 
     The shape of :func:`score_piedras`'s (a tap of 1, named): ``lances`` empty, one
     ``recuento`` step with lance ``null`` and ``why`` ``"perete"``, ``ended_by``
@@ -130,7 +148,7 @@ def score_perete(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> Hand
     'B'
     """
     side = read_perete(entry, rules)
-    result = score_piedras({"piedras": {"side": side.value, "n": 1}}, rules, a, b)
+    result = score_piedras({"piedras": {"side": side.value, "n": 1}}, rules, *scores)
     del result["piedras"]
     result["recuento"][0]["why"] = "perete"
     if result["ended_by"] is not None:
@@ -139,15 +157,16 @@ def score_perete(entry: Mapping[str, Any], rules: Rules, a: int, b: int) -> Hand
     return result
 
 
-def score_entry(entry: Mapping[str, Any], rules: Rules, mano: int, a: int, b: int
+def score_entry(entry: Mapping[str, Any], rules: Rules, mano: int, *scores: int
                 ) -> Mapping[str, Any]:
-    """The result of any entry of a vaca (a hand, a piedras tap or a perete), read as the
-    plain mapping the counting builds (its sides are Side members)."""
+    """The result of any entry of a vaca (a hand, a piedras tap or a perete) on a score of
+    ``scores`` (``a, b`` in pairs), read as the plain mapping the counting builds (its
+    sides are Side members)."""
     if "piedras" in entry:
-        return score_piedras(entry, rules, a, b)
+        return score_piedras(entry, rules, *scores)
     if "perete" in entry:
-        return score_perete(entry, rules, a, b)
-    return score_parts(entry, rules, mano, a, b)
+        return score_perete(entry, rules, *scores)
+    return score_parts(entry, rules, mano, scores)
 
 
 def _check_entry(entry: object, number: int) -> Mapping[str, Any]:
@@ -175,9 +194,11 @@ def _one_vaca(
     the entry by its number: ``first_number`` is the number of ``entries[0]``.
     """
     n = rules.players
-    a = b = 0
+    letters = rules.letters
+    zeros = ZEROS[rules.sides]
+    scores = zeros
     juego = 1
-    juegos = {A: 0, B: 0}
+    juegos = _zero(rules)
     winner: str | None = None
     out: list[dict[str, Any]] = []
     i = start
@@ -185,7 +206,7 @@ def _one_vaca(
         number = first_number + i
         entry = _check_entry(entries[i], number)
         try:
-            result = score_entry(entry, rules, mano, a, b)
+            result = score_entry(entry, rules, mano, *scores)
         except RuleError as error:
             raise VacaError("vaca_hand", n=number, inner=error) from error
         won = result["winner"]
@@ -200,18 +221,20 @@ def _one_vaca(
         out.append(row)
         i += 1
         if won is None:
-            a, b = result["score"][A], result["score"][B]
+            after = result["score"]
+            scores = tuple(after[side] for side in letters)
             continue
         juegos[won] += 1
         if juegos[won] >= rules.juegos:
             winner = won
-            a, b = result["score"][A], result["score"][B]
+            after = result["score"]
+            scores = tuple(after[side] for side in letters)
         else:
             # The next juego starts at 0-0; the mano carries on round the table.
-            a = b = 0
+            scores = zeros
             juego += 1
-    vaca = {"hands": out, "juegos": juegos, "winner": winner, "score": {A: a, B: b},
-            "next_mano": mano}
+    vaca = {"hands": out, "juegos": juegos, "winner": winner,
+            "score": dict(zip(letters, scores, strict=True)), "next_mano": mano}
     return vaca, i
 
 
@@ -239,7 +262,8 @@ def replay(vaca: object) -> VacaReplay:
         raise RecordError("not_a", field="hands", what="list", got=show(hands))
     out, end = _one_vaca(rules, mano, hands, 0, 1)
     if end < len(hands):
-        raise VacaError("vaca_over", n=end + 1, side=out["winner"], at=end)
+        code = "vaca_over" if rules.sides == 2 else "vaca_over_player"
+        raise VacaError(code, n=end + 1, side=out["winner"], at=end)
     return cast(VacaReplay, out)
 
 
@@ -270,7 +294,7 @@ def replay_evening(
         raise RecordError("not_a", field="start.index", what="number",
                           got=show(start.index))
     finished: list[dict[str, Any]] = []
-    tally = {A: 0, B: 0}
+    tally = _zero(table_rules)
     i = 0
     first_number = start.index + 1
     while True:
@@ -283,7 +307,8 @@ def replay_evening(
         tally[vaca["winner"]] += 1
         i, mano = end, vaca["next_mano"]
         if i == len(entries):
-            current = {**_empty_vaca(mano), "first_hand": first_number + i, "mano": mano}
+            current = {**_empty_vaca(table_rules, mano), "first_hand": first_number + i,
+                       "mano": mano}
             return cast(Evening, {"finished": finished, "current": current, "vacas": tally})
 
 

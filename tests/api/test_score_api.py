@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.examples import examples
-from tests.rules.test_examples import HANDS, VACAS, matches
+from tests.rules.test_examples import HANDS, INDIVIDUAL, INDIVIDUAL_VACAS, VACAS, matches
 
 # An error's answer: RFC 9457 problem details with its code, and "error" (issue 36.5).
 PROBLEM = {"type", "title", "status", "detail", "code", "error"}
@@ -47,6 +47,46 @@ def test_replay_answers_the_vaca_examples(live_server: Any) -> None:
         status, body = post(f"{live_server.url}/api/v1/replay", json.dumps(case["record"]).encode())
         assert status == 200
         matches(case["expect"], body)
+
+
+@pytest.mark.django_db
+def test_score_answers_every_individual_example(live_server: Any) -> None:
+    """Issue 37: individual play of 2 to 6 over real HTTP; the five records that break the
+    contract are a 400 with the error object, and the API answers what the engine does."""
+    from muscore.rules import RuleError, score
+
+    refused = 0
+    for case in INDIVIDUAL:
+        status, body = post(f"{live_server.url}/api/v1/score", json.dumps(case["record"]).encode())
+        if case["expect"] == "error":
+            refused += 1
+            assert status == 400, case["name"]
+            with pytest.raises(RuleError) as raised:
+                score(case["record"])
+            assert body == {"error": str(raised.value)}
+        else:
+            assert status == 200, (case["name"], body)
+            matches(case["expect"], body)
+            assert body == json.loads(json.dumps(score(case["record"])))
+    assert refused == 5
+
+
+@pytest.mark.django_db
+def test_replay_answers_the_individual_vacas(live_server: Any) -> None:
+    for case in INDIVIDUAL_VACAS:
+        status, body = post(f"{live_server.url}/api/v1/replay", json.dumps(case["record"]).encode())
+        assert status == 200, body
+        matches(case["expect"], body)
+        assert set(body["juegos"]) == set("ABCDEF"[:case["record"]["rules"]["players"]])
+
+
+@pytest.mark.django_db
+def test_replay_refuses_a_player_not_at_the_table(live_server: Any) -> None:
+    vaca = {"rules": {"players": 3}, "hands": [{"piedras": {"side": "D", "n": 5}}]}
+    status, body = post(f"{live_server.url}/api/v1/replay", json.dumps(vaca).encode())
+    assert status == 400
+    assert body["error"] == ('Hand 1: Piedras are tapped for a player of the table (A, B and C), '
+                             'not "D".')
 
 
 @pytest.mark.django_db

@@ -26,6 +26,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "name_missing": {"where": Where("pair", 0)},
     "name_long": {"where": LEAGUE, "limit": 200},
     "rules": {"inner": RecordError("rule_value", field="juegos", got="9", low=1, high=5)},
+    "individual_rules": {"players": 3},
     "legs": {"got": "3"},
     "too_few_pairs": {"count": 1},
     "too_many_pairs": {"count": 1001, "limit": 1000},

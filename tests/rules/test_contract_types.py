@@ -18,11 +18,13 @@ from muscore.rules import contract as c
 from muscore.rules.cards import Rules
 
 DATA = Path(__file__).parent / "data"
-HANDS = [json.loads(line) for line in (DATA / "hands.jsonl").read_text().splitlines() if line]
-VACAS = [json.loads(line) for line in (DATA / "vacas.jsonl").read_text().splitlines() if line]
+HANDS = [json.loads(line) for name in ("hands.jsonl", "individual.jsonl")
+         for line in (DATA / name).read_text().splitlines() if line]
+VACAS = [json.loads(line) for name in ("vacas.jsonl", "individual_vacas.jsonl")
+         for line in (DATA / name).read_text().splitlines() if line]
 #: The examples that score (the others expect an error).
-SCORED_HANDS = [h for h in HANDS if "error" not in h.get("expect", {"error": None})]
-SCORED_VACAS = [v for v in VACAS if "error" not in v.get("expect", {"error": None})]
+SCORED_HANDS = [h for h in HANDS if h["expect"] != "error"]
+SCORED_VACAS = [v for v in VACAS if v["expect"] != "error"]
 
 
 def conforms(value: Any, kind: Any, where: str = "$") -> None:
@@ -95,10 +97,20 @@ def test_a_tap_and_a_draft_have_the_contract_types() -> None:
     conforms(preview.score, c.Score)
 
 
+def test_a_draft_of_individual_play_has_the_contract_types() -> None:
+    record = next(case["record"] for case in SCORED_HANDS if "out" in json.dumps(case["record"]))
+    draft = HandDraft.from_record(record)
+    conforms(draft.to_record(), c.HandRecord)
+    conforms(draft.result(), c.HandResultDict)
+    conforms(draft.preview().score, c.Score)
+    conforms(score_piedras({"piedras": {"side": "E", "n": 5}}, Rules(players=5), 1, 2, 3, 4, 5),
+             c.HandResultDict)
+
+
 def test_the_check_can_fail() -> None:
     with pytest.raises(AssertionError):
         conforms({"score": {"A": 1, "B": 2}}, c.HandResultDict)
     with pytest.raises(AssertionError):
-        conforms({"side": "C", "points": 1}, c.LanceResultDict)
+        conforms({"side": "G", "points": 1}, c.LanceResultDict)
     with pytest.raises(AssertionError):
         conforms({"bets": [{"side": "A", "n": "two"}]}, c.LanceBets)

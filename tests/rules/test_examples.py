@@ -1,4 +1,6 @@
-"""Every shared example, through the engine and through the command line.
+"""Every shared example, through the engine and through the command line: the pairs
+game's (hands.jsonl, vacas.jsonl) and individual play's of 2 to 6 players (issue 37:
+individual.jsonl, individual_vacas.jsonl).
 
 The cases are the project's own copy of the examples (tests/rules/data), so the
 suite runs from a bare clone.
@@ -20,6 +22,10 @@ from muscore.rules.errors import MESSAGES
 DATA = Path(__file__).parent / "data"
 HANDS = [json.loads(line) for line in (DATA / "hands.jsonl").read_text().splitlines() if line]
 VACAS = [json.loads(line) for line in (DATA / "vacas.jsonl").read_text().splitlines() if line]
+INDIVIDUAL = [json.loads(line) for line in (DATA / "individual.jsonl").read_text().splitlines()
+              if line]
+INDIVIDUAL_VACAS = [json.loads(line) for line in
+                    (DATA / "individual_vacas.jsonl").read_text().splitlines() if line]
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -38,7 +44,7 @@ def matches(expect: dict[str, Any], got: dict[str, Any]) -> None:
             assert got[key] == value, key
 
 
-@pytest.mark.parametrize("case", HANDS, ids=[c["name"] for c in HANDS])
+@pytest.mark.parametrize("case", HANDS + INDIVIDUAL, ids=[c["name"] for c in HANDS + INDIVIDUAL])
 def test_hand_example(case: dict[str, Any]) -> None:
     if case["expect"] == "error":
         with pytest.raises(RuleError) as raised:
@@ -49,7 +55,8 @@ def test_hand_example(case: dict[str, Any]) -> None:
         matches(case["expect"], score(case["record"]))
 
 
-@pytest.mark.parametrize("case", VACAS, ids=[c["name"] for c in VACAS])
+@pytest.mark.parametrize("case", VACAS + INDIVIDUAL_VACAS,
+                         ids=[c["name"] for c in VACAS + INDIVIDUAL_VACAS])
 def test_vaca_example(case: dict[str, Any]) -> None:
     matches(case["expect"], replay(case["record"]))
 
@@ -72,6 +79,27 @@ def test_cli_scores_every_example_as_json_lines() -> None:
             assert set(got) == {"error"} and got["error"], case["name"]
         else:
             matches(case["expect"], got)
+
+
+def test_cli_scores_every_individual_example() -> None:
+    lines = "\n".join(json.dumps(c["record"]) for c in INDIVIDUAL) + "\n"
+    done = run_cli("score", stdin=lines)
+    assert done.returncode == 2  # five records must be refused
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(out) == len(INDIVIDUAL) == 29
+    assert sum(case["expect"] == "error" for case in INDIVIDUAL) == 5
+    for case, got in zip(INDIVIDUAL, out, strict=True):
+        if case["expect"] == "error":
+            assert set(got) == {"error"} and got["error"], case["name"]
+        else:
+            matches(case["expect"], got)
+
+
+def test_cli_replays_individual_vacas() -> None:
+    done = run_cli("replay", stdin="\n".join(json.dumps(c["record"]) for c in INDIVIDUAL_VACAS))
+    assert done.returncode == 0
+    for case, line in zip(INDIVIDUAL_VACAS, done.stdout.splitlines(), strict=True):
+        matches(case["expect"], json.loads(line))
 
 
 def test_cli_exits_0_when_every_record_scores(tmp_path: Path) -> None:

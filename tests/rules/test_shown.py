@@ -21,8 +21,8 @@ def general(record: dict[str, Any]) -> str:
     try:
         rules = Rules.from_json(record.get("rules"))
         mano = parse_mano(record.get("mano", 0), rules)
-        a, b = parse_score(record.get("score"), rules)
-        return json.dumps(score_general(record, rules, mano, a, b))
+        scores = parse_score(record.get("score"), rules)
+        return json.dumps(score_general(record, rules, mano, scores))
     except RuleError as error:
         return repr(error)
 

@@ -21,10 +21,14 @@ from tests.rules.strategies import records
 TWO = {"players": 2}
 
 
-def test_two_is_a_table_and_three_is_not() -> None:
+def test_two_is_a_table_and_seven_is_not() -> None:
     assert Rules(players=2).seats_from(1) == (1, 0)
-    with pytest.raises(RecordError, match="must be 2, 4 or 6"):
-        Rules.from_json({"players": 3})
+    assert Rules(players=2).individual and Rules(players=2).sides == 2
+    assert Rules(players=2).to_json() == Rules.from_json({**TWO, "individual": True}).to_json()
+    with pytest.raises(RecordError, match="must be 2, 3, 4, 5 or 6"):
+        Rules.from_json({"players": 7})
+    with pytest.raises(RecordError, match="A table of 2 cannot play in pairs"):
+        Rules.from_json({**TWO, "individual": False})
 
 
 def test_a_seat_past_the_second_is_refused() -> None:

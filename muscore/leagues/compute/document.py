@@ -408,9 +408,12 @@ def read_rules(raw: object) -> Rules:
         raise LeagueError("not_a", field="rules", where=LEAGUE, what="object",
                           got=show(raw))
     try:
-        return Rules.from_json({**LEAGUE_RULES_DEFAULTS, **raw})
+        rules = Rules.from_json({**LEAGUE_RULES_DEFAULTS, **raw})
     except RuleError as error:
         raise LeagueError("rules", inner=error) from error
+    if rules.sides > 2:  # a match is between two pairs (or two players), never three
+        raise LeagueError("individual_rules", players=rules.players)
+    return rules
 
 
 def read_points(raw: object) -> Points:

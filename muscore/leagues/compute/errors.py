@@ -77,6 +77,8 @@ MESSAGES: dict[str, str] = {
     "name_missing": "{where} needs a name.",
     "name_long": "The name in {where} is too long: {limit} characters at most.",
     "rules": "The league's rules: {detail}",
+    "individual_rules": "The league's rules: a league's matches are between two pairs (or two "
+                        "players), not {players} players each for himself.",
     "legs": "'legs' must be 1 (one leg) or 2 (ida y vuelta), not {got}.",
     "too_few_pairs": "A league needs at least 2 pairs, not {count}.",
     "too_many_pairs": "A league has at most {limit} pairs, not {count}.",

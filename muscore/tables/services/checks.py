@@ -35,9 +35,18 @@ def normalize_rules(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     The engine's `Rules` is the one place that knows the options and their values.
     """
     try:
-        return rules_engine.Rules.from_json(raw).to_json()
+        rules = rules_engine.Rules.from_json(raw)
     except rules_engine.RuleError as error:
         raise TableError(error) from error
+    if rules.sides > 2:
+        # Individual play of 3 or more (issue 37) is scored by the engine, the command line
+        # and POST /score; a table's pages and board do not keep it yet.
+        raise TableError(
+            _("una mesa de %(players)s jugadores cada uno por su cuenta aún no se puede llevar: "
+              "por ahora una mesa es de 4 o 6 jugadores por parejas, o de 2"),
+            players=rules.players,
+        )
+    return rules.to_json()
 
 
 def _check_name(seat: int, name: Any, default: str) -> str:
