@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from muscore.rules.cards import LETTERS, A, B, Side, show
+from muscore.rules.cards import LETTERS, SIDE_INDEX, A, B, Side, show
 from muscore.rules.errors import BettingError, RecordError
 
 _BET_KEYS = frozenset({"side", "n"})
@@ -138,10 +138,10 @@ def _read_bets(
         if type(bet) is not dict or not _BET_KEYS.issuperset(bet):
             _check_keys(bet, _BET_KEYS, f"lances.{lance}.bets[{i}]")
         side = bet.get("side")
-        if type(side) is not str or side not in letters:
+        index = SIDE_INDEX.get(side, sides) if type(side) is str else sides
+        if index >= sides:
             raise BettingError("bet_player", lance=lance, i=i, got=show(side),
                                letters=tuple(letters))
-        index = letters.index(Side(side))
         if index == last:
             raise BettingError("raise_own", lance=lance, side=side, i=i)
         n = bet.get("n")
@@ -170,10 +170,10 @@ def _read_out(lance: str, data: object, last: int, sides: int) -> frozenset[int]
     letters = LETTERS[:sides]
     out: set[int] = set()
     for side in data:
-        if type(side) is not str or side not in letters:
+        index = SIDE_INDEX.get(side, sides) if type(side) is str else sides
+        if index >= sides:
             raise BettingError("out_player", lance=lance, got=show(side),
                                letters=tuple(letters))
-        index = letters.index(Side(side))
         if index in out:
             raise BettingError("out_twice", lance=lance, side=side)
         if last < 0:

@@ -28,14 +28,13 @@ from muscore.rules.cards import (
     PARES,
     PARES_PREMIUM,
     PUNTO,
+    SCORE_OF,
+    SIDE_INDEX,
     Side,
 )
 from muscore.rules.errors import BettingError, RecordError
 from muscore.rules.reading import NO_SIDES, Reading
 from muscore.rules.winners import best_seat, honest, player_list, settled, showdown
-
-#: A side's index by its letter.
-SIDE_INDEX: dict[str, int] = {side.value: i for i, side in enumerate(LETTERS)}
 
 
 class Pending(Exception):  # noqa: N818 - not an error: the count waits for a fact
@@ -111,7 +110,7 @@ def count(
 class _Tally:
     """One hand's count as it goes: the score, the steps, what each lance credited."""
 
-    __slots__ = ("reading", "winners", "partial", "shown_all", "target", "scores", "letters",
+    __slots__ = ("reading", "winners", "partial", "shown_all", "target", "scores", "score_of",
                  "steps", "lances", "winner", "ended_by", "ordago")
 
     def __init__(
@@ -125,7 +124,7 @@ class _Tally:
         self.shown_all = showdown(reading) if len(reading.shown) == reading.n else None
         self.target = reading.rules.target
         self.scores = list(scores)
-        self.letters = LETTERS[:reading.k]
+        self.score_of = SCORE_OF[reading.k]
         self.steps: list[dict[str, Any]] = []
         self.lances: dict[str, dict[str, Any]] = {
             GRANDE: {"side": None, "points": 0},
@@ -139,7 +138,7 @@ class _Tally:
 
     def score(self) -> dict[str, int]:
         """Each side's piedras now, as the contract writes them."""
-        return dict(zip(self.letters, self.scores, strict=True))
+        return self.score_of(self.scores)
 
     def pending(self, lance: str | None) -> Pending:
         """The count stops here: ``lance`` needs what is not entered yet."""
@@ -182,7 +181,7 @@ class _Tally:
         scores = self.scores
         index = SIDE_INDEX[side]
         scores[index] += step["points"]
-        step["score"] = dict(zip(self.letters, scores, strict=True))
+        step["score"] = self.score_of(scores)
         self.steps.append(step)
         credited = self.lances[step["lance"]]
         credited["side"] = side

@@ -43,12 +43,21 @@ def parse_score(data: object, rules: Rules) -> tuple[int, ...]:
     if data is None:
         return ZEROS[rules.sides]
     k = rules.sides
-    if k == 2 and type(data) is dict and len(data) == 2:
-        # The common {"A": a, "B": b}: checked at once.
-        a = data.get(A)
-        b = data.get(B)
-        if type(a) is int and type(b) is int and 0 <= a < rules.target and 0 <= b < rules.target:
-            return a, b
+    if type(data) is dict and len(data) == k:
+        # The common {"A": a, "B": b} (a, b, c... one a player): checked at once.
+        target = rules.target
+        if k == 2:
+            a = data.get(A)
+            b = data.get(B)
+            if type(a) is int and type(b) is int and 0 <= a < target and 0 <= b < target:
+                return a, b
+        elif tuple(data) == KEYS[k]:
+            quick = tuple(data.values())
+            for value in quick:
+                if type(value) is not int or not 0 <= value < target:
+                    break
+            else:
+                return cast(tuple[int, ...], quick)  # ints, checked just above
     if type(data) is not dict and not isinstance(data, Mapping):
         raise RecordError("not_a", field="score", what="object", got=show(data))
     letters = LETTERS[:k]
@@ -59,7 +68,7 @@ def parse_score(data: object, rules: Rules) -> tuple[int, ...]:
             raise ScoreError("score_player", key=str(key)[:20], players=rules.players,
                              letters=player_list(range(k)))
     target = rules.target
-    values = tuple(data.get(side, 0) for side in letters)
+    values: tuple[int, ...] = tuple(data.get(side, 0) for side in letters)
     for side, value in zip(letters, values, strict=True):
         if type(value) is not int or value < 0:
             raise ScoreError("score_value" if k == 2 else "score_value_player", side=side,
@@ -70,6 +79,9 @@ def parse_score(data: object, rules: Rules) -> tuple[int, ...]:
     return values
 
 
+#: The score's keys in side order, by the number of sides.
+KEYS: dict[int, tuple[str, ...]] = {k: tuple(side.value for side in LETTERS[:k])
+                                    for k in range(2, 7)}
 #: Everybody at 0, by the number of sides.
 ZEROS: dict[int, tuple[int, ...]] = {k: (0,) * k for k in range(2, 7)}
 
@@ -136,11 +148,9 @@ def score_parts(
     record: Mapping[str, Any], rules: Rules, mano: int, scores: Sequence[int]
 ) -> dict[str, Any]:
     """Score a record whose rules, mano and score were already read (the vaca replay)."""
-    if rules.sides == 2 and (
-        "jugadas" not in record and "declared" not in record and "winners" not in record
-    ):
+    if "jugadas" not in record and "declared" not in record and "winners" not in record:
         # Every card shown and nothing else said, the common case: one pass (shown.py).
-        done = score_shown(record, rules, mano, scores[0], scores[1])
+        done = score_shown(record, rules, mano, scores)
         if done is not None:
             return done
     return score_general(record, rules, mano, scores)

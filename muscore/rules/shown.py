@@ -3,18 +3,19 @@
 Most records a scorer sees (the API, the command line, a replay) show all the cards
 and carry no ``jugadas``, ``declared`` or ``winners``: nobody lied or denied, every
 lance's winner is in the cards. For them :func:`score_shown` reads the cards, finds
-each lance's winner and counts in one function, without the general path's reading
+each lance's winner and counts in one pass, without the general path's reading
 (:mod:`muscore.rules.reading`) and tally (:mod:`muscore.rules.counting`), which also
 serve partial hands, lies and hands entered without cards. It applies the same rules
-(rules.md, "The count"), and gives up (returns None) on anything unusual, which the
-general path then scores or refuses with its error. tests/rules/test_shown.py holds it
-equal to the general path on random records (issue 20: ``score()`` within 1.8 times a
-JSON round trip of the record).
+(rules.md, "The count"; in individual play "Individual play": a lance held on goes to
+the best of those still in it), and gives up (returns None) on anything unusual, which
+the general path then scores or refuses with its error. tests/rules/test_shown.py
+holds it equal to the general path on random records, pairs and individual play
+(issue 37: ``score()`` within 1.5 times a JSON round trip of the record).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from muscore.rules.betting import Betting
@@ -23,104 +24,205 @@ from muscore.rules.cards import (
     GRANDE,
     HAND_CACHES,
     JUEGO,
+    LETTERS,
     PACKED_EIGHTS,
     PACKED_PLUS_3,
     PARES,
     PARES_PREMIUM,
     PUNTO,
+    SCORE_OF,
     SEATS_FROM,
-    SIDES,
-    A,
-    B,
+    SIDE_INDEX,
     Rules,
 )
-from muscore.rules.counting import jugada_step
 from muscore.rules.errors import RuleError
 
 _SEAT_TEXT = tuple(str(seat) for seat in range(6))
 _LANCE_KEYS = frozenset((GRANDE, CHICA, PARES, JUEGO, PUNTO))
+#: Where each lance's key sits in a seat's flat tuple (see _FLAT).
+_KEY: dict[str, int] = {GRANDE: 0, CHICA: 1, PUNTO: 2, PARES: 3, JUEGO: 4}
+_NO_BETS: dict[str, Any] = {}
 
 
 def score_shown(
-    record: Mapping[str, Any], rules: Rules, mano: int, score_a: int, score_b: int
+    record: Mapping[str, Any], rules: Rules, mano: int, scores: Sequence[int]
 ) -> dict[str, Any] | None:
     """The contract's result of a record whose every seat shows cards already read
     (the memo of :func:`~muscore.rules.cards.read_hand`), or None when the record is
-    not that simple case: the caller then scores it the general way."""
+    not that simple case: the caller then scores it the general way. ``scores``: each
+    side's piedras before the hand, in side order."""
     read = _read(record, rules, mano)
     if read is None:
         return None
-    wins, holders, flats, fourth = read
-    bettings = _bettings(record, holders, fourth)
-    if bettings is None:
-        return None
-    order = (GRANDE, CHICA, PARES, fourth)
-    result: dict[str, Any] = {
-        "score": None, "winner": None, "ended_by": None,
-        "lances": {GRANDE: {"side": None, "points": 0}, CHICA: {"side": None, "points": 0},
-                   PARES: {"side": None, "points": 0}, fourth: {"side": None, "points": 0}},
-        "recuento": [],
-    }
-    a, b = score_a, score_b
-    if bettings:
-        a, b = _dejes(result, bettings, wins, order, a, b, rules.target)
-    if result["winner"] is None:
-        for lance in order:
-            step = _step(lance, bettings.get(lance), wins, holders, flats, rules.players)
-            if step is None:
-                continue
-            a, b, reached = _credit(result, step, a, b, rules.target)
-            if reached:
-                result["winner"], result["ended_by"] = step["side"], "recuento"
-                break
-    result["score"] = {A: a, B: b}
+    wins, pares_sides, juego_sides, flats, fourth = read
+    lances_in = record.get("lances")
+    bettings: dict[str, Any] | None = {}
+    if lances_in is not None:
+        bettings = _bettings(lances_in, rules.sides, pares_sides, juego_sides, fourth)
+        if bettings is None:
+            return None
+    hand = _Hand(rules, mano, scores, wins, pares_sides, juego_sides, flats, fourth)
+    if not bettings:
+        _count(hand, _NO_BETS)
+    elif not _dejes(hand, bettings):
+        _count(hand, bettings)
+    result = hand.result
+    result["score"] = hand.score_of(hand.now)
     return result
 
 
-def _dejes(
-    result: dict[str, Any], bettings: dict[str, Betting], wins: dict[str, Any],
-    order: tuple[str, ...], a: int, b: int, target: int,
-) -> tuple[int, int]:
-    """The betting as played: a rejected bet's deje at once (the juego ends when it
-    reaches the target), an accepted órdago ends the juego; the score after them."""
-    for lance in order:
+class _Hand:
+    """What the one pass knows of the hand, and its count as it goes: plain attributes
+    the functions below read into locals (this runs for every hand of every replay)."""
+
+    __slots__ = ("k", "n", "ix", "order", "target", "wins", "pares_sides", "juego_sides",
+                 "flats", "fourth", "now", "score_of", "steps", "lances", "result")
+
+    def __init__(self, rules: Rules, mano: int, scores: Sequence[int], wins: dict[str, Any],
+                 pares_sides: int, juego_sides: int, flats: list[Any], fourth: str) -> None:
+        self.k = rules.sides
+        self.n = rules.players
+        self.ix = rules.seat_sides
+        self.order = SEATS_FROM[rules.players][mano]
+        self.target = rules.target
+        self.wins = wins
+        self.pares_sides = pares_sides
+        self.juego_sides = juego_sides
+        self.flats = flats
+        self.fourth = fourth
+        self.now = list(scores)
+        self.score_of = SCORE_OF[rules.sides]
+        self.steps: list[dict[str, Any]] = []
+        self.lances: dict[str, dict[str, Any]] = {
+            GRANDE: {"side": None, "points": 0}, CHICA: {"side": None, "points": 0},
+            PARES: {"side": None, "points": 0}, fourth: {"side": None, "points": 0}}
+        self.result: dict[str, Any] = {"score": None, "winner": None, "ended_by": None,
+                                       "lances": self.lances, "recuento": self.steps}
+
+    def best(self, lance: str, out: int) -> Any:
+        """The winning side of a lance held on: its best hand; in individual play, with
+        players gone (``out``: bit i for the side of index i), the best of those still
+        in it."""
+        if not out:
+            return self.wins[lance]
+        key = _KEY[lance]
+        held = 5 if lance is PARES else 6 if lance is JUEGO else -1
+        ix, flats = self.ix, self.flats
+        best, best_key = -1, -(1 << 30)
+        for seat in self.order:
+            if out >> ix[seat] & 1:
+                continue
+            flat = flats[seat]
+            if held >= 0 and flat[held] is None:
+                continue
+            if flat[key] > best_key:
+                best, best_key = seat, flat[key]
+        return LETTERS[ix[best]]
+
+
+def _dejes(hand: _Hand, bettings: dict[str, Any]) -> bool:
+    """The betting as played: a rejected bet's deje at once, an accepted órdago; whether
+    either ended the juego."""
+    result = hand.result
+    lances = hand.lances
+    for lance in (GRANDE, CHICA, PARES, hand.fourth):
         betting = bettings.get(lance)
         if betting is None:
             continue
         if not betting.quiero:
-            side = betting.last_side or ""
-            step = {"lance": lance, "side": side, "points": betting.deje, "why": "deje"}
-            a, b, reached = _credit(result, step, a, b, target)
-            if reached:
+            side = betting.last_side
+            points = betting.deje
+            now = hand.now
+            now[betting.last] += points
+            hand.steps.append({"lance": lance, "side": side, "points": points, "why": "deje",
+                               "score": hand.score_of(now)})
+            credited = lances[lance]
+            credited["side"] = side
+            credited["points"] += points
+            if now[betting.last] >= hand.target:
                 result["winner"], result["ended_by"] = side, "deje"
-                break
+                return True
         elif betting.ordago:  # accepted: whoever wins the lance wins the juego
-            result["lances"][lance] = {"side": wins[lance], "points": 0}
-            result["winner"], result["ended_by"] = wins[lance], "ordago"
-            result["ordago"] = {"lance": lance, "side": wins[lance]}
-            break
-    return a, b
+            won = hand.best(lance, betting.out)
+            lances[lance] = {"side": won, "points": 0}
+            result["winner"], result["ended_by"] = won, "ordago"
+            result["ordago"] = {"lance": lance, "side": won}
+            return True
+    return False
 
 
-def _credit(
-    result: dict[str, Any], step: dict[str, Any], a: int, b: int, target: int
-) -> tuple[int, int, bool]:
-    """Add a step to the recuento and its lance; the score after it and whether its
-    side reached the target."""
-    side = step["side"]
-    points = step["points"]
-    if side == A:
-        a += points
-        reached = a >= target
+def _count(hand: _Hand, bettings: dict[str, Any]) -> None:
+    """The count at the showdown, in lance order, stopping at the target (rules.md, "What
+    each lance pays")."""
+    wins, now, score_of, steps, lances = hand.wins, hand.now, hand.score_of, hand.steps, (
+        hand.lances)
+    for lance in (GRANDE, CHICA, PARES, hand.fourth):
+        betting = bettings.get(lance) if bettings else None
+        step: dict[str, Any] | None
+        if lance is PARES or lance is JUEGO:
+            step = _jugada(hand, lance, betting)
+            if step is None:
+                continue
+            side = step["side"]
+        elif betting is None:
+            side = wins[lance]
+            step = {"lance": lance, "side": side, "points": 1, "why": "paso"}
+        elif betting.quiero:
+            stake = betting.stake
+            side = hand.best(lance, betting.out)
+            step = {"lance": lance, "side": side,
+                    "points": stake + 1 if lance is PUNTO else stake, "why": "quiero",
+                    "stake": stake}
+        elif lance is PUNTO:
+            side = betting.last_side
+            step = {"lance": lance, "side": side, "points": 1, "why": "no_quiero"}
+        else:
+            continue  # a rejected grande or chica was paid by its deje
+        points = step["points"]
+        index = SIDE_INDEX[side]
+        now[index] += points
+        step["score"] = score_of(now)
+        steps.append(step)
+        credited = lances[lance]
+        credited["side"] = side
+        credited["points"] += points
+        if now[index] >= hand.target:
+            hand.result["winner"], hand.result["ended_by"] = side, "recuento"
+            return
+
+
+def _jugada(hand: _Hand, lance: str, betting: Any) -> dict[str, Any] | None:
+    """Pares or juego at the count: the collector's premiums (every holder of his side),
+    plus the stake when held on; None when nobody collects."""
+    sides = hand.pares_sides if lance is PARES else hand.juego_sides
+    if not sides:
+        return None
+    stake = 0
+    side: Any
+    if not sides & (sides - 1):  # one side holds it: no betting, its premiums
+        side, why = LETTERS[sides.bit_length() - 1], "solo"
+    elif betting is None:
+        side, why = hand.wins[lance], "paso"
+    elif betting.quiero:
+        side, why, stake = hand.best(lance, betting.out), "quiero", betting.stake
     else:
-        b += points
-        reached = b >= target
-    step["score"] = {A: a, B: b}
-    result["recuento"].append(step)
-    credited = result["lances"][step["lance"]]
-    credited["side"] = side
-    credited["points"] += points
-    return a, b, reached
+        side, why = betting.last_side, "no_quiero"
+    points = stake
+    detail = []
+    flats = hand.flats
+    held_at = 5 if lance is PARES else 6
+    for seat in range(SIDE_INDEX[side], hand.n, hand.k):
+        held = flats[seat][held_at]
+        if held is not None:
+            worth = PARES_PREMIUM[held] if held_at == 5 else 3 if held == 31 else 2
+            detail.append({"seat": seat, "jugada": held, "points": worth})
+            points += worth
+    if not points:
+        return None
+    step = {"lance": lance, "side": side, "points": points, "why": why, "premiums": detail}
+    if stake:
+        step["stake"] = stake
+    return step
 
 
 #: Per table option, each spelling of four cards as one flat tuple: the showdown's five
@@ -148,15 +250,17 @@ def _flat(text: str, rules: Rules) -> tuple[Any, ...] | None:
 
 def _read(
     record: Mapping[str, Any], rules: Rules, mano: int
-) -> tuple[dict[str, Any], tuple[int, int], list[Any], str] | None:
-    """Each lance's winning side, the sides holding pares and juego (bit 1 for A, 2 for
-    B), each seat's flat tuple (what it holds), and the fourth lance; None unless every seat's
-    cards are a spelling already read and the deck's counts are plainly right."""
+) -> tuple[dict[str, Any], int, int, list[Any], str] | None:
+    """Each lance's winning side among all who play it, the sides holding pares and juego
+    (bit i for the side of index i), each seat's flat tuple (what it holds), and the
+    fourth lance; None unless every seat's cards are a spelling already read and the
+    deck's counts are plainly right."""
     hands = record.get("hands")
     n = rules.players
     if type(hands) is not dict or len(hands) != n:
         return None
     known = _FLAT.get((rules.reyes, rules.real31)) or {}
+    ix = rules.seat_sides
     flats: list[Any] = [None] * n
     packed = pares_sides = juego_sides = 0
     # The showdown: going round from the mano, only a strictly better hand takes a lance
@@ -182,91 +286,143 @@ def _read(
         if t > t_key:
             t_key, t_seat = t, seat
         if kind is not None:
-            pares_sides |= 1 << (seat & 1)
+            pares_sides |= 1 << ix[seat]
             if p > p_key:
                 p_key, p_seat = p, seat
         if total is not None:
-            juego_sides |= 1 << (seat & 1)
+            juego_sides |= 1 << ix[seat]
             if j > j_key:
                 j_key, j_seat = j, seat
     if (packed + PACKED_PLUS_3) & PACKED_EIGHTS:
         return None  # maybe more than four of a card: the general path says
-    wins: dict[str, Any] = {GRANDE: SIDES[g_seat & 1], CHICA: SIDES[c_seat & 1],
-                            PUNTO: SIDES[t_seat & 1],
-                            PARES: SIDES[p_seat & 1] if p_seat >= 0 else None,
-                            JUEGO: SIDES[j_seat & 1] if j_seat >= 0 else None}
-    return wins, (pares_sides, juego_sides), flats, JUEGO if juego_sides else PUNTO
+    fourth: str = JUEGO if juego_sides else PUNTO
+    wins: dict[str, Any] = {GRANDE: LETTERS[ix[g_seat]], CHICA: LETTERS[ix[c_seat]],
+            fourth: LETTERS[ix[j_seat if juego_sides else t_seat]]}
+    if p_seat >= 0:
+        wins[PARES] = LETTERS[ix[p_seat]]
+    return wins, pares_sides, juego_sides, flats, fourth
 
 
 def _bettings(
-    record: Mapping[str, Any], holders: tuple[int, int], fourth: str
-) -> dict[str, Betting] | None:
+    lances_in: object, k: int, pares_sides: int, juego_sides: int, fourth: str
+) -> dict[str, _Quick] | None:
     """Each lance's betting, for the lances somebody bet in; None when the record's
     lances hold anything the general path refuses (it names the error)."""
-    lances_in = record.get("lances")
-    if lances_in is None:
-        return {}
     if type(lances_in) is not dict:
         return None
-    out: dict[str, Betting] = {}
+    out: dict[str, _Quick] = {}
+    everybody = (1 << k) - 1
     for key, data in lances_in.items():
         if key not in _LANCE_KEYS or (key in (JUEGO, PUNTO) and key != fourth):
             return None
-        try:
-            betting = Betting(key, data)
-        except RuleError:
-            return None
-        if betting.last_side is None:
-            continue
-        if (key == PARES and holders[0] != 3) or (key == JUEGO and holders[1] != 3):
+        betting = _quick(data, k) if type(data) is dict else None
+        if betting is None:
+            try:
+                betting = _Quick.of(Betting(key, data, sides=k))
+            except RuleError:
+                return None
+        if betting is _PASSED:
+            continue  # passed by all
+        players = pares_sides if key == PARES else juego_sides if key == JUEGO else everybody
+        if players & (players - 1) == 0:
             return None  # a bet where one side, or nobody, holds the jugada: an error
+        if betting.bettors & ~players or betting.out & ~players or (
+                betting.quiero and not players & ~betting.out & ~(1 << betting.last)):
+            # A bet or a leaver who does not play the lance, or a quiero with nobody
+            # left to say it (individual play): an error.
+            return None
         out[key] = betting
     return out
 
 
-def _step(
-    lance: str, betting: Betting | None, wins: dict[str, Any], holders: tuple[int, int],
-    flats: list[Any], n: int,
-) -> dict[str, Any] | None:
-    """One lance at the count (rules.md, "What each lance pays"), without its score."""
-    if lance is GRANDE or lance is CHICA or lance is PUNTO:
-        extra = 1 if lance is PUNTO else 0
-        if betting is None:
-            return {"lance": lance, "side": wins[lance], "points": 1, "why": "paso"}
-        if betting.quiero:
-            return {"lance": lance, "side": wins[lance], "points": betting.stake + extra,
-                    "why": "quiero", "stake": betting.stake}
-        if extra:
-            return {"lance": lance, "side": betting.last_side or "", "points": 1,
-                    "why": "no_quiero"}
+class _Quick:
+    """A lance's betting as the one pass reads it: a :class:`Betting`'s figures, with
+    who bet and who left as bits (bit i for the side of index i)."""
+
+    __slots__ = ("last", "last_side", "stake", "deje", "ordago", "quiero", "out", "bettors")
+
+    last: int
+    last_side: Any
+    stake: int
+    deje: int
+    ordago: bool
+    quiero: bool
+    out: int  #: the sides that left the lance
+    bettors: int  #: the sides that bet in it
+
+    @classmethod
+    def of(cls, betting: Betting) -> _Quick:
+        """A Betting read the long way (a shape :func:`_quick` leaves to it)."""
+        if betting.last_side is None:
+            return _PASSED
+        quick = cls()
+        quick.last, quick.last_side = betting.last, betting.last_side
+        quick.stake, quick.deje = betting.stake, betting.deje
+        quick.ordago, quick.quiero = betting.ordago, betting.quiero
+        quick.out = sum(1 << side for side in betting.out)
+        quick.bettors = sum(1 << side for side in set(betting.bettors))
+        return quick
+
+
+_PASSED = _Quick()
+
+
+def _quick(data: dict[str, Any], k: int) -> _Quick | None:
+    """The betting of a lance in its plain shape (bets by turns, an answer, who left),
+    read in a few steps; None for anything else: :class:`Betting` reads it, and refuses
+    it naming the error. tests/rules/test_shown.py holds the two alike."""
+    bets = data.get("bets")
+    if type(bets) is not list:
         return None
-    sides = holders[0] if lance is PARES else holders[1]
-    if not sides:
+    end = data.get("end")
+    size = len(data)
+    if not bets:
+        return _PASSED if size == 1 else None
+    if end != "quiero" and end != "no_quiero":
         return None
-    stake = 0
-    if sides != 3:
-        side: Any = SIDES[0] if sides == 1 else SIDES[1]
-        why = "solo"
-    elif betting is None:
-        side, why = wins[lance], "paso"
-    elif betting.quiero:
-        side, why, stake = wins[lance], "quiero", betting.stake
-    else:
-        side, why = betting.last_side or "", "no_quiero"
-    points = 0
-    detail = []
-    if lance is PARES:
-        for seat in range(0 if side == A else 1, n, 2):
-            kind = flats[seat][5]
-            if kind is not None:
-                worth = PARES_PREMIUM[kind]
-                detail.append({"seat": seat, "jugada": kind, "points": worth})
-                points += worth
-    else:
-        for seat in range(0 if side == A else 1, n, 2):
-            total = flats[seat][6]
-            if total is not None:
-                worth = 3 if total == 31 else 2
-                detail.append({"seat": seat, "jugada": total, "points": worth})
-                points += worth
-    return jugada_step(lance, side, why, points, stake, detail)
+    out = 0
+    if size != 2:
+        left = data.get("out")
+        if size != 3 or k == 2 or type(left) is not list or not left:
+            return None
+        for said in left:
+            side = SIDE_INDEX.get(said, 9) if type(said) is str else 9
+            if side >= k or out >> side & 1:
+                return None
+            out |= 1 << side
+    total = before = 0
+    last = -1
+    ordago = False
+    bettors = 0
+    for bet in bets:
+        if ordago or type(bet) is not dict or len(bet) != 2:
+            return None
+        said = bet.get("side")
+        side = SIDE_INDEX.get(said, 9) if type(said) is str else 9
+        n = bet.get("n")
+        if side >= k or side == last:
+            return None
+        if type(n) is int and n >= 1:
+            if last < 0 and n < 2:
+                return None
+            before = total
+            total += n
+        elif n == "ordago":
+            ordago = True
+            before = total
+        else:
+            return None
+        last = side
+        bettors |= 1 << side
+    if out >> last & 1:
+        return None
+    quick = _Quick()
+    quick.last = last
+    quick.last_side = LETTERS[last]
+    quick.stake = total
+    quick.deje = 1 if len(bets) == 1 else before
+    quick.ordago = ordago
+    quick.quiero = end == "quiero"
+    quick.out = out
+    quick.bettors = bettors
+    return quick

@@ -60,4 +60,4 @@ def test_the_shape_check_can_fail() -> None:
     with pytest.raises(AssertionError):
         assert_shape({"A": 1}, Score)
     with pytest.raises(AssertionError):
-        assert_shape({"A": 1, "B": 2, "C": 3}, Score)
+        assert_shape({"A": 1, "B": 2, "G": 3}, Score)
