@@ -87,13 +87,19 @@ def permalink_url(record: Mapping[str, Any], names: list[str] | None = None) -> 
 
 def score_after(hand: Mapping[str, Any]) -> dict[str, int]:
     """The score the next hand starts from: 0-0 after a hand that won the juego."""
-    return {"A": 0, "B": 0} if hand.get("winner") else dict(hand["score"])
+    score = dict(hand["score"])
+    return dict.fromkeys(score, 0) if hand.get("winner") else score
 
 
 def next_context(vaca: Mapping[str, Any]) -> tuple[int, dict[str, int]]:
     """The mano and the score before the hand that would follow `vaca`'s hands."""
     hands = vaca["hands"]
-    return int(vaca["next_mano"]), score_after(hands[-1]) if hands else {"A": 0, "B": 0}
+    return int(vaca["next_mano"]), score_after(hands[-1]) if hands else _zero(vaca)
+
+
+def _zero(vaca: Mapping[str, Any]) -> dict[str, int]:
+    """Every side of the vaca at 0 (A and B, or one a player in individual play)."""
+    return dict.fromkeys(vaca.get("juegos") or ("A", "B"), 0)
 
 
 def hand_contexts(state: Mapping[str, Any]) -> dict[int, tuple[int, dict[str, int]]]:
@@ -106,7 +112,7 @@ def hand_contexts(state: Mapping[str, Any]) -> dict[int, tuple[int, dict[str, in
     out: dict[int, tuple[int, dict[str, int]]] = {}
     last = 0
     for vaca in [*state["finished"], state["current"]]:
-        before = {"A": 0, "B": 0}
+        before = _zero(vaca)
         for i, hand in enumerate(vaca["hands"]):
             number = int(vaca["first_hand"]) + i
             out[number] = (int(hand["mano"]), dict(before))

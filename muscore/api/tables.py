@@ -352,7 +352,8 @@ def add_perete(request: HttpRequest, table_id: str) -> HttpResponse:
     return _add_entry(
         request, table_id, contract.PereteRequest, "a perete takes side and client_id",
         lambda table, data, **write: services.add_hand(
-            table, services.perete_record(data.get("side")), **write),
+            table, services.perete_record(data.get("side"), services.letters_of(table.rules)),
+            **write),
     )
 
 

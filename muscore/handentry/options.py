@@ -31,10 +31,17 @@ REAL31_CHOICES = [
     ("figura", gettext_lazy("Figura (7 7 7 S/C/R)")),
     ("sota", gettext_lazy("Sota (7 7 7 S)")),
 ]
-PLAYERS_CHOICES = [
-    (4, gettext_lazy("4 (2 contra 2)")), (6, gettext_lazy("6 (3 contra 3)")),
-    (2, gettext_lazy("2 (cada uno para sí)")),
-]
+#: A new table's players and how they play (issue 37): by pairs, 4 (2 v 2) or 6 (3 v 3); or
+#: each for himself, 2 to 6 ("4i", "6i": four or six without partners; 2, 3 and 5 never
+#: have any). "4", "6" and "2" are read as they always were.
+TABLE_PAIRS = [("4", "4"), ("6", "6")]
+TABLE_ALONE = [("2", "2"), ("3", "3"), ("4i", "4"), ("5", "5"), ("6i", "6")]
+TABLE_PLAYERS_CHOICES = [*TABLE_PAIRS, *TABLE_ALONE]
+
+
+def table_players(value: str) -> tuple[int, bool]:
+    """A players choice ("4", "3", "6i") as (how many, each for himself)."""
+    return int(value.rstrip("i")), value not in ("4", "6")
 OPTION_KEYS = ("reyes", "target", "juegos", "real31")
 #: The perete option's field: "si" from the forms, "True" / "true" from a record's rules.
 PERETE_ON = frozenset({"si", "True", "true", "1"})

@@ -29,6 +29,27 @@ class Preset:
     perete: str = "no"  #: "si" where the seeds say the region plays perete (none do)
 
 
+@dataclass(frozen=True)
+class Seats:
+    """A common table by who sits at it: one tap sets how many play and how (the set-up's
+    players choice, :data:`muscore.handentry.options.TABLE_PLAYERS_CHOICES`)."""
+
+    slug: str
+    name: str | Promise
+    where: str | Promise  #: what it sets, for the button's second line
+    players: str  #: the players choice: "4", "3", "6i"...
+
+
+#: Individual play of 3 to 6 (issue 37; seed 000 sec. 3, "puede jugarse individualmente,
+#: entre dos o más jugadores, hasta un máximo de seis"): the tables people sit at.
+SEATS = (
+    Seats("tres-en-el-bar", gettext_lazy("Tres en el bar"),
+          gettext_lazy("3, cada uno por su cuenta"), "3"),
+    Seats("cinco-en-familia", gettext_lazy("Cinco en familia"),
+          gettext_lazy("5, cada uno por su cuenta"), "5"),
+    Seats("dos-parejas", gettext_lazy("Dos parejas"), gettext_lazy("4, 2 contra 2"), "4"),
+)
+
 PRESETS = (
     Preset("ocho-reyes", gettext_lazy("8 reyes a 40"), gettext_lazy("sin real"), 8, 40, "no"),
     Preset("cuatro-reyes-y-real", gettext_lazy("Cuatro reyes y real"),

@@ -133,26 +133,56 @@ OFFLINE_LANCES = ("grande", "chica", "pares", "fourth")
 
 def offline_names(names: Mapping[str, str], labels: Mapping[str, str]) -> dict[str, Any]:
     """The names of the buttons the hand entry draws without signal, as online (issue
-    30.4): per lance (OFFLINE_LANCES) and side, its opening buttons (envido, órdago,
-    another amount) and its answers as that side says them (quiero, no quiero), and the
-    lance's undo. The page names the answers by the side that answers the last bet;
-    `labels`, what each side's button shows ("Ana·Carla")."""
+    30.4): per lance (OFFLINE_LANCES) and side (each player in individual play), its
+    opening buttons (paso, envido, órdago, another amount) and its answers as that side
+    says them (quiero, no quiero), and the lance's undo. The page names the answers by
+    the side that answers the last bet; `labels`, what each side's button shows
+    ("Ana·Carla")."""
     out: dict[str, Any] = {}
     for key in OFFLINE_LANCES:
         to = _to(key)
         sides: dict[str, Any] = {}
-        for side in ("A", "B"):
+        for side in names:
             who = {"who": names[side], "lance": to}
             answers = answer_names(key, side, names)
             sides[side] = {
+                "paso": _("Paso de %(who)s %(lance)s") % who,
                 "envido": _("Envido de %(who)s %(lance)s") % who,
                 "ordago": _("Órdago de %(who)s %(lance)s") % who,
                 "amount": amount_name(labels[side], to),
                 "quiero": answers["quiero"],
                 "no_quiero": answers["no_quiero"],
             }
+            if len(names) == 2:
+                # By pairs the other side answers this side's bet: its quiero and no
+                # quiero, which the page names after the last bet it kept.
+                against = answer_names(key, other(side), names)
+                sides[side]["answer_quiero"] = against["quiero"]
+                sides[side]["answer_no_quiero"] = against["no_quiero"]
         lance = _("Juego o punto") if key == "fourth" else LANCE_NAMES.get(key, key)
         sides["undo"] = _("Deshacer el último paso (%(lance)s)") % {"lance": lance}
         sides["amount_field"] = _("Otra cantidad %(lance)s") % {"lance": to}
         out[key] = sides
     return out
+
+
+def talk_names(lance: str, side: str | None, names: Mapping[str, str]) -> dict[str, str]:
+    """Individual play: the names of the buttons of the player whose turn it is (`side`),
+    "Paso de Ana a la grande", "Envido de Ana a la grande"..., and of the lance's own
+    ("Todos pasan a la grande", its undo)."""
+    to = _to(lance)
+    out = {
+        "all_paso": _("Todos pasan %(lance)s") % {"lance": to},
+        "undo": undo_name(lance),
+    }
+    if side is None:
+        return out
+    who = {"who": names[side], "lance": to}
+    return {
+        **out,
+        **answer_names(lance, side, names),
+        "paso": _("Paso de %(who)s %(lance)s") % who,
+        "envido": _("Envido de %(who)s %(lance)s") % who,
+        "open_amount": _("Otra cantidad de %(who)s %(lance)s") % who,
+        "open_input": _("Piedras que envida %(who)s %(lance)s") % who,
+    }

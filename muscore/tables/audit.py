@@ -17,11 +17,12 @@ from django.utils.translation import ngettext
 
 from muscore import rules as rules_engine
 from muscore.handentry.taps import bet_words
-from muscore.handentry.words import LANCE_NAMES, side_names
+from muscore.handentry.words import LANCE_NAMES, Seating
 from muscore.permalink import hand_contexts
 from muscore.rules.contract import HandResultDict
 from muscore.tables import board
 from muscore.tables.models import Change
+from muscore.tables.recuento import seating
 
 LANCES = ("grande", "chica", "pares", "juego", "punto")
 ARROW = " -> "
@@ -54,7 +55,7 @@ def contexts(state: Mapping[str, Any]) -> Context:
 
 def describe_changes(changes: Sequence[Change], state: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every change, newest first, with its words and the raw records for a referee."""
-    players = list(state["players"])
+    players = Seating.of(list(state["players"]), state["rules"])
     known = contexts(state)
     dealt = board.dealt_numbers(state)
     return [describe(change, players, state["rules"], known, dealt)
@@ -169,8 +170,9 @@ def _seat_name(players: Sequence[str], seat: Any) -> str:
 
 
 def _side_words(players: Sequence[str], side: Any) -> str:
-    if side in board.SIDES:
-        return side_names(players, side)
+    seats = seating(players)
+    if side in seats.letters:
+        return seats.names(side)
     return str(_("nadie"))
 
 
@@ -179,7 +181,8 @@ def _lance_name(lance: str) -> str:
 
 
 def _score_words(score: Mapping[str, int]) -> str:
-    return f"{score.get('A', 0)}-{score.get('B', 0)}"
+    """Each side's piedras in side order: "5-2" (in individual play "5-2-0")."""
+    return "-".join(str(score.get(side, 0)) for side in sorted({"A", "B", *score}))
 
 
 def piedras_words(entry: Mapping[str, Any], players: Sequence[str]) -> str:
@@ -212,14 +215,19 @@ def bets_words(lance: Any, players: Sequence[str]) -> str:
     muscore.handentry.taps.bet_words; "2, quiero -> 2, no quiero" named nobody, 30.6)."""
     if not isinstance(lance, Mapping) or not lance.get("bets"):
         return str(_("paso"))
+    seats = seating(players)
     bets: list[tuple[str, int | str]] = [
         (str(bet.get("side")), bet["n"] if isinstance(bet.get("n"), int) else str(bet.get("n")))
         for bet in lance.get("bets") or []
-        if isinstance(bet, Mapping) and bet.get("side") in ("A", "B")
+        if isinstance(bet, Mapping) and bet.get("side") in seats.letters
     ]
-    labels = {side: _side_words(players, side) for side in ("A", "B")}
+    labels = {side: _side_words(players, side) for side in seats.letters}
     end = lance.get("end") if lance.get("end") in ("quiero", "no_quiero") else None
-    return ", ".join(bet_words(bets, end, labels))
+    if not seats.individual:
+        return ", ".join(bet_words(bets, end, labels))
+    out = lance.get("out")
+    left = [str(side) for side in out] if isinstance(out, list) else []
+    return ", ".join(bet_words(bets, end, labels, out=left))
 
 
 def _jugada_words(jugada: Any) -> str:
@@ -324,15 +332,16 @@ def _tantos(
 ) -> dict[str, int] | None:
     """The piedras each side got in this entry."""
     entry = record.get("piedras")
-    if isinstance(entry, Mapping) and entry.get("side") in board.SIDES:
+    sides = sorted(context[1]) if context is not None else list(board.SIDES)
+    if isinstance(entry, Mapping) and entry.get("side") in sides:
         n = entry.get("n")
-        got = {"A": 0, "B": 0}
+        got = dict.fromkeys(sides, 0)
         got[str(entry["side"])] = n if isinstance(n, int) else 0
         return got
     if result is None or context is None:
         return None
     before = context[1]
-    return {side: int(result["score"][side]) - int(before[side]) for side in board.SIDES}
+    return {side: int(result["score"][side]) - int(before[side]) for side in sides}
 
 
 def result_changes(

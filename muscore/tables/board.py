@@ -15,15 +15,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from muscore import rules as rules_engine
-from muscore.handentry.words import (
-    LANCE_NAMES,
-    join_words,
-    lance_word,
-    other,
-    side_names,
-    side_seats,
-)
-from muscore.tables.state import BoardState, ReplayedHand, Score, SideName, TableState, Vaca
+from muscore.handentry.words import Seating
+
+# The recuento in words lives in muscore.tables.recuento; the pages and their tests read
+# it as the board's.
+from muscore.tables.recuento import Players, scores_words, seating
+from muscore.tables.recuento import entry_lines as entry_lines
+from muscore.tables.recuento import final_line as final_line
+from muscore.tables.recuento import lie_text as lie_text
+from muscore.tables.recuento import perete_line as perete_line
+from muscore.tables.recuento import piedras_line as piedras_line
+from muscore.tables.recuento import recuento_lines as recuento_lines
+from muscore.tables.recuento import spoken_lines as spoken_lines
+from muscore.tables.state import BoardState, ReplayedHand, SideName, TableState, Vaca
 
 SIDES: tuple[SideName, SideName] = ("A", "B")
 PIEDRAS_PER_AMARRACO = 5
@@ -66,20 +70,27 @@ def postre(mano: int, players: int) -> int:
     return (mano - 1) % players
 
 
+def table_seating(state: Mapping[str, Any]) -> Seating:
+    """A table state's seating: its names under its rules."""
+    return Seating.of(list(state["players"]), state["rules"])
+
+
 CHART_WIDTH = 320
 CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 26, 8, 8, 18
 CHART_TICK_GAP = 16  # the x axis' labels, at least this far apart (two digits at 10 px)
 
 
 def chart(
-    scores: Sequence[Score],
+    scores: Sequence[Mapping[str, Any]],
     target: int,
     *,
     breaks: Sequence[int] = (),
     height: int = 130,
     dealt: Sequence[bool] | None = None,
+    letters: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Both sides' score over the hands, for an inline SVG with axes and the dentro line.
+    """Every side's score over the hands, for an inline SVG with axes and the dentro line
+    (`letters`: the sides, A and B unless the scores say more).
 
     `scores` are the scores after each entry, from 0-0. `breaks` are the counts of
     entries after which a juego was won: the next juego starts again at 0-0, drawn as a
@@ -111,17 +122,18 @@ def chart(
 
     ends = [b for b in sorted(set(breaks)) if 0 < b < len(scores)]
     starts = [0, *ends]
+    sides = list(letters or (scores[0] if scores else SIDES))
+    zero = dict.fromkeys(sides, 0)
     segments = []
     for k, start in enumerate(starts):
         stop = ends[k] if k < len(ends) else len(scores)
-        series = [(start, {"A": 0, "B": 0})] + [(i + 1, scores[i]) for i in range(start, stop)]
-        segments.append(
-            {
-                side.lower(): " ".join(f"{x(i)},{y(s[side])}" for i, s in series)
-                for side in SIDES
-            }
-        )
-    last = scores[-1] if scores else {"A": 0, "B": 0}
+        series = [(start, zero)] + [(i + 1, scores[i]) for i in range(start, stop)]
+        lines = {side: " ".join(f"{x(i)},{y(s[side])}" for i, s in series) for side in sides}
+        segments.append({
+            **{side.lower(): line for side, line in lines.items()},
+            "lines": [{"side": side, "points": line} for side, line in lines.items()],
+        })
+    last = scores[-1] if scores else zero
     # Labels every 5 hands (10, 20... on a long vaca), at least CHART_TICK_GAP apart: the
     # last hand's label stays, the one before it goes if too near ("35" over "36").
     per_hand = (plot_right - plot_left) / steps
@@ -140,6 +152,7 @@ def chart(
         "b": segments[-1]["b"],
         "a_end": {"x": x(len(scores)), "y": y(last["A"])},
         "b_end": {"x": x(len(scores)), "y": y(last["B"])},
+        "ends": [{"side": side, "x": x(len(scores)), "y": y(last[side])} for side in sides],
         "dentro": dentro_from(target),
         "dentro_y": y(dentro_from(target)),
         "target": target,
@@ -150,143 +163,6 @@ def chart(
         "label_y": height - 4,
         "hands": hands,
     }
-
-
-def _step_text(step: Mapping[str, Any], names: str | None, *, alone: bool = False) -> str:
-    lance = LANCE_NAMES.get(step["lance"], step["lance"])
-    side = step["side"]
-    points = step["points"]
-    score = step["score"][side]
-    why = step.get("why")
-    who = f"{names} " if names else ""
-    params = {"lance": lance, "who": who, "points": points, "score": score}
-    if why == "deje":
-        return _("%(lance)s: deje, %(who)s+%(points)s, %(score)s") % params
-    if why == "quiero":
-        stake = step.get("stake")
-        extra = points - stake if isinstance(stake, int) else 0
-        if isinstance(stake, int) and extra > 0:
-            params.update(stake=stake, extra=extra)
-            if step["lance"] == "punto":
-                # The punto's extra 1 is the punto itself, not a jugada (issue 19.7).
-                return (
-                    _("%(lance)s: %(who)s+%(points)s (%(stake)s querido y %(extra)s del punto), "
-                      "%(score)s") % params
-                )
-            return (
-                _("%(lance)s: %(who)s+%(points)s (%(stake)s querido y %(extra)s de jugadas), "
-                  "%(score)s") % params
-            )
-        return _("%(lance)s: %(who)s+%(points)s querido, %(score)s") % params
-    if why == "no_quiero":
-        return _("%(lance)s: %(who)s+%(points)s (no quisieron), %(score)s") % params
-    if why == "solo":
-        # A side of one player (a table of two) is "él", not "ellos" (issue 30.4).
-        if alone:
-            return _("%(lance)s: %(who)s+%(points)s (solo él tiene), %(score)s") % params
-        return _("%(lance)s: %(who)s+%(points)s (solo ellos tienen), %(score)s") % params
-    if why == "mentira":
-        return _("%(lance)s: %(who)s+%(points)s (por la mentira), %(score)s") % params
-    return _("%(lance)s: %(who)s+%(points)s, %(score)s") % params
-
-
-def final_line(result: Mapping[str, Any]) -> str:
-    """The score the hand left, "Queda 2–40.", as the engine counted it (not capped:
-    docs/rules.md); "" after an accepted órdago, whose score says nothing."""
-    score = result.get("score") or {}
-    if "A" not in score or "B" not in score or result.get("ordago"):
-        return ""
-    return str(_("Queda %(a)s–%(b)s") % {"a": score["A"], "b": score["B"]} + ".")
-
-
-def spoken_lines(result: Mapping[str, Any], players: Sequence[str]) -> list[str]:
-    """One hand's count as it is read aloud ("Cantar el recuento"), one sentence an
-    utterance: the written recuento word for word, in its order and with its totals
-    (issue 38.1: the engine's recuento, dejes first as they are paid when said, "ganan
-    el juego" where the juego is won), then the score it left ("Queda 2–40.") that the
-    board shows under it."""
-    lines = recuento_lines(result, players)
-    final = final_line(result)
-    return [*lines, final] if final else lines
-
-
-def lie_text(lie: Mapping[str, Any], result: Mapping[str, Any], players: Sequence[str]) -> str:
-    """Who lied and what it cost, one sentence (the board, the history and the calculator).
-
-    `lie` is an entry of the result's "lies" ({"seat", "lance", "side"}); the cost is
-    the piedras of the lance's "mentira" step, when the lance was counted.
-    """
-    lance, side = lie["lance"], lie["side"]
-    against = other(side)
-    steps = result.get("recuento") or []
-    step = next((s for s in steps if s["lance"] == lance and s.get("why") == "mentira"), None)
-    cost = ""
-    if step:
-        cost = ngettext(
-            " (%(points)s piedra para %(other)s)", " (%(points)s piedras para %(other)s)",
-            step["points"],
-        ) % {"points": step["points"], "other": side_names(players, against)}
-    # A side of two or three players "pierden"; a player alone (a table of two) "pierde".
-    members = max(1, len(players) // 2)
-    if lance == "pares":
-        text = ngettext(
-            "%(name)s dijo pares y no los tiene: el lance es para %(other)s, y %(side)s "
-            "pierde lo apostado%(cost)s.",
-            "%(name)s dijo pares y no los tiene: el lance es para %(other)s, y %(side)s "
-            "pierden lo apostado%(cost)s.",
-            members,
-        )
-    else:
-        text = ngettext(
-            "%(name)s dijo juego y no lo tiene: el lance es para %(other)s, y %(side)s "
-            "pierde lo apostado%(cost)s.",
-            "%(name)s dijo juego y no lo tiene: el lance es para %(other)s, y %(side)s "
-            "pierden lo apostado%(cost)s.",
-            members,
-        )
-    seat = lie["seat"]
-    return text % {
-        "name": players[seat] if seat < len(players) else str(seat),
-        "other": side_names(players, against),
-        "side": side_names(players, side),
-        "cost": cost,
-    }
-
-
-def piedras_line(result: Mapping[str, Any], players: Sequence[str]) -> str:
-    """A piedras entry tapped by hand: "Piedras a mano: Ana y Carla +5, 12."."""
-    entry = result["piedras"]
-    side = entry.get("side")
-    n = int(entry.get("n", 0))
-    score = int((result.get("score") or {}).get(side, 0))
-    params = {
-        "names": side_names(players, side) if side in SIDES else str(side),
-        "n": f"+{n}" if n > 0 else f"−{-n}",
-        "score": score,
-    }
-    if n < 0 and score == 0 and not any(
-        step.get("points") for step in result.get("recuento") or []
-    ):
-        return str(_("Piedras a mano: %(names)s %(n)s, pero ya estaban a 0.") % params)
-    if result.get("winner") == side:
-        if len(players) == 2:
-            return str(_("Piedras a mano: %(names)s %(n)s, %(score)s: gana el juego.") % params)
-        return str(_("Piedras a mano: %(names)s %(n)s, %(score)s: ganan el juego.") % params)
-    return str(_("Piedras a mano: %(names)s %(n)s, %(score)s.") % params)
-
-
-def perete_line(result: Mapping[str, Any], players: Sequence[str]) -> str:
-    """A perete noted: "Perete de Ana y Carla: 1 piedra, 13." (": ganan el juego.")."""
-    side = result["perete"].get("side")
-    params = {
-        "names": side_names(players, side) if side in SIDES else str(side),
-        "score": int((result.get("score") or {}).get(side, 0)),
-    }
-    if result.get("winner") == side:
-        if len(players) == 2:
-            return str(_("Perete de %(names)s: 1 piedra, %(score)s: gana el juego.") % params)
-        return str(_("Perete de %(names)s: 1 piedra, %(score)s: ganan el juego.") % params)
-    return str(_("Perete de %(names)s: 1 piedra, %(score)s.") % params)
 
 
 def _entry_of(hand: Mapping[str, Any], key: str) -> bool:
@@ -311,99 +187,17 @@ def is_dealt(hand: Mapping[str, Any]) -> bool:
     return not (is_piedras(hand) or is_perete(hand))
 
 
-def _step_lines(
-    steps: Sequence[Mapping[str, Any]], result: Mapping[str, Any], players: Sequence[str]
-) -> list[str]:
-    """recuento_lines' sentences of the steps, then of an accepted órdago. A table of two:
-    each side is one player, who "gana", not "ganan" (issue 30.4)."""
-    winner, ordago = result.get("winner"), result.get("ordago")
-    alone = len(players) == 2
-    lines = []
-    for i, step in enumerate(steps):
-        side = step["side"]
-        text = _step_text(step, side_names(players, side), alone=alone)
-        if winner and not ordago and i == len(steps) - 1 and side == winner:
-            if alone:
-                text = _("%(text)s: gana el juego") % {"text": text}
-            else:
-                text = _("%(text)s: ganan el juego") % {"text": text}
-        lines.append(text + ".")
-    if ordago:
-        params = {"lance": lance_word(ordago["lance"]),
-                  "names": side_names(players, ordago["side"])}
-        if alone:
-            lines.append(_("Órdago a %(lance)s querido: lo gana %(names)s, que gana el juego.")
-                         % params)
-        else:
-            lines.append(_("Órdago a %(lance)s querido: lo ganan %(names)s, que ganan el juego.")
-                         % params)
-    return lines
-
-
-def recuento_lines(
-    result: Mapping[str, Any], players: Sequence[str], *, lies: bool = True
-) -> list[str]:
-    """The result of one hand as the table says it, one sentence per step.
-
-    "Grande: Ana y Carla +1, 39. Chica: Ana y Carla +1, 40: ganan el juego. Pares y
-    juego no se cuentan." Every line names its side: lines are read one at a time (a
-    numbered list, a glance at the board), so "Chica: +1" alone says nobody. Then who
-    lied and what it cost (`lies=False` leaves that to a page that shows it apart).
-    """
-    if isinstance(result.get("piedras"), Mapping):
-        return [piedras_line(result, players)]
-    if isinstance(result.get("perete"), Mapping):
-        return [perete_line(result, players)]
-    lines: list[str] = []
-    steps = list(result.get("recuento") or [])
-    winner = result.get("winner")
-    ended_by = result.get("ended_by")
-    ordago = result.get("ordago")
-    lines.extend(_step_lines(steps, result, players))
-    if not steps and not ordago:
-        lines.append(_("Nadie se lleva nada."))
-    if winner:
-        order = list((result.get("lances") or {}).keys())
-        last_lance = (
-            ordago["lance"] if ordago else (steps[-1]["lance"] if steps else None)
-        )
-        if last_lance in order:
-            # A lance settled by its deje was paid when it was said: it is not among those
-            # left uncounted ("Chica, pares y punto no se cuentan" after a chica deje).
-            settled = {s["lance"] for s in steps if s.get("why") == "deje"}
-            rest = [lance for lance in order[order.index(last_lance) + 1:]
-                    if lance not in settled]
-            if rest:
-                words = join_words([str(LANCE_NAMES.get(rest[0], rest[0])),
-                                    *[lance_word(lance) for lance in rest[1:]]])
-                params = {"lances": words}
-                # "Juego no se cuenta", "Pares y juego no se cuentan": one lance or more.
-                if ended_by == "recuento":
-                    lines.append(ngettext("%(lances)s no se cuenta.", "%(lances)s no se cuentan.",
-                                          len(rest)) % params)
-                else:
-                    lines.append(ngettext("%(lances)s no se juega.", "%(lances)s no se juegan.",
-                                          len(rest)) % params)
-    if lies:
-        lines.extend(lie_text(lie, result, players) for lie in result.get("lies") or [])
-    return lines
-
-
-def entry_lines(hand: Mapping[str, Any], players: Sequence[str]) -> list[str]:
-    """What one replayed entry of a vaca did, in the table's words (a hand's recuento)."""
-    return recuento_lines(hand.get("result") or {}, players)
-
-
 def current_juego(vaca: Vaca) -> dict[str, Any]:
     """The juego being played in a vaca: its number, score and the hands so far."""
     hands = list(vaca.get("hands") or [])
+    zero = dict.fromkeys(vaca.get("juegos") or SIDES, 0)
     if not hands:
-        return {"number": 1, "score": {"A": 0, "B": 0}, "hands": [], "first_index": 0}
+        return {"number": 1, "score": zero, "hands": [], "first_index": 0}
     last = hands[-1]
     if last.get("winner"):
         return {
             "number": last["juego"] + 1,
-            "score": {"A": 0, "B": 0},
+            "score": zero,
             "hands": [],
             "first_index": len(hands),
         }
@@ -417,26 +211,29 @@ def current_juego(vaca: Vaca) -> dict[str, Any]:
     }
 
 
-def juegos_results(vaca: Vaca, players: Sequence[str]) -> list[dict[str, Any]]:
+def juegos_results(vaca: Vaca, players: Players) -> list[dict[str, Any]]:
     """Each juego won in a vaca: who won it and the final score as the engine counted
     it, past the target too (docs/rules.md, issue 38.2: a tap of 5 at 36 won it 41-17,
-    as the API, the export and the calculator say)."""
+    as the API, the export and the calculator say). In individual play the others'
+    piedras follow the winner's in seat order: "41–17–3"."""
     out = []
     for hand in vaca.get("hands") or []:
         if winner := hand["winner"]:
             result = hand.get("result") or {}
-            score = {"A": int(hand["score"]["A"]), "B": int(hand["score"]["B"])}
-            won, lost = (score["A"], score["B"]) if winner == "A" else (score["B"], score["A"])
+            score = {side: int(str(points)) for side, points in hand["score"].items()}
+            seats = seating(players, score)
+            rest = [score[side] for side in score if side != winner]
             out.append(
                 {
                     "juego": hand["juego"],
                     "winner": winner,
-                    "names": side_names(players, winner),
+                    "names": seats.names(winner),
+                    "alone": seats.alone,  # one player: "irabazi du", not "dute" (eu)
                     "score": score,
                     # The winner's score first, as a title says who won (issue 19.5).
                     # Word joiners keep "42–2" whole when the line wraps.
-                    "a": f"{won}\u2060",
-                    "b": f"\u2060{lost}",
+                    "a": f"{score[winner]}\u2060",
+                    "b": "–".join(f"\u2060{lost}" for lost in rest),
                     # An órdago ends the juego where it stood: the score says nothing.
                     "ordago": result.get("ended_by") == "ordago" or bool(result.get("ordago")),
                 }
@@ -450,6 +247,7 @@ def board(state: BoardState) -> dict[str, Any]:
     the last finished vaca's hands are there when the board shows its end."""
     players: list[str] = list(state["players"])
     rules: Mapping[str, Any] = state["rules"]
+    seats = table_seating(state)
     n = len(players)
     target = int(rules.get("target", 40))
     needed = int(rules.get("juegos", 2))
@@ -457,30 +255,35 @@ def board(state: BoardState) -> dict[str, Any]:
     juego = current_juego(vaca)
     vaca_won = vaca.get("winner")
     next_mano = int(vaca["next_mano"])
-    sides = _sides(players, vaca, juego, target, needed)
+    sides = _sides(seats, vaca, juego, target, needed)
     hands = list(vaca.get("hands") or [])
     first_hand = int(vaca.get("first_hand", 1))
     last_hand = None
     if hands:
-        last_hand = _last_hand(hands, first_hand, players)
+        last_hand = _last_hand(hands, first_hand, seats)
     elif (ended := state.get("last_finished")) and ended.get("hands"):
         # The last hand played ended the last vaca: the board still shows its recuento.
         last_hand = _last_hand(
-            ended["hands"], int(ended.get("first_hand", 1)), players
+            ended["hands"], int(ended.get("first_hand", 1)), seats
         )
     finished_count = len(state.get("finished") or [])
-    names = {side: side_names(players, side) for side in SIDES}
+    names = {side: seats.names(side) for side in seats.letters}
     ended_vaca = state.get("last_finished")
     return {
         "players": players,
         "rules": rules,
+        "individual": seats.individual,
+        "alone": seats.alone,
         "target": target,
         "dentro_from": dentro_from(target),
         "juegos_needed": needed,
         "sides": sides,
+        # "12–30", or "12–30–7" in individual play: the page's title.
+        "points": "–".join(str(side["piedras"]["points"]) for side in sides),
+        "everyone": seats.names_all(),
         "juego": juego,
         "vaca_winner": vaca_won,
-        "vaca_winner_names": side_names(players, vaca_won) if vaca_won else "",
+        "vaca_winner_names": seats.names(vaca_won) if vaca_won else "",
         "mano": {"seat": next_mano, "name": players[next_mano]},
         "postre": {"seat": postre(next_mano, n), "name": players[postre(next_mano, n)]},
         "chart": with_legend(
@@ -488,12 +291,13 @@ def board(state: BoardState) -> dict[str, Any]:
                 [h["score"] for h in juego["hands"]],
                 target,
                 dealt=[is_dealt(h) for h in juego["hands"]],
+                letters=seats.letters,
             ),
-            players,
+            seats,
         ),
         "last_hand": last_hand,
         "next_number": first_hand + len(hands),
-        "juegos_results": juegos_results(vaca, players),
+        "juegos_results": juegos_results(vaca, seats),
         # One entry per finished vaca: a full table has a hundred or more, so each side's
         # names are worded once.
         "finished": [
@@ -506,7 +310,7 @@ def board(state: BoardState) -> dict[str, Any]:
         ],
         "tally": vacas_tally(state),
         "vaca_end": (
-            shown_vaca_end(ended_vaca, finished_count, players, rules)
+            shown_vaca_end(ended_vaca, finished_count, seats, rules)
             if not hands and ended_vaca
             else None
         ),
@@ -515,20 +319,20 @@ def board(state: BoardState) -> dict[str, Any]:
 
 
 def _sides(
-    players: list[str], vaca: Vaca, juego: dict[str, Any], target: int, needed: int
+    seats: Seating, vaca: Vaca, juego: dict[str, Any], target: int, needed: int
 ) -> list[dict[str, Any]]:
-    """Each side's part of the board: names and seats, piedras, juegos, the vaca won."""
+    """Each side's part of the board (each player's in individual play): names and
+    seats, piedras, juegos, the vaca won."""
     sides = []
-    for side in SIDES:
+    for side in seats.letters:
         points = juego["score"][side]
-        won = vaca["juegos"][side]
+        juegos: Mapping[str, Any] = vaca["juegos"]
+        won = juegos[side]
         sides.append(
             {
                 "side": side,
-                "names": side_names(players, side),
-                "seats": [
-                    {"seat": s, "name": players[s]} for s in side_seats(side, len(players))
-                ],
+                "names": seats.names(side),
+                "seats": [{"seat": s, "name": seats.players[s]} for s in seats.seats(side)],
                 "piedras": piedras(points),
                 "dentro": is_dentro(points, target),
                 "juegos": won,
@@ -540,7 +344,7 @@ def _sides(
 
 
 def _last_hand(
-    hands: Sequence[ReplayedHand], first_hand: int, players: list[str]
+    hands: Sequence[ReplayedHand], first_hand: int, players: Seating
 ) -> dict[str, Any]:
     """The board's last hand: its number, its recuento, who won, whether tapped piedras
     or a perete."""
@@ -549,16 +353,17 @@ def _last_hand(
     return {
         "number": first_hand + len(hands) - 1,
         "lines": recuento_lines(result, players),
-        "final": final_line(result),
+        "final": final_line(result, players),
         "winner": last.get("winner"),
         "piedras": is_piedras(last),
         "perete": is_perete(last),
     }
 
 
-def with_legend(shown: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
+def with_legend(shown: dict[str, Any], seats: Seating) -> dict[str, Any]:
     """The chart with its legend: each side's colour and names."""
-    shown["legend"] = [{"side": side, "names": side_names(players, side)} for side in SIDES]
+    shown["legend"] = [{"side": side, "names": seats.names(side)} for side in seats.letters]
+    shown["individual"] = seats.individual  # "each player's score", not "each side's"
     return shown
 
 
@@ -567,15 +372,15 @@ def vacas_tally(state: BoardState | TableState) -> dict[str, Any] | None:
     finished = [v for v in state.get("finished") or [] if v.get("winner")]
     if not finished:
         return None
-    players = list(state["players"])
+    seats = table_seating(state)
     return {
         "sides": [
             {
                 "side": side,
-                "names": side_names(players, side),
+                "names": seats.names(side),
                 "won": sum(1 for v in finished if v["winner"] == side),
             }
-            for side in SIDES
+            for side in seats.letters
         ],
         "played": len(finished),
     }
@@ -589,18 +394,17 @@ def vaca_end(state: TableState, number: int) -> dict[str, Any] | None:
     finished = list(state.get("finished") or [])
     if not 1 <= number <= len(finished):
         return None
-    return shown_vaca_end(finished[number - 1], number, state["players"], state["rules"])
+    return shown_vaca_end(finished[number - 1], number, table_seating(state), state["rules"])
 
 
 def shown_vaca_end(
-    vaca: Vaca, number: int, players: Sequence[str], rules: Mapping[str, Any]
+    vaca: Vaca, number: int, seats: Seating, rules: Mapping[str, Any]
 ) -> dict[str, Any] | None:
     """The end of `vaca`, the table's vaca `number`, as its screen shows it (see vaca_end);
     None when it has no winner."""
     winner = vaca["winner"]
     if winner is None:
         return None
-    players = list(players)
     target = int(rules.get("target", 40))
     hands = list(vaca.get("hands") or [])
     breaks = [i + 1 for i, hand in enumerate(hands) if hand.get("winner")]
@@ -608,9 +412,13 @@ def shown_vaca_end(
     return {
         "number": number,
         "winner": winner,
-        "names": side_names(players, winner),
-        "juegos_won": vaca.get("juegos") or {"A": 0, "B": 0},
-        "juegos": juegos_results(vaca, players),
+        "names": seats.names(winner),
+        "alone": seats.alone,
+        "juegos_won": vaca.get("juegos") or seats.zero(),
+        # In individual play each player's juegos by name: "Ana 2, Bruno 1 y Carla 0".
+        "juegos_words": scores_words(vaca.get("juegos") or seats.zero(), seats)
+        if seats.individual else "",
+        "juegos": juegos_results(vaca, seats),
         "hands": len(hands),
         "first_hand": first,
         "last_hand": first + len(hands) - 1,
@@ -621,8 +429,9 @@ def shown_vaca_end(
                 breaks=breaks,
                 height=170,
                 dealt=[is_dealt(h) for h in hands],
+                letters=seats.letters,
             ),
-            players,
+            seats,
         ),
     }
 
@@ -664,6 +473,7 @@ def dealt_numbers(state: Mapping[str, Any]) -> Callable[[int], int]:
 def history(state: TableState) -> list[dict[str, Any]]:
     """Every hand of the table, newest first, with its recuento and its juego/vaca result."""
     players = list(state["players"])
+    seats = table_seating(state)
     vacas = [*(state.get("finished") or []), state["current"]]
     out: list[dict[str, Any]] = []
     # The number a player reads counts hands dealt: piedras taps are entries, not hands.
@@ -683,11 +493,11 @@ def history(state: TableState) -> list[dict[str, Any]]:
                     "mano": players[hand["mano"]] if "mano" in hand else "",
                     "score": hand.get("score"),
                     "winner": hand.get("winner"),
-                    "winner_names": side_names(players, won) if (won := hand["winner"]) else "",
-                    "vaca_winner_names": side_names(players, vaca_won)
+                    "winner_names": seats.names(won) if (won := hand["winner"]) else "",
+                    "vaca_winner_names": seats.names(vaca_won)
                     if is_last_of_vaca and (vaca_won := vaca["winner"])
                     else "",
-                    "lines": entry_lines(hand, players),
+                    "lines": entry_lines(hand, seats),
                     "piedras": is_piedras(hand),
                     "perete": is_perete(hand),
                 }
@@ -704,7 +514,7 @@ def history_groups(
     Vacas and juegos come newest first too; each vaca says who won it, each juego
     its final score, so the evening reads top-down as it was played bottom-up.
     """
-    players = list(state["players"])
+    seats = table_seating(state)
     vacas = [*(state.get("finished") or []), state["current"]]
     groups: list[dict[str, Any]] = []
     for hand in hands:
@@ -715,8 +525,10 @@ def history_groups(
                 {
                     "number": hand["vaca"],
                     "winner": winner,
-                    "names": side_names(players, winner) if winner else "",
-                    "juegos_won": vaca.get("juegos") or {"A": 0, "B": 0},
+                    "names": seats.names(winner) if winner else "",
+                    "juegos_won": vaca.get("juegos") or seats.zero(),
+                    "juegos_words": scores_words(vaca.get("juegos") or seats.zero(), seats)
+                    if seats.individual else "",
                     "juegos": [],
                 }
             )
@@ -726,5 +538,7 @@ def history_groups(
         if hand.get("winner_names"):
             juegos[-1]["winner_names"] = hand["winner_names"]
             juegos[-1]["score"] = hand["score"]
+            # Every player's piedras, the winner's among them, in individual play.
+            juegos[-1]["points"] = "–".join(str(p) for p in (hand["score"] or {}).values())
         juegos[-1]["hands"].append(hand)
     return groups

@@ -32,7 +32,7 @@ from muscore import rules as rules_engine
 from muscore.errors import MuscoreError
 from muscore.handentry.cards import CARD_VALUES, JUEGO_CHOICES, PARES_CHOICES
 from muscore.handentry.corrections import as_entered
-from muscore.handentry.presets import PRESETS
+from muscore.handentry.presets import PRESETS, SEATS
 from muscore.handentry.taps import EntryError
 from muscore.htmx import HtmxHttpRequest
 from muscore.messages import page_message
@@ -174,7 +174,8 @@ def new_table(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("tables:edit_board", table.id, table.edit_key)
     status = 400 if form.errors else 200
-    return render(request, "tables/new.html", {"form": form, "presets": PRESETS}, status=status)
+    context = {"form": form, "presets": PRESETS, "seats_presets": SEATS}
+    return render(request, "tables/new.html", context, status=status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -461,7 +462,7 @@ def piedras(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     side = request.POST.get("side", "")
     raw = request.POST.get("n", "")
     n: Any = int(raw) if raw.lstrip("-").isdigit() and len(raw) < 5 else raw
-    valid = side in ("A", "B") and isinstance(n, int)
+    valid = side in services.ALL_LETTERS and isinstance(n, int)
     return _board_entry(
         request, table_id, key,
         lambda table, **write: services.add_piedras(table, side, n, **write),
@@ -479,8 +480,9 @@ def perete(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     side = request.POST.get("side", "")
     return _board_entry(
         request, table_id, key,
-        lambda table, **write: services.add_hand(table, services.perete_record(side), **write),
-        f"perete{side}" if side in ("A", "B") else None,
+        lambda table, **write: services.add_hand(
+            table, services.perete_record(side, services.letters_of(table.rules)), **write),
+        f"perete{side}" if side in services.ALL_LETTERS else None,
     )
 
 
@@ -625,7 +627,8 @@ def hand(
         "table": table,
         "entry": entry,
         "result": result,
-        "lines": board.recuento_lines(result, state["players"]) if result else [],
+        "lines": board.recuento_lines(result, entry.seating) if result else [],
+        "final": board.final_line(result, entry.seating) if result else "",
         "engine_error": engine_error,
         "conflict": conflict,
         "missing_lances": missing_lances,
@@ -673,6 +676,7 @@ def _shown_hand(table: Table, hand: StoredHand) -> dict[str, Any] | None:
         "dealt": services.dealt_number(table, hand["number"]),
         "score": result["score"],
         "lines": board.recuento_lines(result, table.players),
+        "final": board.final_line(result, table.players) if len(result["score"]) > 2 else "",
     }
 
 
@@ -769,4 +773,4 @@ def edit_manifest(request: HttpRequest, table_id: str, key: str) -> HttpResponse
 
 def _table_name(table: Table) -> str:
     sides = board.board(services.board_state(table))["sides"]
-    return f"{sides[0]['names']} – {sides[1]['names']}"
+    return " – ".join(side["names"] for side in sides)

@@ -228,7 +228,7 @@
   // --- the presets: toggle buttons ----------------------------------------------------
   // A preset is chosen (aria-pressed) while the form's options are the ones it fills:
   // said to a screen reader and shown; a changed option unchooses it (issue 30.6).
-  var PRESET_FIELDS = ["reyes", "target", "real31", "perete"];
+  var PRESET_FIELDS = ["players", "reyes", "target", "real31", "perete"];
   function fieldValue(form, name) {
     var checked = form.querySelector('input[name="' + name + '"]:checked');
     if (checked) return checked.value;

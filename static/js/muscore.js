@@ -228,19 +228,37 @@
     form.addEventListener("input", names);
     names();
     function sync() {
-      // The seats of the table chosen (2, 4 or 6): the other names and manos are hidden.
+      // The seats of the table chosen (2 to 6; "4i", "6i": four or six each for himself):
+      // the other names and manos are hidden.
       var checked = form.querySelector('input[name="players"]:checked');
-      var count = checked ? Number(checked.value) : 4;
+      var value = checked ? checked.value : "4";
+      var count = parseInt(value, 10) || 4;
+      var alone = value !== "4" && value !== "6";
       form.querySelectorAll(".name-row[data-seat]").forEach(function (row) {
         row.hidden = Number(row.getAttribute("data-seat")) >= count;
       });
       form.querySelectorAll('input[name="mano"]').forEach(function (radio) {
         if (radio.value !== "random") radio.closest("label").hidden = Number(radio.value) >= count;
       });
-      // A table of two has no partners: its own words on who sits where (issue 30.4).
-      form.querySelectorAll("[data-seat-note]").forEach(function (note) {
-        note.hidden = (note.getAttribute("data-seat-note") === "two") !== (count === 2);
+      // Each for himself, every seat is its own side (A, B, C...); by pairs A, B, A, B.
+      form.querySelectorAll("[data-side-tag]").forEach(function (tag) {
+        var side = tag.getAttribute(alone ? "data-alone" : "data-pairs");
+        tag.textContent = side;
+        tag.className = "side-tag side-" + side;
       });
+      form.querySelectorAll("input[data-alone-placeholder]").forEach(function (input) {
+        if (!input.hasAttribute("data-pairs-placeholder")) {
+          input.setAttribute("data-pairs-placeholder", input.getAttribute("placeholder") || "");
+        }
+        input.setAttribute("placeholder", input.getAttribute(alone ? "data-alone-placeholder" : "data-pairs-placeholder"));
+      });
+      // A table of two, or each for himself, has no partners: its own words on who sits
+      // where (issue 30.4, issue 37).
+      form.querySelectorAll("[data-seat-note]").forEach(function (note) {
+        var kind = note.getAttribute("data-seat-note");
+        note.hidden = kind !== (count === 2 ? "two" : alone ? "alone" : "pairs");
+      });
+      names();
     }
     form.addEventListener("change", sync);
     sync();
@@ -553,7 +571,7 @@
   // in the hidden field "taps". The server replays them through the same draft when the
   // hand is sent; a tap it cannot take sends the hand back to the phone, filled in, with
   // the reason.
-  var ACT = /^(bet|end|pop|clear):/;
+  var ACT = /^(bet|end|pop|clear|paso):/;
 
   function isOffline() {
     return !navigator.onLine || document.documentElement.classList.contains("is-offline");
@@ -601,34 +619,55 @@
     return (names[key] && names[key][side] && names[key][side][what]) || "";
   }
 
+  // Each side's short label by letter (every player's in individual play).
+  function offlineLabels() {
+    var t = offlineWords();
+    try {
+      return JSON.parse(t("labels") || "{}");
+    } catch (error) {
+      return { A: t("label-a"), B: t("label-b") };
+    }
+  }
+
+  // Individual play (issue 37): the table talks player by player, and the page without
+  // signal cannot know whose turn it is (who holds pares, who left): every player gets his
+  // words, and the server replays them in turn through the engine when the hand is sent.
+  function isIndividual() {
+    return !!document.querySelector("[data-offline-words][data-individual]");
+  }
+
   // What was tapped in a lance, said back as tapped (the server says the rest).
   function sayTaps(live) {
     var t = offlineWords();
     var names = offlineNames();
-    var labels = { A: t("label-a"), B: t("label-b") };
+    var labels = offlineLabels();
     var taps = tapsField(live).value.split(/\s+/).filter(Boolean);
     live.querySelectorAll("[data-offline-said]").forEach(function (said) {
       var lance = said.getAttribute("data-offline-said");
       var words = taps.filter(function (act) { return act.split(":")[1] === lance; }).map(function (act) {
         var parts = act.split(":");
-        if (parts[0] === "end") return t(parts[2] === "quiero" ? "w-quiero" : "w-no-quiero");
+        var answer = t(parts[2] === "quiero" ? "w-quiero" : "w-no-quiero");
+        if (parts[0] === "end" && parts[3]) return labels[parts[3]] + ": " + answer;
+        if (parts[0] === "end") return answer;
         if (parts[0] === "pop") return t("t-undo");
+        if (parts[0] === "paso") return (parts[2] ? labels[parts[2]] + ": " : "") + t("w-paso");
         var what = parts[3] === "ordago" ? t("w-ordago") : format(t("w-envido"), { n: parts[3] });
         return labels[parts[2]] + ": " + what;
       });
       said.textContent = words.length ? words.join(" · ") + " " + t("t-pending") : "";
       said.hidden = !words.length;
-      // Quiero and no quiero are said by the side that answers the last bet.
+      // Quiero and no quiero are named after the last bet, by the names the server wrote
+      // for an answer to that side's bet (who answers is the server's to say).
       var bets = taps.filter(function (act) {
         var parts = act.split(":");
         return parts[0] === "bet" && parts[1] === lance;
       });
-      var answering = bets.length ? (bets[bets.length - 1].split(":")[2] === "A" ? "B" : "A") : "";
+      var bettor = bets.length ? bets[bets.length - 1].split(":")[2] : "";
       var section = said.closest("section[data-lance]");
-      if (!section) return;
+      if (!section || isIndividual()) return;
       ["quiero", "no_quiero"].forEach(function (end) {
         var button = section.querySelector('[data-offline-tap="end:' + lance + ':' + end + '"]');
-        var name = answering ? nameOf(names, lance, answering, end) : "";
+        var name = bettor ? nameOf(names, lance, bettor, "answer_" + end) : "";
         if (!button) return;
         if (name) button.setAttribute("aria-label", name);
         else button.removeAttribute("aria-label");
@@ -642,7 +681,7 @@
     live.setAttribute("data-offline-entry", "");
     var t = offlineWords();
     var names = offlineNames();
-    var labels = { A: t("label-a"), B: t("label-b") };
+    var labels = offlineLabels();
     live.querySelectorAll("section[data-lance]").forEach(function (section) {
       var lance = section.getAttribute("data-lance");
       var key = lance === "juego" || lance === "punto" ? "fourth" : lance;
@@ -657,6 +696,10 @@
       if (key === "pares") title.textContent = t("t-pares");
       var add = function (node) { section.insertBefore(node, winner || null); };
       add(el("p", { "class": "bets muted", "data-offline-said": key, hidden: "" }));
+      if (isIndividual()) {
+        offlineTalk(key, labels, names, add);
+        return;
+      }
       ["A", "B"].forEach(function (side) {
         var row = el("div", { "class": "bet-row" });
         row.appendChild(el("span", { "class": "bet-who side-tag side-" + side }, labels[side]));
@@ -693,6 +736,35 @@
       preview.appendChild(el("p", { "class": "muted", "data-no-preview": "" }, t("t-no-preview")));
     }
     sayTaps(live);
+  }
+
+  // Individual play without signal: a row of words for every player of the table.
+  function offlineTalk(key, labels, names, add) {
+    var t = offlineWords();
+    Object.keys(labels).forEach(function (side) {
+      var row = el("div", { "class": "bet-row talk-offline", "data-offline-side": side });
+      row.appendChild(el("span", { "class": "bet-who side-tag side-" + side }, labels[side]));
+      [["paso:" + key + ":" + side, t("t-paso"), "paso"],
+       ["bet:" + key + ":" + side + ":2", t("t-envido"), "envido"],
+       ["bet:" + key + ":" + side + ":ordago", t("t-ordago"), "ordago"],
+       ["end:" + key + ":quiero:" + side, t("t-quiero"), "quiero"],
+       ["end:" + key + ":no_quiero:" + side, t("t-no-quiero"), "no_quiero"]].forEach(function (b) {
+        row.appendChild(tapButton(b[0], b[1], "btn-small", nameOf(names, key, side, b[2])));
+      });
+      add(row);
+    });
+    var amount = el("div", { "class": "bet-row bet-amount" });
+    amount.appendChild(el("label", { "for": "offline-a-" + key }, t("t-amount")));
+    amount.appendChild(el("input", { id: "offline-a-" + key, type: "number", min: "1", max: "99", inputmode: "numeric", "data-offline-amount": "" }));
+    var sides = el("div", { "class": "bet-sides" });
+    Object.keys(labels).forEach(function (side) {
+      sides.appendChild(tapButton("bet:" + key + ":" + side + ":amt", labels[side], "btn-small btn-side",
+        nameOf(names, key, side, "amount")));
+    });
+    amount.appendChild(sides);
+    add(amount);
+    add(tapButton("paso:" + key, t("t-all-paso"), "btn-small btn-quiet"));
+    add(tapButton("pop:" + key, t("t-undo"), "btn-small btn-quiet", (names[key] || {}).undo));
   }
 
   // A tap kept for the server: the amount typed goes with it; an undo takes back the
@@ -1150,7 +1222,7 @@
     var button = event.target.closest && event.target.closest("[data-preset]");
     var form = button && button.closest("form");
     if (!form) return;
-    ["reyes", "target", "real31", "perete"].forEach(function (name) {
+    ["players", "reyes", "target", "real31", "perete"].forEach(function (name) {
       var value = button.getAttribute("data-preset-" + name);
       if (value === null) return;
       form.querySelectorAll('[name="' + name + '"]').forEach(function (input) {
@@ -1159,7 +1231,8 @@
       });
     });
     var box = form.querySelector("[data-options-box]");
-    if (box) box.open = true;  // what the tap chose is seen, and can be changed
+    // What the tap chose is seen, and can be changed (who sits is seen already).
+    if (box && !button.hasAttribute("data-preset-players")) box.open = true;
     form.dispatchEvent(new Event("change", { bubbles: true }));
   });
 

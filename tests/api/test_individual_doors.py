@@ -1,8 +1,9 @@
-"""Individual play of 3 or more (issue 37) at the doors that do not keep it yet.
+"""Individual play of 3 or more (issue 37) at every door.
 
-The engine, the command line and POST /score and /replay score it; a table (its pages and
-its API), the calculator's form and a league keep two sides until their turn comes. Each
-says so in a player's words, stores nothing, and tables of 2, 4 and 6 work as before.
+The engine, the command line, POST /score and /replay and a table (its pages and its API:
+tests/api/test_individual_tables_api.py) keep it; the calculator's form and a league keep
+two sides until their turn comes, say so in a player's words and store nothing; tables of
+2, 4 and 6 work as before.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import pytest
 
 from muscore import permalink
 from muscore.leagues import LeagueError, read_league
-from muscore.tables.models import Table
 from tests.leagues.helpers import league
 
 pytestmark = pytest.mark.django_db
@@ -29,15 +29,16 @@ def post(client: Any, url: str, body: Any) -> Any:
     ({"players": 3}, 3), ({"players": 5}, 5), ({"players": 4, "individual": True}, 4),
     ({"players": 6, "individual": True}, 6),
 ])
-def test_a_table_each_for_himself_of_three_or_more_is_refused_and_nothing_stored(
+def test_a_table_each_for_himself_of_three_or_more_is_made(
     client: Any, rules: dict[str, Any], players: int
 ) -> None:
     response = post(client, "/api/v1/tables", {"rules": rules})
-    assert response.status_code == 400
-    assert response.json() == {"error": f"a table of {players} players each for himself cannot "
-                                        "be kept yet: for now a table is 4 or 6 players in "
-                                        "pairs, or 2"}
-    assert not Table.objects.exists()
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["rules"] == {"players": players, "reyes": 8, "target": 40, "juegos": 2,
+                             "real31": "no", "individual": True}
+    assert body["players"] == list("ABCDEF"[:players])
+    assert body["current"]["score"] == dict.fromkeys("ABCDEF"[:players], 0)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

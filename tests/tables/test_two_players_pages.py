@@ -25,7 +25,10 @@ SETUP = {"players": "2", "name_0": "Ana", "name_1": "Bruno", "name_2": "Carla",
 def test_nueva_offers_two_players_each_for_himself(client: Client) -> None:
     page = client.get(reverse("tables:new")).content.decode()
     assert re.search(r'name="players" value="2"', page)
-    assert "2 (cada uno para sí)" in page
+    # Two is offered among the tables each for himself (issue 37), and says so.
+    alone = page[page.index("Cada uno por su cuenta"):]
+    assert 'name="players" value="2"' in alone[:alone.index("</div>")]
+    assert "A dos: cada jugador juega por su cuenta" in page
 
 
 def test_setup_of_two_keeps_two_names_and_the_mano(client: Client) -> None:

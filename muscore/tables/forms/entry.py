@@ -37,18 +37,19 @@ from muscore.handentry.taps import (
     bets_of,
     bets_text,
     parse_bets,
+    say_draft,
     tap_draft,
 )
 from muscore.handentry.words import (
     LANCE_NAMES,
     LANCE_WORDS,
+    Seating,
+    join_words,
     lance_word,
-    side_names,
-    side_of,
-    side_seats,
 )
-from muscore.rules import HandDraft, Lance, TapKind
+from muscore.rules import HandDraft, Lance, Tap, TapKind
 from muscore.rules.contract import HandRecord
+from muscore.tables.forms.alone import alone_lance, alone_missing, talk_fields
 
 LANCES_FIRST = ("grande", "chica", "pares")
 
@@ -61,7 +62,10 @@ class HandEntry:
     juego when it was not what the cards hold ("si"/"no", see DECLARED_CHOICES),
     w_<lance> the winner where the cards do not decide it, b_<lance>
     the bets so far ("A2 B5"), e_<lance> quiero / no_quiero, a_<lance> the
-    amount for the next envido; `act` is the button that was tapped.
+    amount for the next envido; `act` is the button that was tapped. In individual
+    play (each for himself, 3 to 6) t_<lance> holds the lance's talk, each player's word
+    in turn ("A:paso B:envido:2 C:no_quiero", muscore.rules.Tap.text) in place of the
+    bets and the answer (forms/alone.py).
     """
 
     def __init__(
@@ -78,9 +82,14 @@ class HandEntry:
         self.n = len(self.players)
         self.rules = dict(rules)
         self.engine_rules = rules_engine.Rules.from_json(self.rules)
+        self.seating = Seating(tuple(self.players), self.engine_rules.sides)
+        self.letters = self.seating.letters
+        # Each for himself among 3 to 6: each lance is entered as its talk, word by word.
+        self.individual = self.seating.individual
+        self.alone = self.seating.alone
         self.target = int(self.rules.get("target", 40))
         self.mano = mano
-        self.score = {"A": int(score["A"]), "B": int(score["B"])}
+        self.score = {side: int(score[side]) for side in self.letters}
         self.number = number
         self.errors: list[str] = []
         self.save_errors: list[str] = []
@@ -91,6 +100,7 @@ class HandEntry:
         self.winners: dict[str, str | None] = {}
         self.bets: dict[str, list[tuple[str, int | str]]] = {}
         self.ends: dict[str, str | None] = {}
+        self.talks: dict[str, list[str]] = {}
         self.amounts: dict[str, str] = {}
         self.client_id = str(uuid.uuid4())
         self.revision: str = ""
@@ -101,11 +111,11 @@ class HandEntry:
                 "side": side,
                 "label": self.labels[side],
                 # The partners' names, so a button may wrap between them (never inside one).
-                "parts": [self.players[s] for s in side_seats(side, self.n)],
+                "parts": [self.players[s] for s in self.seating.seats(side)],
                 # The side in a sentence ("Bruno y Diego").
-                "names": side_names(self.players, side),
+                "names": self.seating.names(side),
             }
-            for side in ("A", "B")
+            for side in self.letters
         ]
         self.taps: list[str] = []
         if data is not None:
@@ -158,9 +168,14 @@ class HandEntry:
                     said = ""
                 if said:
                     self.declared[seat][lance] = said
+        if self.individual:
+            self.talks, unread = talk_fields(get)
+            self.errors.extend(
+                _("%(lance)s: las apuestas no se entienden.") % {"lance": LANCE_NAMES[lance]}
+                for lance in unread)
         for lance in (*LANCES_FIRST, "juego", "punto"):
             winner = get(f"w_{lance}")
-            self.winners[lance] = winner if winner in ("A", "B") else None
+            self.winners[lance] = winner if winner in self.letters else None
             try:
                 self.bets[lance] = parse_bets(str(get(f"b_{lance}", "") or "")[:200])
             except EntryError:
@@ -186,6 +201,16 @@ class HandEntry:
         data: dict[str, Any] = seat_fields(record)
         for lance, side in (record.get("winners") or {}).items():
             data[f"w_{lance}"] = side
+        rules = rules_engine.Rules.from_json(kwargs.get("rules"))
+        if rules.sides > 2:
+            # Each for himself: the lances' talk, made again by the engine from the bets.
+            draft = HandDraft.from_record({**record, "rules": kwargs.get("rules"),
+                                           "mano": kwargs.get("mano", 0),
+                                           "score": kwargs.get("score")})
+            for lance in Lance:
+                if draft.talk(lance):
+                    data[f"t_{lance.value}"] = draft.talk_text(lance)
+            return cls(data=data, **kwargs)
         for lance, betting in (record.get("lances") or {}).items():
             bets = [(b["side"], b["n"]) for b in betting.get("bets") or []]
             data[f"b_{lance}"] = bets_text(bets)
@@ -248,6 +273,8 @@ class HandEntry:
             record["declared"] = declared
         lances: dict[str, dict[str, Any]] = {}
         for lance in (*LANCES_FIRST, "juego", "punto"):
+            if self.individual:
+                break  # the talk of each lance is said to the draft word by word
             bets = self.bets.get(lance) or []
             if bets:
                 lances[lance] = {"bets": [{"side": side, "n": n} for side, n in bets]}
@@ -266,6 +293,8 @@ class HandEntry:
         except rules_engine.RuleError as error:
             self.errors.append(rule_message(error))
             return None
+        if self.individual:
+            return self._talked(draft)
         for problem in draft.problems():
             if not isinstance(problem, rules_engine.BettingError):
                 continue
@@ -283,6 +312,34 @@ class HandEntry:
                 )
                 self.bets[lance], self.ends[lance] = [], None
             return self._make_draft()
+        return draft
+
+    def _talked(self, draft: HandDraft) -> HandDraft:
+        """Individual play: each lance's talk said to the draft word by word, in the order
+        of the lances. A word the engine no longer takes (the cards changed who plays the
+        lance, or whose turn it was) stops that lance's talk there, said; the talk of a
+        fourth lance that is not played (juego when it is punto) goes without a word, as
+        its bets do in pairs."""
+        for lance in Lance:
+            words = self.talks.get(lance.value) or []
+            if not words:
+                continue
+            if lance in (Lance.JUEGO, Lance.PUNTO) and draft.bettable(lance) is False \
+                    and draft.played(lance) is False:
+                self.talks[lance.value] = []
+                continue
+            kept: list[str] = []
+            for word in words:
+                try:
+                    draft = draft.tap(lance, Tap.parse(word))
+                except rules_engine.RuleError as error:
+                    self.errors.append(
+                        _("%(lance)s: lo dicho ya no cuadra con las cartas (%(why)s): se queda "
+                          "hasta ahí; repasad lo que dijo cada uno.")
+                        % {"lance": LANCE_NAMES[lance.value], "why": rule_message(error)})
+                    break
+                kept.append(word)
+            self.talks[lance.value] = kept
         return draft
 
     def analyse(self) -> None:
@@ -312,7 +369,7 @@ class HandEntry:
             settled = draft.settled(lance)
             if settled is not None and settled.value != side:
                 trial = draft.with_winner(lance, side)
-                self.conflicts.extend(winner_message(p, self.players) for p in trial.problems()
+                self.conflicts.extend(winner_message(p, self.seating) for p in trial.problems()
                                       if isinstance(p, rules_engine.RecordError))
         self.errors.extend(self.conflicts)
         # A lance is asked only when it can count with the other winners given (issue 19,
@@ -342,10 +399,15 @@ class HandEntry:
         draft = self.draft
         state = draft.lance(lance)
         name = lance.value
-        if lance in (Lance.PARES, Lance.JUEGO):
+        if self.individual:
+            players = draft.players(lance)
+            sides_in = [side.value for side in players or ()]
+            if lance not in (Lance.PARES, Lance.JUEGO):
+                sides_in = list(self.letters)
+        elif lance in (Lance.PARES, Lance.JUEGO):
             plays = [self.said(seat, name) for seat in range(self.n)]
             sides_in = [side for side in ("A", "B")
-                        if any(plays[s] for s in side_seats(side, self.n))]
+                        if any(plays[s] for s in self.seating.seats(side))]
         else:
             sides_in = ["A", "B"]
         not_played = (ended_at is not None and ended_at in order
@@ -375,7 +437,7 @@ class HandEntry:
         }
         if info["solo"]:
             info["solo_label"] = self.labels[info["solo"]]
-            info["solo_one"] = self.n == 2  # a side of one player: "tiene", "cobra"
+            info["solo_one"] = self.alone  # a side of one player: "tiene", "cobra"
         if not_played:
             return info
         if end == "no_quiero":
@@ -389,12 +451,18 @@ class HandEntry:
         info["needs_winner"] = lance in needed
         info["winner"] = self.winners.get(name) if lance in needed else None
         info["open"] = bool(state.taps) and state.bettable is True
+        if self.individual:
+            info["bet_words"] = alone_lance(draft, state, self.seating, info)
+            info["winner_sides"] = [s for s in self.side_list
+                                    if s["side"] in info.get("can_win", ())]
+            return info
+        info["winner_sides"] = self.side_list
         answer = next((t for t in state.taps if t.kind is TapKind.QUIERO), None)
         if answer is not None and answer.side is not None:
             info["to_answer"] = answer.side.value
             info["to_answer_label"] = self.labels[answer.side.value]
             info["last_ordago"] = state.ordago
-        names = {side: side_names(self.players, side) for side in ("A", "B")}
+        names = {side: self.seating.names(side) for side in self.letters}
         spoken_bets(info, self.side_list, names)
         return info
 
@@ -430,13 +498,15 @@ class HandEntry:
         the engine's draft."""
         parts = act.split(":")
         kind = parts[0]
-        if kind not in ("bet", "end", "pop", "clear") or len(parts) < 2:
+        if kind not in ("bet", "end", "pop", "clear", "paso") or len(parts) < 2:
             return
         lance = parts[1]
         info = next((i for i in self.lances if i["lance"] == lance), None)
         if info is None or self.draft is None:
             raise EntryError(_("Esa mano no tiene lance «%(lance)s».") % {"lance": lance[:10]})
         name = info["name"]
+        if kind == "paso" and not self.individual:
+            return  # by pairs "paso" is no tap: a lance nobody bet in passed
         if kind not in ("clear", "pop"):
             if info["not_played"] and info["after_ordago"]:
                 raise EntryError(
@@ -446,12 +516,22 @@ class HandEntry:
                 raise EntryError(
                     _("%(lance)s no se juega: el juego ya terminó.") % {"lance": name}
                 )
+            if not info["bettable"] and self.individual:
+                raise EntryError(
+                    _("En %(lance)s no se apuesta: solo se apuesta cuando dos jugadores tienen.")
+                    % {"lance": info["word"]}
+                )
             if not info["bettable"]:
                 raise EntryError(
                     _("En %(lance)s no se apuesta: solo se apuesta cuando los dos bandos tienen.")
                     % {"lance": info["word"]}
                 )
-        draft = tap_draft(self.draft, parts, self.amounts.get(lance, ""), name)
+        if self.individual:
+            draft = say_draft(self.draft, parts, self.amounts.get(lance, ""), name,
+                              {side: self.seating.names(side) for side in self.letters})
+            self.talks[lance] = draft.talk_text(lance).split()
+        else:
+            draft = tap_draft(self.draft, parts, self.amounts.get(lance, ""), name)
         self.bets[lance] = bets_of(draft, lance)
         self.ends[lance] = draft.ends.get(Lance(lance))
         self.amounts[lance] = ""
@@ -463,20 +543,22 @@ class HandEntry:
     def missing_items(self) -> list[dict[str, str]]:
         """What must still be answered before the hand can be scored, lance by lance,
         said as the table would ask it (the page marks and scrolls to each lance)."""
+        if self.individual:
+            return alone_missing(self.lances, self.seating)
         out = []
         for info in self.lances:
             if info["not_played"]:
                 continue
             if info["bets"] and info["end"] is None:
-                who = side_names(self.players, info["to_answer"])
+                who = self.seating.names(info["to_answer"])
                 text = _("%(lance)s: falta si %(who)s quieren o no.") % {
                     "lance": info["name"], "who": who,
                 }
             elif info["needs_winner"] and info["winner"] is None:
                 text = _("%(lance)s: falta quién gana, %(a)s o %(b)s.") % {
                     "lance": info["name"],
-                    "a": side_names(self.players, "A"),
-                    "b": side_names(self.players, "B"),
+                    "a": self.seating.names("A"),
+                    "b": self.seating.names("B"),
                 }
             else:
                 continue
@@ -510,6 +592,9 @@ class HandEntry:
     def hidden(self) -> dict[str, str]:
         out = {"client_id": self.client_id, "revision": self.revision, "number": str(self.number)}
         for lance in (*LANCES_FIRST, "juego", "punto"):
+            if self.individual:
+                out[f"t_{lance}"] = " ".join(self.talks.get(lance, []))
+                continue
             out[f"b_{lance}"] = bets_text(self.bets.get(lance, []))
             out[f"e_{lance}"] = self.ends.get(lance) or ""
         return out
@@ -521,7 +606,7 @@ class HandEntry:
             {
                 "seat": seat,
                 "name": self.players[seat],
-                "side": side_of(seat),
+                "side": self.seating.side_of(seat),
                 "cards": " ".join(self.cards[seat]),
                 "card_list": self.cards[seat],
                 "showed": self.showed(seat),
@@ -551,12 +636,21 @@ class HandEntry:
     def offline_names_json(self) -> str:
         """The names of the buttons drawn without signal (muscore.handentry.spoken
         .offline_names), for the page's data-offline-names attribute."""
-        names = {side: side_names(self.players, side) for side in ("A", "B")}
+        names = {side: self.seating.names(side) for side in self.letters}
         return json.dumps(offline_names(names, self.labels), ensure_ascii=False)
+
+    @property
+    def labels_json(self) -> str:
+        """Each side's short label by letter, for the page drawn without signal."""
+        return json.dumps(self.labels, ensure_ascii=False)
+
+    def score_words(self) -> str:
+        """The score before the hand: "12–30", or each player's in individual play."""
+        if self.individual:
+            return join_words([f"{self.seating.names(side)} {self.score[side]}"
+                               for side in self.letters])
+        return f"{self.score['A']}–{self.score['B']}"
 
     def side_labels(self) -> dict[str, str]:
         # Short labels for buttons: first names joined, e.g. "Ana·Carla".
-        return {
-            side: "·".join(self.players[s] for s in side_seats(side, self.n))
-            for side in ("A", "B")
-        }
+        return {side: self.seating.label(side) for side in self.letters}

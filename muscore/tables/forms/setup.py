@@ -9,23 +9,27 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from muscore.handentry.options import (
-    PLAYERS_CHOICES,
+    TABLE_ALONE,
+    TABLE_PLAYERS_CHOICES,
     TableOptionsFields,
     perete_field,
     perete_option,
+    table_players,
 )
 from muscore.handentry.words import NAME_MAX, seat_label
 from muscore.text import same_people
 
 
 class SetupForm(TableOptionsFields):
-    """Names by seat in speaking order, the first mano and the options of rules.md."""
+    """Names by seat in speaking order, the first mano and the options of rules.md.
 
-    players = forms.TypedChoiceField(
+    ``players`` is how many play and how: by pairs ("4", "6") or each for himself ("2",
+    "3", "4i", "5", "6i"; issue 37)."""
+
+    players = forms.ChoiceField(
         label=gettext_lazy("Jugadores"),
-        choices=PLAYERS_CHOICES,
-        coerce=int,
-        initial=4,
+        choices=TABLE_PLAYERS_CHOICES,
+        initial="4",
         widget=forms.RadioSelect,
     )
     mano = forms.ChoiceField(
@@ -50,7 +54,12 @@ class SetupForm(TableOptionsFields):
                     "tiene %%(show_value)d. Acórtalo (Ana M., Ana Pérez)."
                 ) % {"n": seat + 1}},
                 widget=forms.TextInput(
-                    attrs={"placeholder": seat_label(seat), "autocomplete": "off"}
+                    attrs={
+                        "placeholder": seat_label(seat),
+                        "autocomplete": "off",
+                        # The name a seat gets without one, each for himself (A, B, C...).
+                        "data-alone-placeholder": seat_label(seat, individual=True),
+                    }
                 ),
             )
             # Django draws max_length as maxlength: taken off, as said above.
@@ -59,10 +68,38 @@ class SetupForm(TableOptionsFields):
     def name_fields(self) -> list[forms.BoundField]:
         return [self[f"name_{seat}"] for seat in range(6)]
 
+    def seats(self) -> list[dict[str, Any]]:
+        """Each seat's name field with its side's letter by pairs (A, B, A...) and each for
+        himself (A, B, C...): the page shows the one of the players chosen."""
+        individual = self.chosen()[1]
+        return [
+            {"field": self[f"name_{seat}"], "pairs": "AB"[seat % 2], "alone": "ABCDEF"[seat],
+             "side": "ABCDEF"[seat] if individual else "AB"[seat % 2]}
+            for seat in range(6)
+        ]
+
+    def players_groups(self) -> list[dict[str, Any]]:
+        """The players' radios in two rows: by pairs, and each for himself."""
+        alone = {value for value, _label in TABLE_ALONE}
+        radios = list(self["players"])
+        return [
+            {"label": _("Por parejas"), "alone": False,
+             "radios": [r for r in radios if r.data["value"] not in alone]},
+            {"label": _("Cada uno por su cuenta"), "alone": True,
+             "radios": [r for r in radios if r.data["value"] in alone]},
+        ]
+
+    def chosen(self) -> tuple[int, bool]:
+        """How many play and whether each for himself, as the form holds it now."""
+        value = str(self["players"].value() or "4")
+        if value not in dict(TABLE_PLAYERS_CHOICES):
+            value = "4"
+        return table_players(value)
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
-        count = data.get("players")
+        count = table_players(data["players"])[0] if data.get("players") else None
         mano = data.get("mano")
         if count and mano not in (None, "random") and int(mano) >= count:
             self.add_error(
@@ -87,13 +124,15 @@ class SetupForm(TableOptionsFields):
     def table_kwargs(self) -> dict[str, Any]:
         """The arguments of services.create_table."""
         data = self.cleaned_data
-        count = data["players"]
+        count, individual = table_players(data["players"])
         names = [(data.get(f"name_{seat}") or "").strip() for seat in range(count)]
         mano = data["mano"]
         return {
             "players": [name or None for name in names],
             "rules": {
                 "players": count,
+                # Asked for four or six; 2, 3 and 5 are always each for himself.
+                **({"individual": True} if individual and count in (4, 6) else {}),
                 **self.options(),
                 **perete_option(data.get("perete")),
             },

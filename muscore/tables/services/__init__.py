@@ -72,12 +72,14 @@ from muscore.tables.services.cache import (
     table_state,
 )
 from muscore.tables.services.checks import (
+    ALL_LETTERS,
     CLIENT_ID_MAX,
     KEY_MAX,
     MAX_HANDS,
     PIEDRAS_MAX,
     TABLE_OWNED_KEYS,
     check_record,
+    letters_of,
     normalize_mano,
     normalize_players,
     normalize_rules,
@@ -131,6 +133,7 @@ from muscore.tables.services.transfer import (
 from muscore.tables.services.write import LazyState, WriteResult
 
 __all__ = [
+    "ALL_LETTERS",
     "CLIENT_ID_MAX",
     "EXPORT_FORMAT",
     "EXPORT_KEYS",
@@ -167,6 +170,7 @@ __all__ = [
     "hand_entry",
     "import_table",
     "iter_hands",
+    "letters_of",
     "normalize_mano",
     "normalize_players",
     "normalize_rules",

@@ -35,18 +35,19 @@ def normalize_rules(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     The engine's `Rules` is the one place that knows the options and their values.
     """
     try:
-        rules = rules_engine.Rules.from_json(raw)
+        return rules_engine.Rules.from_json(raw).to_json()
     except rules_engine.RuleError as error:
         raise TableError(error) from error
-    if rules.sides > 2:
-        # Individual play of 3 or more (issue 37) is scored by the engine, the command line
-        # and POST /score; a table's pages and board do not keep it yet.
-        raise TableError(
-            _("una mesa de %(players)s jugadores cada uno por su cuenta aún no se puede llevar: "
-              "por ahora una mesa es de 4 o 6 jugadores por parejas, o de 2"),
-            players=rules.players,
-        )
-    return rules.to_json()
+
+
+#: Every side a table can have: A and B, and in individual play up to six players, A to F.
+ALL_LETTERS = ("A", "B", "C", "D", "E", "F")
+
+
+def letters_of(rules: Mapping[str, Any]) -> tuple[str, ...]:
+    """The sides of a table (its stored, normalized rules): A and B in pairs and at a table
+    of two, one letter a player in individual play (A to F)."""
+    return tuple(side.value for side in rules_engine.Rules.from_json(rules).letters)
 
 
 def _check_name(seat: int, name: Any, default: str) -> str:
@@ -85,8 +86,8 @@ def _check_name(seat: int, name: Any, default: str) -> str:
     return text
 
 
-def normalize_players(raw: Any, count: int) -> list[str]:
-    defaults = default_names(count)
+def normalize_players(raw: Any, count: int, *, individual: bool = False) -> list[str]:
+    defaults = default_names(count, individual=individual)
     if raw is None:
         return defaults
     if not isinstance(raw, list | tuple):
@@ -210,14 +211,27 @@ def check_room(count: int) -> None:
 PIEDRAS_MAX = 100
 
 
-def piedras_record(side: Any, n: Any) -> dict[str, Any]:
+def _check_side(side: Any, letters: tuple[str, ...], pairs: Any, alone: Any) -> None:
+    """TableError (`pairs` in pairs, `alone` in individual play) unless `side` is one of
+    the table's `letters`."""
+    if side in letters:
+        return
+    if len(letters) == 2:
+        raise TableError(pairs)
+    raise TableError(alone, letters=", ".join(f'"{letter}"' for letter in letters))
+
+
+def piedras_record(
+    side: Any, n: Any, letters: tuple[str, ...] = ("A", "B")
+) -> dict[str, Any]:
     """The record of piedras tapped by hand, `{"piedras": {"side", "n"}}`, or TableError.
+    `letters` are the table's sides (:func:`letters_of`).
 
     The engine replays it among the hands (docs/contract.md, "Piedras entries"); here
     only what a player can get wrong is said in a player's words.
     """
-    if side not in ("A", "B"):
-        raise TableError(_('las piedras son para un bando: "A" o "B"'))
+    _check_side(side, letters, _('las piedras son para un bando: "A" o "B"'),
+                _("las piedras son para un jugador de la mesa: %(letters)s"))
     if not _is_int(n) or n == 0 or abs(n) > PIEDRAS_MAX:
         raise TableError(
             _("las piedras son un número entero de -%(max)s a %(max)s, sin el 0"), max=PIEDRAS_MAX
@@ -225,9 +239,9 @@ def piedras_record(side: Any, n: Any) -> dict[str, Any]:
     return {"piedras": {"side": side, "n": n}}
 
 
-def perete_record(side: Any) -> dict[str, Any]:
+def perete_record(side: Any, letters: tuple[str, ...] = ("A", "B")) -> dict[str, Any]:
     """The record of a perete shown by a player of `side`, `{"perete": {"side"}}`, or
     TableError. Whether the table plays perete is the engine's to say (`perete_off`)."""
-    if side not in ("A", "B"):
-        raise TableError(_('el perete es de un bando: "A" o "B"'))
+    _check_side(side, letters, _('el perete es de un bando: "A" o "B"'),
+                _("el perete es de un jugador de la mesa: %(letters)s"))
     return {"perete": {"side": side}}

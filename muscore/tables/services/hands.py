@@ -21,6 +21,7 @@ from muscore.tables.services.checks import (
     check_record,
     check_room,
     is_hand_number,
+    letters_of,
     piedras_record,
 )
 from muscore.tables.services.errors import HandConflict, HandNotFound, TableError
@@ -165,7 +166,7 @@ def add_piedras(
     """
     return add_hand(
         table,
-        piedras_record(side, n),
+        piedras_record(side, n, letters_of(table.rules)),
         client_id=client_id,
         idempotency_key=idempotency_key,
         base_revision=base_revision,

@@ -14,6 +14,7 @@ from muscore.tables.services import checks
 from muscore.tables.services.checks import (
     check_record,
     check_text,
+    letters_of,
     normalize_mano,
     normalize_players,
     normalize_rules,
@@ -26,22 +27,22 @@ from muscore.tables.services.write import Guard, Intent, Plan, write
 
 
 def create_table(*, players: Any = None, rules: Any = None, mano: Any = None) -> Table:
-    """A new table. players: names by seat (None or blank: A1, B1, A2, B2...);
-    rules: any options of rules.md (defaults filled in; with 2 or 6 names and no
-    "players" option the table is for 2 or 6); mano: a seat, None for seat 0, or
-    "random" for the cut."""
+    """A new table. players: names by seat (None or blank: A1, B1, A2, B2..., in
+    individual play A, B, C...); rules: any options of rules.md (defaults filled in; with
+    2, 3, 5 or 6 names and no "players" option the table is for that many); mano: a
+    seat, None for seat 0, or "random" for the cut."""
     check_text(rules, _("las reglas"))
     raw_rules = {} if rules is None else dict(rules) if isinstance(rules, Mapping) else rules
     if (
         isinstance(raw_rules, dict)
         and "players" not in raw_rules
         and isinstance(players, list | tuple)
-        and len(players) in (2, 6)
+        and len(players) in (2, 3, 5, 6)
     ):
         raw_rules["players"] = len(players)
     table_rules = normalize_rules(raw_rules)
     count = table_rules["players"]
-    names = normalize_players(players, count)
+    names = normalize_players(players, count, individual=len(letters_of(table_rules)) > 2)
     first_mano = normalize_mano(mano, count)
     with transaction.atomic():
         table = Table.objects.create(
