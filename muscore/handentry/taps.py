@@ -66,7 +66,8 @@ def bet_words(
             what = _("%(n)s más") % {"n": n}
         words.append(f"{labels[side]}: {what}")
     if out is not None:
-        words.extend(f"{labels.get(side, side)}: {_('no quiero')}" for side in out)
+        no = _("no quiero")
+        words.extend(f"{labels.get(side, side)}: {no}" for side in out)
         if bets and end:
             words.append(_("querido") if end == "quiero" else _("nadie quiso"))
         return words

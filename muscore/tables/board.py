@@ -89,9 +89,8 @@ def chart(
     dealt: Sequence[bool] | None = None,
     letters: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Every side's score over the hands, for an inline SVG with axes and the dentro line
-    (`letters`: the sides, A and B unless the scores say more).
-
+    """Every side's score over the hands (`letters`: the sides, A and B unless the scores
+    say more), for an inline SVG with axes and the dentro line.
     `scores` are the scores after each entry, from 0-0. `breaks` are the counts of
     entries after which a juego was won: the next juego starts again at 0-0, drawn as a
     new pair of lines after a dashed separator (the chart of a whole vaca). `dealt` says
@@ -128,11 +127,8 @@ def chart(
     for k, start in enumerate(starts):
         stop = ends[k] if k < len(ends) else len(scores)
         series = [(start, zero)] + [(i + 1, scores[i]) for i in range(start, stop)]
-        lines = {side: " ".join(f"{x(i)},{y(s[side])}" for i, s in series) for side in sides}
-        segments.append({
-            **{side.lower(): line for side, line in lines.items()},
-            "lines": [{"side": side, "points": line} for side, line in lines.items()],
-        })
+        segments.append({side: " ".join(f"{x(i)},{y(s[side])}" for i, s in series)
+                         for side in sides})
     last = scores[-1] if scores else zero
     # Labels every 5 hands (10, 20... on a long vaca), at least CHART_TICK_GAP apart: the
     # last hand's label stays, the one before it goes if too near ("35" over "36").
@@ -147,9 +143,10 @@ def chart(
         "right": plot_right,
         "top": plot_top,
         "bottom": plot_bottom,
-        "segments": segments,
-        "a": segments[-1]["a"],
-        "b": segments[-1]["b"],
+        "segments": [{"lines": [{"side": side, "points": points} for side, points in seg.items()]}
+                     for seg in segments],
+        "a": segments[-1]["A"],
+        "b": segments[-1]["B"],
         "a_end": {"x": x(len(scores)), "y": y(last["A"])},
         "b_end": {"x": x(len(scores)), "y": y(last["B"])},
         "ends": [{"side": side, "x": x(len(scores)), "y": y(last[side])} for side in sides],

@@ -40,6 +40,7 @@ from muscore.permalink import next_context, table_hand_links, table_hand_records
 from muscore.rules.contract import HandResultDict
 from muscore.tables import audit, board, live, notices, offline, services, share
 from muscore.tables.forms import HandEntry, ImportForm, SetupForm
+from muscore.tables.links import table_links as _links
 from muscore.tables.models import Table
 from muscore.tables.signals import board_shown
 from muscore.tables.state import StoredHand, TableState
@@ -90,28 +91,6 @@ def table_page(*methods: str) -> Callable[[PageView], PageView]:
         return wrapper
 
     return decorate
-
-
-def _links(table: Table, editable: bool) -> dict[str, str]:
-    links = {
-        "view": reverse("tables:board", args=[table.id]),
-        "view_history": reverse("tables:history", args=[table.id]),
-        "export": reverse("api:table_export", args=[table.id]),
-        "manifest": reverse("tables:view_manifest", args=[table.id]),
-    }
-    if editable:
-        key = table.edit_key
-        links.update(
-            edit=reverse("tables:edit_board", args=[table.id, key]),
-            history=reverse("tables:edit_history", args=[table.id, key]),
-            hand=reverse("tables:hand", args=[table.id, key]),
-            undo=reverse("tables:undo", args=[table.id, key]),
-            redo=reverse("tables:redo", args=[table.id, key]),
-            piedras=reverse("tables:piedras", args=[table.id, key]),
-            perete=reverse("tables:perete", args=[table.id, key]),
-            manifest=reverse("tables:edit_manifest", args=[table.id, key]),
-        )
-    return links
 
 
 def refusal(error: MuscoreError) -> str:

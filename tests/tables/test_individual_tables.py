@@ -157,3 +157,25 @@ def test_recuento_lines_read_the_sides_from_the_result() -> None:
         final = board.final_line(result, ["Ana", "Bruno", "Carla"])
     assert lines[0] == "Grande: Ana +1, 1."
     assert final == "Queda Ana 2, Bruno 2 y Carla 1."
+
+
+def test_the_audit_says_a_correction_of_three_players_in_words() -> None:
+    from muscore.tables import audit
+
+    table = services.create_table(players=["Ana", "Bruno", "Carla"])
+    held = {**THREE_CARDS, "lances": {"grande": {
+        "bets": [{"side": "A", "n": 2}, {"side": "C", "n": 3}], "end": "quiero", "out": ["B"]}}}
+    rejected = {**THREE_CARDS, "lances": {"grande": {
+        "bets": [{"side": "A", "n": 2}, {"side": "C", "n": 3}], "end": "no_quiero"}}}
+    services.add_hand(table, held, via="api")
+    services.replace_hand(table, 1, rejected, via="api")
+    with translation.override("es"):
+        rows = audit.describe_changes(services.table_changes(table),
+                                      services.table_state(table))
+    words = rows[0]["words"]
+    assert ("apuestas a grande: Ana: envido 2, Carla: 3 más, Bruno: no quiero, querido -> "
+            "Ana: envido 2, Carla: 3 más, nadie quiso") in words
+    assert "Grande: Ana -> Carla" in words
+    # Each player's tantos: Ana 5+1 -> 1, Carla 1 -> 2+1.
+    assert "tantos de la mano 1: 6-2-1 -> 1-2-3" in words
+    assert "Bruno y" not in words and "pareja" not in words
