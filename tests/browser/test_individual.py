@@ -428,3 +428,21 @@ def test_a_hand_of_three_entered_without_signal_is_said_in_turn_when_sent(
     assert hand.record["lances"] == {"grande": {"bets": [{"side": "A", "n": 2}],
                                                 "end": "quiero", "out": ["B"]}}
     assert score(table) == {"A": 3, "B": 2, "C": 1}
+
+
+def test_the_entry_of_six_fits_a_360_px_phone(phone: Page) -> None:
+    """Six players' chips, the speaker's buttons and six winners' choices, long names too,
+    on the narrowest phone: nothing scrolls sideways."""
+    names = ["Maximiliano Ro", "Bartolomé Juan", "Constantino Pe", "Desideria Luna",
+             "Evaristo Galán", "Filomena Sanz"]
+    table = services.create_table(players=names, rules={"individual": True})
+    check_page(phone, entry_path(table))
+    phone.set_viewport_size({"width": 360, "height": 780})
+    phone.locator('button[value="bet:grande:A:2"]').click()
+    settle(phone)
+    phone.locator('button[value="end:grande:no_quiero:B"]').click()
+    settle(phone)
+    expect(phone.locator('[data-lance="grande"] [data-talk-side]')).to_have_count(6)
+    expect(phone.locator('input[name="w_chica"]')).to_have_count(6)
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, width

@@ -70,4 +70,4 @@ def test_a_two_player_vaca_speaks_of_one_player(phone: Page) -> None:
     expect(page.locator('[data-seat-note="two"]')).to_be_visible()
     expect(page.locator('[data-seat-note="pairs"]')).to_be_hidden()
     page.goto("/")
-    expect(page.locator("main")).to_contain_text("2, 4 o 6 jugadores")
+    expect(page.locator("main")).to_contain_text("de 2 a 6 jugadores")
