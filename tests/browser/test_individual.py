@@ -446,3 +446,24 @@ def test_the_entry_of_six_fits_a_360_px_phone(phone: Page) -> None:
     expect(phone.locator('input[name="w_chica"]')).to_have_count(6)
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, width
+
+
+def test_six_players_pages_have_no_axe_violation(phone: Page) -> None:
+    """The players' colours C to F read on both schemes (axe's contrast), and the talk's
+    chips and buttons are named, on the board, the entry and the history of six."""
+    from tests.browser.test_axe import axe_violations
+
+    table = services.create_table(players=SIX, rules={"individual": True})
+    for side, n in (("C", 12), ("D", 37), ("E", 3), ("F", 8)):
+        services.add_piedras(table, side, n, via="api")
+    problems = []
+    for path in (board_path(table), entry_path(table), board_path(table) + "historial"):
+        for scheme in ("light", "dark"):
+            phone.emulate_media(color_scheme=scheme)
+            phone.goto(path, wait_until="load")
+            if path.endswith("mano"):
+                phone.locator('button[value="bet:grande:A:2"]').click()
+                settle(phone)
+            problems += [f"{path} {scheme}: {found}" for found in
+                         axe_violations(phone, only_contrast=scheme == "dark")]
+    assert not problems, problems

@@ -257,3 +257,17 @@ def test_no_rule_word_in_the_pages_scripts() -> None:
         found = [line for line in script.read_text().splitlines() if rule_words.search(line)
                  and not line.strip().startswith("//")]
         assert not found, (script.name, found)
+
+
+def test_the_talk_of_juego_goes_when_the_fourth_lance_is_punto(client: Client) -> None:
+    table = services.create_table(players=THREE)
+    fields = {**NO_CARDS, "j0": "31", "j1": "33"}
+    entry = Entry(client, table, fields)
+    entry.tap("bet:juego:A:2")
+    assert entry.fields["t_juego"] == "A:envido:2"
+    # Nobody had juego after all: punto is played, and juego's talk is not kept.
+    entry.fields.update(j0="no", j1="no")
+    entry.tap("check")
+    assert entry.fields.get("t_juego", "") == ""
+    assert 'id="lance-punto"' in entry.html
+    assert "no cuadra" not in text_of(entry.html)

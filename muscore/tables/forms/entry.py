@@ -324,8 +324,7 @@ class HandEntry:
             words = self.talks.get(lance.value) or []
             if not words:
                 continue
-            if lance in (Lance.JUEGO, Lance.PUNTO) and draft.bettable(lance) is False \
-                    and draft.played(lance) is False:
+            if lance in (Lance.JUEGO, Lance.PUNTO) and draft.fourth() not in (None, lance):
                 self.talks[lance.value] = []
                 continue
             kept: list[str] = []
