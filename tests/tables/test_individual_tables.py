@@ -127,6 +127,10 @@ def test_the_recuento_names_each_player_who_wins_alone(client: Client) -> None:
     assert "Grande: Ana +1, 1." in text and "Chica: Carla +1, 1." in text
     assert "Juego: Bruno +2 (solo él tiene), 2." in text
     assert "Queda Ana 2, Bruno 2 y Carla 1." in text
+    # "Cantar el recuento" reads the lines and that score, each player by name.
+    html = response.content.decode()
+    assert '<p class="last-score" data-cantar-line>Queda Ana 2, Bruno 2 y Carla 1.</p>' in html
+    assert html.count("data-cantar-line") == 5
     # Carla at 29 wins the juego with her chica: "gana", one player.
     services.add_piedras(table, "C", 28, via="api")
     services.add_hand(table, {**THREE_CARDS}, via="api")
