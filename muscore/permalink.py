@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from muscore.errors import MuscoreError
+from muscore.rules import Rules
 from muscore.text import json_problem
 
 #: A hand record is a few hundred bytes; anything far larger is not one.
@@ -139,7 +140,10 @@ def table_hand_records(
 
 
 def table_hand_links(table: Any, state: Mapping[str, Any]) -> dict[int, str]:
-    """{hand number: calculator permalink} for every hand of a table."""
+    """{hand number: calculator permalink} for every hand of a table; none in individual
+    play of 3 or more (the calculator recounts two sides: it says so, and links none)."""
+    if Rules.from_json(state["rules"]).sides > 2:
+        return {}
     records = dict(table.hands.values_list("number", "record"))
     names = list(state["players"])
     return {

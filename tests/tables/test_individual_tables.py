@@ -183,3 +183,13 @@ def test_the_audit_says_a_correction_of_three_players_in_words() -> None:
     # Each player's tantos: Ana 5+1 -> 1, Carla 1 -> 2+1.
     assert "tantos de la mano 1: 6-2-1 -> 1-2-3" in words
     assert "Bruno y" not in words and "pareja" not in words
+
+
+def test_the_history_of_three_links_no_calculator(client: Client) -> None:
+    """The calculator recounts two sides (it says so for more): the history of a table
+    each for himself offers no link to it."""
+    table = services.create_table(players=["Ana", "Bruno", "Carla"])
+    services.add_hand(table, THREE_CARDS, via="api")
+    html = client.get(edit_url(table, "tables:edit_history")).content.decode()
+    assert "/calculadora/" not in html
+    assert "Grande: Ana +1, 1." in text_of(client.get(edit_url(table, "tables:edit_history")))
