@@ -57,26 +57,35 @@ def _closed(**schema: Any) -> ConfigDict:
 
 
 class Score(TypedDict):
-    """Piedras (or juegos, or vacas) by side."""
+    """Piedras (or juegos, or vacas) by side: A and B, and in individual play of 3 or more
+    one a player (C, D, E, F as the table has them)."""
 
     A: Count
     B: Count
+    C: NotRequired[Count]
+    D: NotRequired[Count]
+    E: NotRequired[Count]
+    F: NotRequired[Count]
 
 
 @with_config(CLOSED)
 class ScoreBefore(TypedDict, total=False):
     """A record's score before the hand: a side left out has 0 (what the engine reads;
-    it refuses any other key)."""
+    it refuses any other key, and a side its table does not have)."""
 
     A: Count
     B: Count
+    C: Count
+    D: Count
+    E: Count
+    F: Count
 
 
 @with_config(CLOSED)
 class Rules(TypedDict, total=False):
     """The table's options (rules.md, Options); every key optional."""
 
-    players: Annotated[Literal[2, 4, 6], Field(json_schema_extra={"default": 4})]
+    players: Annotated[Literal[2, 3, 4, 5, 6], Field(json_schema_extra={"default": 4})]
     reyes: Annotated[Literal[8, 4], Field(json_schema_extra={"default": 8})]
     target: Annotated[int, Field(ge=10, le=100, json_schema_extra={"default": 40})]
     juegos: Annotated[int, Field(ge=1, le=5, json_schema_extra={"default": 2})]
@@ -85,6 +94,11 @@ class Rules(TypedDict, total=False):
     perete: Annotated[bool, Field(description="The table notes a perete (4 5 6 7: one "
                                               "piedra to its side); written only when true.",
                                   json_schema_extra={"default": False})]
+    individual: Annotated[bool, Field(
+        description="Each plays for himself (sides A..F, one a seat): always with 2, 3 or 5 "
+                    "players, asked for with 4 or 6 (rules.md, Individual play); written "
+                    "only for individual play of 3 or more.",
+        json_schema_extra={"default": False})]
 
 
 @with_config(CLOSED)
@@ -97,10 +111,12 @@ class Bet(TypedDict):
 
 @with_config(CLOSED)
 class Lance(TypedDict, total=False):
-    """A lance's betting: its bets in order and the answer to the last."""
+    """A lance's betting: its bets in order and the answer to the last; in individual play
+    of 3 or more, out: the players who left it (no quiero) while another held on."""
 
     bets: list[Bet]
     end: Literal["quiero", "no_quiero"]
+    out: list[SideName]
 
 
 @with_config(CLOSED)

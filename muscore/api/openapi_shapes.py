@@ -89,12 +89,12 @@ MANO_OF_THE_RULES = {"anyOf": [
                _seats(4, names=False)]},
 ]}
 # muscore.tables.services.create_table: as many names as the rules' players; without them
-# 2 or 6 names make the table of 2 or 6, anything else (no list, 4 names) one of 4.
+# 2, 3, 5 or 6 names make the table of that many, anything else (no list, 4 names) one of 4.
 SEATS_OF_A_NEW_TABLE = [
-    {"allOf": [_rules_players(count), _seats(count)]} for count in (2, 4, 6)
+    {"allOf": [_rules_players(count), _seats(count)]} for count in (2, 3, 4, 5, 6)
 ] + [
     {"allOf": [_NO_RULES_PLAYERS, {"required": ["players"], "properties": {
-        "players": {"type": "array"}}}, _seats(count)]} for count in (2, 6)
+        "players": {"type": "array"}}}, _seats(count)]} for count in (2, 3, 5, 6)
 ] + [
     {"allOf": [_NO_RULES_PLAYERS, {"properties": {"players": {"type": ["array", "null"]}}},
                _seats(4)]},

@@ -19,8 +19,15 @@ from muscore.rules import contract as engine
 from muscore.tables import state
 
 DATA = Path(__file__).resolve().parent.parent / "rules" / "data"
-HANDS = [json.loads(line) for line in (DATA / "hands.jsonl").read_text().splitlines() if line]
-VACAS = [json.loads(line) for line in (DATA / "vacas.jsonl").read_text().splitlines() if line]
+
+
+def _examples(name: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (DATA / name).read_text().splitlines() if line]
+
+
+# The pairs' examples and individual play's (issue 37: sides A..F, out, 3 and 5 players).
+HANDS = _examples("hands.jsonl") + _examples("individual.jsonl")
+VACAS = _examples("vacas.jsonl") + _examples("individual_vacas.jsonl")
 
 # The API's type and the engine's (or the tables') it mirrors.
 MIRRORS: list[tuple[Any, Any]] = [

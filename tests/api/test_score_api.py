@@ -52,7 +52,8 @@ def test_replay_answers_the_vaca_examples(live_server: Any) -> None:
 @pytest.mark.django_db
 def test_score_answers_every_individual_example(live_server: Any) -> None:
     """Issue 37: individual play of 2 to 6 over real HTTP; the five records that break the
-    contract are a 400 with the error object, and the API answers what the engine does."""
+    contract are a 400 with the error's problem details, and the API answers what the engine
+    does."""
     from muscore.rules import RuleError, score
 
     refused = 0
@@ -63,7 +64,8 @@ def test_score_answers_every_individual_example(live_server: Any) -> None:
             assert status == 400, case["name"]
             with pytest.raises(RuleError) as raised:
                 score(case["record"])
-            assert body == {"error": str(raised.value)}
+            assert set(body) == PROBLEM and body["status"] == 400
+            assert (body["error"], body["code"]) == (str(raised.value), raised.value.code)
         else:
             assert status == 200, (case["name"], body)
             matches(case["expect"], body)
