@@ -169,10 +169,10 @@ def offline_names(names: Mapping[str, str], labels: Mapping[str, str]) -> dict[s
 def talk_names(lance: str, side: str | None, names: Mapping[str, str]) -> dict[str, str]:
     """Individual play: the names of the buttons of the player whose turn it is (`side`),
     "Paso de Ana a la grande", "Envido de Ana a la grande"..., and of the lance's own
-    ("Todos pasan a la grande", its undo)."""
+    ("Pasan todos a la grande", as the button reads first, and its undo)."""
     to = _to(lance)
     out = {
-        "all_paso": _("Todos pasan %(lance)s") % {"lance": to},
+        "all_paso": _("Pasan todos %(lance)s") % {"lance": to},
         "undo": undo_name(lance),
     }
     if side is None:
