@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from muscore.championships import kept, knockout, services
+from muscore.championships.entry_text import fold
 from muscore.championships.models import Championship, Enrolment, Phase, PhaseGroup, Sede
 from muscore.clubs.models import Club
 from muscore.leagues import competitions
@@ -413,7 +414,7 @@ def player_enrolments(championship: Championship, name: str) -> list[Enrolment]:
     theirs (any part of a name, folded as the entries' keys are: case, accents, spelling;
     "irigo" finds Mikel Irigoyen, "1a" not "10a"), withdrawn ones included, at most
     ``FOUND``."""
-    words = services.fold(name).split()
+    words = fold(name).split()
     if not words:
         return []
     where = Q()

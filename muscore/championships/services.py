@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django import forms
 from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
@@ -32,6 +31,7 @@ from muscore.championships import clock, kept, knockout
 from muscore.championships.compute.draw import DrawError, DrawPair, draw_groups, group_winners
 from muscore.championships.compute.quotas import QuotaError, Quotas, compute_quotas
 from muscore.championships.compute.quotas import Sede as QuotaSede
+from muscore.championships.entry_text import checked_contact, checked_name, fold
 from muscore.championships.errors import ChampionshipError as ChampionshipError
 from muscore.championships.models import (
     Championship,
@@ -42,8 +42,7 @@ from muscore.championships.models import (
     Sede,
 )
 from muscore.championships.pairs import acting, heat_pair, make_phase_pairs, phase_pair
-from muscore.clubs.forms import clean_name, clean_person_name
-from muscore.clubs.models import NAME_MAX, Club, Pair
+from muscore.clubs.models import Club, Pair
 from muscore.clubs.permissions import Actor, is_organiser, require_organiser, stored_user
 from muscore.clubs.services import create_club
 from muscore.leagues import ceros_rounds, competitions, draw_plan, names
@@ -52,14 +51,6 @@ from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.models import Competition, Entry
 from muscore.leagues.rows import insert_rows
 from muscore.messages import league_message, page_message
-from muscore.text import has_bidi_control, is_invisible, is_marks_only, person_key, problem
-
-
-def fold(name: str) -> str:
-    """A player's key as an entry stores it (``key_a``, ``key_b``): one person, one pair,
-    whatever the spelling (:func:`muscore.text.person_key`: "Etxeberria, Iñaki." with a
-    soft hyphen, a dotless ı or in fullwidth letters is Iñaki Etxeberria)."""
-    return person_key(name)[:NAME_MAX]
 
 
 def can_run_sede(user: Actor | None, sede: Sede) -> bool:
@@ -71,22 +62,6 @@ def require_sede(user: Actor, sede: Sede) -> None:
     """PermissionDenied (403) unless ``user`` runs ``sede``."""
     if not is_organiser(user, sede.championship.club):
         require_organiser(user, sede.club)
-
-
-def _name(value: str, what: str, *, person: bool = False) -> str:
-    try:
-        # Checked as the clubs' names (muscore.text): the public entry form's names end up
-        # on boards, cards and exports; no control character, direction override or
-        # invisible-only name; a person's name in one alphabet, with a letter.
-        value = (clean_person_name if person else clean_name)(value or "")
-    except forms.ValidationError as error:
-        raise ChampionshipError(error.messages[0]) from None
-    if not value:
-        raise ChampionshipError(_("Falta %(what)s.") % {"what": what})
-    if len(value) > NAME_MAX:
-        raise ChampionshipError(_("%(what)s es demasiado largo: %(limit)s caracteres como mucho.")
-                                % {"what": what, "limit": NAME_MAX})
-    return value
 
 
 # ------------------------------------------------------------------- the championship
@@ -109,7 +84,8 @@ def create_championship(
     if not 1 <= round_minutes <= 600:
         raise ChampionshipError(_("El tiempo por partida va de 1 a 600 minutos."))
     return Championship.objects.create(
-        club=club, name=_name(name, _("el nombre")), rules=table_rules.to_json(), seats=seats,
+        club=club, name=checked_name(name, _("el nombre")), rules=table_rules.to_json(),
+        seats=seats,
         min_per_sede=min_per_sede, entries_close_at=entries_close_at, round_minutes=round_minutes)
 
 
@@ -118,7 +94,7 @@ def add_region(championship: Championship, *, by: Actor, name: str) -> Region:
     """A region (a province) of the championship."""
     require_organiser(by, championship.club)
     kept.touch(championship.pk)
-    return Region.objects.create(championship=championship, name=_name(name, _("el nombre")))
+    return Region.objects.create(championship=championship, name=checked_name(name, _("el nombre")))
 
 
 @transaction.atomic
@@ -134,7 +110,7 @@ def add_sede(championship: Championship, *, by: Actor, name: str, club: Club,
         raise ChampionshipError(_("Las inscripciones ya están cerradas."))
     kept.touch(championship.pk)
     return Sede.objects.create(championship=championship, club=club, region=region,
-                               name=_name(name, _("el nombre")), capacity=capacity)
+                               name=checked_name(name, _("el nombre")), capacity=capacity)
 
 
 def entries_open(championship: Championship, now: datetime | None = None) -> bool:
@@ -146,25 +122,6 @@ def entries_open(championship: Championship, now: datetime | None = None) -> boo
 
 
 # ----------------------------------------------------------------------------- entries
-
-
-def _contact(value: str) -> str:
-    """A contact (a phone, an address) checked as every text (muscore.text): shown to the
-    venue's organisers and in their CSV, so no control character, no direction override."""
-    contact = " ".join((value or "").split())
-    if problem(contact):
-        raise ChampionshipError(_("El contacto lleva un carácter de control: quítalo."))
-    if has_bidi_control(contact):
-        raise ChampionshipError(
-            _("El contacto lleva un carácter que cambia el sentido del texto: quítalo."))
-    if contact and is_invisible(contact):
-        raise ChampionshipError(_("El contacto solo tiene caracteres invisibles."))
-    if contact and is_marks_only(contact):  # they would draw over the cell before it
-        raise ChampionshipError(_("El contacto solo tiene acentos sueltos, sin letras ni "
-                                  "números."))
-    if len(contact) > 200:
-        raise ChampionshipError(_("El contacto es demasiado largo: 200 caracteres como mucho."))
-    return contact
 
 
 @transaction.atomic
@@ -181,15 +138,15 @@ def enter_pair(sede: Sede, *, name: str, players: Sequence[str], contact: str = 
     if not entries_open(championship, now):
         raise ChampionshipError(_("Las inscripciones de %(championship)s están cerradas.")
                                 % {"championship": championship.name})
-    name = _name(name, _("el nombre de la pareja"))
+    name = checked_name(name, _("el nombre de la pareja"))
     if len(players) != 2:
         raise ChampionshipError(_("Una pareja son dos jugadores."))
-    first = _name(players[0], _("el primer jugador"), person=True)
-    second = _name(players[1], _("el segundo jugador"), person=True)
+    first = checked_name(players[0], _("el primer jugador"), person=True)
+    second = checked_name(players[1], _("el segundo jugador"), person=True)
     keys = [fold(first), fold(second)]
     if keys[0] == keys[1]:
         raise ChampionshipError(_("Los dos jugadores no pueden ser la misma persona."))
-    contact = _contact(contact)
+    contact = checked_contact(contact)
     person_taken(championship, keys)
     name_taken(sede, name)
     kept.touch(championship.pk)
@@ -555,7 +512,7 @@ def add_phase(championship: Championship, *, by: Actor, name: str, level: int = 
     if region is not None and region.championship_id != championship.pk:
         raise ChampionshipError(_("La región no es de este campeonato."))
     kept.touch(championship.pk)
-    return Phase.objects.create(championship=championship, name=_name(name, _("el nombre")),
+    return Phase.objects.create(championship=championship, name=checked_name(name, _("el nombre")),
                                 level=level, region=region, advance=advance,
                                 knockout=knockout, best_of=best_of,
                                 third_place=third_place and knockout)
@@ -807,5 +764,5 @@ def add_sede_with_club(championship: Championship, *, by: Actor, name: str,
     """A venue with a club of its own made for it, organised by ``by`` until he invites the
     bar's people to it (the club's organisers page)."""
     require_organiser(by, championship.club)
-    club = create_club(_name(name, _("el nombre")), organiser=by)
+    club = create_club(checked_name(name, _("el nombre")), organiser=by)
     return add_sede(championship, by=by, name=name, club=club, region=region, capacity=capacity)

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from muscore.championships import services
+from muscore.championships.entry_text import fold
 from muscore.championships.models import Enrolment, Sede
 from muscore.championships.results import keep_heat_order
 from muscore.clubs.models import Club, Membership, Pair, PairMember, Player
@@ -87,7 +88,7 @@ class Command(BaseCommand):
                     a, b = f"Jokalari {number}a", f"Jokalari {number}b"
                     enrolments.append(Enrolment(
                         championship=championship, sede=sede, name=f"Bikotea {number}",
-                        player_a=a, player_b=b, key_a=services.fold(a), key_b=services.fold(b),
+                        player_a=a, player_b=b, key_a=fold(a), key_b=fold(b),
                         paid=True))
             Enrolment.objects.bulk_create(enrolments, batch_size=1000)
         self.stdout.write(f"entries: {len(enrolments)} pairs in {len(sedes)} venues "
