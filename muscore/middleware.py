@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.middleware import http
 from django.middleware.gzip import GZipMiddleware
 from django.utils.cache import patch_vary_headers
 
@@ -169,3 +170,28 @@ class EditLinkNoIndexMiddleware:
             response.headers["X-Robots-Tag"] = "noindex, nofollow"
             response.headers["Referrer-Policy"] = "strict-origin"
         return response
+
+
+class ConditionalGetMiddleware(http.ConditionalGetMiddleware):
+    """Django's ConditionalGetMiddleware (an ETag from the body of a GET's answer that has
+    none of its own, and the 304 to a client holding it) for the pages a browser keeps: a
+    200 of HTML, not an error page; the API's JSON keeps the tags it gives itself.
+
+    A HEAD too: Django's leaves a HEAD alone (its body is gone by then), but here the body
+    is still the GET's (HeadMiddleware, outermost, drops it after), so a monitor's HEAD
+    gets the GET's ETag and its 304."""
+
+    def needs_etag(self, response: HttpResponseBase) -> bool:
+        return (response.status_code == 200
+                and response.get("Content-Type", "").startswith("text/html")
+                and super().needs_etag(response))
+
+    def process_response(self, request: HttpRequest,
+                         response: HttpResponseBase) -> HttpResponseBase:
+        if request.method != "HEAD":
+            return super().process_response(request, response)
+        request.method = "GET"  # answered as the GET it mirrors
+        try:
+            return super().process_response(request, response)
+        finally:
+            request.method = "HEAD"

@@ -106,12 +106,17 @@ MIDDLEWARE = [
     # HTML compressed (a leaders page: 21 KB to about 3 KB); inside the 304 above, which has
     # no body, and outside everything below that writes one. BREACH: see the class.
     "muscore.middleware.PageGZipMiddleware",
+    # An ETag from the body of every GET's 200 that has none of its own, and the 304 to a
+    # client holding it; inside the compression, so the tag is the body's, not the
+    # gzipped bytes' (random padding against BREACH).
+    "muscore.middleware.ConditionalGetMiddleware",
     "muscore.middleware.EditLinkNoIndexMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Club organisers log in (muscore.clubs); a table's edit link needs no account.
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    # The page's language: its address's prefix, else the visitor's (muscore.addresses).
+    "muscore.addresses.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -2,6 +2,10 @@
 /robots.txt): the site's own pages, the rules' sections, every club's page with its
 leaders and levels, its listed competitions, and every championship.
 
+Each page in each language, at its address of its own (muscore.addresses: Spanish without
+a prefix, /en/, /eu/, /fr/), with its alternates in the others (hreflang) and Spanish's as
+x-default: the rules pages in Basque, French and English are found by search.
+
 Never a link that carries a key (a table's edit link, a pair's link to its result, a
 new-password link: those answer X-Robots-Tag: noindex), nor a table's board (a night's
 game among friends, found through its share link, not a search engine).
@@ -21,7 +25,15 @@ from muscore.disputes import rules_pages
 from muscore.leagues.models import Competition
 
 
-class SitePages(Sitemap[str]):
+class Languages:
+    """Each item in every language of the site, with hreflang alternates."""
+
+    i18n = True
+    alternates = True
+    x_default = True
+
+
+class SitePages(Languages, Sitemap[str]):
     """The pages of the site itself, and the rules' sections."""
 
     changefreq = "monthly"
@@ -38,11 +50,11 @@ class SitePages(Sitemap[str]):
         return reverse(item)
 
 
-class ClubPages(Sitemap[tuple[str, Club]]):
+class ClubPages(Languages, Sitemap[tuple[str, Club]]):
     """Each club's page, its leaders and its players' levels."""
 
     changefreq = "daily"
-    limit = 15000  # three a club: at most 5,000 clubs a sitemap page
+    limit = 15000  # three a club in four languages: 1,250 clubs a sitemap page
 
     def items(self) -> list[tuple[str, Club]]:
         return [(name, club) for club in Club.objects.order_by("pk")
@@ -53,7 +65,7 @@ class ClubPages(Sitemap[tuple[str, Club]]):
         return reverse(name, args=[club.slug])
 
 
-class CompetitionPages(Sitemap[Competition]):
+class CompetitionPages(Languages, Sitemap[Competition]):
     """The competitions each club page lists (not archived, not being imported)."""
 
     changefreq = "daily"
@@ -68,7 +80,7 @@ class CompetitionPages(Sitemap[Competition]):
         return reverse(name, args=[item.club.slug, item.pk])
 
 
-class ChampionshipPages(Sitemap[Championship]):
+class ChampionshipPages(Languages, Sitemap[Championship]):
     changefreq = "daily"
 
     def items(self) -> QuerySet[Championship]:

@@ -18,8 +18,9 @@ from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 from django.db.models import Count, Sum
 from django.urls import Resolver404, resolve, reverse
+from django.utils import translation
 
-from muscore import bus
+from muscore import addresses, bus
 from muscore.championships import kept
 from muscore.championships.models import Championship
 from muscore.leagues.models import Competition, Match
@@ -80,7 +81,9 @@ def screen(url: str) -> Found | None:
         elif value.isdigit():
             query[key] = str(int(value))  # "007" is page 7, as the view reads it
     query["live"] = "1"
-    path = reverse(name, kwargs=match.kwargs)
+    # At the language's address it was polled at (/en/...: muscore.addresses), or none.
+    with translation.override(addresses.language_of(parts.path)):
+        path = reverse(name, kwargs=match.kwargs)
     found = _topics(STREAMED[name], match.kwargs, {k: [v] for k, v in query.items()})
     return Found(f"{path}?{urlencode(query)}", found, name in PERSONAL)
 

@@ -1,12 +1,12 @@
 """The cheap path of the live board: an unchanged poll answered 304 in one query.
 
 Placed first in MIDDLEWARE. For a GET (or HEAD) of a board page (/t/<id>/,
-/t/<id>/k/<key>/) or of the API state (/api/v1/tables/<id>) that carries
-If-None-Match, it reads the table's revision (and, under an edit link, its key)
-with one primary-key query (plain SQL) and, when the phone's copy is current, answers 304
-right here: no session, CSRF, locale, template or replay. Anything else, an
-unknown table or a wrong key included, falls through to the views, which give
-the full answer (or the 404). The 304 goes through the middleware that add the
+/t/<id>/k/<key>/, or at a language's address, /en/t/<id>/...) or of the API state
+(/api/v1/tables/<id>) that carries If-None-Match, it reads the table's revision (and,
+under an edit link, its key) with one primary-key query (plain SQL) and, when the phone's
+copy is current, answers 304 right here: no session, CSRF, locale, template or replay.
+Anything else, an unknown table or a wrong key included, falls through to the views,
+which give the full answer (or the 404). The 304 goes through the middleware that add the
 security headers (SecurityMiddleware, X-Frame-Options, the Content-Security-Policy),
 so it carries the same ones as a 200.
 """
@@ -24,11 +24,13 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.module_loading import import_string
 
-from muscore import conditional
+from muscore import addresses, conditional
 from muscore.tables import live
 from muscore.tables.models import Table
 
-BOARD = re.compile(r"^/t/(?P<id>[A-Za-z0-9_-]{1,32})/(?:k/(?P<key>[A-Za-z0-9_-]{1,64})/)?$")
+# A board at Spanish's address or at another language's (/en/t/...: muscore.addresses).
+BOARD = re.compile(r"^/(?:(?P<lang>[a-z]{2})/)?t/(?P<id>[A-Za-z0-9_-]{1,32})/"
+                   r"(?:k/(?P<key>[A-Za-z0-9_-]{1,64})/)?$")
 API_STATE = re.compile(r"^/api/v1/tables/(?P<id>[A-Za-z0-9_-]{1,32})$")
 
 
@@ -90,6 +92,7 @@ class NotModifiedMiddleware:
         self.board_sql = _sql("revision", "edit_key")
         self.api_sql = _sql("revision")
         self.with_headers = _with_headers()
+        self.prefixed = set(addresses.prefixed())
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         header = request.META.get("HTTP_IF_NONE_MATCH")
@@ -106,7 +109,8 @@ class NotModifiedMiddleware:
 
     def not_modified(self, request: HttpRequest, header: str) -> HttpResponse | None:
         path = request.path_info
-        if match := BOARD.match(path):
+        if (match := BOARD.match(path)) and (match["lang"] is None
+                                            or match["lang"] in self.prefixed):
             key = match["key"]
             row = _row(self.board_sql, match["id"])
             if row is None:
@@ -114,7 +118,7 @@ class NotModifiedMiddleware:
             revision, edit_key = row
             if key is not None and not secrets.compare_digest(key.encode(), edit_key.encode()):
                 return None
-            language = translation.get_language_from_request(request)
+            language = match["lang"] or translation.get_language_from_request(request)
             etag = live.board_etag(revision, language, live.is_partial(request))
             unchanged = conditional.not_modified(request, etag)
             return None if unchanged is None else live.mark_board(unchanged, etag)

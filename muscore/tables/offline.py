@@ -57,10 +57,13 @@ def keep_at_install(pages: Callable[[], list[str]]) -> None:
 
 
 def install_pages_json() -> str:
-    """The paths the worker keeps at install, as JSON."""
-    paths = [reverse(name) for name in INSTALL_PAGES]
-    for hook in _install_hooks:
-        paths.extend(path for path in hook() if path not in paths)
+    """The paths the worker keeps at install, as JSON: their addresses without a language
+    prefix (muscore.addresses), which answer in the phone's language, whatever language
+    the request for the worker was answered in."""
+    with translation.override(settings.LANGUAGE_CODE):
+        paths = [reverse(name) for name in INSTALL_PAGES]
+        for hook in _install_hooks:
+            paths.extend(path for path in hook() if path not in paths)
     return json.dumps(paths)
 
 

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from muscore import addresses
 from muscore.tables import live, offline
 
 
@@ -24,6 +25,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "stylesheet": offline.stylesheet(),
             "static_prefix": offline.static_prefix(),
             "offline_words": offline.offline_words(),
+            # The languages' address prefixes (muscore.addresses): en|eu|fr.
+            "prefixes": "|".join(addresses.prefixed()),
         },
         content_type="text/javascript; charset=utf-8",
     )

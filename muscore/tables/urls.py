@@ -24,15 +24,20 @@ urlpatterns = [
     path("t/<str:table_id>/k/<str:key>/rehacer", views.redo, name="redo"),
     path("t/<str:table_id>/k/<str:key>/piedras", views.piedras, name="piedras"),
     path("t/<str:table_id>/k/<str:key>/perete", views.perete, name="perete"),
-    # Installable and offline: the worker lives at the root so its scope is the whole site.
-    path("robots.txt", site_files.robots, name="robots"),
-    path("favicon.ico", site_files.favicon, name="favicon"),
-    path("sw.js", site_files.service_worker, name="service_worker"),
-    path("manifest.webmanifest", views.manifest, name="manifest"),
     path("t/<str:table_id>/manifest.webmanifest", views.view_manifest, name="view_manifest"),
     path(
         "t/<str:table_id>/k/<str:key>/manifest.webmanifest",
         views.edit_manifest,
         name="edit_manifest",
     ),
+]
+
+# The site's own files, at one address whatever the page's language (muscore.urls includes
+# them under the namespace "site", outside the language prefixes). Installable and offline:
+# the worker lives at the root so its scope is the whole site, every language's pages.
+site_files_patterns = [
+    path("robots.txt", site_files.robots, name="robots"),
+    path("favicon.ico", site_files.favicon, name="favicon"),
+    path("sw.js", site_files.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
 ]

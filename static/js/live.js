@@ -24,9 +24,12 @@
 
   function bare(etag) { return (etag || "").replace(/^W\//, ""); }
 
+  // This visitor's CSRF token: the secret of Django's CSRF cookie, which its check takes
+  // as the form's token (the page's HTML carries none outside its own forms, so that it
+  // is the same for every visitor and answers 304).
   function token() {
-    var input = document.querySelector('form.lang input[name="csrfmiddlewaretoken"], input[name="csrfmiddlewaretoken"]');
-    return input ? input.value : "";
+    var found = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return found ? decodeURIComponent(found[1]) : "";
   }
 
   function open(id) {

@@ -357,11 +357,22 @@
     fields.push([name, value]);
   }
 
+  // This page's path without its language's prefix (/en/t/<id>/ is /t/<id>/ in English:
+  // muscore.addresses; no page of the site starts with a two-letter folder of its own).
+  function sitePath() {
+    return window.location.pathname.replace(/^\/[a-z]{2}\//, "/");
+  }
+
+  // Whether this page is one of the table's, whatever its language's address.
+  function onTable(table) {
+    return sitePath().indexOf("/t/" + table + "/") === 0;
+  }
+
   function showPending() {
     var root = bar();
     if (!root) return;
     var here = readQueue().filter(function (item) {
-      return !item.refused && window.location.pathname.indexOf("/t/" + item.table + "/") === 0;
+      return !item.refused && onTable(item.table);
     });
     var numbers = here.map(shownNumber);
     // One hand is said as a hand ("la mano 17"), never as a bare "17" that reads as a count.
@@ -470,7 +481,7 @@
 
   function refusedHere() {
     var here = readQueue().filter(function (item) {
-      return item.refused && window.location.pathname.indexOf("/t/" + item.table + "/") === 0;
+      return item.refused && onTable(item.table);
     });
     if (here.length) showRefused(here[0].refused, here[0]);
   }
@@ -1098,7 +1109,7 @@
     if (!calc) return;
     try {
       window.sessionStorage.setItem(CALC_KEY, JSON.stringify({
-        path: window.location.pathname, fields: entryFields(calc)
+        path: sitePath(), fields: entryFields(calc)
       }));
     } catch (e) { /* nothing kept: the page still switches */ }
   });
@@ -1110,7 +1121,7 @@
       kept = JSON.parse(window.sessionStorage.getItem(CALC_KEY) || "null");
       window.sessionStorage.removeItem(CALC_KEY);
     } catch (e) { kept = null; }
-    if (!calc || !kept || kept.path !== window.location.pathname || !Array.isArray(kept.fields)) return;
+    if (!calc || !kept || kept.path !== sitePath() || !Array.isArray(kept.fields)) return;
     restoreDraft(calc, kept.fields);
     if (window.htmx) window.htmx.trigger(calc, "change");
   }

@@ -21,8 +21,9 @@ var STYLESHEET = "{{ stylesheet|escapejs }}";
 // TV, its players' levels and leaders, as this phone last opened them (issue 30.3).
 // Issue 38.8: and every page of a club's league and of a championship a phone opened (a
 // round, a pair, a match, a player; the championship, a phase, the hall's TV, a venue, a
-// pair's path, a player's).
-var PAGE = new RegExp("^/(" + [
+// pair's path, a player's). At each language's address too (/en/, /eu/, /fr/:
+// muscore.addresses).
+var PAGE = new RegExp("^/((?:{{ prefixes|escapejs }})/)?(" + [
   "t/[A-Za-z0-9_-]+/(k/[A-Za-z0-9_-]+/(mano|historial)?|historial)?",
   "nueva", "clubs/", "calculadora/", "lector/", "reglas/([a-z0-9-]+/)?", "nivel/",
   "club/[A-Za-z0-9_-]+/(liga/[0-9]+/(jornadas|jornada/[0-9]+/|pareja/[0-9]+/|partida/[0-9]+/)?" +
@@ -31,7 +32,7 @@ var PAGE = new RegExp("^/(" + [
 ].join("|") + ")?$");
 // A table's pages are kept under their path alone (?deshecha=3 and friends are the same
 // board); any other page under its query too (a championship's player is ?nombre=...).
-var TABLE_PAGE = /^\/t\//;
+var TABLE_PAGE = new RegExp("^/((?:{{ prefixes|escapejs }})/)?t/");
 // The pages kept: at most this many, the ones opened longest ago dropped first (the cache
 // keeps its entries in the order they were put: a page kept again moves to the end).
 var MAX_PAGES = 80;

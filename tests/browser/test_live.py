@@ -255,6 +255,9 @@ def test_a_view_link_phone_has_no_way_to_change_the_score(
     assert viewer.get_by_text("Corregir la mano").count() == 0
 
     # Forged writes from the viewer's own browser, CSRF token and all: 403, nothing changes.
+    # (The board sets no CSRF cookie: its one form, the language switch, needs none. A page
+    # with a form of its own, the home page's, gives the browser one.)
+    viewer.goto("/")
     token = next(c["value"] for c in viewer.context.cookies() if c["name"] == "csrftoken")
     before = (Table.objects.get().revision, list(Hand.objects.values_list("record", flat=True)))
     wrong = f"/t/{table.id}/k/{'A' if table.edit_key[0] != 'A' else 'B'}{table.edit_key[1:]}/"

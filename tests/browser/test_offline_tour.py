@@ -1,6 +1,7 @@
 """The offline tour (issue 38.8): every kind of page a phone opens (a table's, the site's,
-a club league's, a championship's) is opened once with the service worker, then the
-signal goes and each is opened again: the phone's own copy, not the "Sin conexión" page.
+a club league's, a championship's; some at another language's address, issue 39) is
+opened once with the service worker, then the signal goes and each is opened again: the
+phone's own copy, not the "Sin conexión" page.
 The bar says "el marcador" on the board alone, and shows one note at a time."""
 
 from __future__ import annotations
@@ -47,6 +48,12 @@ def every_page_kind() -> dict[str, str]:
     pk = championships["championship"].strip("/").split("/")[-1]
     pages["championship player"] = (
         reverse("championships:player", args=[int(pk)]) + "?nombre=Ana")
+    # At another language's address too (muscore.addresses: /en/, /eu/, /fr/), kept apart.
+    pages.update({
+        "rules (eu)": "/eu/reglas/", "edit board (fr)": f"/fr{edit}",
+        "hand (en)": f"/en{edit}mano", "standings (en)": f"/en{standings}",
+        "championship (fr)": f"/fr{championships['championship']}",
+    })
     return pages
 
 

@@ -165,12 +165,15 @@ def test_the_board_says_the_undo_took_the_result_back(client: Client) -> None:
 def test_the_board_shows_the_organiser_s_correction(client: Client) -> None:
     competition, user = liguilla(2)
     match, table = played(competition, user)
+    url = reverse("tables:edit_board", args=[table.id, table.edit_key])
+    before = client.get(url, HTTP_ACCEPT_LANGUAGE="es")
     results.record_result(match, by=user, juegos=[1, 3], reason="acta en papel")
     text = board_text(client, table)
     assert "1–3" in text and "Definitivo" in text
-    # The page carries no tag a reload could answer 304 with the old result from.
-    page = client.get(reverse("tables:edit_board", args=[table.id, table.edit_key]))
-    assert not page.has_header("ETag")
+    # The page's tag is its body's (not the table's revision, which the correction left
+    # as it was): a reload holding the old result's page gets the new one, never a 304.
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="es", HTTP_IF_NONE_MATCH=before["ETag"])
+    assert page.status_code == 200 and "Definitivo" in page.content.decode()
 
 
 def test_the_api_refuses_the_undo_of_a_final_result_with_409(client: Client) -> None:

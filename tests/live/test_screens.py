@@ -59,6 +59,16 @@ def test_a_page_is_one_screen_whatever_else_its_url_carries() -> None:
     assert topics.screen("/t/abc/historial") is None
 
 
+def test_a_screen_at_a_languages_address_stays_at_it() -> None:
+    # muscore.addresses: /en/, /eu/, /fr/ are pages of their own, Spanish's has no prefix;
+    # the drawing's links are the polled language's, whatever language drew last.
+    assert topics.screen("/en/t/abc/?x=1") == ("/en/t/abc/?live=1", ("table:abc",), False)
+    assert drawn_as("/fr/t/abc/k/KEY/") == "/fr/t/abc/k/KEY/?live=1"
+    assert drawn_as("/eu/campeonatos/3/?pagina=2") == "/eu/campeonatos/3/?pagina=2&live=1"
+    assert drawn_as("/t/abc/") == "/t/abc/?live=1"
+    assert topics.screen("/de/t/abc/") is None and topics.screen("/es/t/abc/") is None
+
+
 def test_five_hundred_made_up_screens_of_one_table_cost_a_save_one_drawing(
     streams: Server,
 ) -> None:

@@ -12,6 +12,7 @@ to come back (bye, with a retry) and ends their streams.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import time
 from collections.abc import Iterator
@@ -210,5 +211,29 @@ def test_a_save_is_drawn_once_not_again_at_the_check_of_the_revisions(streams: S
         time.sleep(1.6)  # three checks
         assert draws(streams) - before == 1
         assert stream.next(timeout=0.5) is None  # and no event either
+    finally:
+        stream.close()
+
+
+def test_a_stream_at_a_languages_address_draws_that_languages_page(streams: Server) -> None:
+    """A board at /fr/ (muscore.addresses) streams its French page, its links at /fr/, as
+    its poll would answer it; a save reaches it like any other."""
+    table = new_table(streams)
+    edit = f"/fr/t/{table['id']}/k/{table['edit_key']}/?live=1"
+    stream = Stream(streams.url, edit, language="fr", etag="none")
+    try:
+        assert stream.status == 200
+        first = stream.until("change")
+        assert first is not None
+        links = re.findall(r'href="(/[^"]*)"', first.json()["html"])
+        assert links and all(link.startswith(("/fr/", "/static/")) for link in links), links
+        # The poll's own answer, whatever language the phone asks: the same links.
+        status, _headers, poll = http("GET", f"{streams.url}{edit}",
+                                      headers={"HX-Request": "true", "Accept-Language": "en"})
+        assert status == 200
+        assert sorted(set(re.findall(r'href="(/[^"]*)"', poll.decode()))) == sorted(set(links))
+        piedras(streams, table, 3, "p-fr")
+        event = stream.until("change", timeout=5)
+        assert event is not None and 'data-revision="2"' in event.json()["html"]
     finally:
         stream.close()

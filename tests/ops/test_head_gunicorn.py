@@ -40,6 +40,9 @@ def test_a_head_of_every_page_kind_sends_no_body_through_gunicorn(tmp_path: Path
     paths = sorted({fill(route, values) for route, _pattern in patterns(
         get_resolver().url_patterns) if route not in ANY_METHOD and not route.startswith("admin/")})
     paths += ["/static/css/muscore.css", "/no-such-page/", "/admin/", "/admin/login/"]
+    # The pages at the other languages' addresses too (muscore.addresses): a board, the rules.
+    board = f"/t/{values['table_id']}/k/{values['key']}/"
+    paths += [f"/{code}{path}" for code in ("en", "eu", "fr") for path in (board, "/reglas/")]
     connection.close()  # gunicorn's turn on this database
     env = base_env(**{k: v for k, v in worker_env().items()
                       if k in ("SQLITE_FILE", "DATABASE_URL")})

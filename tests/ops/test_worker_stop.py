@@ -245,7 +245,9 @@ def test_sigterm_while_idle_exits_at_once(tmp_path: Path) -> None:
         worker.send_signal(signal.SIGTERM)
         signalled = time.monotonic()
         assert worker.wait(timeout=10) == 0, log.read_text()
-        assert time.monotonic() - signalled < 2
+        # At once, not after a task or an interval (its exit, Python's own, takes seconds
+        # at load 20 on 2 cores).
+        assert time.monotonic() - signalled < 5
     finally:
         if worker.poll() is None:
             worker.kill()
