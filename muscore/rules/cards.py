@@ -205,23 +205,23 @@ individual=False)
             raise RecordError("not_a", field="rules", what="object", got=show(data))
         if not data:
             return DEFAULT_RULES
-        # Tables repeat the same options over and over: memoise by the items, when they
-        # are plain values (True == 1 would collide with 1, so only exact int/str count).
-        # The types are part of the key: True == 1, and a value must be an exact int.
-        key: object = (tuple(data.items()), tuple(map(type, data.values())))
+        # Tables repeat the same options over and over: memoise by the items. True == 1
+        # == 1.0 hash alike, and a value must be an exact int (or bool), so a hit counts
+        # only when the values' types are the ones memoised with it.
+        key: object = tuple(data.items())
         try:
             cached = _RULES_CACHE.get(key)
         except TypeError:  # an unhashable value: let the checks below name it
             cached = None
             key = None
-        if cached is not None:
-            return cached  # only options read once, every key known, are memoised
+        if cached is not None and tuple(map(type, data.values())) == cached[1]:
+            return cached[0]  # only options read once, every key known, are memoised
         for name in data:
             if name not in _RULE_KEYS:
                 raise RecordError("unknown_key", key=name, where="rules")
         rules = cls(**{k: data[k] for k in _RULE_KEYS if k in data})
         if key is not None and len(_RULES_CACHE) < 1024:
-            _RULES_CACHE[key] = rules
+            _RULES_CACHE[key] = (rules, tuple(map(type, data.values())))
         return rules
 
     def to_json(self) -> dict[str, Any]:
@@ -290,7 +290,7 @@ def _check_rule(field: str, value: object, allowed: tuple[int, ...] | range) -> 
         raise RecordError("rule_value", field=field, got=show(value), choices=allowed)
 
 
-_RULES_CACHE: dict[object, Rules] = {}
+_RULES_CACHE: dict[object, tuple[Rules, tuple[type, ...]]] = {}
 SEATS_FROM = {
     n: [tuple((mano + i) % n for i in range(n)) for mano in range(n)] for n in PLAYERS
 }

@@ -138,7 +138,9 @@ def score(record: object) -> HandResultDict:
         key = next(k for k in record if k not in RECORD_KEYS)
         raise RecordError("unknown_key", key=str(key)[:40], where="record")
     rules = Rules.from_json(record.get("rules"))
-    mano = parse_mano(record.get("mano", 0), rules)
+    mano = record.get("mano", 0)
+    if type(mano) is not int or not 0 <= mano < rules.players:
+        parse_mano(mano, rules)  # raises, naming the table's seats
     scores = parse_score(record.get("score"), rules)
     # The counting builds the result dict directly (for speed); this is its type.
     return cast(HandResultDict, score_parts(record, rules, mano, scores))

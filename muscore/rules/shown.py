@@ -15,7 +15,7 @@ holds it equal to the general path on random records, pairs and individual play
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from muscore.rules.betting import Betting
@@ -41,7 +41,7 @@ _SEAT_TEXT = tuple(str(seat) for seat in range(6))
 _LANCE_KEYS = frozenset((GRANDE, CHICA, PARES, JUEGO, PUNTO))
 #: Where each lance's key sits in a seat's flat tuple (see _FLAT).
 _KEY: dict[str, int] = {GRANDE: 0, CHICA: 1, PUNTO: 2, PARES: 3, JUEGO: 4}
-_NO_BETS: dict[str, Any] = {}
+_NO_BETS: dict[str, Any] = {}  # never written
 
 
 def score_shown(
@@ -54,96 +54,76 @@ def score_shown(
     read = _read(record, rules, mano)
     if read is None:
         return None
-    wins, pares_sides, juego_sides, flats, fourth = read
     lances_in = record.get("lances")
-    bettings: dict[str, Any] | None = {}
+    bettings: dict[str, _Quick] = _NO_BETS
     if lances_in is not None:
-        bettings = _bettings(lances_in, rules.sides, pares_sides, juego_sides, fourth)
-        if bettings is None:
+        found = _bettings(lances_in, rules.sides, read)
+        if found is None:
             return None
-    hand = _Hand(rules, mano, scores, wins, pares_sides, juego_sides, flats, fourth)
-    if not bettings:
-        _count(hand, _NO_BETS)
-    elif not _dejes(hand, bettings):
-        _count(hand, bettings)
-    result = hand.result
-    result["score"] = hand.score_of(hand.now)
+        bettings = found
+    now = list(scores)
+    steps: list[dict[str, Any]] = []
+    fourth = read[4]
+    lances = {GRANDE: {"side": None, "points": 0}, CHICA: {"side": None, "points": 0},
+              PARES: {"side": None, "points": 0}, fourth: {"side": None, "points": 0}}
+    result: dict[str, Any] = {"score": None, "winner": None, "ended_by": None,
+                              "lances": lances, "recuento": steps}
+    score_of = SCORE_OF[rules.sides]
+    if not bettings or not _dejes(read, bettings, now, result, score_of, rules.target):
+        _count(read, bettings, now, result, score_of, rules)
+    result["score"] = score_of(now)
     return result
 
 
-class _Hand:
-    """What the one pass knows of the hand, and its count as it goes: plain attributes
-    the functions below read into locals (this runs for every hand of every replay)."""
-
-    __slots__ = ("k", "n", "ix", "order", "target", "wins", "pares_sides", "juego_sides",
-                 "flats", "fourth", "now", "score_of", "steps", "lances", "result")
-
-    def __init__(self, rules: Rules, mano: int, scores: Sequence[int], wins: dict[str, Any],
-                 pares_sides: int, juego_sides: int, flats: list[Any], fourth: str) -> None:
-        self.k = rules.sides
-        self.n = rules.players
-        self.ix = rules.seat_sides
-        self.order = SEATS_FROM[rules.players][mano]
-        self.target = rules.target
-        self.wins = wins
-        self.pares_sides = pares_sides
-        self.juego_sides = juego_sides
-        self.flats = flats
-        self.fourth = fourth
-        self.now = list(scores)
-        self.score_of = SCORE_OF[rules.sides]
-        self.steps: list[dict[str, Any]] = []
-        self.lances: dict[str, dict[str, Any]] = {
-            GRANDE: {"side": None, "points": 0}, CHICA: {"side": None, "points": 0},
-            PARES: {"side": None, "points": 0}, fourth: {"side": None, "points": 0}}
-        self.result: dict[str, Any] = {"score": None, "winner": None, "ended_by": None,
-                                       "lances": self.lances, "recuento": self.steps}
-
-    def best(self, lance: str, out: int) -> Any:
-        """The winning side of a lance held on: its best hand; in individual play, with
-        players gone (``out``: bit i for the side of index i), the best of those still
-        in it."""
-        if not out:
-            return self.wins[lance]
-        key = _KEY[lance]
-        held = 5 if lance is PARES else 6 if lance is JUEGO else -1
-        ix, flats = self.ix, self.flats
-        best, best_key = -1, -(1 << 30)
-        for seat in self.order:
-            if out >> ix[seat] & 1:
-                continue
-            flat = flats[seat]
-            if held >= 0 and flat[held] is None:
-                continue
-            if flat[key] > best_key:
-                best, best_key = seat, flat[key]
-        return LETTERS[ix[best]]
+#: What the one pass reads of the cards (see _read): each lance's best side among all who
+#: play it, the sides holding pares and juego (bit i for the side of index i), each seat's
+#: flat tuple, the fourth lance, the speaking order and each seat's side. A plain tuple:
+#: made for every hand of every replay.
+_Read = tuple[dict[str, Any], int, int, list[Any], str, tuple[int, ...], tuple[int, ...]]
 
 
-def _dejes(hand: _Hand, bettings: dict[str, Any]) -> bool:
+def _best(read: _Read, lance: str, out: int) -> Any:
+    """The winning side of a lance held on: its best hand; in individual play, with
+    players gone (``out``: bit i for the side of index i), the best of those still in."""
+    if not out:
+        return read[0][lance]
+    key = _KEY[lance]
+    held = 5 if lance is PARES else 6 if lance is JUEGO else -1
+    _wins, _pares, _juego, flats, _fourth, order, ix = read
+    best, best_key = -1, -(1 << 30)
+    for seat in order:
+        if out >> ix[seat] & 1:
+            continue
+        flat = flats[seat]
+        if held >= 0 and flat[held] is None:
+            continue
+        if flat[key] > best_key:
+            best, best_key = seat, flat[key]
+    return LETTERS[ix[best]]
+
+
+def _dejes(read: _Read, bettings: dict[str, _Quick], now: list[int], result: dict[str, Any],
+           score_of: Callable[[Sequence[int]], dict[str, int]], target: int) -> bool:
     """The betting as played: a rejected bet's deje at once, an accepted órdago; whether
     either ended the juego."""
-    result = hand.result
-    lances = hand.lances
-    for lance in (GRANDE, CHICA, PARES, hand.fourth):
+    lances = result["lances"]
+    for lance in (GRANDE, CHICA, PARES, read[4]):
         betting = bettings.get(lance)
         if betting is None:
             continue
-        if not betting.quiero:
-            side = betting.last_side
-            points = betting.deje
-            now = hand.now
-            now[betting.last] += points
-            hand.steps.append({"lance": lance, "side": side, "points": points, "why": "deje",
-                               "score": hand.score_of(now)})
+        last, side, _stake, points, ordago, quiero, out, _bettors = betting
+        if not quiero:
+            now[last] += points
+            result["recuento"].append({"lance": lance, "side": side, "points": points,
+                                       "why": "deje", "score": score_of(now)})
             credited = lances[lance]
             credited["side"] = side
             credited["points"] += points
-            if now[betting.last] >= hand.target:
+            if now[last] >= target:
                 result["winner"], result["ended_by"] = side, "deje"
                 return True
-        elif betting.ordago:  # accepted: whoever wins the lance wins the juego
-            won = hand.best(lance, betting.out)
+        elif ordago:  # accepted: whoever wins the lance wins the juego
+            won = _best(read, lance, out)
             lances[lance] = {"side": won, "points": 0}
             result["winner"], result["ended_by"] = won, "ordago"
             result["ordago"] = {"lance": lance, "side": won}
@@ -151,30 +131,30 @@ def _dejes(hand: _Hand, bettings: dict[str, Any]) -> bool:
     return False
 
 
-def _count(hand: _Hand, bettings: dict[str, Any]) -> None:
+def _count(read: _Read, bettings: dict[str, _Quick], now: list[int], result: dict[str, Any],
+           score_of: Callable[[Sequence[int]], dict[str, int]], rules: Rules) -> None:
     """The count at the showdown, in lance order, stopping at the target (rules.md, "What
     each lance pays")."""
-    wins, now, score_of, steps, lances = hand.wins, hand.now, hand.score_of, hand.steps, (
-        hand.lances)
-    for lance in (GRANDE, CHICA, PARES, hand.fourth):
+    wins, steps, lances, target = read[0], result["recuento"], result["lances"], rules.target
+    for lance in (GRANDE, CHICA, PARES, read[4]):
         betting = bettings.get(lance) if bettings else None
         step: dict[str, Any] | None
         if lance is PARES or lance is JUEGO:
-            step = _jugada(hand, lance, betting)
+            step = _jugada(read, lance, betting, rules)
             if step is None:
                 continue
             side = step["side"]
         elif betting is None:
             side = wins[lance]
             step = {"lance": lance, "side": side, "points": 1, "why": "paso"}
-        elif betting.quiero:
-            stake = betting.stake
-            side = hand.best(lance, betting.out)
+        elif betting[5]:  # held on
+            stake = betting[2]
+            side = _best(read, lance, betting[6])
             step = {"lance": lance, "side": side,
                     "points": stake + 1 if lance is PUNTO else stake, "why": "quiero",
                     "stake": stake}
         elif lance is PUNTO:
-            side = betting.last_side
+            side = betting[1]
             step = {"lance": lance, "side": side, "points": 1, "why": "no_quiero"}
         else:
             continue  # a rejected grande or chica was paid by its deje
@@ -186,15 +166,16 @@ def _count(hand: _Hand, bettings: dict[str, Any]) -> None:
         credited = lances[lance]
         credited["side"] = side
         credited["points"] += points
-        if now[index] >= hand.target:
-            hand.result["winner"], hand.result["ended_by"] = side, "recuento"
+        if now[index] >= target:
+            result["winner"], result["ended_by"] = side, "recuento"
             return
 
 
-def _jugada(hand: _Hand, lance: str, betting: Any) -> dict[str, Any] | None:
+def _jugada(read: _Read, lance: str, betting: _Quick | None, rules: Rules
+            ) -> dict[str, Any] | None:
     """Pares or juego at the count: the collector's premiums (every holder of his side),
     plus the stake when held on; None when nobody collects."""
-    sides = hand.pares_sides if lance is PARES else hand.juego_sides
+    sides = read[1] if lance is PARES else read[2]
     if not sides:
         return None
     stake = 0
@@ -202,16 +183,16 @@ def _jugada(hand: _Hand, lance: str, betting: Any) -> dict[str, Any] | None:
     if not sides & (sides - 1):  # one side holds it: no betting, its premiums
         side, why = LETTERS[sides.bit_length() - 1], "solo"
     elif betting is None:
-        side, why = hand.wins[lance], "paso"
-    elif betting.quiero:
-        side, why, stake = hand.best(lance, betting.out), "quiero", betting.stake
+        side, why = read[0][lance], "paso"
+    elif betting[5]:  # held on
+        side, why, stake = _best(read, lance, betting[6]), "quiero", betting[2]
     else:
-        side, why = betting.last_side, "no_quiero"
+        side, why = betting[1], "no_quiero"
     points = stake
     detail = []
-    flats = hand.flats
+    flats = read[3]
     held_at = 5 if lance is PARES else 6
-    for seat in range(SIDE_INDEX[side], hand.n, hand.k):
+    for seat in range(SIDE_INDEX[side], rules.players, rules.sides):
         held = flats[seat][held_at]
         if held is not None:
             worth = PARES_PREMIUM[held] if held_at == 5 else 3 if held == 31 else 2
@@ -248,26 +229,23 @@ def _flat(text: str, rules: Rules) -> tuple[Any, ...] | None:
     return flat
 
 
-def _read(
-    record: Mapping[str, Any], rules: Rules, mano: int
-) -> tuple[dict[str, Any], int, int, list[Any], str] | None:
-    """Each lance's winning side among all who play it, the sides holding pares and juego
-    (bit i for the side of index i), each seat's flat tuple (what it holds), and the
-    fourth lance; None unless every seat's cards are a spelling already read and the
-    deck's counts are plainly right."""
+def _read(record: Mapping[str, Any], rules: Rules, mano: int) -> _Read | None:
+    """What the cards hold (see _Read); None unless every seat's cards are a spelling
+    already read and the deck's counts are plainly right."""
     hands = record.get("hands")
     n = rules.players
     if type(hands) is not dict or len(hands) != n:
         return None
     known = _FLAT.get((rules.reyes, rules.real31)) or {}
     ix = rules.seat_sides
+    order = SEATS_FROM[n][mano]
     flats: list[Any] = [None] * n
     packed = pares_sides = juego_sides = 0
     # The showdown: going round from the mano, only a strictly better hand takes a lance
     # over, so the seat nearer the mano keeps it on a tie.
     g_seat = c_seat = t_seat = p_seat = j_seat = -1
     g_key = c_key = t_key = p_key = j_key = -(1 << 30)
-    for seat in SEATS_FROM[n][mano]:
+    for seat in order:
         try:  # subscripts, not .get: this loop runs for every seat of every hand
             flat = known[hands[_SEAT_TEXT[seat]]]
         except (KeyError, TypeError):
@@ -300,25 +278,24 @@ def _read(
             fourth: LETTERS[ix[j_seat if juego_sides else t_seat]]}
     if p_seat >= 0:
         wins[PARES] = LETTERS[ix[p_seat]]
-    return wins, pares_sides, juego_sides, flats, fourth
+    return wins, pares_sides, juego_sides, flats, fourth, order, ix
 
 
-def _bettings(
-    lances_in: object, k: int, pares_sides: int, juego_sides: int, fourth: str
-) -> dict[str, _Quick] | None:
+def _bettings(lances_in: object, k: int, read: _Read) -> dict[str, _Quick] | None:
     """Each lance's betting, for the lances somebody bet in; None when the record's
     lances hold anything the general path refuses (it names the error)."""
     if type(lances_in) is not dict:
         return None
     out: dict[str, _Quick] = {}
     everybody = (1 << k) - 1
+    pares_sides, juego_sides, fourth = read[1], read[2], read[4]
     for key, data in lances_in.items():
         if key not in _LANCE_KEYS or (key in (JUEGO, PUNTO) and key != fourth):
             return None
         betting = _quick(data, k) if type(data) is dict else None
         if betting is None:
             try:
-                betting = _Quick.of(Betting(key, data, sides=k))
+                betting = _quick_of(Betting(key, data, sides=k))
             except RuleError:
                 return None
         if betting is _PASSED:
@@ -326,8 +303,9 @@ def _bettings(
         players = pares_sides if key == PARES else juego_sides if key == JUEGO else everybody
         if players & (players - 1) == 0:
             return None  # a bet where one side, or nobody, holds the jugada: an error
-        if betting.bettors & ~players or betting.out & ~players or (
-                betting.quiero and not players & ~betting.out & ~(1 << betting.last)):
+        last, _side, _stake, _deje, _ordago, quiero, left, bettors = betting
+        if bettors & ~players or left & ~players or (
+                quiero and not players & ~left & ~(1 << last)):
             # A bet or a leaver who does not play the lance, or a quiero with nobody
             # left to say it (individual play): an error.
             return None
@@ -335,36 +313,21 @@ def _bettings(
     return out
 
 
-class _Quick:
-    """A lance's betting as the one pass reads it: a :class:`Betting`'s figures, with
-    who bet and who left as bits (bit i for the side of index i)."""
-
-    __slots__ = ("last", "last_side", "stake", "deje", "ordago", "quiero", "out", "bettors")
-
-    last: int
-    last_side: Any
-    stake: int
-    deje: int
-    ordago: bool
-    quiero: bool
-    out: int  #: the sides that left the lance
-    bettors: int  #: the sides that bet in it
-
-    @classmethod
-    def of(cls, betting: Betting) -> _Quick:
-        """A Betting read the long way (a shape :func:`_quick` leaves to it)."""
-        if betting.last_side is None:
-            return _PASSED
-        quick = cls()
-        quick.last, quick.last_side = betting.last, betting.last_side
-        quick.stake, quick.deje = betting.stake, betting.deje
-        quick.ordago, quick.quiero = betting.ordago, betting.quiero
-        quick.out = sum(1 << side for side in betting.out)
-        quick.bettors = sum(1 << side for side in set(betting.bettors))
-        return quick
+#: A lance's betting as the one pass reads it, a Betting's figures as a plain tuple (made
+#: for every lance bet in): the last bettor's index and Side, the stake, the deje, whether
+#: the last bet is an órdago, whether it was held on, and who left the lance and who bet in
+#: it as bits (bit i for the side of index i).
+_Quick = tuple[int, Any, int, int, bool, bool, int, int]
+_PASSED: _Quick = (-1, None, 0, 0, False, False, 0, 0)
 
 
-_PASSED = _Quick()
+def _quick_of(betting: Betting) -> _Quick:
+    """A Betting read the long way (a shape :func:`_quick` leaves to it) as a _Quick."""
+    if betting.last_side is None:
+        return _PASSED
+    return (betting.last, betting.last_side, betting.stake, betting.deje, betting.ordago,
+            betting.quiero, sum(1 << side for side in betting.out),
+            sum(1 << side for side in set(betting.bettors)))
 
 
 def _quick(data: dict[str, Any], k: int) -> _Quick | None:
@@ -416,13 +379,5 @@ def _quick(data: dict[str, Any], k: int) -> _Quick | None:
         bettors |= 1 << side
     if out >> last & 1:
         return None
-    quick = _Quick()
-    quick.last = last
-    quick.last_side = LETTERS[last]
-    quick.stake = total
-    quick.deje = 1 if len(bets) == 1 else before
-    quick.ordago = ordago
-    quick.quiero = end == "quiero"
-    quick.out = out
-    quick.bettors = bettors
-    return quick
+    return (last, LETTERS[last], total, 1 if len(bets) == 1 else before, ordago,
+            end == "quiero", out, bettors)

@@ -93,3 +93,22 @@ def test_anything_unusual_goes_the_general_way(record: dict[str, Any]) -> None:
     if score_shown(record, rules, 0, (0, 0)) is not None:
         pytest.fail("the one pass took a record it should leave to the general path")
     assert scored(record) == general(record)
+
+
+@pytest.mark.parametrize(("good", "bad"), [
+    ({"players": 4}, {"players": 4.0}), ({"players": 4}, {"players": True}),
+    ({"perete": True}, {"perete": 1}), ({"juegos": 1}, {"juegos": True}),
+    ({"players": 4, "individual": True}, {"players": 4, "individual": 1}),
+])
+def test_the_memo_of_the_options_lets_no_value_of_another_type_through(
+    good: dict[str, Any], bad: dict[str, Any]
+) -> None:
+    """Rules.from_json memoises by the options' items, and True == 1 == 1.0 hash alike:
+    the value of another type is refused whichever came first."""
+    for first, second in ((good, bad), (bad, good)):
+        for options in (first, second):
+            if options is good:
+                assert Rules.from_json(dict(options)) == Rules(**options)
+            else:
+                with pytest.raises(RuleError):
+                    Rules.from_json(dict(options))
