@@ -97,7 +97,7 @@ def results(groups: list[int]) -> Iterator[str]:
         wrote = False
         for pk in groups:
             group = PhaseGroup.objects.select_related("competition__club").get(pk=pk)
-            match = (Match.objects.filter(competition=group.competition, source="")
+            match = (Match.objects.filter(competition=group.competition).unplayed()
                      .exclude(first=None).exclude(second=None).order_by("number").first())
             if match is None:
                 continue

@@ -89,7 +89,7 @@ def main() -> None:
 
     from muscore.leagues import rating_store
     from muscore.leagues import results as leagues
-    from muscore.leagues.models import Competition, Match, PlayerRating, RatingMatch
+    from muscore.leagues.models import Competition, Match, PlayerRating, RatingMatch, from_q
 
     large = Competition.objects.exclude(name="Liga pequeña").order_by("-pk").first()
     if large is None:
@@ -102,7 +102,7 @@ def main() -> None:
         best = PlayerRating.objects.filter(club=club).order_by("-matches", "pk").first()
         if best is None:
             sys.exit(f"{club.slug} has no ratings: run with --fresh")
-        matches = Match.objects.filter(competition__club=club).exclude(source="").count()
+        matches = Match.objects.filter(competition__club=club).played().count()
         clubs.append((club, best, matches))
     print(f"large club: {clubs[1][2]:,} matches with a result, "
           f"{PlayerRating.objects.filter(club=clubs[1][0]).count()} players rated, the page's "
@@ -129,7 +129,7 @@ def main() -> None:
     assert last is not None and first is not None
 
     def flip(match: Any) -> list[int]:
-        return [2, 3] if match.winner == 0 else [3, 2]
+        return [2, 3] if match.outcome.winner == 0 else [3, 2]
 
     def new_result() -> int:
         match = Match.objects.get(pk=last.match_id)
@@ -139,14 +139,14 @@ def main() -> None:
     def correct_first() -> int:
         match = Match.objects.get(pk=first.match_id)
         leagues.record_result(match, by=organiser, juegos=flip(match))
-        return RatingMatch.objects.filter(club=club).exclude(match__source__in=[
-            "", "no_show"]).count()
+        return RatingMatch.objects.filter(club=club, match__result__isnull=False).exclude(
+            from_q("no_show", "match__")).count()
 
     def same_winner_first() -> int:
         match = Match.objects.get(pk=first.match_id)
-        juegos = [3, 0] if match.winner == 0 else [0, 3]
-        if [match.juegos_first, match.juegos_second] == juegos:
-            juegos = [3, 1] if match.winner == 0 else [1, 3]
+        juegos = [3, 0] if match.outcome.winner == 0 else [0, 3]
+        if list(match.outcome.juegos) == juegos:
+            juegos = [3, 1] if match.outcome.winner == 0 else [1, 3]
         leagues.record_result(match, by=organiser, juegos=juegos)
         return 0
 

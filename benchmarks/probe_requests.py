@@ -393,7 +393,7 @@ def main() -> None:
     from django.test import Client
 
     from muscore.leagues import rating_store
-    from muscore.leagues.models import Competition, Match, RatingMatch
+    from muscore.leagues.models import Competition, Match, RatingMatch, from_q
 
     settings.ALLOWED_HOSTS = ["*"]
     call_command("migrate", "--no-input", verbosity=0)
@@ -412,7 +412,7 @@ def main() -> None:
     early = Match.objects.get(pk=first.match_id)
     played = Match.objects.filter(
         pk__in=RatingMatch.objects.filter(club=club).order_by("arrived_at", "match_id")
-        .values("match_id")[:2000], source="table").select_related("table").first()
+        .values("match_id")[:2000]).filter(from_q("table")).select_related("table").first()
     from django.db import connection
 
     print(f"{connection.vendor}, load average {os.getloadavg()[0]:.1f}", flush=True)

@@ -28,7 +28,7 @@ class ChampionshipsConfig(AppConfig):
         # ...and answers the league's owner of results what depends on a result and what
         # placed a competition (muscore.leagues.consequences), so every door asks it.
         from muscore.championships import results
-        from muscore.leagues import consequences
+        from muscore.leagues.results import consequences
 
         consequences.register("championships", results.dependents)
         consequences.register_holder("championships", results.holders)

@@ -27,7 +27,7 @@ def _current_rounds(phase: Phase) -> list[tuple[Competition, Round]]:
     """Each group's current round (its first round with a match to play)."""
     found = []
     for group in phase.groups.select_related("competition__club"):
-        match = (group.competition.matches.filter(source="").select_related("round")
+        match = (group.competition.matches.unplayed().select_related("round")
                  .order_by("number").first())
         if match is not None:
             found.append((group.competition, match.round))

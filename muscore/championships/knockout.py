@@ -22,8 +22,9 @@ from django.utils.translation import gettext as _
 from muscore.championships.models import Enrolment, Phase, PhaseGroup
 from muscore.championships.pairs import acting, phase_pair
 from muscore.clubs.permissions import Actor
-from muscore.leagues import competitions, consequences, names
+from muscore.leagues import changes, competitions, names
 from muscore.leagues.models import Competition, Match
+from muscore.leagues.results import consequences
 from muscore.messages import WordedError
 
 log = logging.getLogger(__name__)
@@ -124,11 +125,11 @@ class Bracket:
 def _game_results(games: list[PhaseGroup]) -> dict[int, list[int]]:
     """The winning pair of each game's decided matches by competition id, in one query."""
     out: dict[int, list[int]] = {}
-    rows = Match.objects.filter(competition_id__in=[g.competition_id for g in games],
-                                winner__isnull=False).values_list(
-        "competition_id", "winner", "first__pair_id", "second__pair_id")
-    for competition_id, winner, first, second in rows:
-        out.setdefault(competition_id, []).append(second if winner else first)
+    rows = Match.objects.filter(competition_id__in=[g.competition_id for g in games]
+                                ).decided().outcomes(
+        "competition_id", "first__pair_id", "second__pair_id")
+    for competition_id, first, second, result in rows:
+        out.setdefault(competition_id, []).append(second if result.winner else first)
     return out
 
 
@@ -222,7 +223,7 @@ def _new_game(phase: Phase, tie: Tie, total: int, by: Actor | None) -> None:
         competition = competitions.create_competition(
             club, by=acting(by, club), name=names.stored_name(made), pairs=pairs,
             rules=phase.championship.rules, draw=[0, 1], draw_method="phase", made=made)
-    except competitions.CompetitionError as error:  # the whole change is rolled back
+    except changes.CompetitionError as error:  # the whole change is rolled back
         raise KnockoutError(str(error)) from None
     PhaseGroup.objects.create(phase=phase, order=tie.order, round=tie.round, game=game,
                               competition=competition)

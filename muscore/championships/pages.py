@@ -19,9 +19,9 @@ from muscore.championships import kept, knockout, services
 from muscore.championships.entry_text import fold
 from muscore.championships.models import Championship, Enrolment, Phase, PhaseGroup, Sede
 from muscore.clubs.models import Club
-from muscore.leagues import competitions
 from muscore.leagues import pages as league_pages
 from muscore.leagues.models import Competition, Match, Round
+from muscore.leagues.results import standings
 
 
 def championship_url(championship: Championship) -> str:
@@ -220,7 +220,7 @@ def phase_views(championship: Championship, *,
             "competition__club"):
         groups.setdefault(group.phase_id, []).append(group)
     # Every shown group's standings at once: the page's queries do not grow with them.
-    tables_of = competitions.standings_of([g.competition for gs in groups.values() for g in gs])
+    tables_of = standings.standings_of([g.competition for gs in groups.values() for g in gs])
     for phase in phases:
         view: dict[str, Any] = {
             "phase": phase, "groups": [], "bracket": None,
@@ -261,7 +261,7 @@ def championship_context(championship: Championship, *, region: str = "",
 def phase_context(phase: Phase) -> dict[str, Any]:
     """A phase's own page: all its groups with their standings, or its bracket."""
     groups = list(phase.groups.select_related("competition__club"))
-    tables_of = competitions.standings_of([g.competition for g in groups]) \
+    tables_of = standings.standings_of([g.competition for g in groups]) \
         if not phase.knockout else {}
     return {
         "championship": phase.championship, "phase": phase,
@@ -375,14 +375,15 @@ def hall_groups(phase: Phase) -> list[dict[str, Any]]:
     # Each group's current round (its first unplayed match's) and that round's matches,
     # two queries for the whole hall, and every group's standings at once.
     current: dict[int, Match] = {}
-    for match in (Match.objects.filter(competition_id__in=ids, source="")
+    for match in (Match.objects.filter(competition_id__in=ids).unplayed()
                   .select_related("round").order_by("competition_id", "number")):
         current.setdefault(match.competition_id, match)
     shown: dict[int, list[Match]] = {}
     for match in (Match.objects.filter(round_id__in=[m.round_id for m in current.values()])
-                  .select_related("first__pair", "second__pair").order_by("number")):
+                  .with_outcome().select_related("first__pair", "second__pair")
+                  .order_by("number")):
         shown.setdefault(match.competition_id, []).append(match)
-    tables_of = competitions.standings_of([g.competition for g in groups
+    tables_of = standings.standings_of([g.competition for g in groups
                                            if not phase.knockout or g.competition_id in current])
     for group in groups:
         competition = group.competition
@@ -397,8 +398,8 @@ def hall_groups(phase: Phase) -> list[dict[str, Any]]:
             "title": knockout.game_title(phase, group) if phase.knockout else "",
             "matches": [{"first": league_pages.pair_name(match.first),
                          "second": league_pages.pair_name(match.second),
-                         "result": league_pages.result_text(match) if match.source else "",
-                         "done": bool(match.source), "table": match.table_number}
+                         "result": league_pages.result_text(match),
+                         "done": match.played, "table": match.table_number}
                         for match in shown.get(competition.pk, [])],
             "rows": [{"name": r.name, "points": r.points}
                      for r in (tables[0].rows if tables else [])]})

@@ -20,9 +20,10 @@ from muscore.championships.models import Championship, Phase, PhaseGroup, Sede
 from muscore.championships.services import heat_order
 from muscore.clubs.models import Pair
 from muscore.clubs.permissions import Actor
-from muscore.leagues import consequences, names
-from muscore.leagues.competitions import CompetitionError
+from muscore.leagues import names
+from muscore.leagues.changes import CompetitionError
 from muscore.leagues.models import Competition, Entry, Match
+from muscore.leagues.results import consequences
 
 
 def on_result(competition: Competition, by: Actor | None = None) -> None:

@@ -45,10 +45,11 @@ from muscore.championships.pairs import acting, heat_pair, make_phase_pairs, pha
 from muscore.clubs.models import Club, Pair
 from muscore.clubs.permissions import Actor, is_organiser, require_organiser, stored_user
 from muscore.clubs.services import create_club
-from muscore.leagues import ceros_rounds, competitions, draw_plan, names
+from muscore.leagues import ceros_rounds, changes, competitions, draw_plan, names
 from muscore.leagues.compute.document import read_rules
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.models import Competition, Entry
+from muscore.leagues.results import standings
 from muscore.leagues.rows import insert_rows
 from muscore.messages import league_message, page_message
 
@@ -299,7 +300,7 @@ def _replace_in_group(enrolment: Enrolment, phase: Phase) -> None:
     entry = (Entry.objects.filter(pair_id=enrolment.phase_pair_id or 0,
                                   competition__phase_group__phase=phase)
              .select_related("competition").first())
-    if entry is None or entry.competition.matches.exclude(source="").exists():
+    if entry is None or entry.competition.matches.played().exists():
         return  # its group has started: it stays, its matches are no-shows
     nxt = next_reserve(enrolment, phase)
     if nxt is None:
@@ -314,7 +315,7 @@ def _replace_in_bracket(enrolment: Enrolment, phase: Phase) -> None:
     games = Entry.objects.filter(pair_id=enrolment.phase_pair_id or 0,
                                  competition__phase_group__phase=phase)
     played = Competition.objects.filter(
-        entries__in=games, matches__source__gt="").values_list("name", "made").first()
+        entries__in=games, matches__result__isnull=False).values_list("name", "made").first()
     if played is not None:
         raise ChampionshipError(
             _("%(pair)s ya ha jugado en %(phase)s (%(game)s): una reserva no puede ocupar su "
@@ -404,7 +405,7 @@ def start_heat(sede: Sede, *, by: Actor, format: str = Competition.Format.LIGUIL
             sede.club, by=acting(by, sede.club), name=f"{sede.championship.name} · {sede.name}",
             pairs=pairs, format=format, groups=groups, ceros=ceros, legs=legs,
             rules=sede.championship.rules, draw=draw)
-    except competitions.CompetitionError as error:
+    except changes.CompetitionError as error:
         raise ChampionshipError(str(error)) from None
     sede.heat = heat
     sede.save(update_fields=["heat"])
@@ -417,19 +418,20 @@ def heat_order(competition: Competition) -> list[int]:
     liguilla; the knockout's places then the groups' order; a ceros tournament's table."""
     if competition.format == Competition.Format.CEROS:
         return [row.entry.index for row in ceros_rounds.table(competition).rows]
-    tables = competitions.standings(competition)
+    tables = standings.standings(competition)
     if competition.format == Competition.Format.LIGUILLA:
         return [row.pair for row in tables[0].rows]
     index_of = dict(competition.entries.values_list("pk", "index"))
     order: list[int] = []
-    slots = {m.slot: m for m in competition.matches.exclude(slot="")}
+    slots = {m.slot: m for m in competition.matches.exclude(slot="").with_outcome()}
     for slot in ("final", "third", "sf1", "sf2", "qf1", "qf2", "qf3", "qf4"):
         match = slots.get(slot)
-        if match is None or match.winner is None or match.first_id is None \
-                or match.second_id is None:
+        result = match.outcome if match is not None else None
+        if match is None or result is None or result.winner is None \
+                or match.first_id is None or match.second_id is None:
             continue
         sides = [match.first_id, match.second_id]
-        for pk in (sides[match.winner], sides[1 - match.winner]):
+        for pk in (sides[result.winner], sides[1 - result.winner]):
             if index_of[pk] not in order:
                 order.append(index_of[pk])
     by_place: list[tuple[int, int, int]] = []
@@ -704,7 +706,7 @@ def _plan_phase(phase: Phase, seed: str, by: Actor) -> _PhaseDraw:
             leagues=[(names.stored_name(knockout.parts(phase, 0, number, 1)), pairs)
                      for number, pairs in enumerate(planned.groups)],
             made=[knockout.parts(phase, 0, number, 1) for number in range(len(planned.groups))])
-    except competitions.CompetitionError as error:
+    except changes.CompetitionError as error:
         raise ChampionshipError(str(error)) from None
     return planned
 

@@ -334,7 +334,7 @@ def save_pair(
         # leagues and does not import it. One filter() call: one match, played, by this pair.
         played = club.competitions.filter(
             Q(matches__first__pair=pair) | Q(matches__second__pair=pair),
-            matches__source__gt="",
+            matches__result__isnull=False,
         )
         if not same and played.exists():
             raise ClubError(

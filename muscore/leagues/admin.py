@@ -21,8 +21,7 @@ from django.db.models.functions import Length
 from django.http import HttpRequest
 
 from muscore.clubs.admin import WrittenByTheApp
-from muscore.leagues import consequences
-from muscore.leagues.competitions import bump
+from muscore.leagues.changes import bump
 from muscore.leagues.models import (
     CerosDraft,
     CerosEvent,
@@ -43,10 +42,13 @@ from muscore.leagues.models import (
     RatingMatch,
     RatingPoint,
     ResultClaim,
+    ResultRow,
     Round,
     SideKey,
+    WorkClaim,
+    WorkerBeat,
 )
-from muscore.leagues.workers import WorkClaim, WorkerBeat
+from muscore.leagues.results import consequences
 
 
 class EntryInline(WrittenByTheApp, admin.TabularInline[Entry, Competition]):
@@ -104,17 +106,27 @@ class RoundAdmin(WrittenByTheApp, admin.ModelAdmin[Round]):
 
 @admin.register(Match)
 class MatchAdmin(WrittenByTheApp, admin.ModelAdmin[Match]):
-    list_display = ["competition", "number", "slot", "first", "second", "source",
-                    "juegos_first", "juegos_second"]
+    list_display = ["competition", "number", "slot", "first", "second", "outcome"]
+    raw_id_fields = ["competition", "round", "first", "second", "table", "result"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        return super().get_queryset(request).select_related("result")
+
+
+@admin.register(ResultRow)
+class ResultRowAdmin(WrittenByTheApp, admin.ModelAdmin[ResultRow]):
+    """A result as stored (a match's, a claim's, the audit's before and after)."""
+
+    list_display = ["id", "competition", "__str__"]
     list_filter = ["source"]
-    raw_id_fields = ["competition", "round", "first", "second", "table"]
+    raw_id_fields = ["competition"]
 
 
 @admin.register(Correction)
 class CorrectionAdmin(WrittenByTheApp, admin.ModelAdmin[Correction]):
     list_display = ["competition", "match", "action", "by", "at"]
-    raw_id_fields = ["competition", "match", "by"]
-    readonly_fields = ["before", "after", "at"]
+    raw_id_fields = ["competition", "match", "by", "before_result", "after_result"]
+    readonly_fields = ["players_before", "players_after", "at"]
 
 
 class ClaimEventInline(WrittenByTheApp, admin.TabularInline[ClaimEvent, ResultClaim]):
@@ -125,8 +137,8 @@ class ClaimEventInline(WrittenByTheApp, admin.TabularInline[ClaimEvent, ResultCl
 
 @admin.register(ResultClaim)
 class ResultClaimAdmin(WrittenByTheApp, admin.ModelAdmin[ResultClaim]):
-    list_display = ["competition", "match", "side", "juegos_first", "juegos_second", "status",
-                    "claimed_at", "decided_at"]
+    list_display = ["competition", "match", "side", "result", "status", "claimed_at",
+                    "decided_at"]
     list_filter = ["status"]
     raw_id_fields = ["competition", "match", "first", "second", "decided_by"]
     inlines = [ClaimEventInline]

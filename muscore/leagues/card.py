@@ -62,7 +62,7 @@ def current_competition(club: Any, chosen: int | None = None) -> Competition | N
 def current_round(competition: Competition) -> int | None:
     """The first round with a match left to play, else the latest round (None: no rounds)."""
     left = (
-        Match.objects.filter(competition=competition, source="")
+        Match.objects.filter(competition=competition).unplayed()
         .exclude(first=None)
         .order_by("number")
         .values_list("round__number", flat=True)
@@ -78,7 +78,7 @@ def latest_results(competition: Competition, count: int) -> list[Match]:
     """The competition's last `count` results, newest first: their ids first, sorted
     without the joins (a 200-pair league has 39,800 matches), then those few rows."""
     ids = list(
-        Match.objects.filter(competition=competition).exclude(source="")
+        Match.objects.filter(competition=competition).played()
         .order_by("-result_at", "-id").values_list("id", flat=True)[:count]
     )
     return list(pages.matches_of(competition).filter(id__in=ids).order_by("-result_at", "-id"))
@@ -161,11 +161,12 @@ def cup_champion(competition: Competition) -> str:
     """The winner of a groups + knockout competition's final, "" before it (one query)."""
     if competition.format != Competition.Format.GROUPS:
         return ""
-    final = (competition.matches.filter(slot="final").exclude(winner=None)
+    final = (competition.matches.filter(slot="final").decided().with_outcome()
              .select_related("first__pair", "second__pair").first())
-    if final is None or final.winner is None:
+    result = final.outcome if final is not None else None
+    if final is None or result is None or result.winner is None:
         return ""
-    return pages.pair_name((final.first, final.second)[final.winner])
+    return pages.pair_name((final.first, final.second)[result.winner])
 
 
 def round_night(competition: Competition, number: int) -> Night | None:
@@ -185,7 +186,7 @@ def night_matches(competition: Competition, date: dt.date) -> list[Match]:
     `date_night` draws them: read once, they serve the card in every language."""
     # Through the competition's own manager: every row shares the one competition (and
     # club) instead of building its own, and the matches' document text is not read.
-    matches = list(competition.matches.exclude(source="").filter(result_at__date=date)
+    matches = list(competition.matches.played().with_outcome().filter(result_at__date=date)
                    .defer("doc").order_by("number"))
     # Their rounds and entries (with their pairs) read once and shared, as select_related
     # would load them: joined, a 39,800-match night built six more rows per match.
@@ -213,7 +214,7 @@ def date_night(competition: Competition, date: dt.date,
 
 def latest_night(competition: Competition) -> dt.date | None:
     """The local date of the competition's latest result (None: no result yet)."""
-    at = (Match.objects.filter(competition=competition).exclude(source="")
+    at = (Match.objects.filter(competition=competition).played()
           .exclude(result_at=None).order_by("-result_at").values_list("result_at", flat=True)
           .first())
     return timezone.localdate(at) if at is not None else None
@@ -228,7 +229,8 @@ def _night(competition: Competition, title: str, filename: str, matches: list[Ma
         row = pages.match_row(match, url=False)
         if not row["known"]:
             continue
-        if not match.source:
+        result = row["outcome"]
+        if result is None:
             night.left += 1
             continue
         night.results.append({
@@ -238,8 +240,9 @@ def _night(competition: Competition, title: str, filename: str, matches: list[Ma
             "second": row["second"],
             "result": row["result"],
             # The image's right column: a no-show's sentence does not fit there.
-            "short": _("no presentado") if match.source == Match.Source.NO_SHOW else row["result"],
-            "winner": "" if match.winner is None else (row["first"], row["second"])[match.winner],
+            "short": _("no presentado") if result.source == "no_show" else row["result"],
+            "winner": "" if result.winner is None else (row["first"], row["second"])[
+                result.winner],
         })
     night.standings = _standings_top(competition, upto)
     night.ordagos = ordagos(matches, tables)

@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from muscore.clubs.permissions import Actor, require_organiser, stored_user
-from muscore.leagues.competitions import CompetitionError, bump
+from muscore.leagues.changes import CompetitionError, bump
 from muscore.leagues.compute import ceros
 from muscore.leagues.compute.document import Result
 from muscore.leagues.compute.spreadsheet import write_csv
@@ -98,10 +98,10 @@ def _history(
         number: ([], bye) for number, bye in round_rows.values_list("number", "bye_id")
     }
     left = 0
-    for number, first, second, winner in (
-        match_rows.order_by("number").values_list("round__number", "first_id", "second_id",
-                                                  "winner")
+    for number, first, second, result in (
+        match_rows.order_by("number").outcomes("round__number", "first_id", "second_id")
     ):
+        winner = result.winner if result is not None else None
         if winner is None:
             left += 1
             continue
@@ -228,14 +228,15 @@ def publish_round(competition: Competition, *, by: Actor) -> Round:
 
 
 def check_change(match: Match, result: Result | None) -> None:
-    """Before a ceros match's result is written (results.store): a ceros match always
+    """Before a ceros match's result is written (results.store.store): a ceros match always
     has a loser (a no-show of both pairs, or a draw, is refused); and who lost cannot
     change once a later round is published, because that round was drawn from it (the
     juegos may still be corrected). A draft drawn from the old result is discarded."""
     if result is not None and result.winner is None:
         raise CompetitionError(
             _("En un torneo a ceros una de las dos parejas pierde: di cuál."))
-    before = match.winner if match.source else None
+    stored = match.outcome
+    before = stored.winner if stored is not None else None
     after = result.winner if result is not None else None
     if before == after:
         return

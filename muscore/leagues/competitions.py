@@ -1,38 +1,36 @@
-"""A competition's business logic: create it, draw it, seat its matches' players, open
-their tables, and the standings drawn from their stored figures:
+"""A competition's business logic: create it, draw it, seat its matches' players and open
+their tables.
 
-- `create_competition(club, *, by, name, pairs, format="liguilla", ...) -> Competition`;
-  `create_liguillas` (a championship phase's groups at once, `plan_liguillas` first)
+The league pages (muscore.leagues.views) and the API sit on these functions:
+
+- `create_competition(club, *, by, name, pairs, format="liguilla", legs=1, groups=2,
+  rules=None, points=None, draw=None, draw_method="typed", ...) -> Competition`, and
+  `create_liguillas` (many at once: a championship phase's groups, `plan_liguillas` first)
 - `record_draw(competition, order, *, by, method="typed")`: the public draw (entry
   indices in the order drawn) and the fixtures it gives
 - `set_players(match, *, by, side, players)` / `substitute(...)`: who sat, one person at
-  one table per round; `open_table(match, *, by) -> Table`: the two pairs seated, the
-  mano from `starting_mano`; `schedule_round(...)`: when a round is played
-- `standings(competition) -> list[GroupStandings]`, `standings_of`, `standings_until`
-- `touch_pairs`, `on_club_change`: a pair or player renamed changes its competitions'
-  revision (their ETags and documents)
+  one table per round
+- `open_table(match, *, by) -> Table`: a muscore table with the two pairs seated, and the
+  seat that starts as mano (`starting_mano`)
+- `schedule_round(competition, number, starts_at, *, by)`: when a round is played
+- `touch_pairs`, `on_club_change`: a pair or player renamed moves its competitions' ETags
 
-A match's result (`record_result`, `record_no_show`, `clear_result`, `on_table_changed`)
-is `muscore.leagues.results`'s, its one owner; the league document and its import are
-`muscore.leagues.documents`' and `muscore.leagues.imports`'. Every write here checks that
-`by` organises the competition's club (PermissionDenied, a 403, otherwise), runs in one
-transaction and bumps the competition's `revision` (`bump`); `audit` leaves a match
-change's `Correction` row (before, after, who, when).
+A match's result is the business of `muscore.leagues.results`, its one owner; the
+standings come from there too (`results.standings`). Every write here checks that `by`
+organises the competition's club (PermissionDenied, a 403, otherwise), runs in one
+transaction and bumps the competition's `revision` (`muscore.leagues.changes`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
-from django.db.models.functions import Coalesce
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -42,10 +40,15 @@ from muscore.clubs.people import player_named
 from muscore.clubs.permissions import Actor, require_organiser, stored_user
 from muscore.handentry.words import NAME_MAX
 from muscore.leagues import draw_plan, rating_store, stats_store
+from muscore.leagues.changes import (
+    CompetitionError,
+    bump,
+    check_organiser,
+    competition_rules,
+    league_error,
+    writable_match,
+)
 from muscore.leagues.compute.document import (
-    Points,
-    Result,
-    forfeit_result,
     read_draw,
     read_legs,
     read_name,
@@ -54,72 +57,22 @@ from muscore.leagues.compute.document import (
 )
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.compute.mano import mano_sides
-from muscore.leagues.compute.standings import Row, apply_head_to_head, match_points, order_rows
 from muscore.leagues.draw_plan import DrawPlan
 from muscore.leagues.models import (
-    REASON_MAX,
     Competition,
-    Correction,
     DocumentBacklog,
     Entry,
-    Group,
     Match,
     Round,
 )
+from muscore.leagues.results import consequences
+from muscore.leagues.results.store import audit
 from muscore.leagues.signals import revisions_moved
-from muscore.messages import WordedError, league_message
-from muscore.rules import Rules
 from muscore.tables import services as tables
 from muscore.tables.models import Table
 from muscore.text import person_key
 
 logger = logging.getLogger(__name__)
-
-KNOCKOUT_ORDER = ("qf1", "qf2", "qf3", "qf4", "sf1", "sf2", "final", "third")
-STANDINGS_CACHE_SECONDS = 3600
-
-
-forfeit_figures = forfeit_result
-
-
-class CompetitionError(WordedError):
-    """A change a competition refuses; str() says why, for a person."""
-
-    family = "competition"
-
-
-# ---------------------------------------------------------------------------- helpers
-
-
-def check_organiser(by: Actor, club: Club) -> None:
-    require_organiser(by, club)
-
-
-def bump(competition: Competition) -> None:
-    Competition.objects.filter(pk=competition.pk).update(revision=F("revision") + 1)
-    # Its export and cards are made again outside the request (muscore.leagues.prepared).
-    DocumentBacklog.add([competition.pk])
-    revisions_moved.send(sender=Competition, competitions=[competition.pk])
-    competition.refresh_from_db(fields=["revision", "status"])
-
-
-def competition_rules(competition: Competition) -> Rules:
-    return Rules.from_json(competition.rules)
-
-
-def league_error(error: LeagueError) -> CompetitionError:
-    return CompetitionError(league_message(error))
-
-
-def audit(
-    match: Match, by: Actor | None, action: str, before: dict[str, Any], reason: str = "",
-) -> Correction:
-    return Correction.objects.create(
-        competition_id=match.competition_id, match=match,
-        by=stored_user(by),
-        action=action, before=before, after=match.figures(), reason=reason[:REASON_MAX],
-    )
-
 
 # ------------------------------------------------------------------------ create, draw
 
@@ -386,23 +339,6 @@ def _draw_plan(competition: Competition, order: Sequence[int],
     return draw_plan.plan(competition, draw, entries)
 
 
-def lock_match(match: Match) -> Match:
-    return Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
-
-
-def writable_match(match: Match, by: Actor) -> Match:
-    check_organiser(by, match.competition.club)
-    locked = lock_match(match)
-    if locked.first_id is None or locked.second_id is None:
-        raise CompetitionError(_("Esta partida aún no tiene sus dos parejas."))
-    return locked
-
-LINE_FIELDS = ("played", "won", "lost", "forfeits", "points", "juegos_for", "juegos_against",
-               "tantos_for", "tantos_against")
-
-
-
-
 def pair_players(entry: Entry) -> list[str]:
     return entry.pair.player_names()
 
@@ -434,8 +370,8 @@ def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | 
     if side not in (0, 1):
         raise CompetitionError(_("¿Qué pareja?"))
     rules = competition_rules(match.competition)
-    match = Match.objects.select_related("first__pair", "second__pair", "competition").get(
-        pk=match.pk)
+    match = (Match.objects.with_outcome()
+             .select_related("first__pair", "second__pair", "competition").get(pk=match.pk))
     names: list[str] | None = None
     if players is not None:
         names = [_substitute(str(n)) for n in players]
@@ -458,7 +394,7 @@ def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | 
                 _("%(name)s es de la pareja %(pair)s: no puede sentarse contra ella.")
                 % {"name": name, "pair": against.pair.name})
     _check_one_table(match, names or [])
-    before = match.figures()
+    before = match.players
     if side == 0:
         match.players_first = names
     else:
@@ -468,9 +404,10 @@ def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | 
         club = match.competition.club
         if player_named(club.pk, name) is None:  # one person however written (clubs.people)
             Player.objects.create(club=club, name=name)
-    audit(match, by, "players", before)
+    audit(match, by, "players", match.result, before)
     rating_store.match_changed(match)  # who sat changed: a played match is rated again
-    if match.source == Match.Source.TABLE:
+    result = match.outcome
+    if result is not None and result.source == "table":
         stats_store.count_table_match(match)  # the hands' counts go to who sat
     bump(match.competition)
     return match
@@ -479,8 +416,6 @@ def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | 
 def _check_one_table(match: Match, names: Sequence[str]) -> None:
     """One person at one table per round: a substitute who sits in another match of the
     same round (his own pair's, or as another pair's substitute) is refused, naming it."""
-    from muscore.leagues import consequences  # it reads this module's KNOCKOUT_ORDER
-
     wanted = {n.lower() for n in names}
     if not wanted:
         return
@@ -529,7 +464,7 @@ def open_table(match: Match, *, by: Actor) -> Table:
     match = writable_match(match, by)
     if match.table_id is not None:
         return Table.objects.get(pk=match.table_id)
-    if match.source:
+    if match.played:
         raise CompetitionError(_("Esta partida ya tiene resultado."))
     match = Match.objects.select_related("first__pair", "second__pair", "competition").get(
         pk=match.pk)
@@ -580,208 +515,6 @@ def on_club_change(sender: Any, instance: Any, **kwargs: Any) -> None:
     elif isinstance(instance, Player):
         touch_pairs(list(PairMember.objects.filter(player=instance).values_list(
             "pair_id", flat=True)))
-
-
-# ---------------------------------------------------------------------------- standings
-
-
-@dataclass
-class GroupStandings:
-    """The standings of a liguilla (group None) or of one group."""
-
-    group: Group | None
-    rows: list[Row]
-
-
-def _standings_key(competition: Competition) -> str:
-    # created_at too: a primary key can come back (a rolled-back insert, a test database).
-    stamp = competition.created_at.timestamp()
-    return f"muscore:league-standings:{competition.pk}:{stamp}:{competition.revision}"
-
-
-def standings(competition: Competition, *, cached: bool = True) -> list[GroupStandings]:
-    """The standings, from the matches' stored figures, cached by revision.
-
-    Each entry's line (kept in step with its matches' figures) is one row, and one more
-    query reads the matches among pairs level on points: the number of queries never
-    grows with the number of matches, and no hand is replayed. Only read outside a
-    write's transaction with `cached` (the default): an entry cached by a write that
-    is then rolled back would outlive it.
-    """
-    key = _standings_key(competition)
-    hit = cache.get(key) if cached else None
-    if hit is not None:
-        groups_by_pk = {g.pk: g for g in competition.groups.all()} if hit[1] else {}
-        return [GroupStandings(groups_by_pk.get(gpk) if gpk else None, rows)
-                for gpk, rows in hit[0]]
-    groups = list(competition.groups.all())
-    out = _compute(competition, groups)
-    if cached:
-        cache.set(key, ([(g.group.pk if g.group else None, g.rows) for g in out],
-                        bool(groups)), STANDINGS_CACHE_SECONDS)
-    return out
-
-
-def side_sums(competition: Competition, side: int, upto: int | None = None) -> Any:
-    """Each entry's sums as `side` (0: first, 1: second) of the league matches with a
-    result (of rounds up to `upto` when given): played, won, forfeits, points, juegos and
-    tantos for and against."""
-    me, other = ("first", "second") if side == 0 else ("second", "first")
-    points = Case(
-        When(**{f"no_show_{me}": True}, then=Value(competition.points_forfeit)),
-        When(winner=side, then=Value(competition.points_win)),
-        default=Value(competition.points_loss),
-        output_field=IntegerField(),
-    )
-    played = Match.objects.filter(competition=competition, slot="").exclude(source="")
-    if upto is not None:
-        played = played.filter(round__number__lte=upto)
-    return (
-        played.order_by().values(f"{me}_id")
-        .annotate(
-            played=Count("id"),
-            won=Count("id", filter=Q(winner=side)),
-            forfeits=Count("id", filter=Q(**{f"no_show_{me}": True})),
-            points=Sum(points),
-            juegos_for=Coalesce(Sum(f"juegos_{me}"), 0),
-            juegos_against=Coalesce(Sum(f"juegos_{other}"), 0),
-            tantos_for=Coalesce(Sum(f"tantos_{me}"), 0),
-            tantos_against=Coalesce(Sum(f"tantos_{other}"), 0),
-        )
-        .values_list(f"{me}_id", "played", "won", "forfeits", "points", "juegos_for",
-                     "juegos_against", "tantos_for", "tantos_against")
-    )
-
-
-def standings_of(competitions: Sequence[Competition]) -> dict[int, list[GroupStandings]]:
-    """The standings of many competitions (a championship phase's groups), by competition
-    id, in a fixed number of queries whatever their number: the cached ones in one read,
-    the others from their entries' stored lines and the matches among pairs level on
-    points, each read once for them all. Same rows as :func:`standings`."""
-    keys = {c.pk: _standings_key(c) for c in competitions}
-    hits = cache.get_many(list(keys.values())) if keys else {}
-    missing = [c for c in competitions if keys[c.pk] not in hits]
-    group_rows = list(Group.objects.filter(competition__in=competitions))
-    groups: dict[int, list[Group]] = {}
-    for group in group_rows:
-        groups.setdefault(group.competition_id, []).append(group)
-    out: dict[int, list[GroupStandings]] = {}
-    for competition in competitions:
-        hit = hits.get(keys[competition.pk])
-        if hit is not None:
-            by_pk = {g.pk: g for g in groups.get(competition.pk, [])}
-            out[competition.pk] = [GroupStandings(by_pk.get(gpk) if gpk else None, rows)
-                                   for gpk, rows in hit[0]]
-    if not missing:
-        return out
-    lines: dict[int, list[Any]] = {}
-    for line in Entry.objects.filter(competition__in=missing).order_by(
-            "competition_id", "index").values_list(
-            "competition_id", "pk", "index", "pair__name", "group_id", *LINE_FIELDS):
-        lines.setdefault(line[0], []).append(line[1:])
-    level: dict[int, list[Any]] = {}
-    for row in (Match.objects.filter(competition__in=missing, slot="",
-                                     first__points=F("second__points"))
-                .exclude(source="").order_by()
-                .values_list("competition_id", "first_id", "second_id", "winner",
-                             "no_show_first", "no_show_second")):
-        level.setdefault(row[0], []).append(row[1:])
-    fresh = {}
-    for competition in missing:
-        ordered = sorted(groups.get(competition.pk, []), key=lambda g: g.order)
-        result = _compute_from(competition, ordered, lines.get(competition.pk, []),
-                               lambda c=competition: level.get(c.pk, []))
-        out[competition.pk] = result
-        fresh[keys[competition.pk]] = ([(g.group.pk if g.group else None, g.rows)
-                                        for g in result], bool(ordered))
-    cache.set_many(fresh, STANDINGS_CACHE_SECONDS)
-    return out
-
-
-def standings_until(competition: Competition, upto: int) -> list[GroupStandings]:
-    """The standings as they stood after round `upto`: from the results of rounds up to it
-    only (a round's card tells that round, whatever was played since). Not cached."""
-    sums: dict[int, list[int]] = {}
-    for side in (0, 1):
-        for pk, played, won, forfeits, points, jf, ja, tf, ta in side_sums(
-                competition, side, upto):
-            line = sums.setdefault(pk, [0] * len(LINE_FIELDS))
-            for i, value in enumerate((played, won, played - won, forfeits, points,
-                                       jf, ja, tf, ta)):
-                line[i] += value
-    lines = [(pk, index, name, group, *sums.get(pk, [0] * len(LINE_FIELDS)))
-             for pk, index, name, group in competition.entries.order_by("index").values_list(
-                 "pk", "index", "pair__name", "group_id")]
-
-    def level_matches() -> list[Any]:
-        # The pairs level on points after that round are known only here: every league
-        # match up to it is read (_compute_from keeps those between level pairs).
-        return list(Match.objects.filter(competition=competition, slot="",
-                                         round__number__lte=upto)
-                    .exclude(source="").order_by()
-                    .values_list("first_id", "second_id", "winner", "no_show_first",
-                                 "no_show_second"))
-
-    return _compute_from(competition, list(competition.groups.all()), lines, level_matches)
-
-
-def _compute(competition: Competition, groups: list[Group]) -> list[GroupStandings]:
-    lines = list(competition.entries.values_list(
-        "pk", "index", "pair__name", "group_id", *LINE_FIELDS))
-
-    def level_matches() -> list[Any]:
-        # The database compares the two entries' kept points (a join on each match) rather
-        # than testing every match against a list of level groups: on 39,800 matches that
-        # is 17 ms instead of 70. Group matches are always within one group.
-        return list(Match.objects.filter(competition=competition, slot="",
-                                         first__points=F("second__points"))
-                    .exclude(source="").order_by()
-                    .values_list("first_id", "second_id", "winner", "no_show_first",
-                                 "no_show_second"))
-
-    return _compute_from(competition, groups, lines, level_matches)
-
-
-def _compute_from(competition: Competition, groups: list[Group], lines: list[Any],
-                  level_matches: Any) -> list[GroupStandings]:
-    # `level_matches()` reads the played matches between entries level on points, only
-    # asked for when some entries are level.
-    entries = [line[:4] for line in lines]
-    draw = list(competition.draw or [e[1] for e in entries])
-    place = {index: i for i, index in enumerate(draw)}
-    rows: dict[int, Row] = {}
-    for pk, index, name, _g, *figures in lines:
-        row = Row(pair=index, name=name, draw_place=place.get(index, len(draw) + index))
-        for field_name, value in zip(LINE_FIELDS, figures, strict=True):
-            setattr(row, field_name, value)
-        rows[pk] = row
-    tables: list[tuple[Group | None, list[int]]] = (
-        [(g, [pk for pk, _i, _n, gpk in entries if gpk == g.pk]) for g in groups]
-        if groups else [(None, [pk for pk, _i, _n, _g in entries])]
-    )
-    # Head to head: the matches among the pairs level on points, in one query.
-    level: list[list[int]] = []
-    for _group, members in tables:
-        by_points: dict[int, list[int]] = {}
-        for pk in members:
-            by_points.setdefault(rows[pk].points, []).append(pk)
-        level.extend(pks for pks in by_points.values() if len(pks) > 1)
-    if level:
-        points = Points(**competition.points)
-        played: list[tuple[int, int, tuple[int, int]]] = []
-        for first, second, winner, nf, ns in level_matches():
-            if first is None or second is None or rows[first].points != rows[second].points:
-                continue
-            gained = match_points(Result((0, 0), None, (nf, ns), "juegos"), points) if (
-                nf or ns) else ((points.win, points.loss) if winner == 0
-                               else (points.loss, points.win))
-            played.append((first, second, gained))
-        # Each table (a liguilla, or one group) its own mini-leagues, re-applied among a
-        # smaller group still level (league.md, criterion 2), as the document path does.
-        for _group, members in tables:
-            apply_head_to_head({pk: rows[pk] for pk in members}, played)
-    return [GroupStandings(group, order_rows([rows[pk] for pk in members]))
-            for group, members in tables]
 
 
 @transaction.atomic

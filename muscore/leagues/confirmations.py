@@ -13,7 +13,7 @@ waits as a `ResultClaim` (it never counts in the standings) until:
   anybody looks. A disputed claim is never accepted by itself: the organiser decides
   (the disputing pair may also confirm after all, once the calculator has settled it).
 
-The result is then stored through `results.store` (source "manual": a vaca kept on
+The result is then stored through `results.write` (source "manual": a vaca kept on
 paper), so the standings, the audit (`Correction`, action confirmed / accepted /
 auto_accept) and whatever follows a result (ratings, stats) see it as any other.
 Every step leaves a `ClaimEvent` row; the match page shows them.
@@ -38,7 +38,9 @@ from django.utils.translation import ngettext
 
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import Actor, require_organiser, stored_user
-from muscore.leagues import competitions, consequences, results
+from muscore.leagues import results
+from muscore.leagues.changes import CompetitionError, competition_rules, league_error, lock_match
+from muscore.leagues.compute.document import Result
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.models import (
     ClaimEvent,
@@ -47,7 +49,10 @@ from muscore.leagues.models import (
     Match,
     ResultClaim,
     SideKey,
+    from_q,
+    unplayed_q,
 )
+from muscore.leagues.results import consequences
 from muscore.text import has_bidi_control, problem
 
 logger = logging.getLogger(__name__)
@@ -57,7 +62,7 @@ NOTE_MAX = 500
 OPEN = (ResultClaim.Status.PENDING, ResultClaim.Status.DISPUTED)
 
 
-class ClaimError(competitions.CompetitionError):
+class ClaimError(CompetitionError):
     """A claim, confirmation or decision refused for what was sent (a 400)."""
 
     code = "claim"
@@ -143,7 +148,7 @@ def _open(match: Match) -> QuerySet[ResultClaim]:
 
 def open_claim(match: Match) -> ResultClaim | None:
     """The match's pending or disputed claim, if any."""
-    return _open(match).first()
+    return _open(match).select_related("result").first()
 
 
 def _now(now: datetime | None) -> datetime:
@@ -187,23 +192,23 @@ def _event(
 
 def _result(match: Match, juegos: Sequence[int], tantos: Sequence[int] | None) -> Any:
     """The claimed figures read as the league reads a paper result (same checks)."""
-    rules = competitions.competition_rules(match.competition)
+    rules = competition_rules(match.competition)
     data: dict[str, Any] = {"pairs": [0, 1], "juegos": list(juegos)}
     if tantos is not None:
         data["tantos"] = list(tantos)
     try:
         result = results.read_result(data, rules)
     except LeagueError as error:
-        raise ClaimError(str(competitions.league_error(error))) from None
+        raise ClaimError(str(league_error(error))) from None
     try:
         results.check_result(match, result, rules)
-    except competitions.CompetitionError as error:
+    except CompetitionError as error:
         raise ClaimError(str(error)) from None
     return result
 
 
 def _settled(match: Match) -> None:
-    if not match.source:
+    if not match.played:
         return
     depending = consequences.dependents(match)
     competition = consequences.full_title(match.competition)
@@ -221,7 +226,7 @@ def _settled(match: Match) -> None:
 
 def _locked(match: Match, now: datetime) -> tuple[Match, ResultClaim | None]:
     """The match locked for a write, after settling what is due, and its open claim."""
-    locked = competitions.lock_match(match)
+    locked = lock_match(match)
     _settle(locked, now)
     return locked, _open(locked).select_for_update().first()
 
@@ -251,17 +256,13 @@ def claim(
             _("La otra pareja ya anotó un resultado: confirmadlo o discutidlo.")
         )
     result = _result(match, juegos, tantos)
-    tantos_pair = result.tantos or (None, None)
     new = ResultClaim.objects.create(
         competition_id=match.competition_id,
         match=match,
         side=side,
         first_id=match.first_id,
         second_id=match.second_id,
-        juegos_first=result.juegos[0],
-        juegos_second=result.juegos[1],
-        tantos_first=tantos_pair[0],
-        tantos_second=tantos_pair[1],
+        result=results.new_row(match, result),  # the row the match holds once agreed
         claimed_at=now,
     )
     _event(new, "claim", now, side=side)
@@ -340,7 +341,7 @@ def accept(
     now = _now(now)
     note = _note(note)
     match, current = _locked(match, now)
-    if current is None and match.source:
+    if current is None and match.played:
         raise ClaimError(_("Esta partida ya tiene resultado."))
     if current is None:
         raise ClaimError(_("No hay ningún resultado pendiente en esta partida."))
@@ -381,13 +382,12 @@ def _decide(
 
 def _store(match: Match, claim: ResultClaim, *, by: Actor | None, action: str,
            at: datetime, reason: str = "") -> None:
-    """The claim's figures become the match's result, through the league's own path."""
-    tantos = None
-    if claim.tantos_first is not None and claim.tantos_second is not None:
-        tantos = (claim.tantos_first, claim.tantos_second)
-    result = _result(match, (claim.juegos_first, claim.juegos_second), tantos)
-    correction = results.write(match, result, Match.Source.MANUAL, by=by, action=action, at=at,
-                               reason=reason)
+    """The claim's result becomes the match's (its very row), through the league's own
+    path, checked again as any result is."""
+    claimed = claim.claimed
+    result = _result(match, claimed.juegos, claimed.tantos)
+    correction = results.write(match, result, by=by, action=action, at=at, reason=reason,
+                               row=claim.result if result == claimed else None)
     # Correction.at is auto_now_add: the audit keeps the result's own time.
     Correction.objects.filter(pk=correction.pk).update(at=at)
     results.after_change(match.competition)
@@ -403,7 +403,9 @@ def _settle(match: Match, now: datetime) -> bool:
     if current is None:
         return False
     same_pairs = (current.first_id, current.second_id) == (match.first_id, match.second_id)
-    if match.source == Match.Source.TABLE and same_pairs and not _agrees(current, match):
+    result = match.outcome
+    if result is not None and result.source == "table" and same_pairs and not _agrees(
+            current, result):
         # The match's table stored another result while the claim waited (a 3-0 claimed
         # while the table was playing to 3-1): a disagreement the organiser decides, never
         # closed silently. (An organiser's own result decides it: the claim is closed.)
@@ -413,7 +415,7 @@ def _settle(match: Match, now: datetime) -> bool:
         current.save(update_fields=["status"])
         _event(current, "differs", now)
         return True
-    if match.source or not same_pairs:
+    if result is not None or not same_pairs:
         _decide(current, ResultClaim.Status.SUPERSEDED, now)
         _event(current, "superseded", now)
         return True
@@ -426,19 +428,18 @@ def _settle(match: Match, now: datetime) -> bool:
     return False
 
 
-def _agrees(claim: ResultClaim, match: Match) -> bool:
+def _agrees(claim: ResultClaim, result: Result) -> bool:
     """Whether a claim says what the match's stored result says (its tantos, if claimed)."""
-    if (claim.juegos_first, claim.juegos_second) != (match.juegos_first, match.juegos_second):
-        return False
-    return claim.tantos_first is None or (claim.tantos_first, claim.tantos_second) == (
-        match.tantos_first, match.tantos_second)
+    claimed = claim.claimed
+    return claimed.juegos == result.juegos and (
+        claimed.tantos is None or claimed.tantos == result.tantos)
 
 
 def _due(now: datetime) -> Q:
     pending = Q(status=ResultClaim.Status.PENDING, claimed_at__lte=now - WINDOW)
-    superseded = Q(status__in=OPEN) & ~Q(match__source="")
+    superseded = Q(status__in=OPEN) & ~unplayed_q("match__")
     # A claim already flagged against its table's result waits for the organiser.
-    flagged = Q(status=ResultClaim.Status.DISPUTED, match__source=Match.Source.TABLE)
+    flagged = Q(status=ResultClaim.Status.DISPUTED) & from_q("table", "match__")
     superseded &= ~flagged
     return pending | superseded
 
@@ -465,8 +466,8 @@ def accept_due(
     for match_id in list(due.order_by().values_list("match_id", flat=True).distinct()):
         try:
             with transaction.atomic():
-                changed += _settle(competitions.lock_match(Match(pk=match_id)), now)
-        except competitions.CompetitionError:
+                changed += _settle(lock_match(Match(pk=match_id)), now)
+        except CompetitionError:
             # Figures the league no longer takes (its options changed): left open for
             # an organiser, and a read of the page never fails for it.
             continue
@@ -497,12 +498,11 @@ class ClaimView:
 
 
 def claim_text(claim: ResultClaim) -> str:
-    text = f"{claim.juegos_first}–{claim.juegos_second}"
-    if claim.tantos_first is not None:
-        text += " " + _("(tantos %(a)s–%(b)s)") % {
-            "a": claim.tantos_first,
-            "b": claim.tantos_second,
-        }
+    claimed = claim.claimed
+    text = f"{claimed.juegos[0]}–{claimed.juegos[1]}"
+    if claimed.tantos is not None:
+        text += " " + _("(tantos %(a)s–%(b)s)") % {"a": claimed.tantos[0],
+                                                    "b": claimed.tantos[1]}
     return text
 
 
@@ -532,7 +532,7 @@ def claims_of(match: Match, names: tuple[str, str], usernames: bool = False) -> 
         ResultClaim.Status.SUPERSEDED: _("cerrado"),
     }
     claims = list(
-        ResultClaim.objects.filter(match=match)
+        ResultClaim.objects.filter(match=match).select_related("result")
         .prefetch_related(
             Prefetch("events", ClaimEvent.objects.select_related("by").order_by("at", "id"))
         )

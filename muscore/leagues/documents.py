@@ -7,17 +7,14 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import F
 from django.utils import timezone
 
 from muscore.clubs.models import PairMember
-from muscore.leagues.competitions import (
-    competition_rules,
-    standings,
-)
-from muscore.leagues.compute.document import Format
+from muscore.leagues.changes import competition_rules
+from muscore.leagues.compute.document import Format, Result
 from muscore.leagues.compute.spreadsheet import write_csv
 from muscore.leagues.models import (
     Competition,
@@ -26,6 +23,7 @@ from muscore.leagues.models import (
     Round,
     document_text,
 )
+from muscore.leagues.results.standings import standings
 from muscore.tables import services as tables
 from muscore.tables.models import Hand, Table, VacaCheckpoint
 
@@ -62,14 +60,13 @@ def league_documents(competitions: Sequence[Competition], *,
     rounds = dict(Round.objects.filter(competition_id__in=ids).values_list("pk", "number"))
     rows: dict[int, list[Any]] = {}
     for row in Match.objects.filter(competition_id__in=ids).order_by(
-            "competition_id", "number").values_list(
-            "competition_id", "round_id", "first_id", "second_id", "source", "juegos_first",
-            "juegos_second", "tantos_first", "tantos_second", "no_show_first",
-            "no_show_second", "players_first", "players_second", "table_id"):
+            "competition_id", "number").outcomes(
+            "competition_id", "round_id", "first_id", "second_id", "players_first",
+            "players_second", "table_id"):
         rows.setdefault(row[0], []).append(row[1:])
-    vacas = table_vacas([row[12] for matches in rows.values() for row in matches
-                         if row[3] == Match.Source.TABLE and row[12] is not None]
-                        ) if hands else {}
+    vacas = table_vacas([row[5] for matches in rows.values() for row in matches
+                         if row[6] is not None and row[6].source == "table"
+                         and row[5] is not None]) if hands else {}
     out = {}
     for competition in competitions:
         pairs = [{"name": name, "players": players.get(pair_id, [])}
@@ -110,23 +107,25 @@ def competition_format(competition: Competition) -> Format:
 
 def _document_match(row: Sequence[Any], rounds: Mapping[int, int], index_of: Mapping[int, int],
                     vacas: Mapping[str, dict[str, Any] | None]) -> dict[str, Any]:
-    round_id, first, second, source, jf, js, tf, ts, nf, ns, pf, ps, table_id = row
+    round_id, first, second, pf, ps, table_id, result = row
+    result = cast(Result | None, result)
     match: dict[str, Any] = {}
     number = rounds[round_id]
     if number:
         match["round"] = number
     pairs = [index_of[first], index_of[second]]
     match["pairs"] = pairs
-    vaca = vacas.get(table_id) if (source == Match.Source.TABLE and table_id is not None) \
-        else None
+    vaca = vacas.get(table_id) if (result is not None and result.source == "table"
+                                   and table_id is not None) else None
     if vaca is not None:
         match["vaca"] = vaca
-    elif source == Match.Source.NO_SHOW:
+    elif result is not None and result.source == "no_show":
+        nf, ns = result.no_show
         match["forfeit"] = "both" if nf and ns else pairs[0] if nf else pairs[1]
-    elif source:
-        match["juegos"] = [jf, js]
-        if tf is not None and ts is not None:
-            match["tantos"] = [tf, ts]
+    elif result is not None:
+        match["juegos"] = list(result.juegos)
+        if result.tantos is not None:
+            match["tantos"] = list(result.tantos)
     if pf or ps:
         match["players"] = [pf or None, ps or None]
     return match
@@ -142,9 +141,8 @@ def league_pairs(competition: Competition) -> list[dict[str, Any]]:
     return [{"name": name, "players": players.get(pair_id, [])} for pair_id, name in names]
 
 
-DOC_FIELDS = ("round__number", "first__index", "second__index", "source", "juegos_first",
-              "juegos_second", "tantos_first", "tantos_second", "no_show_first",
-              "no_show_second", "players_first", "players_second")
+DOC_FIELDS = ("round__number", "first__index", "second__index", "players_first",
+              "players_second")
 
 
 def refresh_docs(competition: Competition, *, missing_only: bool = False) -> int:
@@ -155,8 +153,8 @@ def refresh_docs(competition: Competition, *, missing_only: bool = False) -> int
         rows = rows.filter(doc__isnull=True)
     changed = [
         Match(pk=pk, doc="" if first is None or second is None
-              else document_text(round_number, first, second, *rest))
-        for pk, round_number, first, second, *rest in rows.values_list("pk", *DOC_FIELDS)
+              else document_text(round_number, first, second, result, pf, ps))
+        for pk, round_number, first, second, pf, ps, result in rows.outcomes("pk", *DOC_FIELDS)
     ]
     Match.objects.bulk_update(changed, ["doc"], batch_size=1000)
     return len(changed)
@@ -177,10 +175,10 @@ def api_body(competition: Competition, name: str | None = None) -> bytes:
     if any(text is None for _n, text in texts):
         missing = {
             number: "" if first is None or second is None
-            else document_text(round_number, first, second, *rest)
-            for number, round_number, first, second, *rest in (
+            else document_text(round_number, first, second, result, pf, ps)
+            for number, round_number, first, second, pf, ps, result in (
                 Match.objects.filter(competition=competition, doc__isnull=True)
-                .values_list("number", *DOC_FIELDS))
+                .outcomes("number", *DOC_FIELDS))
         }
         texts = [(n, missing.get(n, "") if text is None else text) for n, text in texts]
     pairs = league_pairs(competition)
@@ -228,19 +226,21 @@ def matches_csv(competition: Competition, *, sep: str = ",") -> str:
     """Every match as CSV: its pairs, how its result came (table, manual, no_show) and the
     stored figures; ``sep`` as in :func:`standings_csv`."""
     names = dict(competition.entries.values_list("pk", "pair__name"))
-    rows = (Match.objects.filter(competition=competition).order_by("number").values_list(
+    rows = (Match.objects.filter(competition=competition).order_by("number").outcomes(
         "number", "round__number", "round__stage", "round__group__name", "first_id",
-        "second_id", "source", "juegos_first", "juegos_second", "tantos_first", "tantos_second",
-        "no_show_first", "no_show_second", "players_first", "players_second", "table_id",
-        "result_at", "slot"))
+        "second_id", "players_first", "players_second", "table_id", "result_at", "slot"))
     lines = []
-    for (number, round_, stage, group, first, second, source, jf, js, tf, ts, nf, ns, pf, ps,
-         table, at, slot) in rows:
+    for (number, round_, stage, group, first, second, pf, ps, table, at, slot,
+         result) in rows:
+        nf, ns = result.no_show if result is not None else (False, False)
         no_show = "both" if nf and ns else "first" if nf else "second" if ns else ""
+        juegos = result.juegos if result is not None else ("", "")
+        tantos = result.tantos if result is not None and result.tantos is not None else (
+            "", "")
         lines.append([
             number, round_ or "", slot or stage, group or "", names.get(first, ""),
-            names.get(second, ""), source, _blank(jf), _blank(js), _blank(tf), _blank(ts),
-            no_show, " y ".join(pf or []), " y ".join(ps or []), table or "",
+            names.get(second, ""), result.source if result is not None else "", *juegos,
+            *tantos, no_show, " y ".join(pf or []), " y ".join(ps or []), table or "",
             _when(at, sep),
         ])
     return write_csv(MATCHES_CSV, lines, sep=sep)
@@ -254,10 +254,6 @@ def _when(at: datetime | None, sep: str) -> str:
     if sep == ";":
         return timezone.localtime(at).strftime("%d/%m/%Y %H:%M")
     return at.isoformat()
-
-
-def _blank(value: Any) -> Any:
-    return "" if value is None else value
 
 
 # Tables read per query by the export: their hands are a few hundred kB of JSON.

@@ -74,8 +74,7 @@ def plan(competition: Competition, draw: list[int], entries: Sequence[Entry]) ->
         basis=basis(competition, entries), drawn=draw,
         members=[[e.pk for e in group] for group in members], rounds=rounds,
         matches=[(r, slot, first.pk if first else None, second.pk if second else None,
-                  document_text(rounds[r][0], first.index, second.index, "", None, None,
-                                None, None, False, False, None, None)
+                  document_text(rounds[r][0], first.index, second.index, None, None, None)
                   if first and second else "")
                  for r, _g, _o, first, second, slot in planned])
 
@@ -101,14 +100,13 @@ def write_many(plans: Sequence[tuple[Competition, DrawPlan]]) -> None:
     # Plain rows, not Match instances through bulk_create: a 200-pair liguilla's 19,900
     # matches took 1.5 s that way, holding the write lock (issue 21: requests bounded).
     insert_rows(Match, MATCH_FIELDS, [
-        (competition.pk, rounds[r].pk, n, slot, first, second, "", False, False, doc)
+        (competition.pk, rounds[r].pk, n, slot, first, second, doc)
         for (competition, plan), rounds in zip(plans, made, strict=True)
         for n, (r, slot, first, second, doc) in enumerate(plan.matches, 1)])
 
 
-# A new match's columns as write() writes them (the others are null until it is played).
-MATCH_FIELDS = ("competition", "round", "number", "slot", "first", "second", "source",
-                "no_show_first", "no_show_second", "doc")
+# A new match's columns (the others are null until it is played).
+MATCH_FIELDS = ("competition", "round", "number", "slot", "first", "second", "doc")
 
 
 @dataclass
@@ -176,7 +174,7 @@ def write_liguillas(planned: Liguillas) -> list[Competition]:
         planned.round_rows, ROUND_FIELDS, {"competition": made, "bye": entries}))
     insert_rows(Match, MATCH_FIELDS, [
         (made[c], rounds[r], n, slot, entries[first] if first is not None else None,
-         entries[second] if second is not None else None, "", False, False, doc)
+         entries[second] if second is not None else None, doc)
         for c, r, n, slot, first, second, doc in planned.matches])
     for competition, pk in zip(planned.competitions, made, strict=True):
         competition.pk = pk

@@ -35,13 +35,8 @@ from muscore.clubs.permissions import Actor, stored_user
 from muscore.clubs.services import save_pair
 from muscore.handentry.words import NAME_MAX
 from muscore.leagues import pacing, prepared, rating_store, stats_store
-from muscore.leagues.competitions import (
-    CompetitionError,
-    check_organiser,
-    create_competition,
-    league_error,
-    match_players,
-)
+from muscore.leagues.changes import CompetitionError, check_organiser, league_error
+from muscore.leagues.competitions import create_competition, match_players
 from muscore.leagues.compute import ceros as ceros_rules
 from muscore.leagues.compute.document import Format, League, read_league
 from muscore.leagues.compute.document import Match as LeagueMatch
@@ -445,12 +440,10 @@ def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Act
         match.save()
         return
     check_result(match, result, league.rules)
-    source = {"vaca": Match.Source.TABLE, "juegos": Match.Source.MANUAL,
-              "forfeit": Match.Source.NO_SHOW}[result.source]
-    if result.source == "vaca" and doc_match.vaca is not None:
+    if result.source == "table" and doc_match.vaca is not None:
         match.table = _import_vaca(match, doc_match.vaca, league.rules)
     match.save()
-    write(match, result, source, by=by, action="import")
+    write(match, result, by=by, action="import")
     if match.table_id is not None:
         stats_store.count_table_match(match)
 

@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import Actor, require_organiser
-from muscore.leagues import consequences
-from muscore.leagues.competitions import CompetitionError, bump
-from muscore.leagues.models import Competition, Match, ResultClaim
+from muscore.leagues.changes import CompetitionError, bump
+from muscore.leagues.models import Competition, Match, ResultClaim, unplayed_q
+from muscore.leagues.results import consequences
 
 
 @dataclass
@@ -65,12 +65,12 @@ def night(club: Club) -> list[CompetitionNight]:
     # The first round with a match left, per competition: the one the night is playing.
     current: dict[int, int] = {}
     for competition_id, number in (
-        Match.objects.filter(competition_id__in=ids, source="").exclude(first=None)
+        Match.objects.filter(competition_id__in=ids).unplayed().exclude(first=None)
         .exclude(second=None).order_by("competition_id", "number")
         .values_list("competition_id", "round__number")
     ):
         current.setdefault(competition_id, number)
-    left = Q(source="") & ~Q(first=None) & ~Q(second=None)
+    left = unplayed_q() & ~Q(first=None) & ~Q(second=None)
     matches = {
         row["competition_id"]: row for row in
         Match.objects.filter(competition_id__in=ids).order_by().values("competition_id")
@@ -137,7 +137,7 @@ def delete_competition(competition: Competition, *, by: Actor) -> None:
                 "%(name)s es parte de %(holders)s: no se borra desde aquí, lo hace su "
                 "campeonato.") % {"name": locked.title,
                                   "holders": consequences.named([str(h) for h in placed])})
-        played = Match.objects.filter(competition=locked).exclude(source="").exists()
+        played = Match.objects.filter(competition=locked).played().exists()
         claimed = ResultClaim.objects.filter(competition=locked).exists()
         if played or claimed:
             raise CompetitionError(_(

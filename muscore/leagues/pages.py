@@ -1,8 +1,8 @@
 """What the league pages show, worked out from muscore.leagues' models and services:
 standings rows with the tie-break that separated each level pair, rounds with the
 matches left, the knockout as bracket columns, a match's result in words. No rule of
-the league is worked out here; the figures come from muscore.leagues.competitions,
-.results and .documents."""
+the league is worked out here; the figures come from muscore.leagues.results (the
+standings, a match's result as a value) and .documents."""
 
 from __future__ import annotations
 
@@ -18,9 +18,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from muscore.clubs.models import PairMember
-from muscore.leagues import competitions, results
+from muscore.leagues import results
+from muscore.leagues.compute.document import Result
 from muscore.leagues.compute.standings import Row
-from muscore.leagues.models import Competition, Correction, Entry, Match, ResultClaim, Round
+from muscore.leagues.models import (
+    Competition,
+    Correction,
+    Entry,
+    Match,
+    ResultClaim,
+    ResultRow,
+    Round,
+    unplayed_q,
+)
+from muscore.leagues.results.standings import standings, standings_until
 from muscore.tables.models import Hand, VacaCheckpoint
 
 STAGE_NAMES = {
@@ -171,8 +182,8 @@ class StandingsTable:
 def standings_tables(competition: Competition, upto: int | None = None) -> list[StandingsTable]:
     """The standings as the pages draw them: today's, or after round `upto` when given."""
     tables = []
-    groups = (competitions.standings(competition) if upto is None
-              else competitions.standings_until(competition, upto))
+    groups = (standings(competition) if upto is None
+              else standings_until(competition, upto))
     url_of = url_maker("clubs:entry", competition.club.slug, competition.pk)  # 200 pairs' links
     for group in groups:
         rows: list[dict[str, Any]] = []
@@ -187,7 +198,7 @@ def standings_tables(competition: Competition, upto: int | None = None) -> list[
 def standing_of(competition: Competition, index: int) -> dict[str, Any] | None:
     """One pair's line of the standings as standings_tables draws it (its tie-break note
     too), without the words and links of every other line: a pair's page shows only its own."""
-    for group in competitions.standings(competition):
+    for group in standings(competition):
         names = {row.pair: row.name for row in group.rows}
         for i, row in enumerate(group.rows):
             if row.pair == index:
@@ -209,7 +220,7 @@ def _line(rows: list[Row], i: int, names: Mapping[int, str], url: str) -> dict[s
 def matches_of(competition: Competition) -> QuerySet[Match]:
     """The matches with what every page shows of them, in two or three queries."""
     return (
-        Match.objects.filter(competition=competition)
+        Match.objects.filter(competition=competition).with_outcome()
         .select_related("competition__club", "round", "round__group", "first__pair", "second__pair")
         .order_by("number")
     )
@@ -220,15 +231,16 @@ def pair_name(entry: Entry | None, fallback: str = "") -> str:
 
 
 def result_text(match: Match) -> str:
-    """'3–1', 'No se presentó X', '—' (not played)."""
-    if not match.source:
+    """'3–1', 'No se presentó X', '' (not played)."""
+    result = match.outcome
+    if result is None:
         return ""
-    if match.source == Match.Source.NO_SHOW:
-        if match.no_show_first and match.no_show_second:
+    if result.source == "no_show":
+        if all(result.no_show):
             return _("No se presentó ninguna")
-        absent = match.first if match.no_show_first else match.second
+        absent = match.first if result.no_show[0] else match.second
         return _("No se presentó %(pair)s") % {"pair": pair_name(absent)}
-    return f"{match.juegos_first}–{match.juegos_second}"
+    return f"{result.juegos[0]}–{result.juegos[1]}"
 
 
 def table_board(table_id: str) -> dict[str, Any] | None:
@@ -237,7 +249,7 @@ def table_board(table_id: str) -> dict[str, Any] | None:
     included) and how final it is, and the way back to the competition. None for a table
     of no league match."""
     match = (
-        Match.objects.filter(table_id=table_id)
+        Match.objects.filter(table_id=table_id).with_outcome()
         .select_related("competition__club", "round__group", "first__pair", "second__pair")
         .first()
     )
@@ -246,8 +258,8 @@ def table_board(table_id: str) -> dict[str, Any] | None:
     competition = match.competition
     result = ""
     note = ""
-    settled = results.settled(match) if match.source else None
-    if match.source:
+    settled = results.settled(match) if match.played else None
+    if match.played:
         result = _("Resultado de la partida: %(first)s %(result)s %(second)s") % {
             "first": pair_name(match.first), "result": result_text(match),
             "second": pair_name(match.second)}
@@ -282,12 +294,13 @@ def last_hand_in_first_vaca(table_id: str) -> bool:
 
 def source_text(match: Match) -> str:
     texts: dict[str, str] = {
-        Match.Source.TABLE: _("jugada en una mesa de muscore"),
+        "table": _("jugada en una mesa de muscore"),
         # The page adds its "en papel" mark beside it: said once, not twice.
-        Match.Source.MANUAL: _("anotada a mano"),
-        Match.Source.NO_SHOW: _("no presentado"),
+        "manual": _("anotada a mano"),
+        "no_show": _("no presentado"),
     }
-    return texts.get(match.source, "")
+    result = match.outcome
+    return texts.get(result.source, "") if result is not None else ""
 
 
 def match_row(match: Match, *, url: bool = True) -> dict[str, Any]:
@@ -297,6 +310,8 @@ def match_row(match: Match, *, url: bool = True) -> dict[str, Any]:
     feed = feeds.get(match.competition.group_count) or feeds.get(0) or ("", "")
     return {
         "match": match,
+        # Its result as a value (None: not played): what a template reads of it.
+        "outcome": match.outcome,
         "url": match_url(match) if url else "",
         "first": pair_name(match.first, str(feed[0])),
         "second": pair_name(match.second, str(feed[1])),
@@ -323,30 +338,28 @@ def pair_rows(competition: Competition, entry: Entry) -> list[dict[str, Any]]:
     against = _("contra %(pair)s")
     words = {True: _("ganada"), False: _("perdida")}
     rows = []
-    for (number, slot, first_id, first_name, second_name, source, jf, js, nf, ns, winner,
-         table_id) in (
+    for number, slot, first_id, first_name, second_name, table_id, outcome in (
         Match.objects.filter(Q(first=entry) | Q(second=entry), competition=competition)
         .order_by("number")
-        .values_list("number", "slot", "first_id", "first__pair__name", "second__pair__name",
-                     "source", "juegos_first", "juegos_second", "no_show_first",
-                     "no_show_second", "winner", "table_id")
+        .outcomes("number", "slot", "first_id", "first__pair__name", "second__pair__name",
+                  "table_id")
     ):
         side = 0 if first_id == entry.pk else 1
         feeds = SLOT_FEEDS.get(slot, {})
         feed = feeds.get(competition.group_count) or feeds.get(0) or ("", "")
         other = (second_name or str(feed[1])) if side == 0 else (first_name or str(feed[0]))
-        if not source:
+        if outcome is None:
             result = ""
-        elif source == Match.Source.NO_SHOW:
-            absent = first_name if nf else second_name
-            result = (_("No se presentó ninguna") if nf and ns
+        elif outcome.source == "no_show":
+            absent = first_name if outcome.no_show[0] else second_name
+            result = (_("No se presentó ninguna") if all(outcome.no_show)
                       else _("No se presentó %(pair)s") % {"pair": absent})
         else:
             # From the pair's side, as it would say it: its own juegos first ("1–3 · perdida").
-            mine, theirs = (jf, js) if side == 0 else (js, jf)
+            mine, theirs = outcome.juegos if side == 0 else outcome.juegos[::-1]
             result = f"{mine}–{theirs}"
-        if result and winner is not None:
-            result += " · " + words[winner == side]
+        if result and outcome is not None and outcome.winner is not None:
+            result += " · " + words[outcome.winner == side]
         rows.append({
             "number": number,
             "url": match_url_of(number),
@@ -406,18 +419,18 @@ def rounds_of(competition: Competition, number: int | None = None) -> list[Round
     if number is not None:
         claims = claims.filter(match__round__number=number)
     claimed = {
-        match_id: (f"{first}–{second}", status == ResultClaim.Status.DISPUTED)
-        for match_id, first, second, status in claims.order_by().values_list(
-            "match_id", "juegos_first", "juegos_second", "status"
-        )
+        claim.match_id: ("{}–{}".format(*claim.claimed.juegos),
+                         claim.status == ResultClaim.Status.DISPUTED)
+        for claim in claims.order_by().select_related("result").only(
+            "match_id", "status", "result")
     }
     for match in matches:
         view = views[match.round_id]
         row = match_row(match)
-        row["claimed"], row["disputed"] = ("", False) if match.source else claimed.get(
+        row["claimed"], row["disputed"] = ("", False) if match.played else claimed.get(
             match.pk, ("", False))
         view.matches.append(row)
-        view.left += 0 if match.source else 1
+        view.left += 0 if match.played else 1
     return list(views.values())
 
 
@@ -445,7 +458,7 @@ def next_round(competition: Competition) -> list[RoundView]:
     """The first round with a match left (every group's round of that number): a query for
     its number, then its matches only, however long the league."""
     first_left = (
-        Match.objects.filter(competition=competition, source="")
+        Match.objects.filter(competition=competition).unplayed()
         .exclude(first=None)
         .order_by("number")
         .values_list("round__number", flat=True)
@@ -459,7 +472,7 @@ def round_summaries(competition: Competition) -> list[dict[str, Any]]:
     rounds = (
         Round.objects.filter(competition=competition)
         .select_related("group", "bye__pair")
-        .annotate(total=Count("matches"), left=Count("matches", filter=Q(matches__source="")))
+        .annotate(total=Count("matches"), left=Count("matches", filter=unplayed_q("matches__")))
         .order_by("number", "group__order")
     )
     return [
@@ -507,7 +520,8 @@ def audit_rows(match: Match, usernames: bool = False) -> list[dict[str, Any]]:
     # Who wrote a result without an organiser's account: the table, or the pairs' links.
     nobody = {"confirmed": _("las parejas"), "auto_accept": _("las parejas")}
     rows = []
-    corrections = Correction.objects.filter(match=match).select_related("by").order_by("-at", "-id")
+    corrections = (Correction.objects.filter(match=match)
+                   .select_related("by", "before_result", "after_result").order_by("-at", "-id"))
     for c in corrections:
         rows.append(
             {
@@ -515,8 +529,8 @@ def audit_rows(match: Match, usernames: bool = False) -> list[dict[str, Any]]:
                 "by": (c.by.get_username() if usernames else _("la organización")) if c.by
                 else nobody.get(c.action, _("la mesa")),
                 "action": actions.get(c.action, c.action),
-                "before": figures_text(c.before),
-                "after": figures_text(c.after),
+                "before": figures_text(c.before_result),
+                "after": figures_text(c.after_result),
                 "reason": c.reason,
                 "table_fix": c.action == "table_fix",
             }
@@ -530,26 +544,26 @@ def table_fixes(club_id: int, limit: int = 20) -> list[dict[str, Any]]:
     rows = []
     for c in (Correction.objects.filter(action="table_fix", competition__club_id=club_id,
                                         competition__archived=False)
-              .select_related("competition__club", "match").order_by("-at", "-id")[:limit]):
+              .select_related("competition__club", "match", "before_result", "after_result")
+              .order_by("-at", "-id")[:limit]):
         rows.append({"at": c.at, "competition": c.competition.title,
                      "number": c.match.number,
                      "url": competition_url(c.competition, "match", c.match.number),
-                     "before": figures_text(c.before), "after": figures_text(c.after)})
+                     "before": figures_text(c.before_result),
+                     "after": figures_text(c.after_result)})
     return rows
 
 
-def figures_text(figures: dict[str, Any]) -> str:
-    """A stored result (Match.figures()) in a few words, for the audit."""
-    if not figures or not figures.get("source"):
+def figures_text(row: ResultRow | None) -> str:
+    """A result the audit keeps (its row; None: no result) in a few words."""
+    result: Result | None = row.value() if row is not None else None
+    if result is None:
         return _("sin resultado")
-    if figures["source"] == "no_show":
-        shown = figures.get("no_show") or [False, False]
-        if all(shown):
+    if result.source == "no_show":
+        if all(result.no_show):
             return _("no se presentó ninguna")
-        return _("no se presentó la pareja %(n)s") % {"n": 1 if shown[0] else 2}
-    juegos = figures.get("juegos") or [None, None]
-    text = f"{juegos[0]}–{juegos[1]}"
-    tantos = figures.get("tantos") or [None, None]
-    if tantos[0] is not None:
-        text += " " + _("(tantos %(a)s–%(b)s)") % {"a": tantos[0], "b": tantos[1]}
+        return _("no se presentó la pareja %(n)s") % {"n": 1 if result.no_show[0] else 2}
+    text = f"{result.juegos[0]}–{result.juegos[1]}"
+    if result.tantos is not None:
+        text += " " + _("(tantos %(a)s–%(b)s)") % {"a": result.tantos[0], "b": result.tantos[1]}
     return text

@@ -3,7 +3,7 @@ bounded).
 
 A large league's export (every hand of every table: 40 MB for the benchmark's 200 pairs)
 and a night's card take seconds to make. Every change of a competition's revision
-(`competitions.bump`) adds it to `DocumentBacklog`, once; the worker (`manage.py
+(`changes.bump`) adds it to `DocumentBacklog`, once; the worker (`manage.py
 rating_worker`, beside gunicorn) takes it off and makes, for the revision it then reads,
 the export (in pieces of about a megabyte, `PreparedPart`) and the card of the latest
 night in every language of the site (a round's card is made in the request: a round is at
@@ -85,7 +85,7 @@ def small(competition: Competition) -> bool:
 def small_night(competition: Competition, date: Any) -> bool:
     """Whether a night (the matches with a result on `date`) is small enough to draw in
     the request."""
-    return not competition.matches.exclude(source="").filter(result_at__date=date)[
+    return not competition.matches.played().filter(result_at__date=date)[
         INLINE_MATCHES:INLINE_MATCHES + 1].exists()
 
 

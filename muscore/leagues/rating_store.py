@@ -65,6 +65,7 @@ from muscore.leagues.models import (
     RatingBacklog,
     RatingMatch,
     RatingPoint,
+    outcomes,
 )
 from muscore.leagues.rows import insert_rows
 
@@ -106,7 +107,7 @@ def match_changed(match: Match) -> None:
     arrived = next(iter(RatingMatch.objects.filter(match_id=match.pk).order_by().values_list(
         "arrived_at", flat=True)[:1]), None)
     if arrived is None:
-        if not match.source:
+        if not match.played:
             return
         arrived = match.result_at or timezone.now()
         RatingMatch.objects.create(club_id=club_id, match_id=match.pk, arrived_at=arrived)
@@ -187,7 +188,9 @@ def _rates_as_before(club_id: int, match: Match) -> bool:
     """Whether the match now rates exactly whom its stored points rated, the same way."""
     before = set(RatingPoint.objects.filter(match_id=match.pk).values_list(
         "player_id", "side", "won"))
-    if not match.source or match.source == Match.Source.NO_SHOW or match.winner is None:
+    result = match.outcome
+    winner = result.winner if result is not None and result.source != "no_show" else None
+    if winner is None:
         return not before
     if match.first_id is None or match.second_id is None:
         return False
@@ -206,7 +209,7 @@ def _rates_as_before(club_id: int, match: Match) -> bool:
         if sat and any(n not in known for n in sat):
             return False  # a name the club does not know yet: rated (and made) anew
         players = [known[n] for n in sat] if sat else own.get(pairs[entry_id], [])
-        now |= {(p, side, side == match.winner) for p in players}
+        now |= {(p, side, side == winner) for p in players}
     return now == before
 
 
@@ -287,16 +290,17 @@ def _plan(club_id: int, since: Place | None) -> _Plan:
     places = RatingMatch.objects.filter(club_id=club_id)
     if since is not None:
         places = places.filter(_from(since))
-    rows = places.order_by("arrived_at", "match_id").values_list(
-        "match_id", "arrived_at", "match__source", "match__winner", "match__first__pair_id",
-        "match__second__pair_id", "match__players_first", "match__players_second")
+    rows = outcomes(places.order_by("arrived_at", "match_id"), "match_id", "arrived_at",
+                    "match__first__pair_id", "match__second__pair_id",
+                    "match__players_first", "match__players_second", through="match__")
     sat = _Sat.of(club_id)
     every: list[int] = []
     matches: list[tuple[int, datetime, int, list[int], list[int]]] = []
-    for (match_id, at, source, winner, first_pair, second_pair, first_names,
-         second_names) in rows:
+    for (match_id, at, first_pair, second_pair, first_names, second_names,
+         result) in rows:
         every.append(match_id)
-        if not source or source == Match.Source.NO_SHOW or winner is None:
+        winner = result.winner if result is not None and result.source != "no_show" else None
+        if winner is None:
             continue
         first, second = sat.side(first_pair, first_names), sat.side(second_pair, second_names)
         if first and second:
@@ -404,10 +408,11 @@ def place_matches(club_id: int) -> int:
     """Give every match of the club with a result and no place yet its place: when its
     result first arrived, as the audit (Correction) remembers it, else its result's time.
     Returns how many were placed."""
-    first_audit = Correction.objects.filter(match_id=OuterRef("pk")).exclude(
-        after__source="").order_by("at", "id").values("at")[:1]
-    missing = Match.objects.filter(competition__club_id=club_id, competition__rated=True,
-                                   rating_place__isnull=True).exclude(source="").annotate(first_arrival=Subquery(first_audit))
+    first_audit = Correction.objects.filter(
+        match_id=OuterRef("pk"), after_result__isnull=False).order_by("at", "id").values("at")[:1]
+    missing = (Match.objects.filter(competition__club_id=club_id, competition__rated=True,
+                                    rating_place__isnull=True).played()
+               .annotate(first_arrival=Subquery(first_audit)))
     now = timezone.now()
     made = []
     for pk, result_at, first in missing.values_list("pk", "result_at", "first_arrival"):

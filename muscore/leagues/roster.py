@@ -23,8 +23,8 @@ from muscore.clubs import holders
 from muscore.clubs.models import ClubChange, Pair, PairMember, Player
 from muscore.clubs.permissions import Actor, require_organiser, stored_user
 from muscore.leagues import rating_store
-from muscore.leagues.competitions import CompetitionError, touch_pairs
-from muscore.leagues.consequences import named
+from muscore.leagues.changes import CompetitionError
+from muscore.leagues.competitions import touch_pairs
 from muscore.leagues.models import (
     Competition,
     Entry,
@@ -33,6 +33,7 @@ from muscore.leagues.models import (
     PlayerRating,
     RatingPoint,
 )
+from muscore.leagues.results.consequences import named
 from muscore.leagues.signals import revisions_moved
 
 

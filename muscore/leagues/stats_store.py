@@ -5,7 +5,7 @@ the hands of the table's first vaca (the one the result is; muscore.leagues.comp
 over the engine's answers kept in the table's state) and writes a `PairHandStats` row per
 side and a `PlayerHandStats` row per player who sat (his side's counts: a hand record
 names the side that bets, never the seat). An organiser's result (by hand, a no-show) or
-a cleared one drops them (:func:`drop`, from ``results.store``). Pages only sum the
+a cleared one drops them (:func:`drop`, from ``results.store.store``). Pages only sum the
 stored rows, grouped by the database, in a constant number of queries: nothing is
 replayed on a page view. ``manage.py count_hand_stats`` recounts from the tables' hands.
 """
@@ -22,7 +22,7 @@ from muscore.clubs.models import Club, Pair, PairMember, Player
 from muscore.clubs.people import player_ids
 from muscore.handentry.words import LANCE_NAMES
 from muscore.leagues.compute.handstats import FIELDS, LANCES, Counts, count_hands
-from muscore.leagues.models import Entry, Match, PairHandStats, PlayerHandStats
+from muscore.leagues.models import Entry, Match, PairHandStats, PlayerHandStats, from_q
 from muscore.rules import Checkpoint, HandResult, replay_evening
 from muscore.tables.models import Hand, Table
 
@@ -152,7 +152,8 @@ def first_vaca_counts(table: Table, records: Sequence[Mapping[str, Any]]
 def count_table_match(match: Match) -> None:
     """Recount one match from its table's hands (an imported vaca, who sat changed)."""
     drop(match)
-    if match.source != Match.Source.TABLE or match.table_id is None:
+    result = match.outcome
+    if result is None or result.source != "table" or match.table_id is None:
         return
     table = Table.objects.get(pk=match.table_id)
     records = list(table.hands.order_by("number").values_list("record", flat=True))
@@ -167,7 +168,7 @@ def count_club(club: Club, *, batch: int = 300) -> int:
     PairHandStats.objects.filter(club=club).delete()
     PlayerHandStats.objects.filter(club=club).delete()
     matches = list(Match.objects.filter(
-        competition__club=club, source=Match.Source.TABLE, table__isnull=False,
+        from_q("table"), competition__club=club, table__isnull=False,
         first__isnull=False, second__isnull=False).order_by("pk"))
     done = 0
     for i in range(0, len(matches), batch):

@@ -29,7 +29,13 @@ from django_tasks.base import Task
 from django_tasks_db.models import DBTaskResult
 
 from muscore.leagues import imports, pacing, prepared, rating_store, workers
-from muscore.leagues.models import Competition, DocumentBacklog, LeagueImport, RatingBacklog
+from muscore.leagues.models import (
+    Competition,
+    DocumentBacklog,
+    LeagueImport,
+    RatingBacklog,
+    WorkerBeat,
+)
 
 QUEUES = ("ratings", "documents", "imports")
 
@@ -164,5 +170,5 @@ def prune(days: float = 1.0) -> int:
         status="RUNNING", started_at__lt=gone).values_list("pk", "worker_ids")
         if not set(ids) & live]
     deleted += DBTaskResult.objects.filter(pk__in=orphans).delete()[0]
-    workers.WorkerBeat.objects.filter(seen_at__lt=gone).delete()
+    WorkerBeat.objects.filter(seen_at__lt=gone).delete()
     return deleted

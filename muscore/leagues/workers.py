@@ -20,6 +20,14 @@ from datetime import datetime, timedelta
 from django.db import DatabaseError, close_old_connections, connection, models
 from django.utils import timezone
 
+from muscore.leagues.models import (
+    DocumentBacklog,
+    LeagueImport,
+    RatingBacklog,
+    WorkClaim,
+    WorkerBeat,
+)
+
 BEAT_SECONDS = 2.0
 
 
@@ -30,23 +38,6 @@ def stale_seconds() -> float:
     except ValueError:
         raise ValueError(
             f"MUSCORE_WORKER_STALE_SECONDS must be a number of seconds, not {value!r}") from None
-
-
-class WorkerBeat(models.Model):
-    """One running worker: who (its id, host and process) and when it last said so."""
-
-    worker_id = models.CharField(max_length=64, primary_key=True)
-    host = models.CharField(max_length=255)
-    pid = models.PositiveIntegerField()
-    queues = models.CharField(max_length=100)
-    started_at = models.DateTimeField(default=timezone.now)
-    seen_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        app_label = "leagues"
-
-    def __str__(self) -> str:
-        return f"worker {self.worker_id} on {self.host} ({self.pid})"
 
 
 def alive(now: datetime | None = None) -> list[WorkerBeat]:
@@ -114,8 +105,6 @@ class Backlog:
 
 def backlog(now: datetime | None = None) -> Backlog:
     """Three counts and three minimums on the backlog tables (a few rows each)."""
-    from muscore.leagues.models import DocumentBacklog, LeagueImport, RatingBacklog
-
     now = now or timezone.now()
     ratings = RatingBacklog.objects.aggregate(n=models.Count("pk"),
                                               oldest=models.Min("queued_at"))
@@ -132,22 +121,6 @@ def backlog(now: datetime | None = None) -> Backlog:
 # --- claims: one worker at a time on one club's ratings, one competition's documents, one import
 
 CLAIM_SECONDS = 15 * 60
-
-
-class WorkClaim(models.Model):
-    """A piece of work one worker is doing (`ratings:<club>`, `documents:<competition>`,
-    `import:<id>`): taken by inserting the row (its key is unique), given back by deleting
-    it. A claim past `until`, or whose worker no longer beats, may be taken over."""
-
-    key = models.CharField(max_length=80, primary_key=True)
-    worker_id = models.CharField(max_length=64)
-    until = models.DateTimeField()
-
-    class Meta:
-        app_label = "leagues"
-
-    def __str__(self) -> str:
-        return f"{self.key} by {self.worker_id}"
 
 
 def claim(key: str, worker_id: str) -> bool:

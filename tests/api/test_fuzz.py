@@ -278,7 +278,7 @@ def _make_leagues(settings: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, i
     made: dict[str, int] = {}
     # Played: results by hand, a no-show, and a vaca won on the match's table.
     played = make_league(make_club("Bar Txoko", organiser), 4, results=3)
-    match = played.matches.filter(source="").order_by("number").first()
+    match = played.matches.unplayed().order_by("number").first()
     assert match is not None
     table = competitions.open_table(match, by=organiser)
     for record in [PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A]:
@@ -300,7 +300,7 @@ def _make_leagues(settings: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, i
     # Large, its export made by the worker, then a result: the previous one, marked stale.
     stale = make_league(make_club("Bar Kaixo", organiser), 7, results=4)
     prepared.make(stale.pk)
-    following = stale.matches.filter(source="").order_by("number").first()
+    following = stale.matches.unplayed().order_by("number").first()
     assert following is not None
     results.record_result(following, by=organiser, juegos=[3, 2])
     made["stale"] = stale.pk

@@ -47,7 +47,7 @@ def test_the_undo_of_a_semifinal_game_s_table_after_the_final_keeps_the_champion
     expect(alert).to_contain_text("Final · partida 1")
     assert Hand.objects.filter(table_id=case.table.pk).count() == hands
     match.refresh_from_db()
-    assert match.source == Match.Source.TABLE and match.winner == 0
+    assert match.outcome.source == "table" and match.outcome.winner == 0
 
     page.goto(f"/campeonatos/{championship}/")
     expect(page.locator("[data-bracket-champion]")).to_contain_text(f"Campeones: {champion}")

@@ -82,7 +82,7 @@ def test_a_pending_result_confirmed_from_the_other_pairs_phone(
     assert standings_row(organiser, first)[2:7] == ["1", "1", "0", "0", "2"]
     assert standings_row(organiser, second)[2:7] == ["1", "0", "1", "0", "0"]
     match.refresh_from_db()
-    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 3, 1)
+    assert (match.outcome.source, match.outcome.juegos) == ("manual", (3, 1))
     assert ResultClaim.objects.get().status == "confirmed"
     # Pair A's link now only shows the result.
     pair_a.reload()

@@ -75,7 +75,7 @@ def test_a_liguilla_played_from_the_fixture(
     assert standings_row(page, winner)[2:7] == ["1", "1", "0", "0", "2"]
     assert standings_row(page, loser)[2:7] == ["1", "0", "1", "0", "0"]
     first.refresh_from_db()
-    assert (first.source, first.juegos_first, first.juegos_second) == ("table", 3, 0)
+    assert (first.outcome.source, first.outcome.juegos) == ("table", (3, 0))
 
     # The second match of the round, kept on paper and entered by hand: 1-3.
     second = Match.objects.filter(competition=competition, round=first.round).exclude(
@@ -103,7 +103,7 @@ def test_a_liguilla_played_from_the_fixture(
     page.goto(league_url)
     assert standings_row(page, third.first.pair.name)[5] == "1"  # one no-show
     third.refresh_from_db()
-    assert (third.source, third.winner) == ("no_show", 1)
+    assert (third.outcome.source, third.outcome.winner) == ("no_show", 1)
 
     rounds_url = league_url + "jornadas"
     assert_page_ok(page, league_url, screenshot="league-standings")

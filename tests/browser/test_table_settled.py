@@ -11,7 +11,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from muscore.leagues import competitions, results
-from muscore.leagues.models import Match
 from muscore.tables import services as tables
 from muscore.tables.models import Hand
 from tests.leagues.factory import liguilla
@@ -30,7 +29,7 @@ def test_a_league_table_names_its_match_and_refuses_an_undo_once_final(
     for record in (PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A):
         tables.add_hand(table, record, via="edit_link")
     match.refresh_from_db()
-    assert match.source == Match.Source.TABLE  # the result is stored from the table
+    assert match.outcome.source == "table"  # the result is stored from the table
 
     board_url = f"/t/{table.id}/k/{table.edit_key}/"
     assert_page_ok(page, board_url, screenshot="league-table-board")
@@ -58,4 +57,4 @@ def test_a_league_table_names_its_match_and_refuses_an_undo_once_final(
         "organizadores")
     assert Hand.objects.filter(table_id=table.pk).count() == 6
     match.refresh_from_db()
-    assert (match.juegos_first, match.juegos_second) == (1, 3)
+    assert match.outcome.juegos == (1, 3)

@@ -42,8 +42,8 @@ def play_all(competition: Competition, by: Any) -> None:
     """Every match (a knockout's as its pairs become known): the pair entered first wins
     (so a liguilla's order is the order of entry)."""
     while True:
-        match = (competition.matches.filter(source="", first__isnull=False,
-                                            second__isnull=False)
+        match = (competition.matches.filter(first__isnull=False,
+                                            second__isnull=False).unplayed()
                  .select_related("first", "second").order_by("number").first())
         if match is None:
             return

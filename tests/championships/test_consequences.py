@@ -21,8 +21,9 @@ from django.utils import translation
 
 from muscore.championships import knockout, services
 from muscore.championships.models import Phase
-from muscore.leagues import ceros_rounds, competitions, confirmations, consequences, results
+from muscore.leagues import ceros_rounds, competitions, confirmations, results
 from muscore.leagues.models import Competition, Match
+from muscore.leagues.results import consequences
 from muscore.messages import WordedError
 from muscore.tables import services as tables
 from muscore.tables.models import Table
@@ -44,15 +45,15 @@ def on_table(match: Match, by: Any) -> Table:
     for record in records:
         tables.add_hand(table, record, via="edit_link")
     match.refresh_from_db()
-    assert match.source == Match.Source.TABLE and match.winner == 0, match.figures()
+    assert match.outcome.source == "table" and match.outcome.winner == 0, match.outcome
     return table
 
 
 def play_on_tables(competition: Competition, by: Any) -> None:
     """Every match of `competition` (a knockout's as its pairs become known) on a table."""
     while True:
-        match = (competition.matches.filter(source="", first__isnull=False,
-                                            second__isnull=False)
+        match = (competition.matches.filter(first__isnull=False,
+                                            second__isnull=False).unplayed()
                  .select_related("competition").order_by("number").first())
         if match is None:
             return
@@ -204,7 +205,7 @@ def said(error: WordedError) -> tuple[str, str]:
 def snapshot(case: Case) -> tuple[Any, ...]:
     match = Match.objects.get(pk=case.match.pk)
     table = Table.objects.get(pk=case.table.pk)
-    return (match.figures(), match.source, match.result_at, table.revision,
+    return ((match.outcome, match.players), match.outcome.source, match.result_at, table.revision,
             list(table.hands.order_by("number").values_list("record", flat=True)))
 
 
@@ -302,7 +303,7 @@ def test_an_unplayed_group_of_a_drawn_phase_is_not_deleted_by_the_club_s_door() 
         services.add_phase(championship, by=boss, name="Semifinal"), by=boss, seed="s")
     groups = phase.groups.count()
     group = phase.groups.select_related("competition__club").first()
-    assert group is not None and not group.competition.matches.exclude(source="").exists()
+    assert group is not None and not group.competition.matches.played().exists()
     competition = group.competition
     client = Client()
     client.force_login(boss)

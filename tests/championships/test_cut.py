@@ -66,7 +66,7 @@ def play_ceros(heat: Competition, by: Any) -> None:
             return
         ceros_rounds.make_round(heat, by=by)
         ceros_rounds.publish_round(heat, by=by)
-        for match in Match.objects.filter(competition=heat, source="").select_related(
+        for match in Match.objects.filter(competition=heat).unplayed().select_related(
                 "competition").order_by("number"):
             results.record_result(match, by=by, juegos=[1, 0])
 

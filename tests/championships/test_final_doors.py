@@ -33,7 +33,7 @@ def on_table(match: Match, by: Any) -> Table:
     table = competitions.open_table(match, by=by)
     tables.add_hand(table, ORDAGO_A, via="edit_link")
     match.refresh_from_db()
-    assert match.source == Match.Source.TABLE and match.winner == 0
+    assert match.outcome.source == "table" and match.outcome.winner == 0
     return table
 
 
@@ -60,7 +60,7 @@ def final_on_tables(best_of: int) -> Final:
         if not games:
             break
         for competition in games:
-            for match in competition.matches.filter(source="").select_related("competition"):
+            for match in competition.matches.unplayed().select_related("competition"):
                 on_table(match, boss)
     state = knockout.bracket(phase)
     assert state is not None and state.champion is not None
@@ -75,7 +75,7 @@ def final_on_tables(best_of: int) -> Final:
 def snapshot(final: Final) -> tuple[Any, ...]:
     match = Match.objects.get(pk=final.match.pk)
     table = Table.objects.get(pk=final.table.pk)
-    return (match.figures(), match.result_at, table.revision,
+    return ((match.outcome, match.players), match.result_at, table.revision,
             list(table.hands.order_by("number").values_list("record", flat=True)))
 
 
@@ -149,4 +149,4 @@ def test_a_best_of_3_s_first_game_is_final_once_won_too() -> None:
     with pytest.raises(tables.ResultSettled, match=championship.name):
         tables.undo_last(table, via="edit_link")
     match.refresh_from_db()
-    assert match.source == Match.Source.TABLE and match.winner == 0
+    assert match.outcome.source == "table" and match.outcome.winner == 0

@@ -13,7 +13,7 @@ from django.utils import translation
 from muscore.championships import knockout
 from muscore.championships.models import Phase
 from muscore.leagues import confirmations, results
-from muscore.leagues.models import Competition, Match
+from muscore.leagues.models import Competition, Match, ResultRow
 from tests.championships.factory import knockout_phase, play_all
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +74,8 @@ def play_round(phase: Phase, round: int, boss: object) -> None:
 def refusals(match: Match, boss: object, language: str) -> list[str]:
     """What the organiser's correction and a pair's link say, flipping `match`'s winner."""
     said = []
-    flipped = [0, 1] if match.juegos_first else [1, 0]
+    assert match.outcome is not None
+    flipped = [0, 1] if match.outcome.juegos[0] else [1, 0]
     with translation.override(language):
         try:
             results.record_result(match, by=boss, juegos=flipped, reason="acta")
@@ -93,7 +94,7 @@ def test_a_locked_knockout_games_refusals_name_the_championship_and_agree_in_num
     play_round(phase, 1, boss)
     play_round(phase, 2, boss)
     quarter = game_match(phase, 1)
-    before = quarter.figures()
+    before = quarter.outcome
     semifinal = game_match(phase, 2)
     for language, (one, several) in DEPENDS.items():
         for message in refusals(quarter, boss, language):  # its semifinal depends on it
@@ -106,7 +107,7 @@ def test_a_locked_knockout_games_refusals_name_the_championship_and_agree_in_num
         for message in refusals(semifinal, boss, language):
             assert championship.name in message and several in message, (language, message)
             assert message.count("«") == 2, message
-    assert Match.objects.get(pk=quarter.pk).figures() == before
+    assert Match.objects.get(pk=quarter.pk).outcome == before
 
 
 def test_a_correction_that_changes_a_played_games_pairs_names_the_championship() -> None:
@@ -116,9 +117,11 @@ def test_a_correction_that_changes_a_played_games_pairs_names_the_championship()
     play_round(phase, 1, boss)
     play_round(phase, 2, boss)
     quarter = game_match(phase, 1)
-    Match.objects.filter(pk=quarter.pk).update(  # past every door: only the guard is left
-        juegos_first=quarter.juegos_second, juegos_second=quarter.juegos_first,
-        winner=1 - (quarter.winner or 0))
+    row = quarter.result
+    assert row is not None
+    ResultRow.objects.filter(pk=row.pk).update(  # past every door: only the guard is left
+        first_juegos=row.second_juegos, second_juegos=row.first_juegos,
+        first_tantos=row.second_tantos, second_tantos=row.first_tantos)
     said = {"es": "Este resultado cambia quién juega «Final · Semifinal",
             "en": "This result changes who plays “Final · Semifinal",
             "eu": "txapelketako «Final · ",

@@ -41,7 +41,7 @@ def main(text: str) -> str:
 
 
 def first_group_match(phase: Phase) -> Match:
-    match = (Match.objects.filter(competition__phase_group__phase=phase, source="")
+    match = (Match.objects.filter(competition__phase_group__phase=phase).unplayed()
              .select_related("first", "second", "competition").order_by("competition_id",
                                                                           "number").first())
     assert match is not None

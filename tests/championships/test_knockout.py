@@ -216,7 +216,7 @@ def test_a_corrected_semifinal_remakes_an_unplayed_final_and_is_refused_after_it
     before = knockout.bracket(phase)
     assert before is not None
     old_winner = before.rounds[-2][0].winner
-    results.record_result(match, by=boss, juegos=[0, 1] if match.winner == 0 else [1, 0],
+    results.record_result(match, by=boss, juegos=[0, 1] if match.outcome.winner == 0 else [1, 0],
                           reason="Se anotó al revés")
     after = knockout.bracket(phase)
     assert after is not None
@@ -229,7 +229,8 @@ def test_a_corrected_semifinal_remakes_an_unplayed_final_and_is_refused_after_it
     # The final is played: flipping the semifinal again is refused whole.
     match.refresh_from_db()
     with pytest.raises(results.CompetitionError, match="depende"):
-        results.record_result(match, by=boss, juegos=[0, 1] if match.winner == 0 else [1, 0],
+        results.record_result(match, by=boss,
+                              juegos=[0, 1] if match.outcome.winner == 0 else [1, 0],
                               reason="Otra vez")
     match.refresh_from_db()
     state = knockout.bracket(phase)

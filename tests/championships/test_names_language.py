@@ -23,8 +23,8 @@ def play_knockout(phase: object, boss: object) -> None:
     3 goes to its third game."""
     with translation.override("es"):
         for _step in range(40):
-            match = (Match.objects.filter(competition__phase_group__phase=phase, source="",
-                                          first__isnull=False, second__isnull=False)
+            match = (Match.objects.filter(competition__phase_group__phase=phase,
+                                          first__isnull=False, second__isnull=False).unplayed()
                      .select_related("competition").order_by("pk").first())
             if match is None:
                 return

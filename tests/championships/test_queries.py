@@ -17,6 +17,7 @@ from muscore.championships import services
 from muscore.championships.models import Enrolment, Region, Sede
 from muscore.leagues import competitions
 from muscore.leagues.models import Competition
+from muscore.leagues.results import standings as results_standings
 from tests.championships.factory import play_heats, small_championship
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -74,15 +75,15 @@ def test_many_standings_at_once_are_each_ones_standings() -> None:
         phase__championship_id=championship_pk)]
     every = [c for c in heats + groups if c is not None]
     cache.clear()
-    batched = competitions.standings_of(every)
+    batched = results_standings.standings_of(every)
     for competition in every:
-        one = competitions.standings(competition, cached=False)
+        one = results_standings.standings(competition, cached=False)
         assert [[r.name for r in t.rows] for t in batched[competition.pk]] == [
             [r.name for r in t.rows] for t in one]
         assert [[r.points for r in t.rows] for t in batched[competition.pk]] == [
             [r.points for r in t.rows] for t in one]
     # Now cached: the same answer from the cache.
-    again = competitions.standings_of(every)
+    again = results_standings.standings_of(every)
     assert {pk: [[r.name for r in t.rows] for t in v] for pk, v in again.items()} == {
         pk: [[r.name for r in t.rows] for t in v] for pk, v in batched.items()}
 

@@ -205,7 +205,7 @@ def test_a_ceros_heat_and_a_groups_heat_give_their_order() -> None:
     order = services.heat_order(heat)
     assert sorted(order) == list(range(8))
     final = heat.matches.get(slot="final")
-    assert order[0] == (final.first if final.winner == 0 else final.second).index
+    assert order[0] == (final.first if final.outcome.winner == 0 else final.second).index
 
 
 def test_a_championship_organiser_may_start_a_venues_heat() -> None:

@@ -50,7 +50,7 @@ def test_a_rated_player_with_accents_is_shown_with_his_nivel_not_new() -> None:
     for m in Match.objects.filter(competition=competition).select_related(
             "competition").order_by("number")[:3]:
         results.record_result(m, by=user, juegos=[3, 1])
-    unplayed = (Match.objects.filter(competition=competition, source="")
+    unplayed = (Match.objects.filter(competition=competition).unplayed()
                 .select_related("first__pair", "second__pair", "competition__club")
                 .order_by("number"))
     # A match of Íñigo and Álvaro's pair still to play, and both rated by now.

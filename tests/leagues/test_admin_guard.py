@@ -30,26 +30,25 @@ def test_a_match_s_result_cannot_be_changed_added_or_deleted_in_the_admin() -> N
     results.record_result(match, by=user, juegos=[3, 1])
     match.refresh_from_db()
     competition.refresh_from_db()
-    before = (match.juegos_first, match.juegos_second, match.source, competition.revision)
+    before = (match.outcome, competition.revision)
     corrections = Correction.objects.count()
     client = superuser()
     change = reverse("admin:leagues_match_change", args=[match.pk])
     page = client.get(change)
     assert page.status_code == 200  # shown: a superuser reads it
-    assert b'name="juegos_first"' not in page.content  # as text, not as a field
+    assert b'name="result"' not in page.content  # as text, not as a field
     data = {"competition": competition.pk, "round": match.round_id, "number": match.number,
-            "first": match.first_id, "second": match.second_id, "juegos_first": 0,
-            "juegos_second": 3, "source": "manual"}
+            "first": match.first_id, "second": match.second_id, "result": ""}
     assert client.post(change, data).status_code == 403
     assert client.post(reverse("admin:leagues_match_delete", args=[match.pk]),
                        {"post": "yes"}).status_code == 403
     assert client.get(reverse("admin:leagues_match_add")).status_code == 403
-    for model in ("correction", "ratingpoint", "playerrating", "resultclaim", "entry"):
+    for model in ("correction", "ratingpoint", "playerrating", "resultclaim", "resultrow",
+                  "entry"):
         assert client.get(reverse(f"admin:leagues_{model}_add")).status_code == 403, model
     match.refresh_from_db()
     competition.refresh_from_db()
-    assert (match.juegos_first, match.juegos_second, match.source,
-            competition.revision) == before
+    assert (match.outcome, competition.revision) == before
     assert Correction.objects.count() == corrections
 
 

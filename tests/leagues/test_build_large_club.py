@@ -8,8 +8,9 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from muscore.leagues import documents, results
+from muscore.leagues import documents
 from muscore.leagues.models import Competition, Entry, Match
+from muscore.leagues.results import standings as results_standings
 from muscore.tables.models import Hand, Table, VacaCheckpoint
 from muscore.tables.services import rebuild_checkpoints
 
@@ -28,17 +29,17 @@ def test_every_match_has_its_result_its_text_and_the_standings_their_sums() -> N
                  steps=True, stdout=out)
     competition = Competition.objects.get(name="Liga grande")
     matches = list(Match.objects.filter(competition=competition)
-                   .select_related("round", "first", "second", "table"))
+                   .with_outcome().select_related("round", "first", "second", "table"))
     assert len(matches) == 30
     assert [m.number for m in sorted(matches, key=lambda m: m.number)] == list(range(1, 31))
-    assert all(m.source and m.winner is not None for m in matches)
+    assert all(m.played and m.outcome.winner is not None for m in matches)
     # The stored texts are what save() would write (nothing left NULL for the reader).
     assert all(m.doc == m.document_text() for m in matches)
-    played = [m for m in matches if m.source == Match.Source.TABLE]
+    played = [m for m in matches if m.outcome.source == "table"]
     assert played and all(m.table is not None for m in played)
     assert Hand.objects.filter(table__league_match__competition=competition).exists()
     kept = lines(competition)
-    results.recount_lines(competition)
+    results_standings.recount_lines(competition)
     assert lines(competition) == kept
     assert documents.refresh_docs(competition) == 30
     assert all(m.doc == Match.objects.get(pk=m.pk).doc for m in matches)

@@ -136,7 +136,7 @@ def test_a_result_a_later_round_was_drawn_from_cannot_change_its_loser() -> None
     # The juegos may still be corrected when the same pair lost.
     results.record_result(match, by=user, juegos=[2, 3], reason="acta")
     match.refresh_from_db()
-    assert (match.juegos_first, match.juegos_second, match.winner) == (2, 3, 1)
+    assert (match.outcome.juegos, match.outcome.winner) == ((2, 3), 1)
 
 
 def test_a_ceros_match_always_has_a_loser() -> None:
@@ -147,7 +147,7 @@ def test_a_ceros_match_always_has_a_loser() -> None:
     with pytest.raises(competitions.CompetitionError, match="una de las dos parejas pierde"):
         results.record_no_show(match, by=user, who="both", reason="acta")
     match.refresh_from_db()
-    assert not match.source
+    assert not match.played
 
 
 def test_a_match_played_on_its_table_counts_its_cero_by_itself() -> None:
@@ -158,9 +158,9 @@ def test_a_match_played_on_its_table_counts_its_cero_by_itself() -> None:
     for record in [ORDAGO_A, ORDAGO_A, ORDAGO_A, PLAIN]:
         tables.add_hand(table, record, via="edit_link")
         match.refresh_from_db()
-        if match.source:
+        if match.played:
             break
-    assert match.source == Match.Source.TABLE and match.winner == 0
+    assert match.outcome.source == "table" and match.outcome.winner == 0
     state = ceros_rounds.table(competition)
     assert state.winner is not None and state.winner.pk == match.first_id
 

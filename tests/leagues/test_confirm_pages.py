@@ -45,7 +45,7 @@ def test_a_pair_claims_and_the_other_confirms_through_their_links() -> None:
     assert response.status_code == 302 and response["Location"] == links[0]
     assert "Falta que" in a.get(links[0]).content.decode()
     match.refresh_from_db()
-    assert match.source == "" and ResultClaim.objects.get().status == "pending"
+    assert match.outcome is None and ResultClaim.objects.get().status == "pending"
     # Pending: shown on the round and the next matches, counted nowhere.
     base = f"/club/{competition.club.slug}/liga/{competition.pk}/"
     for url in (base, base + "jornada/1/", base + "jornadas"):
@@ -63,7 +63,7 @@ def test_a_pair_claims_and_the_other_confirms_through_their_links() -> None:
     assert "Confirmar el resultado" in html and "/calculadora/?" in html
     assert b.post(links[1] + "confirmar").status_code == 302
     match.refresh_from_db()
-    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 3, 1)
+    assert (match.outcome.source, match.outcome.juegos) == ("manual", (3, 1))
     assert competition.entries.filter(played=1).count() == 2
     assert "por confirmar" not in Client().get(base + "jornada/1/").content.decode()
     settled = b.get(links[1]).content.decode()
@@ -90,7 +90,7 @@ def test_wrong_keys_bad_figures_and_unknown_actions_change_nothing() -> None:
     assert client.post(links[0] + "confirmar").status_code == 400
     assert not ResultClaim.objects.exists()
     match.refresh_from_db()
-    assert match.source == ""
+    assert match.outcome is None
 
 
 def test_a_dispute_opens_the_calculator_and_waits_for_the_organiser() -> None:
@@ -125,7 +125,7 @@ def test_a_dispute_opens_the_calculator_and_waits_for_the_organiser() -> None:
     claim = ResultClaim.objects.get()
     assert claim.status == "rejected" and claim.note == "Era 3-2: lo anoto yo"
     match.refresh_from_db()
-    assert match.source == ""
+    assert match.outcome is None
     log = organiser.get(f"/club/{competition.club.slug}/liga/{competition.pk}/partida/1/")
     assert "Era 3-2: lo anoto yo" in log.content.decode()
     assert organiser.post(decide + "aceptar").status_code == 400
@@ -155,10 +155,10 @@ def test_a_claim_left_24_hours_counts_when_the_league_is_read() -> None:
     competition, match, _links, _organiser = setup()
     confirmations.claim(match, side=1, juegos=[1, 3], now=datetime(2025, 1, 1, tzinfo=UTC))
     match.refresh_from_db()
-    assert match.source == ""
+    assert match.outcome is None
     assert Client().get(f"/club/{competition.club.slug}/liga/{competition.pk}/").status_code == 200
     match.refresh_from_db()
-    assert match.source == "manual" and match.winner == 1
+    assert match.outcome.source == "manual" and match.outcome.winner == 1
     assert match.result_at == datetime(2025, 1, 2, tzinfo=UTC)
 
 
@@ -167,7 +167,7 @@ def test_the_club_page_counts_a_claim_left_24_hours() -> None:
     confirmations.claim(match, side=0, juegos=[3, 2], now=datetime(2025, 1, 1, tzinfo=UTC))
     assert Client().get(f"/club/{competition.club.slug}/").status_code == 200
     match.refresh_from_db()
-    assert match.source == "manual"
+    assert match.outcome.source == "manual"
 
 
 def test_pair_writes_are_rate_limited(limits: dict[str, list[str]]) -> None:  # noqa: F811

@@ -12,7 +12,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
 
-from muscore.leagues import competitions, confirmations, results
+from muscore.leagues import confirmations, results
 from muscore.leagues.models import (
     ClaimEvent,
     Competition,
@@ -21,6 +21,7 @@ from muscore.leagues.models import (
     ResultClaim,
     SideKey,
 )
+from muscore.leagues.results import standings as results_standings
 from tests.clubs.factory import make_user
 
 from .factory import liguilla
@@ -33,7 +34,7 @@ T0 = datetime(2025, 11, 27, 21, 30, tzinfo=UTC)
 def line(competition: Competition, entry_id: int | None) -> tuple[int, int, int]:
     """(played, points, juegos_for) of an entry, from the standings."""
     competition.refresh_from_db()
-    for table in competitions.standings(competition):
+    for table in results_standings.standings(competition):
         for row in table.rows:
             if competition.entries.get(index=row.pair).pk == entry_id:
                 return row.played, row.points, row.juegos_for
@@ -72,7 +73,7 @@ def test_a_claim_is_pending_until_the_other_pair_confirms() -> None:
     claim = confirmations.claim(match, side=0, juegos=[3, 1], tantos=[120, 80], now=T0)
     assert claim.status == "pending" and claim.claimed_at == T0
     match = fresh(match)
-    assert match.source == "" and line(competition, match.first_id) == (0, 0, 0)
+    assert match.outcome is None and line(competition, match.first_id) == (0, 0, 0)
     revision = competition.revision
     # The claiming pair cannot confirm its own result.
     with pytest.raises(confirmations.ClaimForbidden):
@@ -80,8 +81,8 @@ def test_a_claim_is_pending_until_the_other_pair_confirms() -> None:
     later = T0 + timedelta(minutes=10)
     confirmations.confirm(match, side=1, now=later)
     match = fresh(match)
-    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 3, 1)
-    assert (match.tantos_first, match.tantos_second, match.winner) == (120, 80, 0)
+    assert (match.outcome.source, match.outcome.juegos) == ("manual", (3, 1))
+    assert (match.outcome.tantos[0], match.outcome.tantos[1], match.outcome.winner) == (120, 80, 0)
     assert match.result_at == later
     assert line(competition, match.first_id) == (1, 2, 3)
     assert competition.revision > revision
@@ -89,7 +90,7 @@ def test_a_claim_is_pending_until_the_other_pair_confirms() -> None:
     assert claim.status == "confirmed" and claim.decided_at == later
     audit = Correction.objects.get(match=match)
     assert audit.action == "confirmed" and audit.by is None and audit.at == later
-    assert audit.after["juegos"] == [3, 1] and audit.before["source"] == ""
+    assert audit.after_result.value().juegos == (3, 1) and audit.before_result is None
     assert list(claim.events.values_list("action", "side")) == [("claim", 0), ("confirm", 1)]
 
 
@@ -127,17 +128,17 @@ def test_an_organiser_accepts_or_rejects_and_nobody_else_can() -> None:
         confirmations.accept(matches[0], by=stranger, now=T0)
     with pytest.raises(PermissionDenied):
         confirmations.reject(matches[0], by=None, now=T0)
-    assert fresh(matches[0]).source == ""
+    assert fresh(matches[0]).outcome is None
     soon = T0 + timedelta(hours=1)
     accepted = confirmations.accept(matches[0], by=user, note="Lo vi yo", now=soon)
     assert accepted.status == "accepted" and accepted.decided_by == user
     assert accepted.note == "Lo vi yo"
-    assert fresh(matches[0]).winner == 1
+    assert fresh(matches[0]).outcome.winner == 1
     assert Correction.objects.get(match=matches[0]).by == user
 
     confirmations.claim(matches[1], side=0, juegos=[3, 2], now=T0)
     rejected = confirmations.reject(matches[1], by=user, note="Era 2-3", now=T0)
-    assert rejected.status == "rejected" and fresh(matches[1]).source == ""
+    assert rejected.status == "rejected" and fresh(matches[1]).outcome is None
     # Rejected: either pair may claim again.
     again = confirmations.claim(matches[1], side=1, juegos=[2, 3], now=T0)
     assert again.status == "pending"
@@ -148,14 +149,14 @@ def test_unconfirmed_results_count_after_24_hours_as_of_then() -> None:
     match = first_match(competition)
     claim = confirmations.claim(match, side=0, juegos=[3, 2], now=T0)
     assert confirmations.accept_due(now=T0 + timedelta(hours=23, minutes=59)) == 0
-    assert fresh(match).source == ""
+    assert fresh(match).outcome is None
     late = T0 + timedelta(hours=30)
     assert confirmations.accept_due(competition=competition, now=late) == 1
     match = fresh(match)
     claim.refresh_from_db()
     due = T0 + timedelta(hours=24)
     assert claim.status == "auto" and claim.decided_at == due
-    assert match.source == "manual" and match.result_at == due
+    assert match.outcome.source == "manual" and match.result_at == due
     audit = Correction.objects.get(match=match)
     assert audit.action == "auto_accept" and audit.at == due
     assert line(competition, match.first_id) == (1, 2, 3)
@@ -178,13 +179,13 @@ def test_a_disputed_claim_is_never_accepted_by_itself() -> None:
         confirmations.withdraw(match, side=0, now=T0)
     assert confirmations.accept_due(now=T0 + timedelta(days=10)) == 0
     claim = ResultClaim.objects.get()
-    assert claim.status == "disputed" and fresh(match).source == ""
+    assert claim.status == "disputed" and fresh(match).outcome is None
     event = claim.events.get(action="dispute")
     assert (event.side, event.note) == (1, "Fue 3-2, no 3-0")
     # The organiser decides, with a note; the log keeps who and why.
     confirmations.accept(match, by=user, note="Recuento revisado: 3-0", now=T0 + timedelta(2))
     claim.refresh_from_db()
-    assert claim.status == "accepted" and fresh(match).juegos_second == 0
+    assert claim.status == "accepted" and fresh(match).outcome.juegos[1] == 0
     assert list(claim.events.values_list("action", flat=True)) == ["claim", "dispute", "accept"]
 
 
@@ -195,7 +196,7 @@ def test_the_disputing_pair_may_confirm_after_all() -> None:
     confirmations.dispute(match, side=0, now=T0)
     confirmations.confirm(match, side=0, now=T0 + timedelta(minutes=30))
     assert ResultClaim.objects.get().status == "confirmed"
-    assert fresh(match).winner == 1
+    assert fresh(match).outcome.winner == 1
 
 
 def test_withdrawing_and_the_link_after_the_result() -> None:
@@ -212,10 +213,10 @@ def test_withdrawing_and_the_link_after_the_result() -> None:
     # The organiser enters the result by hand: the open claim is closed, links change nothing.
     results.record_result(match, by=user, juegos=[2, 3], reason="acta")
     assert confirmations.accept_due(now=T0 + timedelta(days=2)) == 1
-    closed = ResultClaim.objects.get(juegos_second=2)
+    closed = next(c for c in ResultClaim.objects.all() if c.claimed.juegos == (3, 2))
     assert closed.status == "superseded"
     match = fresh(match)
-    assert (match.juegos_first, match.juegos_second) == (2, 3)
+    assert match.outcome.juegos == (2, 3)
     for action in (confirmations.confirm, confirmations.withdraw):
         with pytest.raises(confirmations.ClaimForbidden):
             action(match, side=1, now=T0)

@@ -37,7 +37,7 @@ def played() -> tuple[Competition, Any, Match]:
 @pytest.mark.parametrize("reason", ["", "   \t"])
 def test_every_organiser_door_refuses_a_correction_without_a_reason(door: str, reason: str) -> None:
     competition, user, match = played()
-    before = match.figures()
+    before = (match.outcome, match.players)
     audits = Correction.objects.count()
     with pytest.raises(results.ReasonRequired) as refused:
         if door == "result":
@@ -47,7 +47,7 @@ def test_every_organiser_door_refuses_a_correction_without_a_reason(door: str, r
         else:
             results.clear_result(match, by=user, reason=reason)
     assert refused.value.code == "reason_required"
-    assert first_match(competition).figures() == before
+    assert (first_match(competition).outcome, first_match(competition).players) == before
     assert Correction.objects.count() == audits
 
 
@@ -83,7 +83,7 @@ def test_a_reset_of_the_knockout_needs_the_reason_and_logs_it_on_each_cleared_ma
     sf1 = slot(competition, "sf1")
     with pytest.raises(results.ReasonRequired):
         results.record_result(sf1, by=user, juegos=[2, 3], reset=True)
-    assert slot(competition, "final").source  # nothing cleared
+    assert slot(competition, "final").played  # nothing cleared
     results.record_result(sf1, by=user, juegos=[2, 3], reset=True, reason="se anotó al revés")
     reset = Correction.objects.filter(competition=competition, action="reset")
     assert reset.count() == 2
@@ -96,7 +96,7 @@ def test_an_import_writes_new_results_without_a_reason_through_the_same_path() -
                                         documents.league_document(competition), by=user)
     imported = Correction.objects.filter(competition=copy)
     assert [c.action for c in imported] == ["import"]
-    assert imported[0].reason == "" and imported[0].after["juegos"] == [3, 1]
+    assert imported[0].reason == "" and imported[0].after_result.value().juegos == (3, 1)
 
 
 # ------------------------------------------------------------------------ the pages
@@ -116,11 +116,11 @@ def test_each_form_refuses_a_correction_without_a_reason_in_spanish(
     name: str, data: dict[str, Any]
 ) -> None:
     competition, user, match = played()
-    before = match.figures()
+    before = (match.outcome, match.players)
     response = post(user, match, name, {**data, "reason": " "})
     assert response.status_code == 400
     assert "Una corrección lleva su motivo" in response.content.decode()
-    assert first_match(competition).figures() == before
+    assert (first_match(competition).outcome, first_match(competition).players) == before
 
 
 @pytest.mark.parametrize(("name", "data"), [

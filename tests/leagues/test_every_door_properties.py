@@ -36,6 +36,7 @@ from muscore.leagues.models import (
     PlayerRating,
     RatingPoint,
 )
+from muscore.leagues.results import standings as results_standings
 from muscore.tables import services as tables
 from tests.clubs.factory import make_club, make_pair, make_user
 
@@ -79,12 +80,12 @@ def new_cup() -> tuple[Competition, Any]:
 
 def known(competition: Competition) -> list[Match]:
     return list(competition.matches.filter(first__isnull=False, second__isnull=False)
-                .select_related("competition", "table").order_by("number"))
+                .with_outcome().select_related("competition", "table").order_by("number"))
 
 
 def figures(competition: Competition) -> list[Any]:
-    return [(m.number, m.first_id, m.second_id, m.figures())
-            for m in competition.matches.order_by("number")]
+    return [(m.number, m.first_id, m.second_id, (m.outcome, m.players))
+            for m in competition.matches.with_outcome().order_by("number")]
 
 
 def juegos(lost: int, winner: int) -> list[int]:
@@ -106,7 +107,7 @@ def apply(competition: Competition, user: Any, op: tuple[Any, ...]) -> None:
     kind = op[0]
     if kind == "fill":
         for m in matches:
-            if not m.source and m.table_id is None:
+            if not m.played and m.table_id is None:
                 refused_or_done(competition, lambda m=m: results.record_result(
                     m, by=user, juegos=juegos(1, (m.number + op[1]) % 2)))
         return
@@ -147,8 +148,9 @@ def _claim(competition: Competition, user: Any, match: Match, side: int,
 
 
 def _table(competition: Competition, user: Any, match: Match, *, undo: bool) -> None:
-    if match.source or match.table_id is not None:
-        if undo and match.table_id is not None and match.source == Match.Source.TABLE:
+    if match.played or match.table_id is not None:
+        if undo and match.table_id is not None and match.outcome is not None and (
+                match.outcome.source == "table"):
             table = match.table
             assert table is not None
             final = results.is_final(match)
@@ -170,7 +172,7 @@ def _table(competition: Competition, user: Any, match: Match, *, undo: bool) -> 
         except tables.ResultSettled:
             assert final and stored.slot
         else:
-            assert not final and not Match.objects.get(pk=match.pk).source
+            assert not final and not Match.objects.get(pk=match.pk).played
 
 
 def _import(competition: Competition, user: Any, *, rated: bool) -> None:
@@ -222,12 +224,12 @@ def check(competition: Competition) -> None:
     # The standings: each line equals a recount of the stored figures, and the order drawn
     # from the lines equals the one drawn from the matches themselves.
     stored = [[row.to_json() for row in g.rows]
-              for g in competitions.standings(competition, cached=False)]
+              for g in results_standings.standings(competition, cached=False)]
     recounted = [[row.to_json() for row in g.rows]
-                 for g in competitions.standings_until(competition, 10_000)]
+                 for g in results_standings.standings_until(competition, 10_000)]
     assert stored == recounted
     before = lines(competition)
-    results.recount_lines(competition)
+    results_standings.recount_lines(competition)
     assert lines(competition) == before
     # The bracket: filling the knockout from the stored results changes nothing.
     slots = figures(competition)
@@ -263,4 +265,4 @@ def test_the_cup_example_reaches_the_bracket() -> None:
     from muscore.leagues.models import Correction
     assert Correction.objects.filter(competition=competition, action="reset").count() == 2
     final = competition.matches.get(slot="final")
-    assert final.first_id is not None and not final.source
+    assert final.first_id is not None and not final.played

@@ -102,7 +102,7 @@ def test_with_yes_its_matches_are_rated_and_led_as_a_fresh_rating_gives() -> Non
     copy = imports.import_competition(club, exported, by=user, rated=True)
     assert copy.rated is True
     assert RatingPoint.objects.filter(club=club).values("match").distinct().count() == (
-        copy.matches.exclude(source="").count())
+        copy.matches.played().count())
     assert leaders_matches(club) == 1
     imported = snapshot(club)
     rating_store.rate_club(club)

@@ -170,7 +170,7 @@ def test_jugar_opens_a_table_with_the_pairs_seated_and_its_won_vaca_is_the_resul
     for _ in range(3):
         tables.add_hand(table, ordago_record(), via="edit_link")
     match.refresh_from_db()
-    assert (match.source, match.juegos_first, match.juegos_second) == ("table", 3, 0)
+    assert (match.outcome.source, match.outcome.juegos) == ("table", (3, 0))
     standings = Client().get(f"/club/{club.slug}/liga/{competition.pk}/").content.decode()
     assert re.search(rf'data-pair="{match.first.index}".*?<td class="pts">2</td>', standings, re.S)
     entry = Client().get(f"/club/{club.slug}/liga/{competition.pk}/pareja/{match.first.index}/")
@@ -196,11 +196,11 @@ def test_a_result_by_hand_a_no_show_a_substitute_and_a_correction_are_audited() 
     )
     assert ok.status_code == 302
     one.refresh_from_db()
-    assert (one.source, one.winner, one.tantos_first) == ("manual", 1, 95)
+    assert (one.outcome.source, one.outcome.winner, one.outcome.tantos[0]) == ("manual", 1, 95)
     assert "en papel" in client.get(_match_url(one)).content.decode()
     assert client.post(_match_url(two) + "no-presentado", {"who": "both"}).status_code == 302
     two.refresh_from_db()
-    assert (two.no_show_first, two.no_show_second, two.winner) == (True, True, None)
+    assert (two.outcome.no_show, two.outcome.winner) == ((True, True), None)
     assert three.first is not None
     replaced = three.first.pair.player_names()[0]
     player = club.players.get(name=replaced)
@@ -224,7 +224,7 @@ def test_a_result_by_hand_a_no_show_a_substitute_and_a_correction_are_audited() 
     assert "motivo: Acta mal leída" in page
     assert client.post(_match_url(one) + "anular", {"reason": "Otra vez"}).status_code == 302
     one.refresh_from_db()
-    assert one.source == ""
+    assert one.outcome is None
 
 
 def test_the_knockout_is_drawn_as_a_bracket_filled_when_the_groups_end() -> None:

@@ -33,7 +33,7 @@ def test_a_substitute_who_plays_another_table_of_the_round_is_refused() -> None:
     first, second = round_matches(competition)
     playing = competitions.match_players(second)[0][0]  # sits at the other table
     own = competitions.match_players(first)[0][0]
-    before = first.figures(), first.players_first
+    before = (first.outcome, first.players), first.players_first
     for language, words in (("es", "ya se sienta en la partida"),
                             ("en", "already sits at match")):
         with translation.override(language), pytest.raises(CompetitionError) as refused:
@@ -41,7 +41,7 @@ def test_a_substitute_who_plays_another_table_of_the_round_is_refused() -> None:
         assert words in str(refused.value) and playing in str(refused.value)
         assert str(second.number) in str(refused.value)
     first.refresh_from_db()
-    assert (first.figures(), first.players_first) == before
+    assert ((first.outcome, first.players), first.players_first) == before
     # A substitute already seated at the other table (for another pair) is refused too.
     outsider = "Koldo Zubiri"
     competitions.substitute(second, by=user, side=1,
@@ -81,7 +81,7 @@ def test_a_claim_sent_while_its_table_plays_to_another_result_is_a_dispute() -> 
     for record in (ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A):
         tables.add_hand(table, record, via="edit_link")
     match.refresh_from_db()
-    assert (match.source, match.juegos_first, match.juegos_second) == ("table", 3, 1)
+    assert (match.outcome.source, match.outcome.juegos) == ("table", (3, 1))
     client = logged_in(user)
     night = client.get(reverse("clubs:night", args=[competition.club.slug]),
                        HTTP_ACCEPT_LANGUAGE="es").content.decode()
@@ -100,7 +100,7 @@ def test_a_claim_sent_while_its_table_plays_to_another_result_is_a_dispute() -> 
         confirmations.accept(match, by=user)
     confirmations.accept(match, by=user, note="el acta firmada dice 3-0")
     match.refresh_from_db()
-    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 3, 0)
+    assert (match.outcome.source, match.outcome.juegos) == ("manual", (3, 0))
 
 
 def test_a_claim_the_table_agrees_with_is_closed_as_before() -> None:

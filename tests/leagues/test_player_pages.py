@@ -31,7 +31,7 @@ def match(competition: Competition, number: int) -> Match:
 
 
 def play(competition: Competition, user: object, count: int) -> None:
-    for m in Match.objects.filter(competition=competition, source="").order_by("number")[:count]:
+    for m in Match.objects.filter(competition=competition).unplayed().order_by("number")[:count]:
         results.record_result(m, by=user, juegos=[3, 1] if m.number % 3 else [2, 3])
 
 
@@ -127,7 +127,7 @@ def test_the_club_and_pair_pages_link_the_players() -> None:
 def test_an_unplayed_match_shows_openskills_prediction() -> None:
     competition, user = liguilla(4)
     play(competition, user, 3)
-    unplayed = Match.objects.filter(competition=competition, source="").order_by(
+    unplayed = Match.objects.filter(competition=competition).unplayed().order_by(
         "number").first()
     assert unplayed is not None
     unplayed = match(competition, unplayed.number)
@@ -190,7 +190,7 @@ def test_the_players_pages_speak_only_their_language(code: str) -> None:
     club = competition.club
     rated = PlayerRating.objects.filter(club=club).first()
     assert rated is not None
-    unplayed = Match.objects.filter(competition=competition, source="").order_by(
+    unplayed = Match.objects.filter(competition=competition).unplayed().order_by(
         "number").first()
     assert unplayed is not None
     Player.objects.create(club=club, name="Sin jugar")

@@ -131,12 +131,12 @@ def test_a_write_during_the_catch_up_makes_it_run_again(monkeypatch: pytest.Monk
 def test_an_undo_at_an_early_matchs_table_waits_for_the_worker_too() -> None:
     competition, _user, club = season(table_first=True)
     first = matches(competition)[0]
-    assert first.source == "table"
+    assert first.outcome.source == "table"
     before = snapshot(club)
     assert first.table is not None
     tables.undo_last(first.table, via="edit_link")  # the vaca is no longer won
     first.refresh_from_db()
-    assert first.source == ""
+    assert first.outcome is None
     assert rating_store.waiting(club) and snapshot(club) == before
     rating_store.catch_up(club.pk)
     caught_up = snapshot(club)

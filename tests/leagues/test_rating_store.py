@@ -14,7 +14,14 @@ from django.core.management import CommandError, call_command
 from muscore.clubs.models import Club, Player
 from muscore.leagues import competitions, documents, rating_store, results
 from muscore.leagues.compute.ratings import RatedMatch, rate
-from muscore.leagues.models import Competition, Match, PlayerRating, RatingMatch, RatingPoint
+from muscore.leagues.models import (
+    Competition,
+    Match,
+    PlayerRating,
+    RatingMatch,
+    RatingPoint,
+    from_q,
+)
 from tests.clubs.factory import make_user
 
 from .factory import club_with_pairs, liguilla
@@ -48,12 +55,12 @@ def from_history(club: Club) -> list[RatedMatch]:
     """The club's rated matches as the pure module takes them: who sat, by name, in the
     club's rating order."""
     out = []
-    for m in Match.objects.filter(competition__club=club, rating_place__isnull=False).exclude(
-            source__in=["", "no_show"]).select_related("first__pair", "second__pair").order_by(
-            "rating_place__arrived_at", "pk"):
+    for m in Match.objects.filter(competition__club=club, rating_place__isnull=False).played(
+            ).exclude(from_q("no_show")).with_outcome().select_related(
+            "first__pair", "second__pair").order_by("rating_place__arrived_at", "pk"):
         first, second = competitions.match_players(m)
-        assert m.winner is not None
-        out.append(RatedMatch(first, second, m.winner))
+        assert m.outcome.winner is not None
+        out.append(RatedMatch(first, second, m.outcome.winner))
     return out
 
 
@@ -215,7 +222,7 @@ def test_a_result_from_the_table_is_rated_and_an_undo_takes_it_back() -> None:
     for record in (PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A):
         tables.add_hand(table, record, via="edit_link")
     m1 = match(competition, 1)
-    assert m1.source == "table" and m1.winner == 0
+    assert m1.outcome.source == "table" and m1.outcome.winner == 0
     assert RatingPoint.objects.filter(match=m1).count() == 4
     # Its result arrived after match 2's: it is rated after it.
     assert [m for _p, m, *_r in points(club)][::4] == [match(competition, 2).pk, m1.pk]
@@ -277,8 +284,8 @@ def test_build_large_club_ends_with_its_players_rated() -> None:
     out = StringIO()
     call_command("build_large_club", pairs=4, legs=1, hands_share=0.5, templates=2, stdout=out)
     club = Competition.objects.get(name="Liga grande").club
-    rated = Match.objects.filter(competition__club=club, winner__isnull=False).exclude(
-        source="no_show").count()
+    rated = Match.objects.filter(competition__club=club).decided().exclude(
+        from_q("no_show")).count()
     assert f"{club.slug}: {rated} matches rated" in out.getvalue()
     assert stored(club) == {r.player: (r.mu, r.sigma, r.matches) for r in rate(
         from_history(club))}

@@ -47,13 +47,13 @@ def test_the_organiser_cannot_enter_tantos_the_juegos_do_not_allow() -> None:
     for bound in (wlo, whi, llo, lhi):
         assert str(bound) in text  # both bounds of both pairs, named
     match.refresh_from_db()
-    assert match.source == "" and not Correction.objects.filter(match=match).exists()
+    assert match.outcome is None and not Correction.objects.filter(match=match).exists()
     # The loser with more than it can have, the winner too few.
     with pytest.raises(CompetitionError):
         results.record_result(match, by=user, juegos=[1, won], tantos=[300, 100])
     results.record_result(match, by=user, juegos=[won, 1], tantos=[won * rules.target + 20, 60])
     match.refresh_from_db()
-    assert match.source == "manual"
+    assert match.outcome.source == "manual"
 
 
 def test_a_pairs_claim_is_checked_the_same() -> None:
@@ -76,7 +76,7 @@ def test_the_organisers_page_says_which_tantos_are_possible() -> None:
     assert answer.status_code == 400
     assert "tantos" in answer.content.decode()
     match.refresh_from_db()
-    assert match.source == ""
+    assert match.outcome is None
 
 
 def test_an_import_with_impossible_tantos_is_refused_whole() -> None:

@@ -9,8 +9,9 @@ import json
 import pytest
 from django.test import Client
 
-from muscore.leagues import card, competitions, pages, results
+from muscore.leagues import card, pages, results
 from muscore.leagues.models import Competition, Match
+from muscore.leagues.results import standings as results_standings
 from tests.clubs.factory import make_club, make_league
 from tests.leagues.test_ceros_services import play_round as play_ceros_round
 from tests.leagues.test_ceros_services import tournament
@@ -54,8 +55,8 @@ def test_the_standings_after_the_last_round_are_today_s() -> None:
     competition = make_league(club, 6)
     last = competition.rounds.order_by("-number").values_list("number", flat=True).first()
     assert last is not None
-    upto = competitions.standings_until(competition, last)
-    assert [g.rows for g in upto] == [g.rows for g in competitions.standings(competition,
+    upto = results_standings.standings_until(competition, last)
+    assert [g.rows for g in upto] == [g.rows for g in results_standings.standings(competition,
                                                                             cached=False)]
 
 

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 
 from muscore.leagues import competitions, documents, imports, results
 from muscore.leagues.models import Competition, Correction, Match
+from muscore.leagues.results import standings as results_standings
 from muscore.tables import services as tables
 from tests.clubs.factory import make_club, make_user
 
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def rows(competition: Competition) -> list[dict[str, Any]]:
     competition.refresh_from_db()
-    return [row.to_json() for row in competitions.standings(competition)[0].rows]
+    return [row.to_json() for row in results_standings.standings(competition)[0].rows]
 
 
 def test_liguilla_fixtures_follow_the_draw() -> None:
@@ -80,25 +81,26 @@ def test_a_match_played_on_its_table_gets_its_result_by_itself() -> None:
     assert table.rules["juegos"] == 3
     play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A)
     match.refresh_from_db()
-    assert match.source == ""  # 2-1 in juegos: not won yet
+    assert match.outcome is None  # 2-1 in juegos: not won yet
     play(table, ORDAGO_A)
     match.refresh_from_db()
-    assert (match.source, match.juegos_first, match.juegos_second, match.tantos_first,
-            match.tantos_second, match.winner) == ("table", 3, 1, 120, 56, 0)
+    result = match.outcome
+    assert (result.source, result.juegos, result.tantos, result.winner) == (
+        "table", (3, 1), (120, 56), 0)
     top = rows(competition)[0]
     assert (top["pair"], top["points"], top["tantos_for"]) == (match.first.index, 2, 120)
     # An undo un-wins the vaca: the result goes; the hand again brings it back.
     tables.undo_last(table, via="edit_link")
     match.refresh_from_db()
-    assert match.source == "" and match.winner is None
+    assert match.outcome is None
     assert rows(competition)[0]["points"] == 0
     play(table, ORDAGO_A)
     match.refresh_from_db()
-    assert match.source == "table"
+    assert match.outcome.source == "table"
     # Editing a hand so that the other side wins re-checks the result.
     tables.replace_hand(table, 2, ORDAGO_B, via="edit_link")
     match.refresh_from_db()
-    assert match.source == ""  # juegos 2-2 now
+    assert match.outcome is None  # juegos 2-2 now
     actions = list(Correction.objects.filter(match=match).values_list("action", "by"))
     # The first is the table's result; each change of it at the table is shown as such.
     assert actions == [("table", None)] + [("table_fix", None)] * 3
@@ -113,7 +115,7 @@ def test_results_by_hand_no_shows_and_corrections_are_audited() -> None:
     by_pair = {r["pair"]: r for r in table}
     m1.refresh_from_db()
     m2.refresh_from_db()
-    assert m1.source == "manual" and m2.source == "no_show"
+    assert m1.outcome.source == "manual" and m2.outcome.source == "no_show"
     assert by_pair[m1.first.index]["tantos_for"] == 140
     assert by_pair[m2.second.index]["forfeits"] == 1
     assert by_pair[m2.first.index]["tantos_for"] == 120
@@ -121,11 +123,12 @@ def test_results_by_hand_no_shows_and_corrections_are_audited() -> None:
     results.record_result(m1, by=user, juegos=[1, 3], reason="acta")
     correction = Correction.objects.filter(match=m1).order_by("-id").first()
     assert correction is not None and correction.by == user and correction.action == "manual"
-    assert correction.before["juegos"] == [3, 2] and correction.after["juegos"] == [1, 3]
-    assert correction.after["tantos"] == [None, None]
+    before, after = correction.before_result.value(), correction.after_result.value()
+    assert before.juegos == (3, 2) and after.juegos == (1, 3)
+    assert after.tantos is None
     results.clear_result(m2, by=user, reason="un error")
     m2.refresh_from_db()
-    assert m2.source == "" and Correction.objects.filter(match=m2).count() == 2
+    assert m2.outcome is None and Correction.objects.filter(match=m2).count() == 2
     with pytest.raises(competitions.CompetitionError):
         results.record_result(m1, by=user, juegos=[3, 3], reason="acta")
     results.record_no_show(m2, by=user, who="both", reason="acta")
@@ -143,7 +146,7 @@ def test_a_result_entered_by_hand_stands_over_the_table() -> None:
     with pytest.raises(tables.ResultSettled, match=competition.name):
         play(table, PLAIN, ORDAGO_A, ORDAGO_A, ORDAGO_A)
     match.refresh_from_db()
-    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 0, 3)
+    assert (match.outcome.source, match.outcome.juegos) == ("manual", (0, 3))
     assert table.hands.count() == 0
 
 
@@ -201,7 +204,7 @@ def test_groups_and_knockout() -> None:
     results.record_result(third, by=user, juegos=[2, 3], reason="acta")
     competition.refresh_from_db()
     assert competition.status == Competition.Status.FINISHED
-    standings = competitions.standings(competition)
+    standings = results_standings.standings(competition)
     assert [[r.pair for r in g.rows] for g in standings] == [[1, 3, 5, 7], [0, 2, 4, 6]]
 
 
@@ -286,7 +289,7 @@ def test_export_import_round_trip() -> None:
     assert documents.league_document(copy) == documents.league_document(competition)
     assert rows(copy) == rows(competition)
     imported_match = copy.matches.get(number=1)
-    assert imported_match.table is not None and imported_match.source == "table"
+    assert imported_match.table is not None and imported_match.outcome.source == "table"
 
 
 def test_database_standings_equal_the_contract_on_random_leagues() -> None:
@@ -330,7 +333,7 @@ def test_database_standings_equal_the_contract_on_random_leagues() -> None:
         for pair in doc["pairs"]:
             pair["name"] = f"{pair['name']}-{attempt}"
         competition = imports.import_competition(club, doc, by=user)
-        assert [row.to_json() for row in competitions.standings(competition)[0].rows] == \
+        assert [row.to_json() for row in results_standings.standings(competition)[0].rows] == \
             standings_json(read_league(doc))["standings"]
 
 
@@ -353,11 +356,11 @@ def test_entry_lines_stay_equal_to_a_recount() -> None:
 
     def lines() -> list[tuple[int, ...]]:
         return list(Entry.objects.filter(competition=competition).order_by("index")
-                    .values_list("index", *competitions.LINE_FIELDS))
+                    .values_list("index", *results_standings.LINE_FIELDS))
 
     kept = lines()
     assert any(line[1] for line in kept)
-    results.recount_lines(competition)
+    results_standings.recount_lines(competition)
     assert lines() == kept
 
 
@@ -397,8 +400,11 @@ def test_a_groups_competition_is_imported_again_as_it_was(groups: int, draw: lis
     assert copy.format == "groups" and copy.group_count == groups
     assert documents.league_document(copy, hands=True) == exported
     assert documents.api_document(copy) == documents.api_document(competition)
-    assert sorted(copy.matches.exclude(slot="").values_list("slot", "source")) == sorted(
-        competition.matches.exclude(slot="").values_list("slot", "source"))
+    def slots(of: Competition) -> list[tuple[str, str]]:
+        return sorted((slot, result.source if result else "")
+                      for slot, result in of.matches.exclude(slot="").outcomes("slot"))
+
+    assert slots(copy) == slots(competition)
     copy_final = copy.matches.get(slot="final")
     assert copy_final.first_id is not None and copy_final.second_id is not None
 

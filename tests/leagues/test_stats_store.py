@@ -45,7 +45,7 @@ def played_match() -> tuple[Match, Any, Any]:
     table = competitions.open_table(match, by=user)
     play(table, *VACA)
     match.refresh_from_db()
-    assert match.source == "table"
+    assert match.outcome.source == "table"
     return match, table, user
 
 
@@ -90,7 +90,7 @@ def test_an_organisers_result_or_a_clear_drops_the_counts() -> None:
     results.clear_result(match, by=user, reason="un error")
     play(table, PLAIN)  # a later hand on the table brings the table's result back
     match.refresh_from_db()
-    assert match.source == "table" and stored(match) == expected(VACA)
+    assert match.outcome.source == "table" and stored(match) == expected(VACA)
     results.clear_result(match, by=user, reason="un error")
     assert stored(match) == {}
 

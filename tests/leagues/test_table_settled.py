@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from muscore.leagues import ceros_rounds, competitions, results
-from muscore.leagues.models import Competition, Match
+from muscore.leagues.models import Competition, Match, from_q
 from muscore.tables import services as tables
 from muscore.tables.models import Table
 
@@ -36,7 +36,7 @@ def played(competition: Competition, user: Any, match: Match | None = None) -> t
     for record in (PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A):
         tables.add_hand(table, record, via="edit_link")
     match.refresh_from_db()
-    assert match.source == Match.Source.TABLE and match.winner == 0
+    assert match.outcome.source == "table" and match.outcome.winner == 0
     return match, table
 
 
@@ -46,7 +46,7 @@ def test_a_provisional_result_is_taken_back_by_the_table_s_undo() -> None:
     assert not results.is_final(match)
     tables.undo_last(table, via="edit_link")
     match.refresh_from_db()
-    assert match.source == "" and match.winner is None
+    assert match.outcome is None
 
 
 def test_an_organiser_s_result_refuses_the_table_s_undo_and_correction() -> None:
@@ -63,7 +63,7 @@ def test_an_organiser_s_result_refuses_the_table_s_undo_and_correction() -> None
     table.refresh_from_db()
     assert table.revision == revision and table.hands.count() == 6  # nothing half-saved
     match.refresh_from_db()
-    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 1, 3)
+    assert (match.outcome.source, match.outcome.juegos) == ("manual", (1, 3))
 
 
 def test_a_table_s_result_is_final_after_24_hours() -> None:
@@ -73,7 +73,7 @@ def test_a_table_s_result_is_final_after_24_hours() -> None:
     with pytest.raises(tables.ResultSettled):
         tables.undo_last(table, via="edit_link")
     match.refresh_from_db()
-    assert match.source == Match.Source.TABLE and match.winner == 0
+    assert match.outcome.source == "table" and match.outcome.winner == 0
 
 
 def test_later_vacas_stay_the_table_s_own() -> None:
@@ -99,7 +99,7 @@ def test_a_ceros_result_a_later_round_was_drawn_from_refuses_the_undo() -> None:
     with pytest.raises(tables.ResultSettled, match="Ceros de diciembre"):
         tables.undo_last(table, via="edit_link")
     match.refresh_from_db()
-    assert match.source == Match.Source.TABLE and match.winner == 0
+    assert match.outcome.source == "table" and match.outcome.winner == 0
 
 
 def test_the_board_and_the_api_answer_409_naming_the_competition(client: Client) -> None:
@@ -189,12 +189,12 @@ def test_the_api_refuses_the_undo_of_a_final_result_with_409(client: Client) -> 
 
 def test_a_group_result_the_played_knockout_came_from_refuses_the_undo() -> None:
     competition, user = played_groups(2, [3, 1, 0, 2, 7, 5, 6, 4])
-    match = competition.matches.select_related("table").get(source=Match.Source.TABLE)
+    match = competition.matches.select_related("table").get(from_q("table"))
     assert match.table is not None and results.is_final(match)
     with pytest.raises(tables.ResultSettled):
         tables.undo_last(match.table, via="edit_link")
     match.refresh_from_db()
-    assert match.source == Match.Source.TABLE
+    assert match.outcome.source == "table"
 
 
 def test_a_won_semifinal_is_final_at_once_and_names_the_final_once_played() -> None:
@@ -215,7 +215,7 @@ def test_a_won_semifinal_is_final_at_once_and_names_the_final_once_played() -> N
     with pytest.raises(tables.ResultSettled, match=f"partida {final.number}"):
         tables.undo_last(table, via="edit_link")
     sf1.refresh_from_db()
-    assert sf1.source == Match.Source.TABLE and sf1.winner == 0
+    assert sf1.outcome.source == "table" and sf1.outcome.winner == 0
     assert Table.objects.get(pk=table.pk).hands.count() == 6
 
 
@@ -240,7 +240,7 @@ def test_a_redo_or_an_added_hand_that_would_change_a_final_result_is_refused() -
     table.refresh_from_db()
     assert table.revision == revision and table.hands.count() == 5  # nothing half-saved
     match.refresh_from_db()
-    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 3, 1)
+    assert (match.outcome.source, match.outcome.juegos) == ("manual", (3, 1))
 
 
 def test_the_api_and_the_board_refuse_them_with_409_naming_the_competition(

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from muscore.leagues import results
-from muscore.leagues.models import Correction, Match
+from muscore.leagues.models import Correction, Match, ResultRow
 from muscore.tables import services as tables
 from tests.clubs.factory import logged_in
 
@@ -23,6 +23,11 @@ from .test_table_settled import played
 
 pytestmark = pytest.mark.django_db
 
+
+
+def juegos(row: ResultRow | None) -> tuple[int, int] | None:
+    """The juegos of a result the audit keeps (None: no result)."""
+    return row.value().juegos if row is not None else None
 
 def test_a_table_changes_its_stored_result_for_15_minutes_only() -> None:
     competition, user = liguilla(2)
@@ -38,11 +43,11 @@ def test_a_table_changes_its_stored_result_for_15_minutes_only() -> None:
     with pytest.raises(tables.ResultSettled):
         tables.replace_hand(table, 6, ORDAGO_B, via="edit_link")
     match.refresh_from_db()
-    assert match.source == Match.Source.TABLE and match.winner == 0
+    assert match.outcome.source == "table" and match.outcome.winner == 0
     # The organiser still corrects it, with a reason.
     results.record_result(match, by=user, juegos=[3, 2], reason="acta firmada")
     match.refresh_from_db()
-    assert (match.source, match.juegos_first, match.juegos_second) == ("manual", 3, 2)
+    assert (match.outcome.source, match.outcome.juegos) == ("manual", (3, 2))
 
 
 @override_settings(MUSCORE_TABLE_CORRECTION_MINUTES=5)
@@ -64,14 +69,14 @@ def test_a_result_changed_at_the_table_is_shown_with_both_results() -> None:
     assert "data-table-fix" not in client.get(url).content.decode()  # nobody changed it
     tables.undo_last(table, via="edit_link")  # 3-1 taken back: 2-1, no result
     fixes = Correction.objects.filter(match=match, action="table_fix")
-    assert [(f.before["juegos"], f.after["juegos"]) for f in fixes] == [([3, 1], [None, None])]
+    assert [(juegos(f.before_result), juegos(f.after_result)) for f in fixes] == [((3, 1), None)]
     tables.add_hand(table, ORDAGO_B, via="edit_link")  # 2-2: no result yet
     tables.add_hand(table, ORDAGO_B, via="edit_link")  # 2-3: the second pair wins
     match.refresh_from_db()
-    assert (match.juegos_first, match.juegos_second, match.winner) == (2, 3, 1)
+    assert (match.outcome.juegos, match.outcome.winner) == ((2, 3), 1)
     # The result after the undo is a correction at the table too: both results shown.
-    assert [f.after["juegos"] for f in Correction.objects.filter(
-        match=match, action="table_fix").order_by("id")] == [[None, None], [2, 3]]
+    assert [juegos(f.after_result) for f in Correction.objects.filter(
+        match=match, action="table_fix").order_by("id")] == [None, (2, 3)]
     night = reverse("clubs:night", args=[competition.club.slug])
     for language, words, was, now in (("es", "Corregido en la mesa", "era 3–1", "queda 2–3"),
                                       ("en", "Corrected at the table", "was 3–1", "now 2–3")):

@@ -74,8 +74,15 @@ def before_the_rule(migration: migrations.Migration) -> bool:
 
 
 def _field_indexed(field: Any) -> bool:
+    """Whether adding `field` to a table with rows builds an index or checks a key under
+    lock: a key is fine only without its index and without its database constraint
+    (docs/operations.md: "db_index=False, db_constraint=False for a key")."""
+    if isinstance(field, models.OneToOneField):
+        return True  # unique: its index is built with it
+    if isinstance(field, INDEXED_FIELDS):
+        return bool(field.db_index or field.db_constraint)
     return bool(getattr(field, "db_index", False) or getattr(field, "unique", False)
-                or getattr(field, "primary_key", False) or isinstance(field, INDEXED_FIELDS))
+                or getattr(field, "primary_key", False))
 
 
 def locking_operations(migration: migrations.Migration) -> list[str]:
@@ -127,6 +134,14 @@ def test_the_check_catches_an_index_built_under_lock() -> None:
         "0099_x", "leagues")
     found = locking_operations(blocking)
     assert len(found) == 3 and "AddIndexConcurrently" in found[0]
+    # A key added without its index and without its constraint takes no lock to speak of.
+    bare_key = type("Migration", (migrations.Migration,), {"operations": [
+        migrations.AddField("match", "club", models.ForeignKey(
+            "clubs.Club", on_delete=models.CASCADE, null=True, db_index=False,
+            db_constraint=False))]})("0099_k", "leagues")
+    assert locking_operations(bare_key) == []
+    bare_key.operations[0].field.db_constraint = True  # its constraint checked under lock
+    assert len(locking_operations(bare_key)) == 1
     concurrent = type("Migration", (migrations.Migration,), {
         "atomic": False, "operations": [AddIndexConcurrently("match", index)]})(
         "0099_y", "leagues")
@@ -140,7 +155,8 @@ def test_the_check_catches_an_index_built_under_lock() -> None:
     assert locking_operations(new_table) == []
 
 
-@pytest.mark.django_db
+# Outside a transaction: a CONCURRENTLY operation refuses to be worded inside one.
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the SQL of PostgreSQL")
 @pytest.mark.parametrize("migration", [m for m in muscore_migrations() if not before_the_rule(m)],
                          ids=lambda m: f"{m.app_label}.{m.name}")

@@ -163,10 +163,10 @@ def test_a_season_restored_into_an_empty_database_reads_as_before(tmp_path, caps
 
     # A later undo at the table still reaches its match: the vaca is no longer won.
     match = Match.objects.get(table_id=table.pk)
-    assert match.source == "table"
+    assert match.outcome.source == "table"
     tables.undo_last(Table.objects.get(pk=table.pk), via="edit_link")
     match.refresh_from_db()
-    assert match.source == "" and match.table_id == table.pk
+    assert match.outcome is None and match.table_id == table.pk
 
 
 def log_in(username: str, password: str = PASSWORD, url: str = "/cuentas/entrar") -> int:
@@ -258,7 +258,7 @@ def test_replace_gives_the_season_back_with_its_links(tmp_path):
 
     call_command("restore", str(backup), replace=True)
     assert list(Club.objects.values_list("pk", flat=True)) == [club.pk]
-    assert Match.objects.get(table_id=table.pk).source == "table"
+    assert Match.objects.get(table_id=table.pk).outcome.source == "table"
     after = pages(Club.objects.get(pk=club.pk), Table.objects.get(pk=table.pk))
     # The same pages and exports, but for the revisions: one above the old ones.
     revision = re.compile(rb'revision\W{1,4}(?:value=\W)?\d+|etag="[^"]*"', re.IGNORECASE)
@@ -303,4 +303,4 @@ def test_a_backup_of_the_tables_alone_keeps_the_leagues_linked(tmp_path):
     backup.write_text(json.dumps(data))
     call_command("restore", str(backup), replace=True)
     assert Club.objects.filter(pk=club.pk).exists()
-    assert Match.objects.get(table_id=table.pk).source == "table"
+    assert Match.objects.get(table_id=table.pk).outcome.source == "table"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muscore.settings")
 
@@ -55,7 +56,33 @@ def main() -> None:
 
     pending = [job.competition_id for job in
                imports.LeagueImport.objects.filter(finished_at__isnull=True)]
-    json.dump({"rows": rows, "pages": status, "importing": pending}, sys.stdout)
+    json.dump({"rows": rows, "pages": status, "importing": pending, "results": results()},
+              sys.stdout)
+
+
+def _figures(result: Any) -> Any:
+    """A result as tests/upgrade/make_fixture.py wrote what the earlier commit stored."""
+    if result is None:
+        return None
+    return [result.source, list(result.juegos), list(result.tantos) if result.tantos else None,
+            list(result.no_show)]
+
+
+def results() -> dict[str, Any]:
+    """Every match's, claim's and audit entry's result, read through today's code."""
+    from muscore.leagues.models import Correction, Match, ResultClaim
+
+    matches = {str(m.pk): [_figures(m.outcome), m.outcome.winner if m.outcome else None]
+               for m in Match.objects.with_outcome()}
+    claims = {str(c.pk): [c.match_id, c.status, _figures(c.claimed)]
+              for c in ResultClaim.objects.select_related("result")}
+    corrections = {
+        str(c.pk): [c.match_id, c.action, c.reason,
+                    *[_figures(row.value() if row is not None else None)
+                      for row in (c.before_result, c.after_result)],
+                    (c.players_before, c.players_after)]
+        for c in Correction.objects.select_related("before_result", "after_result")}
+    return {"matches": matches, "claims": claims, "corrections": corrections}
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ import sys
 from datetime import timedelta
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muscore.settings")
 
@@ -61,6 +62,7 @@ def main(out: Path, commit: str) -> None:
         pending = imports.import_competition(other, document, by=organiser,
                                              name="Liga importada", rated=False)
     assert imports.of(pending.pk) is not None, "the import was written in the request"
+    claims_and_corrections(league)
     RatingBacklog.objects.get_or_create(
         club_id=league.club_id, defaults={"since_at": timezone.now() - timedelta(days=1),
                                           "since_match": league.matches.order_by("pk")[0].pk})
@@ -76,7 +78,67 @@ def main(out: Path, commit: str) -> None:
             if model._meta.app_label not in ("contenttypes", "sessions", "admin")
             and model._meta.label != "auth.Permission"}
     (out / "meta.json").write_text(json.dumps(
-        {"commit": commit, "migrations": applied, "rows": rows}, indent=1, sort_keys=True))
+        {"commit": commit, "migrations": applied, "rows": rows, "results": results()},
+        indent=1, sort_keys=True))
+
+
+def claims_and_corrections(league: Any) -> None:
+    """Results of every kind the audit and the pairs' links keep, through that commit's own
+    doors: a liguilla of the league's club whose matches are a claim confirmed by the other
+    pair, a claim pending, and a result corrected by the organiser with its reason (then
+    a no-show over it); and a correction of one of the league's own results."""
+    from muscore.leagues import competitions, confirmations
+    from muscore.leagues import results as doors
+    from muscore.leagues.models import Match
+
+    boss = get_user_model().objects.get(username="bench-organiser")
+    pairs = list(league.club.pairs.order_by("pk")[:3])
+    cup = competitions.create_competition(league.club, by=boss, name="Liguilla del acta",
+                                          pairs=pairs, draw=[0, 1, 2])
+    first, second, third = cup.matches.order_by("number")
+    confirmations.claim(first, side=0, juegos=[3, 1], tantos=[120, 60])
+    confirmations.confirm(Match.objects.get(pk=first.pk), side=1)
+    confirmations.claim(second, side=1, juegos=[2, 3])
+    doors.record_result(third, by=boss, juegos=[3, 2])
+    doors.record_result(Match.objects.get(pk=third.pk), by=boss, juegos=[2, 3],
+                        reason="el acta decía otra cosa")
+    doors.record_no_show(Match.objects.get(pk=third.pk), by=boss, who=0,
+                         reason="no vinieron")
+    played = league.matches.exclude(source="").order_by("number").first()
+    doors.record_result(played, by=boss, juegos=[0, 3] if played.winner == 0 else [3, 0],
+                        reason="corregido al revisar")
+
+
+def _figures(source: Any, juegos: Any, tantos: Any, no_show: Any) -> Any:
+    """A result as the upgrade test compares it, whatever the code that stored it."""
+    if not source:
+        return None
+    return [source, list(juegos), list(tantos) if tantos and tantos[0] is not None else None,
+            list(no_show)]
+
+
+def results() -> dict[str, Any]:
+    """Every match's, claim's and audit entry's result, as this commit stored them, for
+    the upgrade test to find again through today's code (tests/upgrade/check.py)."""
+    from muscore.leagues.models import Correction, Match, ResultClaim
+
+    matches = {str(pk): [_figures(s, (jf, js), (tf, ts), (nf, ns)), winner]
+               for pk, s, jf, js, tf, ts, nf, ns, winner in Match.objects.values_list(
+                   "pk", "source", "juegos_first", "juegos_second", "tantos_first",
+                   "tantos_second", "no_show_first", "no_show_second", "winner")}
+    claims = {str(pk): [match_id, status, _figures("manual", (jf, js), (tf, ts),
+                                                   (False, False))]
+              for pk, match_id, status, jf, js, tf, ts in ResultClaim.objects.values_list(
+                  "pk", "match_id", "status", "juegos_first", "juegos_second",
+                  "tantos_first", "tantos_second")}
+    corrections = {
+        str(c.pk): [c.match_id, c.action, c.reason,
+                    *[_figures(f.get("source"), f.get("juegos"), f.get("tantos"),
+                               f.get("no_show")) for f in (c.before, c.after)],
+                    (c.before.get("players") or [None, None],
+                     c.after.get("players") or [None, None])]
+        for c in Correction.objects.all()}
+    return {"matches": matches, "claims": claims, "corrections": corrections}
 
 
 if __name__ == "__main__":

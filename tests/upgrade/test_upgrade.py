@@ -101,6 +101,16 @@ def assert_intact(fixture: Path, checked: dict[str, Any]) -> None:
               if code != 200 and not (code in NOT_200 and _may_wait(url, checked))}
     assert not broken, json.dumps(broken, indent=1)
     assert len(checked["pages"]) > 80
+    if "results" in meta:  # every result, claim and correction, as the earlier code stored it
+        assert_results(meta["results"], checked["results"])
+
+
+def assert_results(before: dict[str, Any], after: dict[str, Any]) -> None:
+    assert before["claims"] and before["corrections"], "the fixture has claims and corrections"
+    for kind in ("matches", "claims", "corrections"):
+        lost = {pk: (was, after[kind].get(pk)) for pk, was in before[kind].items()
+                if after[kind].get(pk) != json.loads(json.dumps(was))}
+        assert not lost, f"{kind} changed by the upgrade: {dict(list(lost.items())[:5])}"
 
 
 def _may_wait(url: str, checked: dict[str, Any]) -> bool:

@@ -50,7 +50,10 @@ POINTS_KEYS = ("win", "loss", "forfeit")
 # A league's matches are played to 3 juegos unless it says otherwise (league.md).
 LEAGUE_RULES_DEFAULTS: dict[str, Any] = {"juegos": 3}
 
-Source = Literal["juegos", "vaca", "forfeit"]
+#: Where a result came from: its vaca played on a table ("table", a document's `vaca` or
+#: juegos of a muscore table), juegos given on paper ("manual", a document's `juegos`), a
+#: pair (or both) that did not show up ("no_show", a document's `forfeit`).
+Source = Literal["table", "manual", "no_show"]
 Kind = Literal["liguilla", "groups", "ceros"]
 # Each kind of competition and the fields its `format` takes beside `kind`.
 FORMAT_KEYS: dict[str, frozenset[str]] = {
@@ -111,16 +114,18 @@ class Pair:
 
 @dataclass(frozen=True)
 class Result:
-    """What a finished match gives each side (0 = first pair, 1 = second pair).
+    """A match's result, as a value: what it gives each side (0 = first pair, 1 = second
+    pair) and where it came from (`source`). The winner is derived from it, never stored
+    beside it (as python-chess derives `Outcome.winner`).
 
-    These are the stored figures: the web app keeps exactly these per match and
-    draws its standings from them, never by replaying hands.
+    The web app stores exactly this, once per result (muscore.leagues.models.ResultRow),
+    and draws its standings from it, never by replaying hands.
     """
 
     juegos: tuple[int, int]
     tantos: tuple[int, int] | None = None
     no_show: tuple[bool, bool] = (False, False)
-    source: Source = "juegos"
+    source: Source = "manual"
 
     @property
     def winner(self) -> int | None:
@@ -142,11 +147,11 @@ def forfeit_result(no_show: tuple[bool, bool], rules: Rules) -> Result:
     """The figures of a forfeit (league.md): the pair that came wins ``juegos``-0 and
     ``juegos`` x ``target`` tantos to 0; when neither came, nobody gets anything."""
     if no_show == (True, True):
-        return Result((0, 0), (0, 0), no_show, "forfeit")
+        return Result((0, 0), (0, 0), no_show, "no_show")
     full = (rules.juegos, rules.juegos * rules.target)
     if no_show[0]:
-        return Result((0, full[0]), (0, full[1]), no_show, "forfeit")
-    return Result((full[0], 0), (full[1], 0), no_show, "forfeit")
+        return Result((0, full[0]), (0, full[1]), no_show, "no_show")
+    return Result((full[0], 0), (full[1], 0), no_show, "no_show")
 
 
 def vaca_result(vaca: Mapping[str, Any], rules: Rules, where: Where = THE_MATCH) -> Result:
@@ -183,7 +188,7 @@ def replay_result(replayed: Mapping[str, Any], rules: Rules) -> Result:
         tantos[won] += rules.target
         tantos[lost] += hand["score"][lost]
     juegos = replayed["juegos"]
-    return Result((juegos["A"], juegos["B"]), (tantos["A"], tantos["B"]), (False, False), "vaca")
+    return Result((juegos["A"], juegos["B"]), (tantos["A"], tantos["B"]), (False, False), "table")
 
 
 @dataclass(frozen=True)
@@ -216,9 +221,9 @@ class Match:
         out["pairs"] = list(self.pairs)
         result = self.result
         if result is not None:
-            if result.source == "vaca" and self.vaca is not None:
+            if result.source == "table" and self.vaca is not None:
                 out["vaca"] = _plain(self.vaca)
-            elif result.source == "forfeit":
+            elif result.source == "no_show":
                 if result.no_show == (True, True):
                     out["forfeit"] = "both"
                 else:
@@ -541,7 +546,7 @@ def read_result(
             raise LeagueError("juegos_end", where=where, got=show(list(juegos)),
                               juegos=rules.juegos)
         tantos = _two_counts(data["tantos"], "tantos", where) if "tantos" in data else None
-        return Result(juegos, tantos, (False, False), "juegos"), None
+        return Result(juegos, tantos, (False, False), "manual"), None
     if given[0] == "vaca":
         vaca = data["vaca"]
         return vaca_result(vaca, rules, where), _plain(vaca)
@@ -637,7 +642,7 @@ def _plain_match(raw: object, count: int, rules: Rules) -> Match | None:
         tantos = _plain_counts(raw["tantos"])
         if tantos is None:
             return None
-    return Match((first, second), round_, Result(juegos, tantos, (False, False), "juegos"),
+    return Match((first, second), round_, Result(juegos, tantos, (False, False), "manual"),
                  None, None)
 
 
@@ -772,9 +777,9 @@ def tantos_possible(result: Result, rules: Rules) -> bool:
     """Whether a result's tantos can come from its juegos (no tantos, or no winner: yes).
 
     >>> rules = Rules(target=40, juegos=3)
-    >>> tantos_possible(Result((3, 1), (150, 97), (False, False), "juegos"), rules)
+    >>> tantos_possible(Result((3, 1), (150, 97), (False, False), "manual"), rules)
     True
-    >>> tantos_possible(Result((3, 1), (50, 150), (False, False), "juegos"), rules)
+    >>> tantos_possible(Result((3, 1), (50, 150), (False, False), "manual"), rules)
     False
     """
     winner = result.winner

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from muscore import permalink
 from muscore.clubs.models import Player
 from muscore.clubs.permissions import is_organiser, require_organiser
-from muscore.leagues import competitions, confirmations, pages
+from muscore.leagues import changes, competitions, confirmations, pages
 from muscore.leagues.forms import NoShowForm, ResultForm, SubstituteForm
 from muscore.leagues.models import Competition, Match, ResultClaim
 from muscore.leagues.views import players as views_players
@@ -78,7 +78,7 @@ def export_links(competition: Competition) -> dict[str, str]:
 
 def match_or_404(competition: Competition, number: int) -> Match:
     return get_object_or_404(
-        Match.objects.select_related(
+        Match.objects.with_outcome().select_related(
             "round", "round__group", "first__pair", "second__pair", "table", "competition__club"
         ),
         competition=competition,
@@ -115,12 +115,14 @@ def match_page(
             context["edit_url"] = edit_url
             context["edit_qr"] = share.qr_svg(edit_url, _("Enlace para anotar"))
     if context["organiser"] and known:
-        juegos = competitions.competition_rules(competition).juegos
+        juegos = changes.competition_rules(competition).juegos
         forms = forms or {}
         # A correction starts from the result it corrects (a typo is one field to change).
-        current = {"juegos_first": match.juegos_first, "juegos_second": match.juegos_second,
-                   "tantos_first": match.tantos_first, "tantos_second": match.tantos_second,
-                   } if match.source else None
+        result = match.outcome
+        tantos = result.tantos if result is not None and result.tantos else (None, None)
+        current = {"juegos_first": result.juegos[0], "juegos_second": result.juegos[1],
+                   "tantos_first": tantos[0], "tantos_second": tantos[1],
+                   } if result is not None else None
         context["result_form"] = forms.get("result") or ResultForm(juegos=juegos,
                                                                    initial=current)
         context["no_show_form"] = forms.get("no_show") or NoShowForm(
@@ -203,7 +205,7 @@ def match_context(request: HttpRequest, match: Match, organiser: bool) -> dict[s
     context: dict[str, Any] = {"claims": claims, "open_claim": current}
     if current is not None and current.claim.status == ResultClaim.Status.DISPUTED:
         context["calculator_links"] = calculator_links(match)
-    if organiser and not match.source:
+    if organiser and not match.played:
         keys = confirmations.keys_for([match]).get(match.pk, {})
         links = []
         for side, key in sorted(keys.items()):

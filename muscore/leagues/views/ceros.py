@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from muscore.clubs.permissions import require_organiser
-from muscore.leagues import ceros_rounds, competitions, pages
+from muscore.leagues import ceros_rounds, changes, pages
 from muscore.leagues.models import CerosEvent, Competition
 from muscore.leagues.views.base import base_context, competition_or_404, export_links
 from muscore.messages import page_message
@@ -63,7 +63,7 @@ def _page(request: HttpRequest, competition: Competition, status: int = 200,
         "events": events,
         "errors": errors or [],
         "format_text": pages.format_text(competition),
-        "rules": competitions.competition_rules(competition),
+        "rules": changes.competition_rules(competition),
     }
     return render(request, "leagues/ceros.html", context, status=status)
 
@@ -83,7 +83,7 @@ def draw(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
     try:
         draft = ceros_rounds.make_round(
             competition, by=request.user, redraw=request.POST.get("redraw") == "1")
-    except competitions.CompetitionError as error:
+    except changes.CompetitionError as error:
         return _page(request, competition, error.status, [page_message(error)])
     messages.success(request, _("Ronda %(n)s sorteada: revísala y publícala.") % {
         "n": draft.number})
@@ -97,7 +97,7 @@ def publish(request: HttpRequest, slug: str, competition_id: int) -> HttpRespons
     require_organiser(request.user, competition.club)
     try:
         round_ = ceros_rounds.publish_round(competition, by=request.user)
-    except competitions.CompetitionError as error:
+    except changes.CompetitionError as error:
         return _page(request, competition, error.status, [page_message(error)])
     messages.success(request, _("Ronda %(n)s publicada.") % {"n": round_.number})
     return redirect(pages.competition_url(competition, "round", round_.number))

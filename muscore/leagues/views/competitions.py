@@ -22,6 +22,7 @@ from muscore.clubs.permissions import require_organiser
 from muscore.clubs.views import club_context
 from muscore.leagues import (
     card,
+    changes,
     club_kept,
     competitions,
     confirmations,
@@ -128,10 +129,11 @@ def league_summary(club: Club) -> dict[str, Any]:
     newest: list[tuple[Any, int]] = []
     for pk in Competition.objects.filter(club=club).values_list("pk", flat=True):
         newest += (Match.objects.filter(competition_id=pk, result_at__isnull=False)
-                   .exclude(source="").order_by("-result_at", "-id")
+                   .played().order_by("-result_at", "-id")
                    .values_list("result_at", "id")[:10])
     newest.sort(reverse=True)
     unordered = {m.pk: m for m in Match.objects.filter(pk__in=[pk for _at, pk in newest[:10]])
+                 .with_outcome()
                  .select_related("competition__club", "first__pair", "second__pair", "round")}
     latest = [unordered[pk] for _at, pk in newest[:10]]
     return {
@@ -167,7 +169,7 @@ def new_competition(request: HttpRequest, slug: str) -> HttpResponse:
                 points=form.points(),
                 ceros=data["ceros"],
             )
-        except competitions.CompetitionError as error:
+        except changes.CompetitionError as error:
             form.add_error(None, page_message(error))
         else:
             if competition.format == Competition.Format.CEROS:
@@ -196,7 +198,7 @@ def draw(request: HttpRequest, slug: str, competition_id: int) -> HttpResponse:
         order, method = form.draw()
         try:
             competitions.record_draw(competition, order, by=request.user, method=method)
-        except competitions.CompetitionError as error:
+        except changes.CompetitionError as error:
             form.add_error(None, page_message(error))
         else:
             messages.success(request, _("Sorteo hecho. Ya están las jornadas."))
@@ -227,7 +229,7 @@ def competition(request: HttpRequest, slug: str, competition_id: int) -> HttpRes
         "next_rounds": pages.next_round(competition),
         "exports": export_links(competition),
         "format_text": pages.format_text(competition),
-        "rules": competitions.competition_rules(competition),
+        "rules": changes.competition_rules(competition),
         # The share button of the latest night's card (muscore.leagues.card).
         "latest_night": card.latest_night(competition),
     }
@@ -315,7 +317,7 @@ def play(request: HttpRequest, slug: str, competition_id: int, number: int) -> H
     match = _match_action(request, slug, competition_id, number)
     try:
         competitions.open_table(match, by=request.user)
-    except competitions.CompetitionError as error:
+    except changes.CompetitionError as error:
         return match_page(
             request, match.competition, match, forms={"errors": [page_message(error)]},
             status=error.status,
@@ -327,7 +329,7 @@ def play(request: HttpRequest, slug: str, competition_id: int, number: int) -> H
 def result(request: HttpRequest, slug: str, competition_id: int, number: int) -> HttpResponse:
     """A vaca kept on paper (juegos, optional tantos), or an organiser's correction."""
     match = _match_action(request, slug, competition_id, number)
-    juegos = competitions.competition_rules(match.competition).juegos
+    juegos = changes.competition_rules(match.competition).juegos
     form = ResultForm(request.POST, juegos=juegos)
     if form.is_valid():
         try:
@@ -341,7 +343,7 @@ def result(request: HttpRequest, slug: str, competition_id: int, number: int) ->
         except results.KnockoutConflict as error:
             form.add_error(None, page_message(error))
             form.offer_reset = True  # the checkbox that says yes, in the same form
-        except competitions.CompetitionError as error:
+        except changes.CompetitionError as error:
             form.add_error(None, page_message(error))
         else:
             messages.success(request, _("Resultado guardado."))
@@ -361,7 +363,7 @@ def no_show(request: HttpRequest, slug: str, competition_id: int, number: int) -
                                    reason=form.cleaned_data["reason"])
         except results.ReasonRequired as error:
             form.add_error("reason", page_message(error))
-        except competitions.CompetitionError as error:
+        except changes.CompetitionError as error:
             form.add_error(None, page_message(error))
         else:
             messages.success(request, _("No presentado anotado."))
@@ -384,7 +386,7 @@ def substitute(request: HttpRequest, slug: str, competition_id: int, number: int
                 replaced=form.cleaned_data["replaced"].name,
                 substitute=form.cleaned_data["substitute"],
             )
-        except competitions.CompetitionError as error:
+        except changes.CompetitionError as error:
             form.add_error(None, page_message(error))
         else:
             messages.success(request, _("Suplente anotado para esta partida."))
@@ -399,7 +401,7 @@ def own_players(request: HttpRequest, slug: str, competition_id: int, number: in
     side = 1 if request.POST.get("side") == "1" else 0
     try:
         competitions.set_players(match, by=request.user, side=side, players=None)
-    except competitions.CompetitionError as error:
+    except changes.CompetitionError as error:
         return match_page(
             request, match.competition, match, forms={"errors": [page_message(error)]},
             status=error.status,
@@ -414,7 +416,7 @@ def clear(request: HttpRequest, slug: str, competition_id: int, number: int) -> 
     try:
         results.clear_result(match, by=request.user,
                              reason=request.POST.get("reason", "")[:REASON_MAX])
-    except competitions.CompetitionError as error:
+    except changes.CompetitionError as error:
         return match_page(
             request, match.competition, match, forms={"errors": [page_message(error)]},
             status=error.status,

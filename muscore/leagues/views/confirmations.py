@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from muscore import ratelimits
 from muscore.clubs.permissions import is_organiser, require_organiser
-from muscore.leagues import competitions, confirmations, pages
+from muscore.leagues import changes, confirmations, pages
 from muscore.leagues.forms import ResultForm
 from muscore.leagues.models import Competition, Match, ResultClaim
 from muscore.leagues.views.base import (
@@ -43,7 +43,7 @@ def _competition(slug: str, competition_id: int) -> Competition:
 
 def _match(competition: Competition, number: int) -> Match:
     match = get_object_or_404(
-        Match.objects.select_related(
+        Match.objects.with_outcome().select_related(
             "round", "round__group", "first__pair", "second__pair", "table", "competition__club"
         ),
         competition=competition,
@@ -80,7 +80,7 @@ def _pair_page(
     names = pair_names(match)
     claims = confirmations.claims_of(match, names)
     current = next((c for c in claims if c.claim.open), None)
-    juegos = competitions.competition_rules(match.competition).juegos
+    juegos = changes.competition_rules(match.competition).juegos
     context: dict[str, Any] = {
         "club": match.competition.club,
         "competition": match.competition,
@@ -131,7 +131,7 @@ def pair_action(
     if action not in PAIR_ACTIONS:
         raise Http404(_("No hay ninguna partida con ese enlace."))
     match, side = _pair(slug, competition_id, number, key)
-    juegos = competitions.competition_rules(match.competition).juegos
+    juegos = changes.competition_rules(match.competition).juegos
     result_form = ResultForm(request.POST if action == "anotar" else None, juegos=juegos)
     dispute_form = NoteForm(request.POST if action == "discutir" else None)
     try:
@@ -156,7 +156,7 @@ def pair_action(
         else:
             confirmations.withdraw(match, side=side)
             done = _("Resultado retirado.")
-    except competitions.CompetitionError as error:
+    except changes.CompetitionError as error:
         match.refresh_from_db()
         return _pair_page(
             request, match, side, key,
@@ -187,7 +187,7 @@ def decide(
         operation = confirmations.accept if action == "aceptar" else confirmations.reject
         try:
             operation(match, by=request.user, note=form.cleaned_data["note"])
-        except competitions.CompetitionError as error:
+        except changes.CompetitionError as error:
             errors.append(page_message(error))
         else:
             messages.success(
@@ -211,7 +211,7 @@ def round_links(request: HttpRequest, slug: str, competition_id: int, number: in
     if not views:
         raise Http404(_("No hay ninguna jornada con ese número."))
     matches = [row["match"] for view in views for row in view.matches]
-    keys = confirmations.keys_for(m for m in matches if not m.source)
+    keys = confirmations.keys_for(m for m in matches if not m.played)
     slips = []
     for view in views:
         for row in view.matches:

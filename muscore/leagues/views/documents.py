@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods
 from muscore import ratelimits
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
-from muscore.leagues import competitions, imports, pages
+from muscore.leagues import changes, imports, pages
 from muscore.leagues.models import LeagueImport
 from muscore.messages import page_message
 
@@ -148,7 +148,7 @@ def import_competition(request: HttpRequest, slug: str) -> HttpResponse:
                 if job is not None:  # large: the worker writes its results
                     return redirect(f"{request.path}?importacion={job.pk}")
                 return redirect(pages.competition_url(competition))
-        except competitions.CompetitionError as error:
+        except changes.CompetitionError as error:
             form.add_error(None, page_message(error))
     context = {"club": club, "organiser": True, "form": form, "step": step}
     return render(request, "leagues/import.html", context,

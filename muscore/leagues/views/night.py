@@ -18,7 +18,7 @@ from muscore.clubs.models import Club
 from muscore.clubs.permissions import require_organiser
 from muscore.clubs.views import club_context
 from muscore.leagues import confirmations, night, pages
-from muscore.leagues.competitions import CompetitionError
+from muscore.leagues.changes import CompetitionError
 from muscore.leagues.models import Competition
 from muscore.messages import page_message
 from muscore.tables import live

@@ -99,7 +99,7 @@ def _recent(player: Player, history: Sequence[float]) -> list[dict[str, Any]]:
     """The player's last rated matches, newest first, with the nivel each one gave."""
     recent = list(
         RatingPoint.objects.filter(player=player)
-        .select_related("match__competition__club", "match__first__pair",
+        .select_related("match__result", "match__competition__club", "match__first__pair",
                         "match__second__pair", "match__round")
         .order_by("-arrived_at", "-match_id")[:RECENT]
     )
@@ -184,7 +184,7 @@ def method(request: HttpRequest) -> HttpResponse:
 def prediction(match: Match) -> dict[str, Any] | None:
     """Each pair's win probability (openskill's predict_win on the current ratings of
     the players who will sit), for a match not played yet whose pairs are known."""
-    if match.source or match.first is None or match.second is None:
+    if match.played or match.first is None or match.second is None:
         return None
     club = match.competition.club
     sides = competitions.match_players(match)

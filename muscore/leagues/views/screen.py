@@ -110,8 +110,8 @@ def screen(competition: Competition) -> dict[str, Any]:
                 "first": row["first"],
                 "second": row["second"],
                 "result": row["result"],
-                "done": bool(m.source),
-                "playing": not m.source and m.table_id is not None,
+                "done": m.played,
+                "playing": not m.played and m.table_id is not None,
                 "group": view.round.group.name if view.round.group else "",
             })
     standings = []

@@ -31,6 +31,7 @@ from muscore.clubs.services import create_club, unique_slug
 from muscore.leagues import competitions, documents, results
 from muscore.leagues.compute.document import Result
 from muscore.leagues.models import Competition, Match
+from muscore.leagues.results import standings
 
 REGIONS = ["Nafarroa Garaia", "Gipuzkoa", "Behe Nafarroa", "Araba", "Lapurdi", "Bizkaia",
            "Zuberoa"]
@@ -134,16 +135,14 @@ class Command(BaseCommand):
                     pairs=pairs, rules=championship.rules, draw=list(range(len(pairs))))
                 matches = list(Match.objects.filter(competition=heat)
                                .select_related("first", "second"))
+                stored = []
                 for m in matches:
                     assert m.first is not None and m.second is not None
                     first_wins = m.first.index < m.second.index
-                    results.store_figures(
-                        m, Result(juegos=(3, 1) if first_wins else (1, 3)),
-                        Match.Source.MANUAL, now)
-                Match.objects.bulk_update(matches, [
-                    "source", "juegos_first", "juegos_second", "tantos_first", "tantos_second",
-                    "no_show_first", "no_show_second", "winner", "result_at"], batch_size=500)
-                results.recount_lines(heat)
+                    stored.append((m, Result(juegos=(3, 1) if first_wins else (1, 3))))
+                results.set_results(stored, now)
+                Match.objects.bulk_update(matches, ["result", "result_at"], batch_size=500)
+                standings.recount_lines(heat)
                 documents.refresh_docs(heat)
                 Competition.objects.filter(pk=heat.pk).update(
                     status=Competition.Status.FINISHED, revision=heat.revision + 1)

@@ -26,8 +26,9 @@ from django.utils import timezone
 from muscore.clubs.models import Club, Membership, Pair, PairMember, Player
 from muscore.clubs.services import unique_slug
 from muscore.leagues import competitions, results
-from muscore.leagues.compute.document import Result, replay_result
+from muscore.leagues.compute.document import Result, forfeit_result, replay_result
 from muscore.leagues.models import Competition, Match
+from muscore.leagues.results import standings
 from muscore.rules import Rules, replay
 from muscore.tables.models import Hand, Table, VacaCheckpoint
 from muscore.tables.services import replay_vacas
@@ -120,11 +121,12 @@ class Command(BaseCommand):
         now = timezone.now()
         played_on_table = [m for m in matches if rng.random() < share]
         with self.step(f"{len(played_on_table)} tables and their hands"):
-            self.tables(rng, played_on_table, vacas, names, now)
+            table_results = self.tables(rng, played_on_table, vacas, names)
         on_table = {m.pk for m in played_on_table}
+        stored = table_results + [(m, entered_result(rng)) for m in matches
+                                       if m.pk not in on_table]
+        results.set_results(stored, now)
         for m in matches:
-            if m.pk not in on_table:
-                entered_result(rng, m, now)
             m.doc = m.document_text()
         with self.step(f"{len(matches)} matches written with their results"):
             # Written again whole rather than bulk_update: its CASE WHEN per column and
@@ -134,7 +136,7 @@ class Command(BaseCommand):
             Match.objects.filter(competition=competition).delete()
             Match.objects.bulk_create(matches, batch_size=2000)
         with self.step("standings"):
-            results.recount_lines(competition)
+            standings.recount_lines(competition)
         Competition.objects.filter(pk=competition.pk).update(
             status=Competition.Status.FINISHED, revision=competition.revision + 1)
         competition.refresh_from_db()
@@ -167,10 +169,11 @@ class Command(BaseCommand):
         return competition, names
 
     def tables(self, rng: random.Random, played: list[Match], vacas: list[dict[str, Any]],
-               names: dict[int, list[str]], now: Any) -> None:
-        """A table for each of `played`, with one of `vacas`' hands; the match's result
-        is the vaca's (set on the match, not saved)."""
+               names: dict[int, list[str]]) -> list[tuple[Match, Result]]:
+        """A table for each of `played`, with one of `vacas`' hands; returns each match
+        with its result, the vaca's."""
         table_rules = RULES.to_json() | {"players": 4}
+        made: list[tuple[Match, Result]] = []
         tables: list[Table] = []
         for m in played:
             assert m.first is not None and m.second is not None
@@ -190,30 +193,26 @@ class Command(BaseCommand):
                          for n, record in enumerate(vacas[which]["hands"], 1))
             checkpoints.extend(vaca_rows(table, 0, stored[which]))
             m.table = table
-            results.store_figures(m, replay_result(vacas[which]["replayed"], RULES),
-                                  Match.Source.TABLE, now)
+            made.append((m, replay_result(vacas[which]["replayed"], RULES)))
             if len(hands) > 20000:
                 Hand.objects.bulk_create(hands, batch_size=2000)
                 VacaCheckpoint.objects.bulk_create(checkpoints, batch_size=1000)
                 hands, checkpoints = [], []
         Hand.objects.bulk_create(hands, batch_size=2000)
         VacaCheckpoint.objects.bulk_create(checkpoints, batch_size=1000)
+        return made
 
 
-def entered_result(rng: random.Random, m: Match, now: Any) -> None:
-    """A result entered by hand (now and then a no-show), set on the match, not saved."""
+def entered_result(rng: random.Random) -> Result:
+    """A result entered by hand (now and then a no-show)."""
     roll = rng.random()
     if roll < 0.02:
         no_show = (True, False) if roll < 0.01 else (False, True)
         if roll < 0.002:
             no_show = (True, True)
-        results.store_figures(m, competitions.forfeit_figures(no_show, RULES),
-                              Match.Source.NO_SHOW, now)
-        return
+        return forfeit_result(no_show, RULES)
     loser = rng.randint(0, 2)
     tantos_loser = 40 * loser + rng.randint(0, 39) * (3 - loser)
     if rng.random() < 0.5:
-        result = Result((3, loser), (120 + rng.randint(0, 39) * loser, tantos_loser))
-    else:
-        result = Result((loser, 3), (tantos_loser, 120 + rng.randint(0, 39) * loser))
-    results.store_figures(m, result, Match.Source.MANUAL, now)
+        return Result((3, loser), (120 + rng.randint(0, 39) * loser, tantos_loser))
+    return Result((loser, 3), (tantos_loser, 120 + rng.randint(0, 39) * loser))

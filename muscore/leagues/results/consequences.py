@@ -1,5 +1,5 @@
-"""What depends on a match's result: the question its one owner (`results`) asks before a
-table, a pair's link or anybody else changes it.
+"""What depends on a match's result: the question its one owner (`muscore.leagues.results`)
+asks before a table, a pair's link or anybody else changes it.
 
 A result is final for its table as soon as anything was drawn or played from it. The
 league answers for its own kinds (a ceros round published after it, a knockout match of a
@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from muscore.leagues.competitions import KNOCKOUT_ORDER
-from muscore.leagues.models import Competition, Match, Round
+from muscore.leagues.models import KNOCKOUT_ORDER, Competition, Match, Round
 from muscore.tables.models import Hand
 
 Answer = Callable[[Match], list[str]]
@@ -40,19 +39,19 @@ def started(matches: QuerySet[Match]) -> QuerySet[Match]:
     """The matches of `matches` that are being played or were: a result stored, or a hand
     entered at their table."""
     hands = Hand.objects.filter(table_id=OuterRef("table_id"))
-    return matches.filter(Q(source__gt="") | Exists(hands))
+    return matches.filter(Q(result__isnull=False) | Exists(hands))
 
 
 def dependents(match: Match) -> list[str]:
     """The names of everything drawn or played from `match`'s result (none without one)."""
-    if not match.source:
+    if not match.played:
         return []
     return _league_own(match) + registered(match)
 
 
 def registered(match: Match) -> list[str]:
     """What the registered answers (the apps built on the league) say depends on `match`."""
-    if not match.source:
+    if not match.played:
         return []
     found: list[str] = []
     for answer in _ANSWERS.values():
