@@ -436,7 +436,8 @@ def _check_one_table(match: Match, names: Sequence[str]) -> None:
                     raise CompetitionError(
                         _("%(name)s ya se sienta en %(competition)s en esta jornada: una "
                           "persona, una mesa por jornada.")
-                        % {"name": name, "competition": other.competition.title})
+                        % {"name": name,
+                           "competition": consequences.full_title(other.competition)})
                 raise CompetitionError(
                     _("%(name)s ya se sienta en la partida %(n)s de esta jornada: una persona, "
                       "una mesa por jornada.") % {"name": name, "n": other.number})
