@@ -10,11 +10,13 @@ class ChampionshipsConfig(AppConfig):
         # A league result moves the championship on (the knockout's next games, a heat's
         # order) in the result's own write: the league does not import us.
         from muscore.championships.results import on_result
+        from muscore.clubs.permissions import Actor
+        from muscore.leagues.models import Competition
         from muscore.leagues.signals import result_changed
 
-        def listener(sender: object, competition: object, by: object = None,
+        def listener(sender: object, competition: Competition, by: Actor | None = None,
                      **kwargs: object) -> None:
-            on_result(competition, by)  # type: ignore[arg-type]
+            on_result(competition, by)
 
         result_changed.connect(listener, weak=False, dispatch_uid="championships-result")
 

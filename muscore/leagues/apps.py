@@ -11,10 +11,12 @@ class LeaguesConfig(AppConfig):
     def ready(self) -> None:
         # A league match takes its result from its table: listen without tables importing us.
         from muscore.leagues.results import on_table_changed
+        from muscore.tables.models import Table
         from muscore.tables.signals import table_changed
+        from muscore.tables.state import TableState
 
-        def listener(sender: object, table: object, state: object, **kwargs: object) -> None:
-            on_table_changed(table, state)  # type: ignore[arg-type]
+        def listener(sender: object, table: Table, state: TableState, **kwargs: object) -> None:
+            on_table_changed(table, state)
 
         table_changed.connect(listener, weak=False, dispatch_uid="leagues-table-result")
 
@@ -22,8 +24,8 @@ class LeaguesConfig(AppConfig):
         from muscore.leagues.results import check_table_write
         from muscore.tables.signals import table_changing
 
-        def guard(sender: object, table: object, vaca: int, **kwargs: object) -> None:
-            check_table_write(table, vaca)  # type: ignore[arg-type]
+        def guard(sender: object, table: Table, vaca: int, **kwargs: object) -> None:
+            check_table_write(table, vaca)
 
         table_changing.connect(guard, weak=False, dispatch_uid="leagues-table-settled")
 

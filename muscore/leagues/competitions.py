@@ -380,7 +380,9 @@ def set_players(match: Match, *, by: Actor, side: int, players: Sequence[str] | 
                 _("Por cada pareja se sientan %(n)s jugadores.") % {"n": rules.players // 2})
         if len({person_key(n) for n in names}) != len(names):
             raise CompetitionError(_("Un jugador no puede sentarse dos veces."))
-        own = pair_players(match.first if side == 0 else match.second)  # type: ignore[arg-type]
+        mine = match.first if side == 0 else match.second
+        assert mine is not None  # writable_match: both pairs are known
+        own = pair_players(mine)
         if names == own:
             names = None
     other = match_players(match)[1 - side]

@@ -97,11 +97,11 @@ def match_page(
     context = {**base_context(request, competition, "rounds"), "m": pages.match_row(match)}
     context["source"] = pages.source_text(match)
     context["round_title"] = pages.round_title(match.round)
-    known = match.first is not None and match.second is not None
-    if known:
+    pairs = (match.first, match.second)
+    if pairs[0] is not None and pairs[1] is not None:
         first, second = competitions.match_players(match)
         context["players"] = (first, second)
-        context["own"] = (match.first.pair.player_names(), match.second.pair.player_names())  # type: ignore[union-attr]
+        context["own"] = (pairs[0].pair.player_names(), pairs[1].pair.player_names())
     if match.table is not None:
         table = match.table
         context["table_links"] = {
@@ -114,7 +114,7 @@ def match_page(
             context["table_links"]["edit"] = edit
             context["edit_url"] = edit_url
             context["edit_qr"] = share.qr_svg(edit_url, _("Enlace para anotar"))
-    if context["organiser"] and known:
+    if context["organiser"] and pairs[0] is not None and pairs[1] is not None:
         juegos = changes.competition_rules(competition).juegos
         forms = forms or {}
         # A correction starts from the result it corrects (a typo is one field to change).
@@ -126,8 +126,7 @@ def match_page(
         context["result_form"] = forms.get("result") or ResultForm(juegos=juegos,
                                                                    initial=current)
         context["no_show_form"] = forms.get("no_show") or NoShowForm(
-            first=match.first.pair.name,  # type: ignore[union-attr]
-            second=match.second.pair.name,  # type: ignore[union-attr]
+            first=pairs[0].pair.name, second=pairs[1].pair.name,
         )
         context["substitute_forms"] = forms.get("substitute") or substitute_forms(match)
         context["known_players"] = match.competition.club.players.values_list("name", flat=True)
