@@ -49,7 +49,7 @@ from muscore.leagues import ceros_rounds, changes, competitions, draw_plan, name
 from muscore.leagues.compute.document import read_rules
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.models import Competition, Entry
-from muscore.leagues.results import standings
+from muscore.leagues.results import bracket, standings
 from muscore.leagues.rows import insert_rows
 from muscore.messages import league_message, page_message
 
@@ -421,27 +421,13 @@ def heat_order(competition: Competition) -> list[int]:
     tables = standings.standings(competition)
     if competition.format == Competition.Format.LIGUILLA:
         return [row.pair for row in tables[0].rows]
-    index_of = dict(competition.entries.values_list("pk", "index"))
-    order: list[int] = []
-    slots = {m.slot: m for m in competition.matches.exclude(slot="").with_outcome()}
-    for slot in ("final", "third", "sf1", "sf2", "qf1", "qf2", "qf3", "qf4"):
-        match = slots.get(slot)
-        result = match.outcome if match is not None else None
-        if match is None or result is None or result.winner is None \
-                or match.first_id is None or match.second_id is None:
-            continue
-        sides = [match.first_id, match.second_id]
-        for pk in (sides[result.winner], sides[1 - result.winner]):
-            if index_of[pk] not in order:
-                order.append(index_of[pk])
+    order = bracket.placed(competition)
     by_place: list[tuple[int, int, int]] = []
     for group in tables:
         for place, row in enumerate(group.rows):
             by_place.append((place, group.group.order if group.group else 0, row.pair))
-    for _place, _group, index in sorted(by_place):
-        if index not in order:
-            order.append(index)
-    return order
+    # Each pair stands in one group: the groups' order adds each one not placed yet once.
+    return order + [index for _place, _group, index in sorted(by_place) if index not in order]
 
 
 @dataclass

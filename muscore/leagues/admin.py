@@ -45,6 +45,7 @@ from muscore.leagues.models import (
     ResultRow,
     Round,
     SideKey,
+    Tie,
     WorkClaim,
     WorkerBeat,
 )
@@ -104,10 +105,18 @@ class RoundAdmin(WrittenByTheApp, admin.ModelAdmin[Round]):
     raw_id_fields = ["competition", "group", "bye"]
 
 
+@admin.register(Tie)
+class TieAdmin(WrittenByTheApp, admin.ModelAdmin[Tie]):
+    """A knockout's tie: its place in the bracket, its pairs; its games are matches."""
+
+    list_display = ["competition", "round", "order", "first", "second", "best_of"]
+    raw_id_fields = ["competition", "first", "second"]
+
+
 @admin.register(Match)
 class MatchAdmin(WrittenByTheApp, admin.ModelAdmin[Match]):
-    list_display = ["competition", "number", "slot", "first", "second", "outcome"]
-    raw_id_fields = ["competition", "round", "first", "second", "table", "result"]
+    list_display = ["competition", "number", "tie", "first", "second", "outcome"]
+    raw_id_fields = ["competition", "round", "tie", "first", "second", "table", "result"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
         return super().get_queryset(request).select_related("result")

@@ -161,7 +161,8 @@ def cup_champion(competition: Competition) -> str:
     """The winner of a groups + knockout competition's final, "" before it (one query)."""
     if competition.format != Competition.Format.GROUPS:
         return ""
-    final = (competition.matches.filter(slot="final").decided().with_outcome()
+    final = (competition.matches.filter(tie__round=3 if competition.group_count == 4 else 2,
+                                        tie__order=0).decided().with_outcome()
              .select_related("first__pair", "second__pair").first())
     result = final.outcome if final is not None else None
     if final is None or result is None or result.winner is None:
@@ -186,8 +187,8 @@ def night_matches(competition: Competition, date: dt.date) -> list[Match]:
     `date_night` draws them: read once, they serve the card in every language."""
     # Through the competition's own manager: every row shares the one competition (and
     # club) instead of building its own, and the matches' document text is not read.
-    matches = list(competition.matches.played().with_outcome().filter(result_at__date=date)
-                   .defer("doc").order_by("number"))
+    matches = list(competition.matches.played().with_outcome().select_related("tie")
+                   .filter(result_at__date=date).defer("doc").order_by("number"))
     # Their rounds and entries (with their pairs) read once and shared, as select_related
     # would load them: joined, a 39,800-match night built six more rows per match.
     rounds = Round.objects.filter(competition=competition).select_related("group").in_bulk()

@@ -82,7 +82,7 @@ class ClaimForbidden(ClaimError):
 
 def keys_for(matches: Iterable[Match]) -> dict[int, dict[int, str]]:
     """{match pk: {side: key}} for the matches whose two pairs are known, made the first
-    time they are asked for (and made again for a knockout slot whose pairs changed)."""
+    time they are asked for (and made again for a knockout's game whose pairs changed)."""
     wanted = {
         m.pk: (m.first_id, m.second_id)
         for m in matches

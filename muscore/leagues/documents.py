@@ -23,6 +23,8 @@ from muscore.leagues.models import (
     Round,
     document_text,
 )
+from muscore.leagues.models.knockout import name as tie_name
+from muscore.leagues.models.knockout import rounds_of
 from muscore.leagues.results.standings import standings
 from muscore.tables import services as tables
 from muscore.tables.models import Hand, Table, VacaCheckpoint
@@ -228,10 +230,13 @@ def matches_csv(competition: Competition, *, sep: str = ",") -> str:
     names = dict(competition.entries.values_list("pk", "pair__name"))
     rows = (Match.objects.filter(competition=competition).order_by("number").outcomes(
         "number", "round__number", "round__stage", "round__group__name", "first_id",
-        "second_id", "players_first", "players_second", "table_id", "result_at", "slot"))
+        "second_id", "players_first", "players_second", "table_id", "result_at", "tie__round",
+        "tie__order"))
+    rounds = rounds_of(competition)
     lines = []
-    for (number, round_, stage, group, first, second, pf, ps, table, at, slot,
-         result) in rows:
+    for (number, round_, stage, group, first, second, pf, ps, table, at, tie_round,
+         tie_order, result) in rows:
+        slot = tie_name(tie_round, tie_order, rounds) if tie_round is not None else ""
         nf, ns = result.no_show if result is not None else (False, False)
         no_show = "both" if nf and ns else "first" if nf else "second" if ns else ""
         juegos = result.juegos if result is not None else ("", "")

@@ -10,24 +10,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from muscore.leagues.compute.fixtures import fixtures
-from muscore.leagues.models import Competition, Entry, Group, Match, Round, document_text
+from muscore.leagues.models import Competition, Entry, Group, Match, Round, Tie, document_text
+from muscore.leagues.models.knockout import name as bracket_name
 from muscore.leagues.rows import insert_returning, insert_rows, prepared_rows
 
 GROUP_NAMES = "ABCD"
+# A knockout tie's place in its bracket: (round from 1, its place in the round).
+Place = tuple[int, int]
 
 
 @dataclass(frozen=True)
 class DrawPlan:
     """A draw's fixtures, worked out from the competition's entries before they are
     written: the groups' members (entry ids), the rounds (number, group's place, the
-    entry that rests, stage) and the matches in their order (round's place, slot, the
-    entries' ids, the match's document text)."""
+    entry that rests, stage) and the matches in their order (round's place, the knockout
+    tie's place in its bracket, (round, place), or None, the entries' ids, the match's
+    document text)."""
 
     basis: tuple[Any, ...]
     drawn: list[int]
     members: list[list[int]]
     rounds: list[tuple[int, int | None, int | None, str]]
-    matches: list[tuple[int, str, int | None, int | None, str]]
+    matches: list[tuple[int, Place | None, int | None, int | None, str]]
 
 
 def basis(competition: Competition, entries: Sequence[Entry]) -> tuple[Any, ...]:
@@ -41,8 +45,8 @@ def plan(competition: Competition, draw: list[int], entries: Sequence[Entry]) ->
     competition's `entries` (a liguilla or groups and their knockout)."""
     by_index = {e.index: e for e in entries}
     rounds: list[tuple[int, int | None, int | None, str]] = []
-    planned: list[tuple[int, int, int, Entry | None, Entry | None, str]] = []
-    # (round's place in `rounds`, sort key group, order, first, second, slot)
+    planned: list[tuple[int, int, int, Entry | None, Entry | None, Place | None]] = []
+    # (round's place in `rounds`, sort key group, order, first, second, tie's place)
     members: list[list[Entry]] = []
     if competition.format == Competition.Format.LIGUILLA:
         for number, fixture in enumerate(fixtures(len(draw), competition.legs), 1):
@@ -50,7 +54,7 @@ def plan(competition: Competition, draw: list[int], entries: Sequence[Entry]) ->
             rounds.append((number, None, bye, "league"))
             for order_, (a, b) in enumerate(fixture.matches):
                 planned.append((len(rounds) - 1, 0, order_, by_index[draw[a]],
-                                by_index[draw[b]], ""))
+                                by_index[draw[b]], None))
     else:
         members = [[] for _ in range(competition.group_count)]
         for place, index in enumerate(draw):
@@ -60,23 +64,27 @@ def plan(competition: Competition, draw: list[int], entries: Sequence[Entry]) ->
                 bye = group[fixture.bye[0]].pk if fixture.bye else None
                 rounds.append((number, g, bye, "league"))
                 for order_, (a, b) in enumerate(fixture.matches):
-                    planned.append((len(rounds) - 1, g, order_, group[a], group[b], ""))
+                    planned.append((len(rounds) - 1, g, order_, group[a], group[b], None))
         last = max(number for number, *_rest in rounds)
         stages = (["quarterfinal"] if len(members) == 4 else []) + ["semifinal", "final"]
-        for offset, stage in enumerate(stages, 1):
-            rounds.append((last + offset, None, None, stage))
-            slots = {"quarterfinal": ["qf1", "qf2", "qf3", "qf4"], "semifinal": ["sf1", "sf2"],
-                     "final": ["final", "third"]}[stage]
-            for order_, slot in enumerate(slots):
-                planned.append((len(rounds) - 1, 0, order_, None, None, slot))
+        for number, stage in enumerate(stages, 1):
+            rounds.append((last + number, None, None, stage))
+            # The ties of the round, each with its one game, in the order they are named
+            # (qf1..qf4, sf1, sf2, final, third), as the pages and the document list them.
+            ties = [(number, order) for order in range(2 ** (len(stages) - number))]
+            if number == len(stages):
+                ties.append((number, 1))  # the match for third place
+            ties.sort(key=lambda t: bracket_name(t[0], t[1], len(stages)))
+            for order_, tie in enumerate(ties):
+                planned.append((len(rounds) - 1, 0, order_, None, None, tie))
     planned.sort(key=lambda p: (rounds[p[0]][0], p[1], p[2]))
     return DrawPlan(
         basis=basis(competition, entries), drawn=draw,
         members=[[e.pk for e in group] for group in members], rounds=rounds,
-        matches=[(r, slot, first.pk if first else None, second.pk if second else None,
+        matches=[(r, place, first.pk if first else None, second.pk if second else None,
                   document_text(rounds[r][0], first.index, second.index, None, None, None)
                   if first and second else "")
-                 for r, _g, _o, first, second, slot in planned])
+                 for r, _g, _o, first, second, place in planned])
 
 
 def write(competition: Competition, plan: DrawPlan) -> None:
@@ -97,16 +105,21 @@ def write_many(plans: Sequence[tuple[Competition, DrawPlan]]) -> None:
                            group=groups[g] if g is not None else None)
                      for number, g, bye, stage in plan.rounds])
     Round.objects.bulk_create([r for rounds in made for r in rounds])
+    made_ties = Tie.objects.bulk_create(
+        [Tie(competition=competition, round=place[0], order=place[1])
+         for competition, plan in plans for _r, place, *_rest in plan.matches if place])
+    ties = {(tie.competition_id, (tie.round, tie.order)): tie.pk for tie in made_ties}
     # Plain rows, not Match instances through bulk_create: a 200-pair liguilla's 19,900
     # matches took 1.5 s that way, holding the write lock (issue 21: requests bounded).
     insert_rows(Match, MATCH_FIELDS, [
-        (competition.pk, rounds[r].pk, n, slot, first, second, doc)
+        (competition.pk, rounds[r].pk, n, ties[(competition.pk, place)] if place else None,
+         1 if place else None, first, second, doc)
         for (competition, plan), rounds in zip(plans, made, strict=True)
-        for n, (r, slot, first, second, doc) in enumerate(plan.matches, 1)])
+        for n, (r, place, first, second, doc) in enumerate(plan.matches, 1)])
 
 
 # A new match's columns (the others are null until it is played).
-MATCH_FIELDS = ("competition", "round", "number", "slot", "first", "second", "doc")
+MATCH_FIELDS = ("competition", "round", "number", "tie", "game", "first", "second", "doc")
 
 
 @dataclass
@@ -121,8 +134,8 @@ class Liguillas:
     competition_rows: list[tuple[Any, ...]]
     entry_rows: list[tuple[Any, ...]]
     round_rows: list[tuple[Any, ...]]
-    # (competition's place, round's place, number, slot, first's place, second's, doc)
-    matches: list[tuple[int, int, int, str, int | None, int | None, str]]
+    # (competition's place, round's place, number, first's place, second's, doc)
+    matches: list[tuple[int, int, int, int | None, int | None, str]]
 
 
 def _fields(model: type[Any]) -> list[str]:
@@ -138,7 +151,7 @@ def liguillas(made: Sequence[Competition], pairs: Sequence[Sequence[Any]]) -> Li
     given (their fixtures as `plan` makes them)."""
     entries: list[Entry] = []
     rounds: list[Round] = []
-    matches: list[tuple[int, int, int, str, int | None, int | None, str]] = []
+    matches: list[tuple[int, int, int, int | None, int | None, str]] = []
     for place, (competition, drawn) in enumerate(zip(made, pairs, strict=True)):
         # Each entry's pk is its place in `entries` until the transaction gives its id.
         own = [Entry(pk=len(entries) + i, competition_id=place, pair=pair, index=i)
@@ -148,8 +161,8 @@ def liguillas(made: Sequence[Competition], pairs: Sequence[Sequence[Any]]) -> Li
         first_round = len(rounds)
         rounds.extend(Round(competition_id=place, number=number, stage=stage, bye_id=bye)
                       for number, _g, bye, stage in planned.rounds)
-        matches.extend((place, first_round + r, n, slot, first, second, doc)
-                       for n, (r, slot, first, second, doc) in enumerate(planned.matches, 1))
+        matches.extend((place, first_round + r, n, first, second, doc)
+                       for n, (r, _tie, first, second, doc) in enumerate(planned.matches, 1))
     for entry in entries:
         entry.pk = None
     return Liguillas(list(made), prepared_rows(made, COMPETITION_FIELDS),
@@ -173,9 +186,9 @@ def write_liguillas(planned: Liguillas) -> list[Competition]:
     rounds = insert_returning(Round, ROUND_FIELDS, _relinked(
         planned.round_rows, ROUND_FIELDS, {"competition": made, "bye": entries}))
     insert_rows(Match, MATCH_FIELDS, [
-        (made[c], rounds[r], n, slot, entries[first] if first is not None else None,
+        (made[c], rounds[r], n, None, None, entries[first] if first is not None else None,
          entries[second] if second is not None else None, doc)
-        for c, r, n, slot, first, second, doc in planned.matches])
+        for c, r, n, first, second, doc in planned.matches])
     for competition, pk in zip(planned.competitions, made, strict=True):
         competition.pk = pk
         competition._state.adding = False

@@ -55,7 +55,7 @@ from muscore.leagues.models import (
     Match,
     Round,
 )
-from muscore.leagues.results import after_change, check_result, fill_knockout, write
+from muscore.leagues.results import after_change, bracket, check_result, write
 from muscore.messages import page_message
 from muscore.rules import Rules
 from muscore.tables import services as tables
@@ -327,7 +327,7 @@ def _groups_frame(club: Club, league: League, pairs: list[Pair], by: Actor,
         retired_ok=True, rated=rated, into=into,
     )
     competition.refresh_from_db()  # record_draw wrote the draw through its own row
-    planned = competition.matches.filter(slot="").count()
+    planned = competition.matches.filter(tie__isnull=True).count()
     if len(league.matches) < planned:
         raise _refuse_order(groups, len(league.matches) + 1)
     return competition
@@ -356,7 +356,7 @@ def import_matches(competition: Competition, league: League, by: Actor, start: i
     n = start
     if competition.format == Competition.Format.GROUPS:
         while n < stop:
-            planned = list(competition.matches.filter(slot="").select_related(
+            planned = list(competition.matches.filter(tie__isnull=True).select_related(
                 "round", "first", "second").order_by("number")[n:min(stop, n + PLANNED_WINDOW)])
             if not planned:
                 break
@@ -405,7 +405,7 @@ def written_in_batches(competition: Competition, league: League) -> int:
     """How many of the document's matches `import_matches` writes (the rest, a groups
     competition's knockout, `import_rest`)."""
     if competition.format == Competition.Format.GROUPS:
-        return competition.matches.filter(slot="").count()
+        return competition.matches.filter(tie__isnull=True).count()
     return len(league.matches)
 
 
@@ -413,20 +413,20 @@ def import_rest(competition: Competition, league: League, by: Actor) -> None:
     """After the batches: a groups competition's knockout, each match between the pairs
     the results before it send there; then what follows every change (`after_change`)."""
     if competition.format == Competition.Format.GROUPS:
-        fill_knockout(competition)
-        start = competition.matches.filter(slot="").count()
+        bracket.fill(competition)
+        start = competition.matches.filter(tie__isnull=True).count()
         done: set[int] = set()
         for n, doc_match in enumerate(league.matches[start:], start + 1):
             # The knockout's next match whose pairs are known, as the export lists them.
             knockout = (Match.objects.filter(competition=competition, first__isnull=False,
-                                             second__isnull=False).exclude(slot="")
+                                             second__isnull=False, tie__isnull=False)
                         .exclude(pk__in=done).select_related("round", "first", "second")
                         .order_by("number").first())
             if knockout is None or not _same(knockout, doc_match):
                 raise _refuse_order(competition.groups.count(), n)
             done.add(knockout.pk)
             _import_result(knockout, doc_match, league, by)
-            fill_knockout(competition)
+            bracket.fill(competition)
     after_change(competition)
 
 

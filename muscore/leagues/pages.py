@@ -31,6 +31,7 @@ from muscore.leagues.models import (
     Round,
     unplayed_q,
 )
+from muscore.leagues.models.knockout import name as bracket_name
 from muscore.leagues.results.standings import standings, standings_until
 from muscore.tables.models import Hand, VacaCheckpoint
 
@@ -49,7 +50,7 @@ SLOT_NAMES = {
     "final": gettext_lazy("Final"),
     "third": gettext_lazy("Tercer puesto"),
 }
-# Where each knockout slot's pairs come from, before they are known.
+# Where each of a cup's ties' pairs come from, before they are known.
 SLOT_FEEDS: dict[str, dict[int, tuple[str | Promise, str | Promise]]] = {
     "sf1": {2: ("1A", "2B"), 4: (gettext_lazy("Ganador C1"), gettext_lazy("Ganador C3"))},
     "sf2": {2: ("1B", "2A"), 4: (gettext_lazy("Ganador C2"), gettext_lazy("Ganador C4"))},
@@ -221,7 +222,8 @@ def matches_of(competition: Competition) -> QuerySet[Match]:
     """The matches with what every page shows of them, in two or three queries."""
     return (
         Match.objects.filter(competition=competition).with_outcome()
-        .select_related("competition__club", "round", "round__group", "first__pair", "second__pair")
+        .select_related("competition__club", "round", "round__group", "first__pair", "second__pair",
+                        "tie")
         .order_by("number")
     )
 
@@ -303,10 +305,19 @@ def source_text(match: Match) -> str:
     return texts.get(result.source, "") if result is not None else ""
 
 
+def tie_name(competition: Competition, number: int | None, order: int | None) -> str:
+    """A cup's tie named as ever ("qf1".."final", "third"; "" for no tie)."""
+    if number is None or order is None:
+        return ""
+    return bracket_name(number, order, 3 if competition.group_count == 4 else 2)
+
+
 def match_row(match: Match, *, url: bool = True) -> dict[str, Any]:
     """A match as the pages list it; `url=False` leaves out its link (a card has none, and
     reverse() is the costliest part of a row)."""
-    feeds = SLOT_FEEDS.get(match.slot, {})
+    tie = match.tie
+    slot = tie_name(match.competition, tie.round, tie.order) if tie is not None else ""
+    feeds = SLOT_FEEDS.get(slot, {})
     feed = feeds.get(match.competition.group_count) or feeds.get(0) or ("", "")
     return {
         "match": match,
@@ -317,7 +328,7 @@ def match_row(match: Match, *, url: bool = True) -> dict[str, Any]:
         "second": pair_name(match.second, str(feed[1])),
         "known": match.first_id is not None and match.second_id is not None,
         "result": result_text(match),
-        "slot": str(SLOT_NAMES.get(match.slot, "")),
+        "slot": str(SLOT_NAMES.get(slot, "")),
     }
 
 
@@ -338,14 +349,15 @@ def pair_rows(competition: Competition, entry: Entry) -> list[dict[str, Any]]:
     against = _("contra %(pair)s")
     words = {True: _("ganada"), False: _("perdida")}
     rows = []
-    for number, slot, first_id, first_name, second_name, table_id, outcome in (
+    for (number, tie_round, tie_order, first_id, first_name, second_name, table_id,
+         outcome) in (
         Match.objects.filter(Q(first=entry) | Q(second=entry), competition=competition)
         .order_by("number")
-        .outcomes("number", "slot", "first_id", "first__pair__name", "second__pair__name",
-                  "table_id")
+        .outcomes("number", "tie__round", "tie__order", "first_id", "first__pair__name",
+                  "second__pair__name", "table_id")
     ):
         side = 0 if first_id == entry.pk else 1
-        feeds = SLOT_FEEDS.get(slot, {})
+        feeds = SLOT_FEEDS.get(tie_name(competition, tie_round, tie_order), {})
         feed = feeds.get(competition.group_count) or feeds.get(0) or ("", "")
         other = (second_name or str(feed[1])) if side == 0 else (first_name or str(feed[0]))
         if outcome is None:
@@ -492,10 +504,10 @@ def bracket(competition: Competition) -> list[dict[str, Any]]:
     """The knockout as columns (quarterfinals, semifinals, final and third place)."""
     if competition.format != Competition.Format.GROUPS:
         return []  # only groups + knockout has one (no query: a liguilla's page reads it)
-    matches = list(matches_of(competition).exclude(slot=""))
+    matches = list(matches_of(competition).filter(tie__isnull=False))
     columns = []
     for stage in ("quarterfinal", "semifinal", "final"):
-        column = [match_row(m) for m in matches if m.slot and m.round.stage == stage]
+        column = [match_row(m) for m in matches if m.round.stage == stage]
         if column:
             columns.append({"title": STAGE_NAMES[stage], "matches": column})
     return columns

@@ -29,7 +29,7 @@ from muscore.tables import services as tables
 from muscore.tables.models import Table
 from tests.championships.factory import small_championship
 from tests.leagues.factory import club_with_pairs
-from tests.leagues.helpers import ORDAGO_A, ORDAGO_B, PLAIN
+from tests.leagues.helpers import ORDAGO_A, ORDAGO_B, PLAIN, game
 
 pytestmark = pytest.mark.django_db
 
@@ -115,8 +115,8 @@ def tie_deciding_game_played() -> Case:
     state = knockout.bracket(phase)
     assert state is not None
     tie = next(t for t in state.rounds[0] if not t.bye)
-    for game in tie.games:
-        play_on_tables(game.competition, boss)
+    for played in tie.games:
+        play_on_tables(played.competition, boss)
     state = knockout.bracket(phase)
     assert state is not None
     tie = state.rounds[0][tie.order]
@@ -174,13 +174,13 @@ def league_knockout_started() -> Case:
     competition = competitions.create_competition(
         club, by=user, name="Copa", pairs=pairs, format="groups", groups=2,
         draw=list(range(8)))
-    for match in competition.matches.filter(slot="").select_related("competition"):
+    for match in competition.matches.filter(tie__isnull=True).select_related("competition"):
         results.record_result(match, by=user, juegos=[3, 1])
-    sf1 = competition.matches.select_related("competition").get(slot="sf1")
+    sf1 = game(competition, "sf1")
     table = on_table(sf1, user)
     for slot in ("sf2",):
-        results.record_result(competition.matches.get(slot=slot), by=user, juegos=[3, 0])
-    final = competition.matches.select_related("competition").get(slot="final")
+        results.record_result(game(competition, slot), by=user, juegos=[3, 0])
+    final = game(competition, "final")
     tables.add_hand(competitions.open_table(final, by=user), PLAIN, via="edit_link")
     return Case(sf1, table, user, [f"Copa · partida {final.number}"])
 

@@ -19,6 +19,7 @@ from tests.championships.factory import (
     small_championship,
 )
 from tests.clubs.factory import make_club, make_user
+from tests.leagues.helpers import game
 
 pytestmark = pytest.mark.django_db
 
@@ -204,7 +205,7 @@ def test_a_ceros_heat_and_a_groups_heat_give_their_order() -> None:
     assert heat.status == Competition.Status.FINISHED
     order = services.heat_order(heat)
     assert sorted(order) == list(range(8))
-    final = heat.matches.get(slot="final")
+    final = game(heat, "final")
     assert order[0] == (final.first if final.outcome.winner == 0 else final.second).index
 
 

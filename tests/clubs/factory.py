@@ -80,7 +80,7 @@ def make_league(
         groups=groups,
         draw=list(range(pairs)),
     )
-    todo = Match.objects.filter(competition=competition, slot="").order_by("number")
+    todo = Match.objects.filter(competition=competition, tie__isnull=True).order_by("number")
     for n, match in enumerate(todo[:results] if results is not None else todo):
         if n == 2:
             league_results.record_no_show(match, by=organiser, who=1)

@@ -33,3 +33,29 @@ def won(first: int, second: int, a: int, b: int, *tantos: int) -> dict[str, Any]
     if tantos:
         match["tantos"] = list(tantos)
     return match
+
+
+def slot_of(match: Any) -> str:
+    """A cup's knockout game named as its tie is ("qf1".."final", "third"; "" for a group
+    match)."""
+    from muscore.leagues.models.knockout import name, rounds_of
+
+    tie = match.tie
+    return name(tie.round, tie.order, rounds_of(match.competition)) if tie is not None else ""
+
+
+def game(competition: Any, slot: str) -> Any:
+    """The one game of a cup's tie named `slot` ("qf1".."final", "third")."""
+    from muscore.leagues.models.knockout import name, places, rounds_of
+
+    rounds = rounds_of(competition)
+    number, order = next(p for p in places(rounds) if name(*p, rounds) == slot)
+    return (competition.matches.select_related("competition", "first__pair", "second__pair",
+                                               "tie")
+            .get(tie__round=number, tie__order=order))
+
+
+def games(competition: Any) -> dict[str, Any]:
+    """A cup's knockout games by their ties' names."""
+    return {slot_of(m): m for m in competition.matches.filter(tie__isnull=False)
+            .select_related("competition", "first__pair", "second__pair", "tie")}

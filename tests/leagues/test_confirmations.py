@@ -23,6 +23,7 @@ from muscore.leagues.models import (
 )
 from muscore.leagues.results import standings as results_standings
 from tests.clubs.factory import make_user
+from tests.leagues.helpers import game
 
 from .factory import liguilla
 
@@ -224,8 +225,8 @@ def test_withdrawing_and_the_link_after_the_result() -> None:
 
 def test_a_knockout_claim_needs_a_winner_and_a_changed_pair_loses_its_link() -> None:
     competition, user = liguilla(4, format="groups", groups=2)
-    group_matches = list(competition.matches.filter(slot="").order_by("number"))
-    semifinal = competition.matches.get(slot="sf1")
+    group_matches = list(competition.matches.filter(tie__isnull=True).order_by("number"))
+    semifinal = game(competition, "sf1")
     assert confirmations.keys_for([semifinal]) == {}
     with pytest.raises(confirmations.ClaimError):
         confirmations.claim(semifinal, side=0, juegos=[3, 0], now=T0)

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def fixtures_of(competition: Competition) -> list[tuple[Any, ...]]:
     return list(Match.objects.filter(competition=competition).order_by("number").values_list(
         "number", "round__number", "round__stage", "round__group__name", "first__index",
-        "second__index", "slot", "doc"))
+        "second__index", "tie__round", "tie__order", "game", "doc"))
 
 
 @pytest.mark.parametrize(("format", "count"), [("liguilla", 5), ("groups", 8)])

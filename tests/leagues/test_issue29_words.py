@@ -13,6 +13,7 @@ from muscore.leagues.forms import CompetitionForm
 from muscore.leagues.models import Match
 from muscore.tables.models import Table
 from tests.clubs.factory import make_club, make_league, make_pair
+from tests.leagues.helpers import game
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def test_the_cups_card_names_its_champion() -> None:
     number = cup.matches.order_by("-round__number").first().round.number
     assert "Campeones" not in card.card_text(card.round_night(cup, 1), "https://x/")
     play_cup(cup, organiser)
-    final = cup.matches.get(slot="final")
+    final = game(cup, "final")
     winner = (final.first, final.second)[final.outcome.winner].pair.name
     night = card.round_night(cup, final.round.number if final.round else number)
     assert night is not None and night.champion == winner

@@ -12,6 +12,7 @@ from django.utils import translation
 from muscore.leagues import card, pages, results
 from muscore.leagues.models import Match, from_q
 from tests.clubs.factory import make_club, make_league
+from tests.leagues.helpers import game, slot_of
 from tests.leagues.test_services import played_groups
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,7 @@ def play_cup(competition: object, by: object, *, until: str = "") -> None:
         match = (Match.objects.filter(competition=competition, first__isnull=False,
                                       second__isnull=False)
                  .unplayed().order_by("number").first())
-        if match is None or (until and match.slot == until):
+        if match is None or (until and slot_of(match) == until):
             return
         results.record_result(match, by=by, juegos=[3, 1])
 
@@ -39,7 +40,7 @@ def test_the_cups_page_names_its_champion_once_the_final_is_decided() -> None:
     assert page.status_code == 200
     assert "Campeones" not in page.text and "data-champion" not in page.text
     play_cup(cup, organiser)
-    final = cup.matches.select_related("first__pair", "second__pair").get(slot="final")
+    final = game(cup, "final")
     assert final.outcome is not None and final.outcome.winner is not None
     winner = (final.first, final.second)[final.outcome.winner].pair.name
     page = Client().get(url)
@@ -70,13 +71,13 @@ def test_the_nights_card_says_a_no_show_once() -> None:
 
 def test_a_knockout_conflict_says_one_match_or_several() -> None:
     competition, user = played_groups(2, [3, 1, 0, 2, 7, 5, 6, 4])  # its third place played
-    sf1 = competition.matches.select_related("competition").get(slot="sf1")
+    sf1 = game(competition, "sf1")
     with pytest.raises(results.KnockoutConflict) as refused:  # the third place alone
         results.record_result(sf1, by=user, juegos=[2, 3], reason="acta")
     assert len(refused.value.numbers) == 1
     assert "quién juega la partida " in refused.value.page_message()
     assert "esa partida se borra" in refused.value.page_message()
-    final = competition.matches.select_related("competition").get(slot="final")
+    final = game(competition, "final")
     results.record_result(final, by=user, juegos=[3, 1], reason="acta")
     said = {"es": "quién juega las partidas %s, que ya se jugaron",
             "en": "who plays matches %s, which have been played",

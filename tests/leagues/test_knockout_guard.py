@@ -14,6 +14,7 @@ from muscore.leagues import documents, imports, results
 from muscore.leagues.competitions import CompetitionError
 from muscore.leagues.models import Competition, Correction, Match
 from tests.clubs.factory import logged_in, make_club
+from tests.leagues.helpers import game
 
 from .test_services import played_groups
 
@@ -21,7 +22,8 @@ pytestmark = pytest.mark.django_db
 
 
 def slot(competition: Competition, name: str) -> Match:
-    return competition.matches.select_related("competition", "first", "second").get(slot=name)
+    result: Match = game(competition, name)
+    return result
 
 
 def cup() -> tuple[Competition, Any]:
@@ -72,7 +74,7 @@ def test_the_organiser_resets_what_depends_on_it_in_one_step_and_the_export_roun
 
 def test_a_group_result_taken_back_after_the_semifinals_is_refused() -> None:
     competition, user = cup()
-    group_match = competition.matches.filter(slot="").played().first()
+    group_match = competition.matches.filter(tie__isnull=True).played().first()
     assert group_match is not None
     with pytest.raises(CompetitionError):
         results.clear_result(group_match, by=user, reason="un error")

@@ -14,6 +14,7 @@ from muscore.clubs.models import Club
 from muscore.leagues.models import Competition, Correction, Match
 from muscore.tables import services as tables
 from tests.clubs.factory import logged_in, make_club, make_league, make_pair
+from tests.leagues.helpers import game
 from tests.tables.factory import make_record
 
 pytestmark = pytest.mark.django_db
@@ -233,7 +234,7 @@ def test_the_knockout_is_drawn_as_a_bracket_filled_when_the_groups_end() -> None
     html = Client().get(f"/club/{club.slug}/liga/{competition.pk}/").content.decode()
     assert 'class="bracket"' in html
     assert "Semifinales" in html and "Final y tercer puesto" in html
-    semis = competition.matches.filter(slot__in=["sf1", "sf2"])
+    semis = [game(competition, "sf1"), game(competition, "sf2")]
     assert all(m.first_id and m.second_id for m in semis)
     assert "Ganador S1" in html  # the final waits for the semifinals
 

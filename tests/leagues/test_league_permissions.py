@@ -28,7 +28,7 @@ def snapshot() -> list[Any]:
 
 def writes(competition: Competition) -> list[tuple[str, dict[str, Any]]]:
     played = competition.matches.played().order_by("number").first()
-    left = competition.matches.filter(slot="").unplayed().order_by("number").first()
+    left = competition.matches.filter(tie__isnull=True).unplayed().order_by("number").first()
     assert played is not None and left is not None and left.first is not None
     base = f"/club/{competition.club.slug}/liga/{competition.pk}/"
     player = left.first.pair.members.first().player  # type: ignore[union-attr]

@@ -25,7 +25,7 @@ from muscore.leagues.models import Competition, Match
 from muscore.tables import services as tables
 from tests.clubs.factory import make_club, make_pair, make_user
 
-from .helpers import ORDAGO_A, ORDAGO_B, PLAIN
+from .helpers import ORDAGO_A, ORDAGO_B, PLAIN, game
 
 pytestmark = pytest.mark.django_db
 
@@ -186,14 +186,14 @@ def test_a_cup_whose_group_pairs_meet_again_in_the_final_imports() -> None:
     two of the other), and the file says it is groups."""
     competition = build("groups-2", 8, [("hand", 0, 1)] * 12 + [
         ("hand", 0, 1), ("hand", 1, 2), ("hand", 0, 0), ("hand", 1, 1)])
-    final = competition.matches.select_related("first", "second").get(slot="final")
+    final = game(competition, "final")
     assert final.first is not None and final.second is not None
     assert final.first.group_id == final.second.group_id  # a rematch
     exported = documents.league_document(competition, hands=True)
     assert exported["format"] == {"kind": "groups", "groups": 2}
     copy = round_trip(competition)
     check_same(competition, copy)
-    assert copy.matches.get(slot="final").outcome.winner == final.outcome.winner
+    assert game(copy, "final").outcome.winner == final.outcome.winner
 
 
 def test_a_file_without_format_read_as_a_liguilla_still_says_who_meets_too_often() -> None:

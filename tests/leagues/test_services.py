@@ -16,7 +16,7 @@ from muscore.tables import services as tables
 from tests.clubs.factory import make_club, make_user
 
 from .factory import club_with_pairs, liguilla
-from .helpers import ORDAGO_A, ORDAGO_B, PLAIN
+from .helpers import ORDAGO_A, ORDAGO_B, PLAIN, game, games
 
 pytestmark = pytest.mark.django_db
 
@@ -177,9 +177,10 @@ def test_groups_and_knockout() -> None:
     assert [g.name for g in groups] == ["A", "B"]
     # Drawn in turn: the 1st, 3rd, 5th, 7th balls to A, the others to B.
     assert sorted(e.index for e in groups[0].entries.all()) == [1, 3, 5, 7]
-    group_matches = list(competition.matches.filter(slot="").select_related("first", "second"))
+    group_matches = list(competition.matches.filter(tie__isnull=True)
+                         .select_related("first", "second"))
     assert len(group_matches) == 12
-    knockout = {m.slot: m for m in competition.matches.exclude(slot="")}
+    knockout = games(competition)
     assert set(knockout) == {"sf1", "sf2", "final", "third"}
     with pytest.raises(competitions.CompetitionError):
         results.record_result(knockout["sf1"], by=user, juegos=[3, 0], reason="acta")
@@ -187,8 +188,7 @@ def test_groups_and_knockout() -> None:
     for m in group_matches:
         first_wins = m.first.index < m.second.index
         results.record_result(m, by=user, juegos=[3, 0] if first_wins else [0, 3], reason="acta")
-    knockout = {m.slot: m for m in competition.matches.exclude(slot="").select_related(
-        "first", "second")}
+    knockout = games(competition)
     assert (knockout["sf1"].first.index, knockout["sf1"].second.index) == (1, 2)  # 1A-2B
     assert (knockout["sf2"].first.index, knockout["sf2"].second.index) == (0, 3)  # 1B-2A
     assert knockout["final"].first is None
@@ -196,8 +196,8 @@ def test_groups_and_knockout() -> None:
         results.record_no_show(knockout["sf1"], by=user, who="both", reason="acta")
     results.record_result(knockout["sf1"], by=user, juegos=[3, 1], reason="acta")
     results.record_no_show(knockout["sf2"], by=user, who=0, reason="acta")
-    final = competition.matches.select_related("first", "second").get(slot="final")
-    third = competition.matches.select_related("first", "second").get(slot="third")
+    final = game(competition, "final")
+    third = game(competition, "third")
     assert (final.first.index, final.second.index) == (1, 3)
     assert (third.first.index, third.second.index) == (2, 0)
     results.record_result(final, by=user, juegos=[3, 2], reason="acta")
@@ -213,23 +213,23 @@ def test_four_groups_quarterfinals() -> None:
     competition = competitions.create_competition(
         club, by=user, name="Torneo", pairs=pairs, format="groups", groups=4,
         draw=list(range(8)))
-    slots = set(competition.matches.exclude(slot="").values_list("slot", flat=True))
-    assert slots == {"qf1", "qf2", "qf3", "qf4", "sf1", "sf2", "final", "third"}
-    for m in competition.matches.filter(slot=""):
+    assert set(games(competition)) == {"qf1", "qf2", "qf3", "qf4", "sf1", "sf2", "final",
+                                       "third"}
+    for m in competition.matches.filter(tie__isnull=True):
         results.record_result(m, by=user, juegos=[3, 0], reason="acta")
-    qf = {m.slot: (m.first.index, m.second.index) for m in
-          competition.matches.filter(slot__startswith="qf").select_related("first", "second")}
+    qf = {slot: (m.first.index, m.second.index) for slot, m in games(competition).items()
+          if slot.startswith("qf")}
     # Groups: A = 0, 4; B = 1, 5; C = 2, 6; D = 3, 7. The first of each match won.
     firsts = {}
-    for m in competition.matches.filter(slot="").select_related("first", "second"):
+    for m in competition.matches.filter(tie__isnull=True).select_related("first", "second"):
         firsts[m.first.group.name] = (m.first.index, m.second.index)
     a, b, c, d = (firsts[g] for g in "ABCD")
     assert qf == {"qf1": (a[0], b[1]), "qf2": (b[0], a[1]), "qf3": (c[0], d[1]),
                   "qf4": (d[0], c[1])}
     for slot in ("qf1", "qf2", "qf3", "qf4"):
-        results.record_result(competition.matches.get(slot=slot), by=user, juegos=[3, 0],
+        results.record_result(game(competition, slot), by=user, juegos=[3, 0],
             reason="acta")
-    sf1 = competition.matches.select_related("first", "second").get(slot="sf1")
+    sf1 = game(competition, "sf1")
     assert (sf1.first.index, sf1.second.index) == (a[0], c[0])
 
 
@@ -369,7 +369,7 @@ def played_groups(groups: int, draw: list[int]) -> tuple[Competition, Any]:
     competition = competitions.create_competition(
         club, by=user, name="Torneo", pairs=pairs, format="groups", groups=groups, draw=draw)
     table = None
-    for m in competition.matches.filter(slot="").select_related("first", "second"):
+    for m in competition.matches.filter(tie__isnull=True).select_related("first", "second"):
         if table is None:
             table = competitions.open_table(m, by=user)
             play(table, PLAIN, ORDAGO_A, ORDAGO_B, PLAIN, ORDAGO_A, ORDAGO_A)
@@ -377,13 +377,13 @@ def played_groups(groups: int, draw: list[int]) -> tuple[Competition, Any]:
         results.record_result(m, by=user, juegos=[3, 0] if m.first.index < m.second.index
                                else [1, 3], reason="acta")
     for slot in ("qf1", "qf2", "qf3", "qf4", "sf1", "sf2"):
-        knockout = competition.matches.filter(slot=slot).first()
+        knockout = games(competition).get(slot)
         if knockout is not None:
             if slot == "sf2":
                 results.record_no_show(knockout, by=user, who=1, reason="acta")
             else:
                 results.record_result(knockout, by=user, juegos=[3, 2], reason="acta")
-    results.record_result(competition.matches.get(slot="third"), by=user, juegos=[0, 3],
+    results.record_result(game(competition, "third"), by=user, juegos=[0, 3],
         reason="acta")
     competition.refresh_from_db()
     return competition, user
@@ -401,11 +401,11 @@ def test_a_groups_competition_is_imported_again_as_it_was(groups: int, draw: lis
     assert documents.league_document(copy, hands=True) == exported
     assert documents.api_document(copy) == documents.api_document(competition)
     def slots(of: Competition) -> list[tuple[str, str]]:
-        return sorted((slot, result.source if result else "")
-                      for slot, result in of.matches.exclude(slot="").outcomes("slot"))
+        return sorted((slot, match.outcome.source if match.outcome else "")
+                      for slot, match in games(of).items())
 
     assert slots(copy) == slots(competition)
-    copy_final = copy.matches.get(slot="final")
+    copy_final = game(copy, "final")
     assert copy_final.first_id is not None and copy_final.second_id is not None
 
 

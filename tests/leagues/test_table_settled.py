@@ -21,7 +21,7 @@ from muscore.tables import services as tables
 from muscore.tables.models import Table
 
 from .factory import club_with_pairs, liguilla
-from .helpers import ORDAGO_A, ORDAGO_B, PLAIN
+from .helpers import ORDAGO_A, ORDAGO_B, PLAIN, game
 from .test_services import played_groups
 
 pytestmark = pytest.mark.django_db
@@ -201,16 +201,16 @@ def test_a_won_semifinal_is_final_at_once_and_names_the_final_once_played() -> N
     # A knockout's game is final as soon as it is won at its table (docs/league.md): no
     # undo, no correction, no new vaca there; the organiser corrects it.
     competition, user = played_groups(2, [3, 1, 0, 2, 7, 5, 6, 4])
-    sf1 = competition.matches.get(slot="sf1")
+    sf1 = game(competition, "sf1")
     results.clear_result(sf1, by=user, reset=True, reason="un error")  # final and third cleared
-    sf1, table = played(competition, user, competition.matches.get(slot="sf1"))
+    sf1, table = played(competition, user, game(competition, "sf1"))
     assert results.is_final(sf1)
     for door in (lambda: tables.undo_last(table, via="edit_link"),
                  lambda: tables.add_hand(table, PLAIN, via="edit_link"),
                  lambda: tables.add_piedras(table, "A", 2, via="edit_link")):
         with pytest.raises(tables.ResultSettled, match="knockout match"):
             door()
-    final = competition.matches.get(slot="final")
+    final = game(competition, "final")
     results.record_result(final, by=user, juegos=[3, 0], reason="acta")
     with pytest.raises(tables.ResultSettled, match=f"partida {final.number}"):
         tables.undo_last(table, via="edit_link")

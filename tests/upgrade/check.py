@@ -56,8 +56,8 @@ def main() -> None:
 
     pending = [job.competition_id for job in
                imports.LeagueImport.objects.filter(finished_at__isnull=True)]
-    json.dump({"rows": rows, "pages": status, "importing": pending, "results": results()},
-              sys.stdout)
+    json.dump({"rows": rows, "pages": status, "importing": pending, "results": results(),
+               "slots": slots()}, sys.stdout)
 
 
 def _figures(result: Any) -> Any:
@@ -83,6 +83,18 @@ def results() -> dict[str, Any]:
                     (c.players_before, c.players_after)]
         for c in Correction.objects.select_related("before_result", "after_result")}
     return {"matches": matches, "claims": claims, "corrections": corrections}
+
+
+def slots() -> dict[str, str]:
+    """Every game of a cup's tie named as the earlier code named its match's slot (its
+    tie's place in the bracket), and a second game of a tie (none before ties) by its
+    number too."""
+    from muscore.leagues.models import Match
+    from muscore.leagues.models.knockout import name, rounds_of
+
+    return {str(m.pk): name(m.tie.round, m.tie.order, rounds_of(m.competition))
+            + ("" if m.game == 1 else f" {m.game}")
+            for m in Match.objects.exclude(tie=None).select_related("tie", "competition")}
 
 
 if __name__ == "__main__":

@@ -63,6 +63,7 @@ def main(out: Path, commit: str) -> None:
                                              name="Liga importada", rated=False)
     assert imports.of(pending.pk) is not None, "the import was written in the request"
     claims_and_corrections(league)
+    cups(league)
     RatingBacklog.objects.get_or_create(
         club_id=league.club_id, defaults={"since_at": timezone.now() - timedelta(days=1),
                                           "since_match": league.matches.order_by("pk")[0].pk})
@@ -78,7 +79,8 @@ def main(out: Path, commit: str) -> None:
             if model._meta.app_label not in ("contenttypes", "sessions", "admin")
             and model._meta.label != "auth.Permission"}
     (out / "meta.json").write_text(json.dumps(
-        {"commit": commit, "migrations": applied, "rows": rows, "results": results()},
+        {"commit": commit, "migrations": applied, "rows": rows, "results": results(),
+         "slots": slots()},
         indent=1, sort_keys=True))
 
 
@@ -107,6 +109,40 @@ def claims_and_corrections(league: Any) -> None:
     played = league.matches.exclude(source="").order_by("number").first()
     doors.record_result(played, by=boss, juegos=[0, 3] if played.winner == 0 else [3, 0],
                         reason="corregido al revisar")
+
+
+def cups(league: Any) -> None:
+    """Two cups of the league's club, their knockouts part played: with two groups (the
+    groups played, one semifinal played, so the final has one pair and the third place
+    one), and with four (the groups and the quarterfinals played, a no-show among them,
+    one semifinal played)."""
+    from muscore.leagues import competitions
+    from muscore.leagues import results as doors
+    from muscore.leagues.models import Competition, Match
+
+    boss = get_user_model().objects.get(username="bench-organiser")
+    pairs = list(league.club.pairs.order_by("pk")[:8])
+    for groups, knockout in ((2, ["sf1"]), (4, ["qf1", "qf2", "qf3", "qf4", "sf2"])):
+        cup = competitions.create_competition(
+            league.club, by=boss, name=f"Copa de {groups} grupos", pairs=pairs,
+            format=Competition.Format.GROUPS, groups=groups, draw=list(range(len(pairs))))
+        for match in cup.matches.filter(slot="").order_by("number"):
+            doors.record_result(match, by=boss, juegos=[3, 1] if match.number % 2 else [2, 3])
+        for slot in knockout:
+            match = Match.objects.get(competition=cup, slot=slot)
+            if slot == "qf2":
+                doors.record_no_show(match, by=boss, who=1)
+            else:
+                doors.record_result(match, by=boss, juegos=[3, 2])
+
+
+def slots() -> dict[str, str]:
+    """Every knockout match by its slot ("qf1".."final", "third"), for the upgrade test to
+    find again as its tie's place (tests/upgrade/check.py)."""
+    from muscore.leagues.models import Match
+
+    return {str(pk): slot for pk, slot in Match.objects.exclude(slot="").values_list(
+        "pk", "slot")}
 
 
 def _figures(source: Any, juegos: Any, tantos: Any, no_show: Any) -> Any:

@@ -103,6 +103,9 @@ def assert_intact(fixture: Path, checked: dict[str, Any]) -> None:
     assert len(checked["pages"]) > 80
     if "results" in meta:  # every result, claim and correction, as the earlier code stored it
         assert_results(meta["results"], checked["results"])
+    if "slots" in meta:  # each cup's knockout match is the game of the tie at its place
+        assert meta["slots"], "the fixture has cups with their knockouts"
+        assert checked["slots"] == meta["slots"]
 
 
 def assert_results(before: dict[str, Any], after: dict[str, Any]) -> None:

@@ -1,5 +1,6 @@
 """Storage for a club's competitions, one module per thing the club names: a competition
-with its groups, entries and rounds (`competition`); a match and its audit (`match`); a
+with its groups, entries and rounds (`competition`); a knockout's ties (`knockout`); a
+match and its audit (`match`); a
 result, stored once and read as a value (`result`); the pairs' links and claims
 (`claims`); the players' ratings (`ratings`); what the hands say (`stats`); a ceros
 tournament's rounds (`ceros`); the worker's documents and imports (`documents`) and its
@@ -19,8 +20,8 @@ from muscore.leagues.models.documents import (
     LeagueImportDocument,
     PreparedPart,
 )
+from muscore.leagues.models.knockout import Tie
 from muscore.leagues.models.match import (
-    KNOCKOUT_ORDER,
     REASON_MAX,
     Correction,
     Match,
@@ -38,10 +39,10 @@ from muscore.leagues.models.stats import HandCounts, PairHandStats, PlayerHandSt
 from muscore.leagues.models.workers import WorkClaim, WorkerBeat
 
 __all__ = [
-    "KNOCKOUT_ORDER", "REASON_MAX", "CerosDraft", "CerosEvent", "ClaimEvent", "Competition",
+    "REASON_MAX", "CerosDraft", "CerosEvent", "ClaimEvent", "Competition",
     "Correction", "DocumentBacklog", "Entry", "Group", "HandCounts", "LeagueImport",
     "LeagueImportDocument", "Match", "MatchQuerySet", "PairHandStats", "PlayerHandStats",
     "PlayerRating", "PreparedPart", "RatingBacklog", "RatingMatch", "RatingPoint",
-    "ResultClaim", "ResultRow", "Round", "SideKey", "WorkClaim", "WorkerBeat",
+    "ResultClaim", "ResultRow", "Round", "SideKey", "Tie", "WorkClaim", "WorkerBeat",
     "document_text", "from_q", "new_side_key", "outcomes", "unplayed_q",
 ]

@@ -29,7 +29,7 @@ class SideKey(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="side_keys")
     side = models.PositiveSmallIntegerField()
-    # The pair it was made for: a knockout slot's pairs can change before it is played,
+    # The pair it was made for: a knockout game's pairs can change before it is played,
     # and a link handed to a pair no longer in the match opens nothing.
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=64, default=new_side_key, editable=False)
@@ -68,7 +68,7 @@ class ResultClaim(models.Model):
     )
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="claims")
     side = models.PositiveSmallIntegerField()
-    # The match's two entries when it was claimed (a knockout slot can change pairs).
+    # The match's two entries when it was claimed (a knockout game can change pairs).
     first = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     # The result it claims: the very row the match holds once it is confirmed or accepted.

@@ -16,6 +16,7 @@ from django.db import models
 
 from muscore.leagues.compute.document import Result
 from muscore.leagues.models.competition import Competition, Entry, Round
+from muscore.leagues.models.knockout import Tie
 from muscore.leagues.models.result import ResultRow, no_winner_q, outcomes
 
 
@@ -44,17 +45,13 @@ class MatchQuerySet(models.QuerySet["Match"]):
         return outcomes(self, *fields)
 
 
-#: A cup's knockout matches (`Match.slot`), in the order they are played.
-KNOCKOUT_ORDER = ("qf1", "qf2", "qf3", "qf4", "sf1", "sf2", "final", "third")
-
-
 class Match(models.Model):
     """One vaca between two entries, and its result once it arrives (`result`, a row of
     `ResultRow`, read as the value `outcome`; `result_at` the time it arrived).
 
-    `number` is the match's place in the league document's `matches` (from 1).
-    `slot` names a knockout match ("qf1".."qf4", "sf1", "sf2", "final", "third"); its
-    entries stay empty until the matches before it are decided. `players_first` /
+    `number` is the match's place in the league document's `matches` (from 1). A
+    knockout's game belongs to its `tie` (muscore.leagues.models.knockout), numbered
+    `game` from 1; its entries stay empty until the tie's pairs are known. `players_first` /
     `players_second` list who sat when it was not the pair's own players (substitutes).
 
     `doc` is the match as the league document (league.md) writes it, compact JSON, kept
@@ -74,7 +71,12 @@ class Match(models.Model):
     )
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     number = models.PositiveIntegerField()
-    slot = models.CharField(max_length=8, blank=True, default="")
+    # A knockout's game: its tie and its number in it (None: a league or group match).
+    # Without an index of its own or a database constraint (a key added to a table with
+    # rows: docs/operations.md, "Upgrading"); the index below serves its reads.
+    tie = models.ForeignKey(Tie, on_delete=models.CASCADE, null=True, blank=True,
+                            related_name="games", db_index=False, db_constraint=False)
+    game = models.PositiveSmallIntegerField(null=True, blank=True)
     first = models.ForeignKey(
         Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -112,6 +114,7 @@ class Match(models.Model):
             # latest night). (competition, source) alone made SQLite walk every match.
             models.Index(fields=["competition", "result", "number"], name="match_left_in_order"),
             models.Index(fields=["competition", "result_at"], name="match_latest_result"),
+            models.Index(fields=["tie", "game"], name="match_game_of_tie"),
         ]
 
     def __str__(self) -> str:

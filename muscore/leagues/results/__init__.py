@@ -13,7 +13,8 @@ share (muscore.leagues.models.result). Every door ends here:
 - `store`: the one write (`write`: the reason, the guard of what depends on it, the row,
   the standings lines, ratings and hand stats, the audit)
 - `standings`: the standings from the stored results
-- `knockout`: a cup's knockout, filled from the groups and the matches before
+- `bracket`: a knockout as ties and games, each tie's winner, and what the results send
+  on (a cup's knockout filled from its groups and the ties before)
 - `consequences`: what depends on a result, and what placed a competition
 
 The pairs' links (muscore.leagues.confirmations), a ceros round
@@ -23,6 +24,7 @@ The pairs' links (muscore.leagues.confirmations), a ceros round
 
 from muscore.leagues.changes import CompetitionError
 from muscore.leagues.compute.document import Result
+from muscore.leagues.results.bracket import KnockoutConflict
 from muscore.leagues.results.doors import (
     after_change,
     check_result,
@@ -31,7 +33,6 @@ from muscore.leagues.results.doors import (
     record_no_show,
     record_result,
 )
-from muscore.leagues.results.knockout import KnockoutConflict, fill_knockout
 from muscore.leagues.results.store import (
     HasDependents,
     ReasonRequired,
@@ -51,6 +52,6 @@ from muscore.leagues.results.table import (
 __all__ = [
     "CompetitionError", "HasDependents", "KnockoutConflict", "ReasonRequired", "Result",
     "Settled", "after_change", "check_result", "check_table_write", "clear_result",
-    "fill_knockout", "is_final", "new_row", "on_table_changed", "read_result", "record_no_show",
+    "is_final", "new_row", "on_table_changed", "read_result", "record_no_show",
     "record_result", "set_results", "settled", "table_window", "write",
 ]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from muscore.leagues.models import KNOCKOUT_ORDER, Competition, Match, Round
+from muscore.leagues.models import Competition, Match, Round, Tie
 from muscore.tables.models import Hand
 
 Answer = Callable[[Match], list[str]]
@@ -69,13 +69,13 @@ def _league_own(match: Match) -> list[str]:
                 for n in later]
     if competition.format != Competition.Format.GROUPS:
         return []
-    knockout = started(Match.objects.filter(competition_id=match.competition_id)
-                       .exclude(slot=""))
-    if match.slot:
-        # A knockout result: the later stages its pairs played.
-        stages = KNOCKOUT_ORDER[KNOCKOUT_ORDER.index(match.slot) + 1:]
+    knockout = started(Match.objects.filter(competition_id=match.competition_id,
+                                            tie__isnull=False))
+    if match.tie_id is not None:
+        # A knockout result: the later rounds its pairs played.
+        number = Tie.objects.filter(pk=match.tie_id).values_list("round", flat=True).get()
         pairs = [match.first_id, match.second_id]
-        knockout = knockout.filter(slot__in=stages).filter(
+        knockout = knockout.filter(tie__round__gt=number).filter(
             Q(first_id__in=pairs) | Q(second_id__in=pairs))
     # A group's result: the knockout drawn from the groups' standings, once started.
     return [_("%(competition)s · partida %(n)s") % {"n": n, "competition": competition.title}
@@ -139,7 +139,7 @@ def full_title(competition: Competition) -> str:
 def knockout_game(match: Match) -> bool:
     """Whether `match` is a knockout's game: a cup's knockout match, or a game of a
     championship's knockout (the app that placed its competition says so)."""
-    return bool(match.slot) or any(h.knockout for h in holders(match.competition))
+    return match.tie_id is not None or any(h.knockout for h in holders(match.competition))
 
 
 # ----------------------------------------------------- competitions played side by side

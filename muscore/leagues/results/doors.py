@@ -36,7 +36,7 @@ from muscore.leagues.compute.document import (
 )
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.models import Competition, Match
-from muscore.leagues.results import knockout
+from muscore.leagues.results import bracket
 from muscore.leagues.results.store import write
 from muscore.leagues.signals import result_changed
 from muscore.rules import Rules
@@ -55,7 +55,7 @@ def after_change(
         ceros_rounds.after_change(competition)
     else:
         if competition.format == Competition.Format.GROUPS:
-            knockout.fill_knockout(competition, by=by, reset=reset, reason=reason)
+            bracket.fill(competition, by=by, reset=reset, reason=reason)
         left = Match.objects.filter(competition=competition).unplayed().exists()
         status = Competition.Status.PLAYING if left else Competition.Status.FINISHED
         Competition.objects.filter(pk=competition.pk).update(status=status)
@@ -129,7 +129,7 @@ def read_result(data: dict[str, Any], rules: Rules) -> Result:
 def check_result(match: Match, result: Result, rules: Rules) -> None:
     """The checks every door's result passes, whoever enters it (CompetitionError says
     what is wrong): a knockout match has a winner; the tantos can come from the juegos."""
-    if match.slot and result.winner is None:
+    if match.tie_id is not None and result.winner is None:
         raise CompetitionError(_("En una eliminatoria una de las dos parejas tiene que pasar."))
     if not tantos_possible(result, rules):
         assert result.tantos is not None and result.winner is not None

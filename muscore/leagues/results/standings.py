@@ -77,7 +77,7 @@ def side_sums(competition: Competition, side: int, upto: int | None = None) -> A
         default=Value(competition.points_loss),
         output_field=IntegerField(),
     )
-    played = Match.objects.filter(competition=competition, slot="").played()
+    played = Match.objects.filter(competition=competition, tie__isnull=True).played()
     if upto is not None:
         played = played.filter(round__number__lte=upto)
     return (
@@ -134,7 +134,7 @@ def standings_of(competitions: Sequence[Competition]) -> dict[int, list[GroupSta
         lines.setdefault(line[0], []).append(line[1:])
     level: dict[int, list[Any]] = {}
     for competition_id, first, second, result in (
-            Match.objects.filter(competition__in=missing, slot="",
+            Match.objects.filter(competition__in=missing, tie__isnull=True,
                                  first__points=F("second__points"))
             .played().order_by().outcomes("competition_id", "first_id", "second_id")):
         level.setdefault(competition_id, []).append((first, second, result))
@@ -168,7 +168,7 @@ def standings_until(competition: Competition, upto: int) -> list[GroupStandings]
     def level_matches() -> list[Any]:
         # The pairs level on points after that round are known only here: every league
         # match up to it is read (_compute_from keeps those between level pairs).
-        return (Match.objects.filter(competition=competition, slot="",
+        return (Match.objects.filter(competition=competition, tie__isnull=True,
                                      round__number__lte=upto)
                 .played().order_by().outcomes("first_id", "second_id"))
 
@@ -183,7 +183,7 @@ def _compute(competition: Competition, groups: list[Group]) -> list[GroupStandin
         # The database compares the two entries' kept points (a join on each match) rather
         # than testing every match against a list of level groups: on 39,800 matches that
         # is 17 ms instead of 70. Group matches are always within one group.
-        return (Match.objects.filter(competition=competition, slot="",
+        return (Match.objects.filter(competition=competition, tie__isnull=True,
                                      first__points=F("second__points"))
                 .played().order_by().outcomes("first_id", "second_id"))
 

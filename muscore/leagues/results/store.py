@@ -49,7 +49,8 @@ def new_row(match: Match, result: Result) -> ResultRow:
 def _line_change(match: Match, sign: int) -> None:
     """Add (sign 1) or take away (-1) a league match's result to its entries' lines."""
     result = match.outcome
-    if match.slot or result is None or match.first_id is None or match.second_id is None:
+    if match.tie_id is not None or result is None or match.first_id is None or (
+            match.second_id is None):
         return
     competition = Competition.objects.only(
         "points_win", "points_loss", "points_forfeit").get(pk=match.competition_id)
@@ -173,7 +174,7 @@ class HasDependents(CompetitionError):
 def check_dependents(match: Match, result: Result | None, action: str) -> None:
     """A change of `match`'s result by a person is refused (HasDependents) while something
     another app drew or played from it stands (`consequences.registered`). The league's
-    own consequences have their finer rules: the knockout's (`doors.fill_knockout`:
+    own consequences have their finer rules: the knockout's (`bracket.fill`:
     refused unless reset with it) and a ceros round's (who lost)."""
     current = match.outcome
     if action in UNCHECKED_ACTIONS or current is None:

@@ -79,8 +79,8 @@ def export_links(competition: Competition) -> dict[str, str]:
 def match_or_404(competition: Competition, number: int) -> Match:
     return get_object_or_404(
         Match.objects.with_outcome().select_related(
-            "round", "round__group", "first__pair", "second__pair", "table", "competition__club"
-        ),
+            "round", "round__group", "first__pair", "second__pair", "table", "competition__club",
+            "tie"),
         competition=competition,
         number=number,
     )

@@ -134,7 +134,8 @@ def league_summary(club: Club) -> dict[str, Any]:
     newest.sort(reverse=True)
     unordered = {m.pk: m for m in Match.objects.filter(pk__in=[pk for _at, pk in newest[:10]])
                  .with_outcome()
-                 .select_related("competition__club", "first__pair", "second__pair", "round")}
+                 .select_related("competition__club", "first__pair", "second__pair", "round",
+                                 "tie")}
     latest = [unordered[pk] for _at, pk in newest[:10]]
     return {
         "competitions": competitions,

@@ -44,8 +44,8 @@ def _competition(slug: str, competition_id: int) -> Competition:
 def _match(competition: Competition, number: int) -> Match:
     match = get_object_or_404(
         Match.objects.with_outcome().select_related(
-            "round", "round__group", "first__pair", "second__pair", "table", "competition__club"
-        ),
+            "round", "round__group", "first__pair", "second__pair", "table", "competition__club",
+            "tie"),
         competition=competition,
         number=number,
     )

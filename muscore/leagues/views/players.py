@@ -99,7 +99,8 @@ def _recent(player: Player, history: Sequence[float]) -> list[dict[str, Any]]:
     """The player's last rated matches, newest first, with the nivel each one gave."""
     recent = list(
         RatingPoint.objects.filter(player=player)
-        .select_related("match__result", "match__competition__club", "match__first__pair",
+        .select_related("match__result", "match__tie", "match__competition__club",
+                        "match__first__pair",
                         "match__second__pair", "match__round")
         .order_by("-arrived_at", "-match_id")[:RECENT]
     )

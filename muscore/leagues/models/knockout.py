@@ -1,0 +1,85 @@
+"""A knockout's tie: its place in the bracket (its round and its order in the round), its
+two pairs, how many games it is played to; its games are matches (`Match.tie`, numbered
+by `Match.game`), each with its table and its result. Its winner is derived from its
+games' results (muscore.leagues.results.bracket), never stored beside them.
+
+A cup (a groups competition's knockout) names its ties as ever ("qf1".."final", "third":
+`name`), and says before they are known where each one's pairs come from (`feeds`).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from muscore.leagues.models.competition import Competition, Entry
+
+
+class Tie(models.Model):
+    """One tie of a competition's knockout. `round` counts from 1, the first round of the
+    bracket; `order` is its place in the round (in the last round 0 is the final, 1 the
+    match for third place). Its pairs stay empty until what comes before decides them (a
+    group's standings, the ties of the round before)."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE,
+                                    related_name="ties")
+    round = models.PositiveSmallIntegerField()
+    order = models.PositiveSmallIntegerField()
+    first = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True,
+                              related_name="+")
+    second = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True,
+                               related_name="+")
+    best_of = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["competition", "round", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "round", "order"],
+                                    name="tie_place_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"tie {self.round}.{self.order} of {self.competition_id}"
+
+
+#: A cup's first round, each tie's two group places in bracket order.
+SEEDS: dict[int, tuple[tuple[str, str], ...]] = {
+    2: (("1A", "2B"), ("1B", "2A")),
+    4: (("1A", "2B"), ("1C", "2D"), ("1B", "2A"), ("1D", "2C")),
+}
+#: A four-group cup's quarterfinals by their place in the bracket: named as they always
+#: were ("qf3" meets "qf1"'s winner in the first semifinal).
+QUARTERS = (1, 3, 2, 4)
+
+
+def rounds_of(competition: Competition) -> int:
+    """How many rounds a cup's bracket has: semifinals and final, quarterfinals before
+    them with four groups."""
+    return 3 if competition.group_count == 4 else 2
+
+
+def places(rounds: int) -> list[tuple[int, int]]:
+    """Every tie of a cup of `rounds` rounds as (round, place), in the order played."""
+    out = [(number, order) for number in range(1, rounds)
+           for order in range(2 ** (rounds - number))]
+    return [*out, (rounds, 0), (rounds, 1)]
+
+
+def name(number: int, order: int, rounds: int) -> str:
+    """A cup's tie as the league's pages and CSV name it: "qf1".."qf4", "sf1", "sf2",
+    "final", "third"."""
+    if number == rounds:
+        return "final" if order == 0 else "third"
+    if number == rounds - 1:
+        return f"sf{order + 1}"
+    return f"qf{QUARTERS[order]}"
+
+
+def feeds(number: int, order: int, rounds: int, groups: int) -> tuple[str, str]:
+    """Where a tie's two pairs come from: two group places ("1A", "2B"), or the two ties
+    before it by their names, won ("W sf1") or lost ("L sf1") for the third place."""
+    if number == 1:
+        return SEEDS[groups][order]
+    if number == rounds and order == 1:
+        return f"L {name(number - 1, 0, rounds)}", f"L {name(number - 1, 1, rounds)}"
+    return (f"W {name(number - 1, 2 * order, rounds)}",
+            f"W {name(number - 1, 2 * order + 1, rounds)}")
