@@ -40,7 +40,7 @@ def test_a_pair_claims_and_the_other_confirms_through_their_links() -> None:
     assert page.status_code == 200
     html = page.content.decode()
     assert 'data-claim="none"' in html and "Anotar el resultado" in html
-    assert page["Referrer-Policy"] == "same-origin" and "no-store" in page["Cache-Control"]
+    assert page["Referrer-Policy"] == "strict-origin" and "no-store" in page["Cache-Control"]
     response = a.post(links[0] + "anotar", {"juegos_first": "3", "juegos_second": "1"})
     assert response.status_code == 302 and response["Location"] == links[0]
     assert "Falta que" in a.get(links[0]).content.decode()
