@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -28,6 +29,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 
 from muscore import circuit
@@ -42,6 +44,15 @@ _listeners: list[Listener] = []
 _held: ContextVar[list[list[str]] | None] = ContextVar("muscore_bus_held", default=None)
 _client_lock = threading.Lock()
 _clients: dict[str, object] = {}
+#: How long a save's topics wait, once its answer is sent, for the saver's page to say it
+#: shows the board (seconds): a page that never says so (closed, its script dead) holds
+#: the other phones this long. The saver's page took 40-150 ms from its answer to its
+#: board at load 10-17 (docs/benchmarks.md, bench_saver).
+SHOWN_WAIT = 1.0
+_SHOWN_KEY = "bus:shown:"
+_pending_lock = threading.Lock()
+# A save's topics waiting for its page's word, by token (this process's saves).
+_pending: dict[str, list[list[str]]] = {}
 
 
 def channel() -> str:
@@ -80,34 +91,89 @@ class Held:
         self.topics: list[list[str]] = []
         self.deferred = False
 
-    def after(self, response: Any) -> None:
-        """Send the topics once ``response`` is closed: the WSGI server closes a response
-        when its body is sent, so the phone that saved has its answer on the way before
-        any other screen is told."""
+    def after(self, response: Any) -> str:
+        """Send the topics once ``response`` is closed and the phone that asked says it
+        shows it (``shown`` with the token returned), or SHOWN_WAIT after
+        the close without a word: the WSGI server closes a response when its body is
+        sent, but the saver's page still takes 40-150 ms to draw it, and a watcher's
+        small fragment by push was drawn first (issue 38.4, 3 saves of 20)."""
         self.deferred = True
         close = response.close
+        token = secrets.token_urlsafe(16)
 
         def close_then_tell() -> None:
             try:
                 close()
             finally:
-                self.send()
+                self.wait(token)
 
         response.close = close_then_tell
+        return token
+
+    def wait(self, token: str) -> None:
+        """The topics kept under ``token`` until the page's ``shown`` or SHOWN_WAIT."""
+        waiting, self.topics = self.topics, []
+        if not waiting:
+            return
+        with _pending_lock:
+            _pending[token] = waiting
+        # Kept in the cache too, for a ``shown`` heard by another server that shares it.
+        cache.set(_SHOWN_KEY + token, waiting, timeout=60)
+        timer = threading.Timer(SHOWN_WAIT, _overdue, (token,))
+        timer.daemon = True
+        timer.start()
 
     def send(self) -> None:
         waiting, self.topics = self.topics, []
-        for topics in waiting:
-            send(topics)
+        _send_all(waiting)
+
+
+def shown(token: str) -> bool:
+    """The page that saved shows its answer: the topics its save held go out now, once,
+    whichever server hears it (the cache's delete is the claim between servers). False
+    when nothing was left to send under ``token`` (sent already, or a token unknown)."""
+    with _pending_lock:
+        waiting = _pending.pop(token, None)
+    key = _SHOWN_KEY + token
+    if waiting is None:
+        waiting = cache.get(key)
+        if not waiting or not cache.delete(key):
+            return False
+    else:
+        cache.delete(key)
+    _send_all(waiting)
+    return True
+
+
+def _overdue(token: str) -> None:
+    """SHOWN_WAIT after a save's answer, and its page has not said it shows it here: the
+    topics go out, unless another server sharing the cache heard the page first. A
+    shared cache that does not answer (Redis down) leaves them to the streams' check of
+    the revisions, every LIVE_CHECK_SECONDS while Redis is down."""
+    with _pending_lock:
+        waiting = _pending.pop(token, None)
+    if waiting is None:
+        return
+    if cache.delete(_SHOWN_KEY + token) or not _shared_cache():
+        _send_all(waiting)
+
+
+def _shared_cache() -> bool:
+    return not str(settings.CACHES["default"]["BACKEND"]).endswith("LocMemCache")
+
+
+def _send_all(waiting: list[list[str]]) -> None:
+    for topics in waiting:
+        send(topics)
 
 
 @contextmanager
 def held() -> Iterator[Held]:
     """The topics published inside the block (after their commit, as ever) go out when it
-    ends, whatever happens in it, or when the response given to ``Held.after`` is sent: a
-    save's own answer, the board drawn for the phone that saved, goes before the other
-    screens are told (issue 38.4: the saver saw its save last, 115-523 ms after the
-    phones that heard it by push)."""
+    ends, whatever happens in it, or when the page given the response of ``Held.after``
+    shows it: a save's own answer, the board drawn for the phone that saved, is on its
+    screen before the other screens are told (issue 38.4: the saver saw its save last,
+    115-523 ms after the phones that heard it by push)."""
     block = Held()
     token = _held.set(block.topics)
     try:

@@ -24,6 +24,7 @@ urlpatterns = [
     path("t/<str:table_id>/k/<str:key>/rehacer", views.redo, name="redo"),
     path("t/<str:table_id>/k/<str:key>/piedras", views.piedras, name="piedras"),
     path("t/<str:table_id>/k/<str:key>/perete", views.perete, name="perete"),
+    path("mostrado/<str:token>", views.shown, name="shown"),
     path("t/<str:table_id>/manifest.webmanifest", views.view_manifest, name="view_manifest"),
     path(
         "t/<str:table_id>/k/<str:key>/manifest.webmanifest",

@@ -25,6 +25,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from muscore import bus, ratelimits
@@ -593,7 +594,9 @@ def hand(
             with bus.held() as told:
                 saved = _save(request, table, entry, number, where["record"])
                 if isinstance(saved, HttpResponse):
-                    told.after(saved)
+                    # The other phones are told once the saver's page says it shows
+                    # this board (at most bus.SHOWN_WAIT later): static/js/muscore.js.
+                    saved["Muscore-Shown"] = reverse("tables:shown", args=[told.after(saved)])
                     return saved
             problems = [saved.message]
             conflict = saved.conflict
@@ -717,6 +720,14 @@ def _save(
         return SaveProblem(refusal(error))
     changed = ",".join(str(n) for n in corrected.changed)
     return _redirect(request, table, f"{board_url}?corregida={number}&cambian={changed}")
+
+
+@csrf_exempt  # the token is the key: it only sends now what goes out within a second
+@require_POST
+def shown(request: HttpRequest, token: str) -> HttpResponse:
+    """The saver's page shows the board its save answered: the other phones are told."""
+    bus.shown(token)
+    return HttpResponse(status=204)
 
 
 # --- installable and offline (issue #4.4) -------------------------------------------------------

@@ -541,6 +541,7 @@
           // Said once the board shows it (issue 38.8: "sincronizadas" came 1.5 s before
           // the score): the save answered the board, whose live part goes in first.
           showBoard(text);
+          sayShown(response.headers);
           saySynced(root);
         } else {
           var page = new DOMParser().parseFromString(text, "text/html");
@@ -1126,6 +1127,21 @@
     if (window.htmx) window.htmx.trigger(calc, "change");
   }
 
+  // The board a save answered is on the screen: the server tells the other phones now
+  // (Muscore-Shown; issue 38.4: a watcher's small pushed fragment was drawn before the
+  // saver's whole board). After the next paint, so "shown" is what the eye can see; the
+  // server tells them anyway a second after the answer if this never comes.
+  function sayShown(headers) {
+    var url = headers.get("Muscore-Shown");
+    if (!url) return;
+    window.requestAnimationFrame(function () {
+      window.setTimeout(function () {
+        if (navigator.sendBeacon && navigator.sendBeacon(url)) return;
+        window.fetch(url, { method: "POST", credentials: "same-origin", keepalive: true }).catch(function () {});
+      }, 0);
+    });
+  }
+
   // A save stored: the board answered in its place (Muscore-Saved, issue 38.4), or a
   // redirect to it (a server of before).
   function saved(headers) {
@@ -1313,6 +1329,8 @@
   // hand page's entry is over, and the copy kept for the worker is this board's.
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.target !== document.body) return;
+    var xhr = event.detail.xhr;
+    if (xhr) sayShown({ get: function (name) { return xhr.getResponseHeader(name); } });
     entryForm = null;
     entryStart = "";
     leaving = false;

@@ -6,11 +6,13 @@ stands, with no fetch of it; Back comes to a fresh hand page, never the saved ta
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import Page, Request, Route, expect
 
+from muscore import bus
 from muscore.tables import services
 from muscore.tables.models import Hand, Table
 from tests.browser.conftest import WITH_SERVICE_WORKER, board_in_place
@@ -49,11 +51,16 @@ def test_the_savers_board_changes_without_a_navigation(phone: Page) -> None:
     expect(page.locator("#scoreboard [data-points]")).to_have_text(["2", "8"])
     expect(page.locator(".last-hand h2")).to_have_text("Mano 1")
     expect(page).to_have_title(re.compile(r"^2–8 "))
-    # One request: the save. No document loaded, no board fetched again.
+    # One request: the save, and its word that the board shows it (no body, 204). No
+    # document loaded, no board fetched again.
     documents = [r for r in requests if r.resource_type == "document"]
     assert documents == [], [r.url for r in documents]
+    for _ in range(50):
+        if any("/mostrado/" in r.url for r in requests):
+            break
+        page.wait_for_timeout(50)
     posts = [r for r in requests if r.method == "POST"]
-    assert len(posts) == 1 and "/mano" in posts[0].url
+    assert len(posts) == 2 and "/mano" in posts[0].url and "/mostrado/" in posts[1].url
     board_gets = [r for r in requests if r.method == "GET" and re.search(r"/k/[^/]+/$", r.url)]
     assert board_gets == [], [r.url for r in board_gets]
     # The next thing a player does has the focus (issue 38.6), not <body>.
@@ -63,6 +70,62 @@ def test_the_savers_board_changes_without_a_navigation(phone: Page) -> None:
         page.locator('[data-action="enter-hand"]').click()
     settle(page)
     expect(page.locator("h1")).to_contain_text("Mano 2")
+
+
+def test_the_other_phones_are_told_only_once_the_savers_board_shows_it(
+    phone: Page, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The saver is never later than the others (issue 38.4): the server tells the other
+    phones (bus.send: the stream servers' push) only once the saver's page says it shows
+    the board its save answered. The saver's answer is held 0.6 s in the browser after
+    the server sent it (a slow phone, a slow network): a publish at the answer's close
+    (before) came 0.6 s before the saver's board, the word after it."""
+    monkeypatch.setattr(bus, "SHOWN_WAIT", 5.0)  # told by the page's word, not the timer
+    table = services.create_table(players=NAMES)
+    page = phone
+    page.goto(board_path(table) + "mano")
+    settle(page)
+    tap_deal(page)
+    page.evaluate("""() => {
+        new MutationObserver(() => {
+            if (!window.__boardAt && document.getElementById("board-live")) {
+                window.__boardAt = Date.now();
+            }
+        }).observe(document.body, { childList: true, subtree: true });
+    }""")
+    sent: list[float] = []
+
+    def slow_answer(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        answer = route.fetch()  # the server has sent it whole and closed it
+        sent.append(time.time())
+        time.sleep(0.6)
+        route.fulfill(response=answer)
+
+    page.route("**/mano", slow_answer)
+    told: list[float] = []
+
+    def listener(topics: list[str], at: float) -> None:
+        if f"table:{table.pk}" in topics:
+            told.append(time.time())
+
+    bus.listen(listener)
+    try:
+        with board_in_place(page):
+            page.locator('[data-action="save"]').click()
+        for _ in range(100):
+            if told:
+                break
+            page.wait_for_timeout(50)
+    finally:
+        bus.unlisten(listener)
+    board_at = page.evaluate("() => window.__boardAt") / 1000
+    assert sent and told, (sent, told)
+    assert len(told) == 1  # once
+    assert sent[0] + 0.5 < board_at <= told[0], (sent[0], board_at, told[0])
+    assert told[0] - sent[0] < 3  # by the page's word, long before SHOWN_WAIT
 
 
 def test_back_after_a_save_in_place_is_a_fresh_hand_page(phone: Page) -> None:

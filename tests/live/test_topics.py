@@ -8,6 +8,7 @@ every write, so a lost publish is caught up.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -55,14 +56,22 @@ def test_a_held_block_tells_the_others_when_it_ends_after_its_answer_is_drawn(
         services.add_piedras(table, "B", 1, via="api")
         raise RuntimeError("the answer could not be drawn")
     assert heard == [f"table:{table.pk}"]  # told all the same: the write stands
-    # The hand page's save, through the view: the board answered, the others told once.
+    # The hand page's save, through the view: the board answered, the others told once
+    # its page says it shows it (Muscore-Shown, static/js/muscore.js), not before.
     heard.clear()
     cards = {"c0": "R R 5 4", "c1": "R C C 5", "c2": "1 1 6 7", "c3": "S S 7 7"}
     answer = client.post(f"/t/{table.id}/k/{table.edit_key}/mano", {**cards, "act": "save"},
                          headers={"HX-Request": "true"})
     assert answer.status_code == 200 and answer["Muscore-Saved"] == "1"
-    assert heard == [f"table:{table.pk}"]  # told when the answer was closed, once
-    # Held for a response: told only when it is closed (sent by the WSGI server).
+    assert heard == []  # the answer closed, its page not drawn yet
+    assert client.post(answer["Muscore-Shown"]).status_code == 204
+    assert heard == [f"table:{table.pk}"]
+    assert client.post(answer["Muscore-Shown"]).status_code == 204  # a second word: nothing
+    assert client.post("/mostrado/forged").status_code == 204
+    assert heard == [f"table:{table.pk}"]
+    assert client.get(answer["Muscore-Shown"]).status_code == 405
+    # Held for a response: kept when it is closed (sent by the WSGI server), told when
+    # its page shows it.
     heard.clear()
 
     class Answer:
@@ -74,10 +83,62 @@ def test_a_held_block_tells_the_others_when_it_ends_after_its_answer_is_drawn(
     sent = Answer()
     with bus.held() as told:
         services.add_piedras(table, "A", 1, via="api")
-        told.after(sent)
+        token = told.after(sent)
     assert heard == [] and not sent.closed
     sent.close()
-    assert heard == [f"table:{table.pk}"] and sent.closed
+    assert heard == [] and sent.closed
+    assert bus.shown(token) and heard == [f"table:{table.pk}"]
+    assert not bus.shown(token) and heard == [f"table:{table.pk}"]
+
+
+def test_a_save_whose_page_never_says_it_shows_it_is_told_after_shown_wait(
+    heard: list[str], client: Client, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A saver's page that never says it shows its board (closed, its script dead) holds
+    the other phones bus.SHOWN_WAIT after its answer, no longer; its word after that
+    sends nothing again."""
+    monkeypatch.setattr(bus, "SHOWN_WAIT", 0.3)
+    table = make_table()
+    cards = {"c0": "R R 5 4", "c1": "R C C 5", "c2": "1 1 6 7", "c3": "S S 7 7"}
+    answer = client.post(f"/t/{table.id}/k/{table.edit_key}/mano", {**cards, "act": "save"},
+                         headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and heard == []
+    for _ in range(50):
+        if heard:
+            break
+        time.sleep(0.05)
+    assert heard == [f"table:{table.pk}"]
+    client.post(answer["Muscore-Shown"])
+    time.sleep(0.4)
+    assert heard == [f"table:{table.pk}"]
+
+
+def test_the_savers_word_heard_by_another_server_is_claimed_once_through_the_cache(
+    heard: list[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Several page servers share a Redis cache: the saver's word may reach a server
+    that did not save. It sends the topics kept in the cache, and the saving server's
+    timer, finding them claimed, sends nothing (the cache's delete is the claim)."""
+    monkeypatch.setattr(bus, "SHOWN_WAIT", 0.2)
+    monkeypatch.setattr(bus, "_shared_cache", lambda: True)
+    table = make_table()
+
+    class Answer:
+        def close(self) -> None:
+            pass
+
+    sent = Answer()
+    with bus.held() as told:
+        services.add_piedras(table, "A", 1, via="api")
+        token = told.after(sent)
+    sent.close()
+    with bus._pending_lock:
+        bus._pending.pop(token)  # this server's own memory of it: on the other server
+    assert heard == []
+    assert bus.shown(token) and heard == [f"table:{table.pk}"]
+    bus._pending[token] = [[f"table:{table.pk}"]]  # the saving server's timer, later
+    bus._overdue(token)
+    assert heard == [f"table:{table.pk}"] and token not in bus._pending
 
 
 def test_every_live_screen_has_its_topics_and_nothing_else_has_a_stream() -> None:
