@@ -96,13 +96,16 @@ class PhoneLog:
 
 def kind(request: Request) -> str:
     """What the server drew: "page" (a board or a hand page whole), "fragment", "static",
-    "stream", "save", "tap" (the hand page's own taps)."""
+    "stream", "save", "tap" (the hand page's own taps), "shown" (the saver's word that it
+    shows its board, a request of no body counted with the others)."""
     path = request.url.split("://", 1)[1].split("/", 1)[1]
     path = "/" + path
     if path.startswith("/static/"):
         return "static"
     if path.startswith("/events/"):
         return "stream"
+    if "/mostrado/" in path:
+        return "shown"  # the saver's word that its board shows the save: counted
     if request.method == "POST":
         body = request.post_data or ""
         return "save" if "act=save" in body else "tap"

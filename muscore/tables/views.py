@@ -594,8 +594,7 @@ def hand(
             with bus.held() as told:
                 saved = _save(request, table, entry, number, where["record"])
                 if isinstance(saved, HttpResponse):
-                    # The other phones are told once the saver's page says it shows
-                    # this board (at most bus.SHOWN_WAIT later): static/js/muscore.js.
+                    # Told once the saver's page says it shows it (static/js/muscore.js).
                     saved["Muscore-Shown"] = reverse("tables:shown", args=[told.after(saved)])
                     return saved
             problems = [saved.message]
