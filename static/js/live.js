@@ -82,10 +82,20 @@
     window.setTimeout(function () { open(id); }, retryMs);
   }
 
-  // The event's fragment in place of the live part, unless the page holds that copy.
+  // A table's revision only grows: a fragment of an older one is a copy this page is past.
+  function older(elt, html) {
+    var mine = Number(elt.getAttribute("data-revision"));
+    var found = /data-revision="(\d+)"/.exec(html);
+    return !!(mine && found && Number(found[1]) < mine);
+  }
+
+  // The event's fragment in place of the live part, unless the page holds that copy or a
+  // newer one: the saver's board, answered by its save, is newer than what its stream's
+  // server holds until the save is published (issue 38.4: it swapped the old score back).
   function apply(id, data) {
     var elt = document.getElementById(id);
     if (!elt || !data || !data.html || bare(data.etag) === bare(elt.getAttribute("data-etag"))) return;
+    if (older(elt, data.html)) return;
     var info = { elt: elt, target: elt, live: "stream" };
     window.htmx.swap(elt, data.html, { swapStyle: "outerHTML" }, { eventInfo: info });
     var now = document.getElementById(id);

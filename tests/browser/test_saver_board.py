@@ -178,3 +178,53 @@ def test_a_pushed_change_keeps_the_board_for_offline_use_without_fetching_it(
         viewer.wait_for_timeout(100)
     assert revision in copy and 'data-points="">2</p>' in copy
     assert fetched == [], fetched  # the poll's fragment alone: no full board fetched
+
+
+FAKE_STREAM = """
+(() => {
+  window.__streams = [];
+  class FakeStream {
+    constructor(url) { this.url = url; this.readyState = 1; this.heard = {}; window.__streams.push(this); }
+    addEventListener(name, f) { (this.heard[name] = this.heard[name] || []).push(f); }
+    close() { this.readyState = 2; }
+    say(name, data) { (this.heard[name] || []).forEach((f) => f({ data: JSON.stringify(data) })); }
+  }
+  FakeStream.CLOSED = 2;
+  window.EventSource = FakeStream;
+})();
+"""
+
+
+def test_a_pushed_fragment_older_than_the_board_is_not_swapped_in(
+    phone: Page, settings: Any, client: Any,
+) -> None:
+    """The saver's board is newer than what its stream's server holds until the save is
+    published (issue 38.4): the server gives a new stream the fragment it drew last, the
+    old score, which was swapped in over the saver's board. An older revision is
+    dropped; a newer one goes in as ever. The stream is the page's EventSource, stood in
+    for to say what a stream server says."""
+    settings.LIVE_STREAM_URL = "/events/"
+    table = services.create_table(players=NAMES)
+    page = phone
+    page.add_init_script(FAKE_STREAM)
+    poll = f"/t/{table.id}/k/{table.edit_key}/?live=1"
+
+    def fragment() -> dict[str, str]:
+        answer = client.get(poll, headers={"HX-Request": "true"})
+        assert answer.status_code == 200
+        return {"html": answer.content.decode(), "etag": answer["ETag"]}
+
+    old = fragment()
+    services.add_hand(table, {"hands": {str(s): c for s, c in DEAL.items()}}, via="api")
+    page.goto(board_path(table))
+    settle(page)
+    page.wait_for_function("() => window.__streams.length > 0")
+    expect(page.locator("#scoreboard [data-points]")).to_have_text(["2", "8"])
+    page.evaluate("(data) => window.__streams[0].say('change', data)", old)
+    page.wait_for_timeout(300)
+    expect(page.locator("#scoreboard [data-points]")).to_have_text(["2", "8"])
+    assert page.locator("#board-live").get_attribute("data-pushed") is None
+    services.add_hand(table, {"hands": {str(s): c for s, c in DEAL.items()}}, via="api")
+    page.evaluate("(data) => window.__streams[0].say('change', data)", fragment())
+    expect(page.locator("#scoreboard [data-points]")).to_have_text(["4", "16"])
+    assert page.locator("#board-live").get_attribute("data-pushed") is not None
