@@ -184,7 +184,9 @@ FAKE_STREAM = """
 (() => {
   window.__streams = [];
   class FakeStream {
-    constructor(url) { this.url = url; this.readyState = 1; this.heard = {}; window.__streams.push(this); }
+    constructor(url) {
+      this.url = url; this.readyState = 1; this.heard = {}; window.__streams.push(this);
+    }
     addEventListener(name, f) { (this.heard[name] = this.heard[name] || []).push(f); }
     close() { this.readyState = 2; }
     say(name, data) { (this.heard[name] || []).forEach((f) => f({ data: JSON.stringify(data) })); }
