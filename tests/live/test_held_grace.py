@@ -12,8 +12,9 @@ timing is the hub's, and tests/live/test_streams.py has the same over real HTTP.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from typing import Any
 
 import pytest
@@ -74,6 +75,14 @@ def revision_sent(phone: hub_module.Phone) -> int | None:
     return int(json.loads(data)["html"].split('"')[1])
 
 
+
+def in_own_loop(story: Coroutine[object, object, None]) -> None:
+    """asyncio.run in a thread of its own: a browser test run before in the same worker
+    (Playwright's sync API) leaves an event loop running in the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, story).result()
+
+
 def test_a_held_publish_draws_the_save_and_the_check_does_not(table: Table) -> None:
     async def story() -> None:
         hub, screen, phone = await watching(table)
@@ -88,7 +97,7 @@ def test_a_held_publish_draws_the_save_and_the_check_does_not(table: Table) -> N
         assert table.drawn == [1, 2]  # drawn once: the check's drawing was called off
         assert screen.overdue is None
 
-    asyncio.run(story())
+    in_own_loop(story())
 
 
 def test_a_move_no_publish_draws_is_drawn_by_the_check_after_the_grace(table: Table) -> None:
@@ -107,7 +116,7 @@ def test_a_move_no_publish_draws_is_drawn_by_the_check_after_the_grace(table: Ta
         await asyncio.sleep(GRACE * 1.5)
         assert table.drawn == [1, 2] and phone.pending is None
 
-    asyncio.run(story())
+    in_own_loop(story())
 
 
 def test_a_screen_left_before_the_grace_is_not_drawn(table: Table) -> None:
@@ -120,4 +129,4 @@ def test_a_screen_left_before_the_grace_is_not_drawn(table: Table) -> None:
         await asyncio.sleep(GRACE * 1.5)
         assert table.drawn == [1]
 
-    asyncio.run(story())
+    in_own_loop(story())
