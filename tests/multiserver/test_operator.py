@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -94,7 +95,14 @@ def test_health_and_metrics_answer_the_operator_only(cluster: Cluster, tmp_path:
             assert figure in text, figure
         # Each gunicorn worker's process figures, by pid (written every few seconds).
         assert re.search(r'process_resident_memory_bytes\{pid="\d+"\} [1-9]', text), text[-3000:]
-        assert len(set(re.findall(r'process_cpu_seconds_total\{pid="(\d+)"\}', text))) == 2
+        # Both workers' (the second may still be loading the app when the first answers).
+        pids = set(re.findall(r'process_cpu_seconds_total\{pid="(\d+)"\}', text))
+        deadline = time.monotonic() + 20
+        while len(pids) < 2 and time.monotonic() < deadline:
+            time.sleep(0.5)
+            pids = set(re.findall(r'process_cpu_seconds_total\{pid="(\d+)"\}',
+                                  raw(operator, "/metrics")[1]))
+        assert len(pids) == 2, pids
         # Another address than those allowed: 403 from nginx, never the page.
         status, body = raw(operator, "/metrics", source="127.0.0.2")
         assert status == 403 and "muscore_" not in body
