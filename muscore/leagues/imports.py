@@ -7,10 +7,11 @@ matches, 190 s in one request holding SQLite's write lock) is only read and chec
 its request (issue 21: every request bounded), which then writes two rows: the
 competition, "importing" (on no list and no page, out of the ratings and leaders, no
 result written to it by any other door), and the document beside it (`LeagueImport`).
-The worker (`manage.py rating_worker`) writes the rest in short transactions of about
-BATCH_SECONDS: the pairs the club lacks, the frame (entries, draw, rounds), then the
+The worker (`manage.py rating_worker`) writes the rest in short transactions of at most
+about BATCH_SECONDS: the pairs the club lacks, the frame (entries, draw, rounds), then the
 matches, each result through `results.write` (every door that writes a result goes
-through it, and so does this); then it marks the competition done. If a step fails,
+through it, and so does this); then it marks the competition done and, if rated, queues
+its re-rating in the same transaction. If a step fails,
 the competition is deleted whole with the pairs the import added, and the
 `LeagueImport` row keeps why, for the organiser's page.
 """
@@ -68,8 +69,10 @@ IMPORT_MAX_PAIRS = 200
 # Matches a request writes itself: about 10 ms each through results.write at the
 # benchmark's load, so 100 stay well under a second.
 IN_REQUEST_MAX = 100
-# How long one of the worker's transactions may run before it commits (the lock it holds).
-BATCH_SECONDS = 0.08
+# How long one of the worker's transactions may hold the lock: it stops before the pair or
+# match that would pass it, judged by the slowest so far (pacing.Budget). 80 ms, stopping
+# only once past it, held 280-510 ms at load 8-12 (issue 40).
+BATCH_SECONDS = 0.05
 # How long one call of the worker spends on imports before it looks at its other work.
 RUN_SECONDS = 20.0
 
@@ -348,11 +351,12 @@ PLANNED_WINDOW = 200
 
 
 def import_matches(competition: Competition, league: League, by: Actor, start: int,
-                   stop: int, until: float | None = None, frame: Frame | None = None) -> int:
+                   stop: int, budget: pacing.Budget | None = None,
+                   frame: Frame | None = None) -> int:
     """Write the document's matches `start` to `stop` (0-based; a groups competition's
-    group matches only), each result through `results.write`; with `until` (a
-    time.monotonic()), stop after the first match written past it. `frame`: the
-    competition's entries and rounds, if read already. Returns where it stopped."""
+    group matches only), each result through `results.write`; with `budget`, stop before
+    the match that would pass it. `frame`: the competition's entries and rounds, if read
+    already. Returns where it stopped."""
     n = start
     if competition.format == Competition.Format.GROUPS:
         while n < stop:
@@ -365,7 +369,7 @@ def import_matches(competition: Competition, league: League, by: Actor, start: i
                     raise _refuse_order(competition.groups.count(), n + 1)
                 _import_result(match, doc_match, league, by)
                 n += 1
-                if until is not None and time.monotonic() >= until:
+                if budget is not None and budget.spent():
                     return n
         return n
     frame = frame if frame is not None else Frame(competition)
@@ -386,7 +390,7 @@ def import_matches(competition: Competition, league: League, by: Actor, start: i
             match.table_number = tables[n]
         _import_result(match, doc_match, league, by)
         n += 1
-        if until is not None and time.monotonic() >= until:
+        if budget is not None and budget.spent():
             break
     return n
 
@@ -521,11 +525,15 @@ def run(pk: int, until: float) -> int:
         while job.written < batched and time.monotonic() < until and not pacing.stopping():
             _batch(job, competition, league, by, batched, frame)
         if job.written >= batched:
+            # Where its ratings start, read before the transaction (its matches' audits): a
+            # groups competition's knockout, written at its end, arrives later still.
+            since = rating_store.first_arrival(competition.pk) if job.rated else None
             with pacing.short_transaction("an import's end"):
                 import_rest(competition, league, by)
                 _finish(job, competition)
-            if job.rated:  # its matches placed in the club's ratings, re-rated by the worker
-                rating_store.rerate_later(competition.club_id, competition.pk)
+                # Rated and queued for the rating worker (which places its matches) at
+                # once: a worker killed between the two left it rated and never re-rated.
+                rating_store.rerate_later(competition.club_id, since)
     except _Taken:
         return 0
     except Exception as error:  # whatever it is, nothing of the import stays
@@ -546,14 +554,14 @@ def _frame(job: LeagueImport, competition: Competition, league: League, by: Acto
     pairs: list[Pair] = []
     while len(pairs) < len(league.pairs):
         with pacing.short_transaction("an import's pairs"):
-            until = time.monotonic() + BATCH_SECONDS
+            budget = pacing.Budget(BATCH_SECONDS)
             added: list[int] = []
             for doc_pair in league.pairs[len(pairs):]:
                 pair, new = _import_pair(competition.club, doc_pair)
                 pairs.append(pair)
                 if new:
                     added.append(pair.pk)
-                if time.monotonic() >= until:
+                if budget.spent():
                     break
             if added:
                 job.new_pairs = [*job.new_pairs, *added]
@@ -577,7 +585,7 @@ def _batch(job: LeagueImport, competition: Competition, league: League, by: Acto
     # benchmark's import back to back kept another writer waiting 52 s.
     with pacing.short_transaction("an import's matches"):
         n = import_matches(competition, league, by, first, batched,
-                           until=time.monotonic() + BATCH_SECONDS, frame=frame)
+                           budget=pacing.Budget(BATCH_SECONDS), frame=frame)
         if not LeagueImport.objects.filter(pk=job.pk, written=first).update(written=n):
             raise _Taken
     job.written = n

@@ -32,24 +32,26 @@ gunicorn's timeout and SQLite's one write lock for as long. So a write that woul
 more than INLINE_LIMIT matches only records, in its own transaction, from where the club's
 ratings are out of date (`RatingBacklog`, the earliest place wins), and every later write of
 that club joins the backlog rather than rate on stale figures. `manage.py rating_worker`
-(`catch_up`) then computes the tail with no transaction open and writes it in short
-transactions sized to hold the write lock about LOCK_TARGET (80 ms) each; when it ends it
-drops the backlog only if no write joined it meanwhile, and otherwise starts again from
-the earliest place, so the ratings end as a fresh `rate_club` gives them whatever the order
-of the writes. The pages say the ratings are being brought up to date while a backlog is
-there (`waiting`).
+(`catch_up`) then places the matches that have no place yet (a large import's), computes
+the tail with no transaction open, and writes all of it (places, points, the players'
+last ratings) in short transactions sized to hold the write lock about LOCK_TARGET (40 ms)
+each (`pacing.in_chunks`); when it ends it drops the backlog only if no write joined it
+meanwhile, and otherwise starts again from the earliest place, so the ratings end as a
+fresh `rate_club` gives them whatever the order of the writes. A worker stopped or killed
+between two of its transactions leaves the backlog, and what it wrote is such that the
+next catch-up ends the same (`_apply`'s order). The pages say the ratings are being
+brought up to date while a backlog is there (`waiting`).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from muscore.clubs.models import Club, PairMember, Player
@@ -79,9 +81,16 @@ INLINE_LIMIT = 300
 # 80 ms each held the lock 160-225 ms at load 8-9 (a loaded machine's spikes) and a writer
 # waited 481 ms behind the catch-up (issue 28): 40 ms, and at most 200 matches.
 CHUNK = 50
-MIN_CHUNK = 1
 MAX_CHUNK = 200
 LOCK_TARGET = 0.04
+# The players' last ratings, likewise (a row each): 156,000 points' worth of a large club's
+# 600 players in one transaction held the lock 150-400 ms at load 8-10 (issue 40).
+RATINGS_CHUNK = 200
+MAX_RATINGS_CHUNK = 1000
+# Matches placed in the rating order per transaction (a large import's 39,800 in one held
+# the lock for seconds).
+PLACES_CHUNK = 500
+MAX_PLACES_CHUNK = 2000
 Place = tuple[datetime, int]
 
 
@@ -142,19 +151,23 @@ def _join_backlog(club_id: int, since: Place) -> bool:
     return True
 
 
-def rerate_later(club_id: int, competition_id: int) -> None:
-    """Place the matches of the club that have none yet (a large import's, just made
-    rated) and leave the re-rating from the earliest of that competition's to the worker."""
-    with transaction.atomic():
-        _lock_club(club_id)
-        if not place_matches(club_id):
-            return
-        first = RatingMatch.objects.filter(match__competition_id=competition_id).order_by(
-            "arrived_at", "match_id").values_list("arrived_at", "match_id").first()
-        assert first is not None
-        if not _join_backlog(club_id, first):
-            RatingBacklog.objects.create(club_id=club_id, since_at=first[0],
-                                         since_match=first[1])
+def first_arrival(competition_id: int) -> Place | None:
+    """Where the competition's earliest match with a result would take its place in the
+    rating order (`place_matches`), or None if it has none. Reads only."""
+    return min(((at, pk) for pk, at in _arrivals(Match.objects.filter(
+        competition_id=competition_id, rating_place__isnull=True).played())), default=None)
+
+
+def rerate_later(club_id: int, since: Place | None) -> None:
+    """Leave the club's re-rating from `since` to the worker (a large import, just made
+    rated, whose earliest match arrived then: `first_arrival`, read before). Call in the
+    transaction that makes the competition rated: the backlog is queued with it or not at
+    all, and the worker places the matches (`catch_up`), a few hundred a transaction."""
+    if since is None:
+        return
+    _lock_club(club_id)
+    if not _join_backlog(club_id, since):
+        RatingBacklog.objects.create(club_id=club_id, since_at=since[0], since_match=since[1])
 
 
 def waiting(club: Club | int) -> bool:
@@ -174,6 +187,8 @@ def catch_up(club_id: int | None = None) -> int:
         backlog = backlogs.first()
         if backlog is None:
             return runs
+        if _place_waiting(backlog.club_id):
+            backlog.refresh_from_db()  # from the earliest place made, if earlier
         plan = _plan(backlog.club_id, (backlog.since_at, backlog.since_match))
         _apply(plan, chunked=True)
         runs += 1
@@ -278,6 +293,7 @@ class _Plan:
     places: list[tuple[int, list[tuple[Any, ...]]]]
     final: dict[int, State]
     stale: set[int] | None  # the players whose rating is written again (None: the club's)
+    playing: set[int]  # the players of the matches rated
     rated: int
 
 
@@ -320,12 +336,20 @@ def _plan(club_id: int, since: Place | None) -> _Plan:
                  mu - 3 * sigma, count))
             final[player] = (mu, sigma, count)
     return _Plan(club_id, since, [(m, new.get(m, [])) for m in every], final,
-                 touched | playing if since is not None else None, len(matches))
+                 touched | playing if since is not None else None, playing, len(matches))
 
 
 def _apply(plan: _Plan, *, chunked: bool) -> None:
     """Write a re-rating: at once (in the caller's transaction), or in short transactions
-    (the worker: each holds the lock about LOCK_TARGET; the pages say it is catching up)."""
+    (the worker's `catch_up`: each holds the lock about LOCK_TARGET; the pages say it is
+    catching up).
+
+    In short transactions, in an order that a worker stopped or killed between any two
+    leaves a state the next catch-up, from the same backlog, ends right: first the
+    ratings of the players no match of the tail rates any more (their last points may be
+    among those replaced, and then the next plan would not find them), then the points,
+    a few matches at a time, then the ratings of the players who played (the next plan
+    reads their state before `since` from their points, which are all there by then)."""
     if not chunked:
         points = RatingPoint.objects.filter(club_id=plan.club_id)
         (points.filter(_from(plan.since)) if plan.since is not None else points).delete()
@@ -335,28 +359,22 @@ def _apply(plan: _Plan, *, chunked: bool) -> None:
     if plan.since is None:  # no place: points of matches that lost theirs go too
         RatingPoint.objects.filter(club_id=plan.club_id, match__rating_place__isnull=True
                                    ).delete()
-    start, size = 0, CHUNK
-    while start < len(plan.places):
-        # A worker asked to stop leaves here: its backlog row stays, and the next worker
-        # replays from the same place (what this one wrote is written again, the same).
-        pacing.hand_back_if_stopping()
-        chunk = plan.places[start:start + size]
-        ids = [m for m, _rows in chunk]
-        rows = [row for _match, rows in chunk for row in rows]
-        began = time.monotonic()
-        with transaction.atomic():
-            RatingPoint.objects.filter(match_id__in=ids).delete()
-            _insert_points(rows)
-        took = time.monotonic() - began
-        # SQLite: the site's writes get the lock between two of these.
-        pacing.pause(took, "a rating batch")
-        start += len(chunk)
-        # The next transaction's size from this one's time: a loaded machine (or a slower
-        # database) gets smaller ones, so no other write waits much past LOCK_TARGET.
-        size = max(MIN_CHUNK, min(MAX_CHUNK, 2 * len(chunk),
-                                  int(len(chunk) * LOCK_TARGET / max(took, 1e-3))))
-    with transaction.atomic():
-        _write_ratings(plan)
+    stale = plan.stale if plan.stale is not None else set(
+        PlayerRating.objects.filter(club_id=plan.club_id).values_list("pk", flat=True))
+
+    def ratings(players: Sequence[int]) -> None:
+        _write_ratings_of(plan, players)
+
+    def matches(chunk: Sequence[tuple[int, list[tuple[Any, ...]]]]) -> None:
+        RatingPoint.objects.filter(match_id__in=[m for m, _rows in chunk]).delete()
+        _insert_points([row for _match, rows in chunk for row in rows])
+
+    pacing.in_chunks(sorted(stale - plan.playing), ratings, "a rating batch's players",
+                     first=RATINGS_CHUNK, most=MAX_RATINGS_CHUNK, target=LOCK_TARGET)
+    pacing.in_chunks(plan.places, matches, "a rating batch", first=CHUNK, most=MAX_CHUNK,
+                     target=LOCK_TARGET)
+    pacing.in_chunks(sorted(plan.playing), ratings, "a rating batch's players",
+                     first=RATINGS_CHUNK, most=MAX_RATINGS_CHUNK, target=LOCK_TARGET)
 
 
 def _write_ratings(plan: _Plan) -> None:
@@ -364,12 +382,22 @@ def _write_ratings(plan: _Plan) -> None:
     if plan.stale is not None:
         stale = stale.filter(pk__in=plan.stale)
     stale.delete()
-    # Plain rows: the worker's last transaction writes every player's rating at once.
-    insert_rows(PlayerRating, ("player", "club", "mu", "sigma", "nivel", "matches"), [
+    # Plain rows: a backfill writes every player's rating at once.
+    insert_rows(PlayerRating, RATING_FIELDS, [
         (p, plan.club_id, mu, sigma, mu - 3 * sigma, count)
         for p, (mu, sigma, count) in plan.final.items()])
 
 
+def _write_ratings_of(plan: _Plan, players: Sequence[int]) -> None:
+    """The last rating of these players as the plan ends it (none: it rated them never)."""
+    PlayerRating.objects.filter(pk__in=players).delete()
+    insert_rows(PlayerRating, RATING_FIELDS, [
+        (p, plan.club_id, mu, sigma, mu - 3 * sigma, count)
+        for p, (mu, sigma, count) in ((p, plan.final[p]) for p in players
+                                      if p in plan.final)])
+
+
+RATING_FIELDS = ("player", "club", "mu", "sigma", "nivel", "matches")
 POINT_FIELDS = ("club", "player", "match", "arrived_at", "side", "won", "mu", "sigma", "nivel",
                 "matches")
 
@@ -404,23 +432,57 @@ def _states_before(
     return states
 
 
-def place_matches(club_id: int) -> int:
-    """Give every match of the club with a result and no place yet its place: when its
-    result first arrived, as the audit (Correction) remembers it, else its result's time.
-    Returns how many were placed."""
+def _missing(club_id: int) -> QuerySet[Match]:
+    """The club's rated matches with a result and no place yet."""
+    return Match.objects.filter(competition__club_id=club_id, competition__rated=True,
+                                rating_place__isnull=True).played()
+
+
+def _arrivals(matches: QuerySet[Match]) -> list[tuple[int, datetime]]:
+    """Each match's place in the rating order: when its result first arrived, as the
+    audit (Correction) remembers it, else its result's time (else now)."""
     first_audit = Correction.objects.filter(
         match_id=OuterRef("pk"), after_result__isnull=False).order_by("at", "id").values("at")[:1]
-    missing = (Match.objects.filter(competition__club_id=club_id, competition__rated=True,
-                                    rating_place__isnull=True).played()
-               .annotate(first_arrival=Subquery(first_audit)))
     now = timezone.now()
-    made = []
-    for pk, result_at, first in missing.values_list("pk", "result_at", "first_arrival"):
+    out = []
+    for pk, result_at, first in matches.annotate(first_arrival=Subquery(first_audit)
+                                                 ).values_list("pk", "result_at",
+                                                               "first_arrival"):
         times = [t for t in (result_at, first) if t is not None]
-        made.append(RatingMatch(club_id=club_id, match_id=pk,
-                                arrived_at=min(times) if times else now))
+        out.append((pk, min(times) if times else now))
+    return out
+
+
+def place_matches(club_id: int) -> int:
+    """Give every match of the club with a result and no place yet its place
+    (`_arrivals`), in the caller's transaction. Returns how many were placed."""
+    made = [RatingMatch(club_id=club_id, match_id=pk, arrived_at=at)
+            for pk, at in _arrivals(_missing(club_id))]
     RatingMatch.objects.bulk_create(made, batch_size=BATCH)
     return len(made)
+
+
+def _place_waiting(club_id: int) -> int:
+    """The worker's `place_matches`: the places worked out before, written a few hundred
+    a transaction, each moving the club's backlog to the earliest it made (so that a
+    worker stopped between two leaves the backlog where the re-rating must start).
+    A place a write made meanwhile is kept. Returns how many were placed."""
+    arrivals = _arrivals(_missing(club_id))
+
+    def place(chunk: Sequence[tuple[int, datetime]]) -> None:
+        _lock_club(club_id)
+        RatingMatch.objects.bulk_create(
+            [RatingMatch(club_id=club_id, match_id=pk, arrived_at=at) for pk, at in chunk],
+            ignore_conflicts=True)
+        earliest = min((at, pk) for pk, at in chunk)
+        RatingBacklog.objects.filter(club_id=club_id).filter(
+            Q(since_at__gt=earliest[0])
+            | Q(since_at=earliest[0], since_match__gt=earliest[1])).update(
+            since_at=earliest[0], since_match=earliest[1])
+
+    pacing.in_chunks(arrivals, place, "a rating's places", first=PLACES_CHUNK,
+                     most=MAX_PLACES_CHUNK, target=LOCK_TARGET)
+    return len(arrivals)
 
 
 def rate_club(club: Club | int) -> int:

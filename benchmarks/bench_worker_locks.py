@@ -1,0 +1,246 @@
+"""Benchmark: how long the background worker holds SQLite's write lock, and how long
+another writer (a table's save) waits behind it (issue 40 point 7).
+
+    .venv/bin/python benchmarks/bench_worker_locks.py [--db /tmp/muscore-bench-leagues.sqlite3]
+        [--baseline main] [--load 8] [--import-pairs 60] [--only ratings]
+
+Needs the large club of `manage.py build_large_club` (built into --db when it is missing,
+about a minute). On a copy of it, once, with this checkout's code: a second club's
+liguilla of --import-pairs pairs (every result, a tenth played on tables with their
+hands) is exported and imported into the large club as a rated competition (the request's
+part: the worker writes it), and the organiser corrects the large club's earliest rated
+match (its winner flipped: its 39,000 later matches wait for the rating worker). Then, for
+the --baseline commit's code (`git archive` into a temporary folder) and for this
+checkout's, each on its own copy of that database, in turn: `manage.py rating_worker
+--once --only imports` (the import written, its ratings queued), then `--only ratings`
+(the whole catch-up). Meanwhile a watcher process takes the write lock (BEGIN IMMEDIATE, as
+every write of the site does) every 5 ms and records how long it waited.
+
+Prints, for each side and each run: the worker's time, how many transactions it committed,
+the longest one (from its BEGIN IMMEDIATE's return to its COMMIT's: the lock it held)
+and how many held past 200 ms; the watcher's longest wait, its 99th percentile and how
+many waits passed 200 ms; the load average before and after. Then the transactions the
+worker itself logged past 200 ms, by name. `--load N` runs N processes spinning on the
+CPU meanwhile (the issue's load 8-10 on a quiet machine), stopped at the end. Target:
+no worker transaction past 200 ms, no wait past 200 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMIT = 0.2
+
+PREPARE = r"""
+import json, os, sys
+sys.path.insert(0, os.getcwd())
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muscore.settings")
+import django
+django.setup()
+from django.core.management import call_command
+from muscore.leagues import documents, imports, results
+from muscore.leagues.models import Competition, Match, RatingMatch, RatingBacklog
+
+large = max(Competition.objects.all(), key=lambda c: c.matches.count())
+club = large.club
+organiser = club.memberships.first().user
+call_command("build_large_club", pairs=int(sys.argv[1]), legs=1, stdout=open(os.devnull, "w"))
+small = Competition.objects.exclude(club=club).order_by("-pk").first()
+document = documents.league_document(small, hands=True)
+for n, pair in enumerate(document["pairs"], 1):
+    pair["name"] = f"Importada {n}"
+imported = imports.import_competition(club, document, by=organiser, name="Importada",
+                                      rated=True)
+places = RatingMatch.objects.filter(club=club).order_by("arrived_at", "match_id")
+early = next(m for m in (Match.objects.select_related("competition").get(pk=p.match_id)
+                         for p in places[:100]) if m.outcome.source == "manual")
+juegos = early.outcome.juegos
+results.record_result(early, by=organiser, juegos=[juegos[1], juegos[0]],
+                      reason="bench_worker_locks")
+print(json.dumps({"import": imports.of(imported.pk) is not None,
+                  "matches": len(document["matches"]),
+                  "backlog": RatingBacklog.objects.filter(club=club).exists()}))
+"""
+
+# The worker with every outermost transaction of its main thread timed from the return of
+# its BEGIN (SQLite: IMMEDIATE, the write lock taken) to the return of its COMMIT.
+WORKER = r"""
+import json, os, sys, threading, time
+sys.path.insert(0, os.getcwd())
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muscore.settings")
+import django
+django.setup()
+from django.core.management import call_command
+from django.db import connection, transaction
+
+main, held, began = threading.main_thread(), [], []
+enter, leave = transaction.Atomic.__enter__, transaction.Atomic.__exit__
+
+def timed_enter(self):
+    outermost = not connection.in_atomic_block
+    enter(self)
+    if outermost and threading.current_thread() is main:
+        began.append(time.perf_counter())
+
+def timed_exit(self, *exc):
+    result = leave(self, *exc)
+    if not connection.in_atomic_block and began and threading.current_thread() is main:
+        held.append(time.perf_counter() - began.pop())
+    return result
+
+transaction.Atomic.__enter__ = timed_enter
+transaction.Atomic.__exit__ = timed_exit
+started = time.perf_counter()
+call_command("rating_worker", once=True, only=sys.argv[1])
+print(json.dumps({"seconds": time.perf_counter() - started, "held": held}))
+"""
+
+
+def watch(path: str, stop: Any, ready: Any, out: Any) -> None:
+    """Another writer: BEGIN IMMEDIATE every 5 ms (a busy timeout as the site's), each
+    wait recorded."""
+    db = sqlite3.connect(path, timeout=20, isolation_level=None)
+    waits: list[float] = []
+    ready.set()
+    while not stop.is_set():
+        started = time.perf_counter()
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("COMMIT")
+        waits.append(time.perf_counter() - started)
+        time.sleep(0.005)
+    db.close()
+    out.put(waits)
+
+
+def spin() -> None:
+    while True:
+        pass
+
+
+def run_worker(root: Path, db: Path, only: str) -> tuple[dict[str, Any], list[float], str]:
+    """The worker on `db` with `root`'s code, the watcher beside it: its figures, the
+    watcher's waits and the worker's log."""
+    context = multiprocessing.get_context("spawn")
+    stop, ready, out = context.Event(), context.Event(), context.Queue()
+    watcher = context.Process(target=watch, args=(str(db), stop, ready, out), daemon=True)
+    watcher.start()
+    ready.wait(30)
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "MUSCORE_RATELIMIT": "false",
+           "DJANGO_SETTINGS_MODULE": "muscore.settings"}
+    done = subprocess.run([sys.executable, "-c", WORKER, only], cwd=root, env=env,
+                          capture_output=True, text=True, check=False)
+    stop.set()
+    waits: list[float] = out.get(timeout=60)
+    watcher.join(30)
+    if done.returncode:
+        raise SystemExit(f"the worker failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1]), waits, done.stderr
+
+
+def logged(log: str) -> Counter[str]:
+    """The worker's own lines about transactions past the lock's limit, by name."""
+    return Counter(match.group(1) for match in re.finditer(
+        r"a worker's transaction \((.*?)\) took", log))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--db", type=Path, default=Path("/tmp/muscore-bench-leagues.sqlite3"))
+    parser.add_argument("--baseline", default="main", help="the commit whose code is the "
+                        "baseline ('' for none)")
+    parser.add_argument("--load", type=int, default=0,
+                        help="processes spinning on the CPU meanwhile")
+    parser.add_argument("--import-pairs", type=int, default=60)
+    parser.add_argument("--only", default="", help="only the runs named so (imports, ratings)")
+    args = parser.parse_args()
+    # Stopped (SIGTERM): the spinners and the copies go too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "muscore.settings"}
+    if not args.db.exists():
+        env["DATABASE_URL"] = f"sqlite:///{args.db}"
+        for command in (["migrate", "--no-input", "-v0"], ["build_large_club"]):
+            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env,
+                           check=True)
+    folder = Path(tempfile.mkdtemp(prefix="muscore-worker-locks-"))
+    spinners: list[multiprocessing.Process] = []
+    try:
+        master = folder / "master.sqlite3"
+        shutil.copy(args.db, master)
+        env["DATABASE_URL"] = f"sqlite:///{master}"
+        subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v0"],
+                       cwd=ROOT, env=env, check=True)
+        prepared = subprocess.run([sys.executable, "-c", PREPARE, str(args.import_pairs)],
+                                  cwd=ROOT, env=env, capture_output=True, text=True,
+                                  check=False)
+        if prepared.returncode:
+            raise SystemExit(f"preparing failed:\n{prepared.stderr[-3000:]}")
+        print("prepared:", prepared.stdout.strip().splitlines()[-1], flush=True)
+        # This checkout's code as it is now (copied: an edit meanwhile does not change it).
+        here = folder / "checkout"
+        here.mkdir()
+        shutil.copytree(ROOT / "muscore", here / "muscore",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy(ROOT / "manage.py", here / "manage.py")
+        sides = [("this checkout", here)]
+        if args.baseline:
+            base = folder / "baseline"
+            base.mkdir()
+            archive = subprocess.run(["git", "archive", args.baseline, "manage.py", "muscore"],
+                                     cwd=ROOT, capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+            sides.insert(0, (f"baseline {args.baseline}", base))
+        for copy_of, (_label, _root) in enumerate(sides):
+            shutil.copy(master, folder / f"side{copy_of}.sqlite3")
+        context = multiprocessing.get_context("spawn")
+        for _ in range(args.load):
+            spinner = context.Process(target=spin, daemon=True)
+            spinner.start()
+            spinners.append(spinner)
+        if spinners:
+            time.sleep(20)  # the load average climbs
+        print(f"{'':16} {'run':8} {'worker':>8} {'txns':>6} {'longest':>8} {'>200':>5}"
+              f"  {'writer waited':>13} {'p99':>6} {'>200':>5}   load", flush=True)
+        logs: dict[str, Counter[str]] = {}
+        for run in ("imports", "ratings"):
+            if args.only and args.only != run:
+                continue
+            for index, (label, root) in enumerate(sides):
+                load = os.getloadavg()[0]
+                figures, waits, log = run_worker(root, folder / f"side{index}.sqlite3", run)
+                held = sorted(figures["held"])
+                waits.sort()
+                over = sum(h > LIMIT for h in held)
+                p99 = waits[int(len(waits) * 0.99)] if waits else 0.0
+                print(f"{label[:16]:16} {run:8} {figures['seconds']:7.1f}s {len(held):6}"
+                      f" {max(held, default=0) * 1000:6.0f}ms {over:5}"
+                      f"  {max(waits, default=0) * 1000:11.0f}ms {p99 * 1000:4.0f}ms"
+                      f" {sum(w > LIMIT for w in waits):5}   {load:.1f}-"
+                      f"{os.getloadavg()[0]:.1f}", flush=True)
+                logs[f"{label}, {run}"] = logged(log)
+        for key, names in logs.items():
+            if names:
+                print(f"logged past 200 ms, {key}: " + ", ".join(
+                    f"{name} x{count}" for name, count in names.most_common()))
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,354 @@
+"""The rating worker's and the import worker's transactions on SQLite's one write lock
+(issue 40 point 7: at load 8-10 a writer waited 691 ms behind the rating catch-up, whose
+players' ratings were one transaction, and the worker held the lock up to 411 ms): a
+large catch-up is written in many transactions, each bounded, its placing and its
+players' ratings included; another writer gets in between them; a worker killed between
+any two leaves what the next catch-up ends exactly as a fresh computation; a transaction
+is timed from the lock taken, not from the wait for it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+
+from muscore.clubs.models import Club, Player
+from muscore.leagues import competitions, documents, imports, pacing, rating_store, results
+from muscore.leagues.models import (
+    Competition,
+    LeagueImport,
+    Match,
+    PlayerRating,
+    RatingBacklog,
+    RatingMatch,
+    WorkerBeat,
+)
+from tests.clubs.factory import make_club, make_league, make_user
+
+from .factory import liguilla
+from .test_rating_store import snapshot
+
+pytestmark = [pytest.mark.postgres]
+
+
+@pytest.fixture(autouse=True)
+def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A small club stands for a large one: more than 2 matches to re-rate wait for the
+    # worker, which writes at most 3 matches' points, 3 players' ratings or 2 places a
+    # transaction.
+    monkeypatch.setattr(rating_store, "INLINE_LIMIT", 2)
+    for name, size in (("CHUNK", 3), ("MAX_CHUNK", 3), ("RATINGS_CHUNK", 3),
+                       ("MAX_RATINGS_CHUNK", 3), ("PLACES_CHUNK", 2),
+                       ("MAX_PLACES_CHUNK", 2)):
+        monkeypatch.setattr(rating_store, name, size)
+
+
+def matches(competition: Competition) -> list[Match]:
+    return list(Match.objects.filter(competition=competition).select_related(
+        "competition__club").order_by("number"))
+
+
+def season(pairs: int = 6, substitute: bool = False) -> tuple[Competition, Any, Club]:
+    """A double liguilla with every result, each rated as it arrived; with `substitute`,
+    "Sustituta" sat in the first match for the second player of its first pair (the only
+    match that rates her)."""
+    competition, user = liguilla(pairs, legs=2)
+    for n, match in enumerate(matches(competition)):
+        if n == 0 and substitute:
+            assert match.first is not None
+            own = match.first.pair.player_names()
+            competitions.set_players(match, by=user, side=0, players=[own[0], "Sustituta"])
+            match = Match.objects.select_related("competition__club").get(pk=match.pk)
+        results.record_result(match, by=user, juegos=[3, 1] if n % 3 else [2, 3],
+                              reason="acta")
+    assert not RatingBacklog.objects.exists()
+    return competition, user, competition.club
+
+
+def afresh(club: Club) -> tuple[Any, ...]:
+    """What `rate_club` makes of the club's history (what the ratings must end as)."""
+    rating_store.rate_club(club)
+    return snapshot(club)
+
+
+class Transactions:
+    """Each transaction a worker ended through pacing (its name from the worker's own
+    log line, and what it inserted: rows per table), in order."""
+
+    def __init__(self) -> None:
+        self.ended: list[tuple[str, dict[str, int]]] = []
+        self._current: dict[str, int] = {}
+
+    def wrapper(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if connection.in_atomic_block and sql.startswith("INSERT INTO"):
+            table = sql.split()[2].strip('"')
+            self._current[table] = self._current.get(table, 0) + (len(params) if many else 1)
+        return execute(sql, params, many, context)
+
+    def end(self, what: str) -> None:
+        self.ended.append((what, self._current))
+        self._current = {}
+
+    def named(self, what: str) -> list[dict[str, int]]:
+        return [inserted for name, inserted in self.ended if name == what]
+
+
+@contextmanager
+def recorded(monkeypatch: pytest.MonkeyPatch) -> Iterator[Transactions]:
+    seen = Transactions()
+    pause = pacing.pause
+
+    def ended(held: float, what: str = "") -> None:
+        seen.end(what)
+        pause(held, what)
+
+    monkeypatch.setattr(pacing, "pause", ended)
+    with connection.execute_wrapper(seen.wrapper):
+        yield seen
+
+
+POINTS, RATINGS, PLACES = ("leagues_ratingpoint", "leagues_playerrating",
+                           "leagues_ratingmatch")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_large_catch_up_is_written_in_many_bounded_transactions(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(rating_store, "LOCK_TARGET", 10.0)  # sized by the limits alone
+    competition, user, club = season()
+    first, *_rest = matches(competition)
+    results.record_result(first, by=user, juegos=[3, 0], reason="acta")
+    assert rating_store.waiting(club)
+    players = Player.objects.filter(club=club).count()
+    with caplog.at_level("DEBUG", logger="muscore.pacing"), recorded(monkeypatch) as seen:
+        assert rating_store.catch_up() == 1
+    # The worker's own log names every one of its transactions.
+    logged = [r.getMessage() for r in caplog.records if r.name == "muscore.pacing"]
+    assert len(logged) == len(seen.ended)
+    assert all(f"a worker's transaction ({what})" in line
+               for (what, _rows), line in zip(seen.ended, logged, strict=False))
+    batches = seen.named("a rating batch")
+    ratings = seen.named("a rating batch's players")
+    # 30 matches of 4 players, 3 matches a transaction; 12 players, 3 a transaction.
+    assert len(batches) == 10 and all(b.get(POINTS, 0) <= 3 * 4 for b in batches)
+    assert sum(b.get(POINTS, 0) for b in batches) == 30 * 4
+    assert len(ratings) == 4 and all(r == {RATINGS: 3} for r in ratings)
+    assert sum(r[RATINGS] for r in ratings) == players
+    assert not [rows for rows in batches if RATINGS in rows]
+    caught_up = snapshot(club)
+    assert afresh(club) == caught_up
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_slow_database_gets_smaller_rating_transactions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each row a transaction inserts costs 5 ms (a loaded machine): after the first of each
+    # kind, every transaction is sized to about LOCK_TARGET (20 ms: 4 rows), the players'
+    # ratings too (they were one transaction however many players the club had).
+    competition, user, club = season()
+    monkeypatch.setattr(rating_store, "LOCK_TARGET", 0.02)
+    monkeypatch.setattr(rating_store, "MAX_CHUNK", 100)
+    monkeypatch.setattr(rating_store, "MAX_RATINGS_CHUNK", 100)
+    monkeypatch.setattr(rating_store, "RATINGS_CHUNK", 6)
+
+    def slow(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if connection.in_atomic_block and sql.startswith("INSERT INTO"):
+            time.sleep(0.005 * (len(params) if many else 1))
+        return execute(sql, params, many, context)
+
+    first, *_rest = matches(competition)
+    results.record_result(first, by=user, juegos=[3, 0], reason="acta")
+    with recorded(monkeypatch) as seen, connection.execute_wrapper(slow):
+        rating_store.catch_up()
+    batches = seen.named("a rating batch")
+    ratings = seen.named("a rating batch's players")
+    assert batches[0][POINTS] == 3 * 4 and ratings[0][RATINGS] == 6
+    # At most twice the target: the size follows the last transaction's time.
+    assert max(b.get(POINTS, 0) for b in batches[1:]) <= 8, batches
+    assert len(ratings) >= 3 and max(r[RATINGS] for r in ratings[1:]) <= 8, ratings
+    caught_up = snapshot(club)
+    assert afresh(club) == caught_up
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_writer_gets_in_between_the_catch_up_s_transactions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another writer (a table's save) waits for one of the worker's transactions, not
+    for the whole catch-up: on SQLite its BEGIN IMMEDIATE gets the lock in a pause."""
+    monkeypatch.setattr(rating_store, "CHUNK", 1)
+    monkeypatch.setattr(rating_store, "MAX_CHUNK", 1)
+    competition, user, club = season(4)
+    other = make_club("Bar Kaixo", user)
+    first, *_rest = matches(competition)
+    results.record_result(first, by=user, juegos=[3, 0], reason="acta")
+    events: list[str] = []
+    begun = threading.Event()
+    insert = rating_store._insert_points
+
+    def held(rows: Any) -> None:
+        insert(rows)
+        time.sleep(0.03)  # each transaction holds the lock 30 ms at least
+        events.append("batch")
+        begun.set()
+
+    def writer() -> None:
+        try:
+            begun.wait(30)
+            with transaction.atomic():
+                Club.objects.filter(pk=other.pk).update(name="Bar Kaixo Berria")
+            events.append("writer")
+        finally:
+            connection.close()
+
+    monkeypatch.setattr(rating_store, "_insert_points", held)
+    thread = threading.Thread(target=writer)
+    thread.start()
+    rating_store.catch_up()
+    thread.join(30)
+    assert events.count("batch") == 12
+    assert "writer" in events, "the writer did not get in"
+    # In after the first of the catch-up's transactions, long before its last.
+    assert events[events.index("writer") + 1:].count("batch") >= 3, events
+
+
+class Killed(Exception):
+    """The worker killed right after a commit."""
+
+
+def kill_after(monkeypatch: pytest.MonkeyPatch, commits: int) -> None:
+    count = [0]
+    pause = pacing.pause
+
+    def pause_then_die(held: float, what: str = "") -> None:
+        pause(held, what)
+        count[0] += 1
+        if count[0] >= commits:
+            raise Killed
+
+    monkeypatch.setattr(pacing, "pause", pause_then_die)
+
+
+def finished_after_kills(monkeypatch: pytest.MonkeyPatch, club: Club) -> int:
+    """Kill the catch-up after its first commit, then (from the same start) after its
+    second, and so on until it is not killed; each time the next catch-up must end the
+    ratings as computed afresh. Returns how many commits the whole catch-up made."""
+    commits = 1
+    while True:
+        with transaction.atomic():  # each try from the same start, rolled back after
+            with monkeypatch.context() as patched:
+                kill_after(patched, commits)
+                try:
+                    rating_store.catch_up()
+                    finished = True
+                except Killed:
+                    finished = False
+                    assert rating_store.waiting(club), commits
+            rating_store.catch_up()
+            assert not rating_store.waiting(club)
+            caught_up = snapshot(club)
+            assert caught_up[0], "players are rated"
+            assert afresh(club) == caught_up, commits
+            transaction.set_rollback(True)
+        if finished:
+            return commits - 1
+        commits += 1
+
+
+@pytest.mark.django_db
+def test_a_catch_up_killed_between_any_two_transactions_is_finished_by_the_next(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever transaction the worker dies after, the backlog stays and the next
+    catch-up ends the ratings as computed afresh: the substitute who no longer sits in
+    the corrected match loses her rating even when her only point was replaced before
+    the worker died (her rating is written first)."""
+    competition, user, club = season(4, substitute=True)
+    first, *_rest = matches(competition)
+    sustituta = Player.objects.get(club=club, name="Sustituta")
+    assert PlayerRating.objects.filter(pk=sustituta.pk).exists()
+    competitions.set_players(first, by=user, side=0, players=None)  # its own sat after all
+    assert rating_store.waiting(club)
+    # 1 player's rating (hers), 12 matches' points (3 a transaction), 8 players' ratings.
+    assert finished_after_kills(monkeypatch, club) == 1 + 4 + 3
+    rating_store.catch_up()
+    assert not PlayerRating.objects.filter(pk=sustituta.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_rated_import_is_queued_with_its_end_and_placed_by_the_catch_up(
+        monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    """The import's end makes it rated and queues its re-rating in one transaction (they
+    were two: a worker killed between them left it rated and never re-rated); the
+    catch-up places its matches a few a transaction, each moving the backlog, so a worker
+    killed between any two leaves the next one what it needs."""
+    settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 4
+    organiser = make_user("maite")
+    exported = documents.league_document(
+        make_league(make_club("Peña Txoko", organiser), 6, results=9), hands=True)
+    club = make_club("Bar Kaixo", organiser)
+    imported = imports.import_competition(club, exported, by=organiser, rated=True)
+    imports.catch_up()
+    assert LeagueImport.objects.get(competition=imported).finished_at is not None
+    imported.refresh_from_db()
+    assert imported.rated and rating_store.waiting(club)
+    assert not RatingMatch.objects.filter(match__competition=imported).exists()
+    # 9 places, 2 a transaction; 9 matches' points, 3 a transaction; 12 players, 3 a one.
+    assert finished_after_kills(monkeypatch, club) == 5 + 3 + 4
+    rating_store.catch_up()
+    assert RatingMatch.objects.filter(match__competition=imported).count() == 9
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_s_transaction_is_timed_from_the_lock_taken(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Its wait for the lock behind a request's write is no hold of its own: counted, it
+    was logged past 200 ms and shrank the worker's next transaction."""
+    if connection.vendor != "sqlite":
+        pytest.skip("one write lock for the whole database: SQLite's")
+    taken, done = threading.Event(), threading.Event()
+
+    def request_write() -> None:
+        try:
+            with transaction.atomic():  # BEGIN IMMEDIATE: the write lock, for 300 ms
+                WorkerBeat.objects.create(worker_id="request", host="h", pid=1, queues="q")
+                taken.set()
+                time.sleep(0.3)
+        finally:
+            done.set()
+            connection.close()
+
+    thread = threading.Thread(target=request_write)
+    thread.start()
+    assert taken.wait(30)
+    started = time.monotonic()
+    with caplog.at_level("DEBUG", logger="muscore.pacing"), \
+            pacing.short_transaction("a worker's write") as hold:
+        WorkerBeat.objects.create(worker_id="worker", host="h", pid=2, queues="q")
+    waited = time.monotonic() - started
+    thread.join(30)
+    assert done.is_set() and waited >= 0.2
+    assert hold.seconds < waited - 0.1
+    assert [r.levelname for r in caplog.records if r.name == "muscore.pacing"] == ["DEBUG"]
+
+
+def test_an_import_s_batch_stops_before_the_match_that_would_pass_its_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopping only once past its 50 ms, a batch held them and one slow match more."""
+    clock = [100.0]
+    monkeypatch.setattr(pacing.time, "monotonic", lambda: clock[0])
+    budget = pacing.Budget(0.05)
+    written = 0
+    for cost in (0.01, 0.01, 0.02, 0.005, 0.005):
+        clock[0] += cost
+        written += 1
+        if budget.spent():
+            break
+    # 10 + 10 + 20 ms: a fourth match as slow as the slowest (20 ms) would end at 60.
+    assert written == 3
+    once = pacing.Budget(0.0)
+    clock[0] += 0.3
+    assert once.spent()  # one item at least, however slow
