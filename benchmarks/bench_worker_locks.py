@@ -14,7 +14,8 @@ the --baseline commit's code (`git archive` into a temporary folder) and for thi
 checkout's, each on its own copy of that database, in turn: `manage.py rating_worker
 --once --only imports` (the import written, its ratings queued), then `--only ratings`
 (the whole catch-up). Meanwhile a watcher process takes the write lock (BEGIN IMMEDIATE, as
-every write of the site does) every 5 ms and records how long it waited.
+every write of the site does) every 5 ms and records how long it waited; first it does so
+for 15 s with no worker (the "no worker" line: what the machine's load alone costs it).
 
 Prints, for each side and each run: the worker's time, how many transactions it committed,
 the longest one (from its BEGIN IMMEDIATE's return to its COMMIT's: the lock it held)
@@ -132,14 +133,22 @@ def spin() -> None:
         pass
 
 
-def run_worker(root: Path, db: Path, only: str) -> tuple[dict[str, Any], list[float], str]:
+def run_worker(root: Path | None, db: Path, only: str) -> tuple[dict[str, Any], list[float],
+                                                               str]:
     """The worker on `db` with `root`'s code, the watcher beside it: its figures, the
-    watcher's waits and the worker's log."""
+    watcher's waits and the worker's log. `root` None: no worker, the watcher alone for
+    15 s (what the machine's load alone costs a writer)."""
     context = multiprocessing.get_context("spawn")
     stop, ready, out = context.Event(), context.Event(), context.Queue()
     watcher = context.Process(target=watch, args=(str(db), stop, ready, out), daemon=True)
     watcher.start()
     ready.wait(30)
+    if root is None:
+        time.sleep(15)
+        stop.set()
+        alone: list[float] = out.get(timeout=60)
+        watcher.join(30)
+        return {"seconds": 15.0, "held": []}, alone, ""
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "MUSCORE_RATELIMIT": "false",
            "DJANGO_SETTINGS_MODULE": "muscore.settings"}
     done = subprocess.run([sys.executable, "-c", WORKER, only], cwd=root, env=env,
@@ -177,7 +186,7 @@ def main() -> None:
             subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env,
                            check=True)
     folder = Path(tempfile.mkdtemp(prefix="muscore-worker-locks-"))
-    spinners: list[multiprocessing.Process] = []
+    spinners: list[Any] = []
     try:
         master = folder / "master.sqlite3"
         shutil.copy(args.db, master)
@@ -213,20 +222,24 @@ def main() -> None:
             spinners.append(spinner)
         if spinners:
             time.sleep(20)  # the load average climbs
-        print(f"{'':16} {'run':8} {'worker':>8} {'txns':>6} {'longest':>8} {'>200':>5}"
+        print(f"{'':16} {'run':9} {'worker':>8} {'txns':>6} {'longest':>8} {'>200':>5}"
               f"  {'writer waited':>13} {'p99':>6} {'>200':>5}   load", flush=True)
         logs: dict[str, Counter[str]] = {}
-        for run in ("imports", "ratings"):
+        for run in ("no worker", "imports", "ratings"):
             if args.only and args.only != run:
                 continue
             for index, (label, root) in enumerate(sides):
+                if run == "no worker" and index:
+                    continue
                 load = os.getloadavg()[0]
-                figures, waits, log = run_worker(root, folder / f"side{index}.sqlite3", run)
+                figures, waits, log = run_worker(None if run == "no worker" else root,
+                                                 folder / f"side{index}.sqlite3", run)
                 held = sorted(figures["held"])
                 waits.sort()
                 over = sum(h > LIMIT for h in held)
                 p99 = waits[int(len(waits) * 0.99)] if waits else 0.0
-                print(f"{label[:16]:16} {run:8} {figures['seconds']:7.1f}s {len(held):6}"
+                shown = "" if run == "no worker" else label[:16]
+                print(f"{shown:16} {run:9} {figures['seconds']:7.1f}s {len(held):6}"
                       f" {max(held, default=0) * 1000:6.0f}ms {over:5}"
                       f"  {max(waits, default=0) * 1000:11.0f}ms {p99 * 1000:4.0f}ms"
                       f" {sum(w > LIMIT for w in waits):5}   {load:.1f}-"

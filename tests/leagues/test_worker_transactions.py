@@ -32,6 +32,7 @@ from tests.clubs.factory import make_club, make_league, make_user
 
 from .factory import liguilla
 from .test_rating_store import snapshot
+from .test_stats_store import VACA, play
 
 pytestmark = [pytest.mark.postgres]
 
@@ -352,3 +353,27 @@ def test_an_import_s_batch_stops_before_the_match_that_would_pass_its_budget(
     once = pacing.Budget(0.0)
     clock[0] += 0.3
     assert once.spent()  # one item at least, however slow
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_writes_a_vaca_in_a_transaction_of_its_own(
+        monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    """A vaca's table and hands cost ten matches entered on paper: the budget, judged by
+    the matches before it, could not see it coming, and passed by as much."""
+    settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 4
+    monkeypatch.setattr(imports, "BATCH_SECONDS", 60.0)  # the budget alone takes them all
+    competition, user = liguilla(4)
+    played = matches(competition)
+    for n, match in enumerate(played):
+        if n == 2:
+            play(competitions.open_table(match, by=user), *VACA)
+        else:
+            results.record_result(match, by=user, juegos=[3, 1])
+    exported = documents.league_document(competition, hands=True)
+    club = make_club("Bar Kaixo", user)
+    imports.import_competition(club, exported, by=user)
+    with recorded(monkeypatch) as seen:
+        imports.catch_up()
+    written = [(rows.get("leagues_match", 0), rows.get("tables_table", 0))
+               for rows in seen.named("an import's matches")]
+    assert written == [(2, 0), (1, 1), (3, 0)]
