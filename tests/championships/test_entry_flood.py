@@ -21,7 +21,7 @@ from muscore.championships.models import Enrolment
 from tests.championships.factory import small_championship
 from tests.championships.test_confirm import post
 from tests.clubs.factory import logged_in
-from tests.clubs.test_login_lockout import not_at_a_window_end
+from tests.clubs.test_login_lockout import RateClock, rate_clock  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -40,11 +40,11 @@ def production_limits(settings: Settings) -> Iterator[None]:
 
 
 def test_a_flood_from_52_addresses_shuts_the_form_for_minutes_and_not_for_the_organiser(
-    production_limits: None,
+    production_limits: None, rate_clock: RateClock,  # noqa: F811
 ) -> None:
     championship, _, barmen = small_championship(bars=[("Bar Txoko", 0)])
     sede = championship.sedes.get().pk
-    not_at_a_window_end(f"championship:{championship.pk}", 600, margin=120)
+    rate_clock.window_start(f"championship:{championship.pk}", 600)
     answers = [post(championship, sede, a * POSTS + n, f"198.18.0.{a + 1}").status_code  # type: ignore[attr-defined]
                for n in range(POSTS) for a in range(ADDRESSES)]
     fresh = post(championship, sede, 9999, "192.0.2.200")
@@ -63,14 +63,16 @@ def test_a_flood_from_52_addresses_shuts_the_form_for_minutes_and_not_for_the_or
 
 
 def test_an_addresss_refused_posts_do_not_fill_its_day(settings: Settings,
-                                                       production_limits: None) -> None:
+                                                       production_limits: None,
+                                                       rate_clock: RateClock,  # noqa: F811
+                                                       ) -> None:
     # Ten a ten minutes and thirty a day per address: a hundred posts in a burst are ten
     # entries and ninety refusals, and the day still has twenty for that address.
     settings.MUSCORE_RATE_LIMITS["entry"] = ["10/10m", "30/d"]
     championship, _, _ = small_championship(bars=[("Bar Txoko", 0)])
     sede = championship.sedes.get().pk
     ip = "198.18.1.1"
-    not_at_a_window_end(ip, 600, margin=120)
+    rate_clock.window_start(ip, 600)
     answers = [post(championship, sede, n, ip).status_code for n in range(100)]  # type: ignore[attr-defined]
     assert answers.count(200) == 10
     refused = post(championship, sede, 101, ip)
