@@ -47,3 +47,10 @@ class ChampionshipsConfig(AppConfig):
 
         if club_page_stamp not in club_kept.STAMPS:
             club_kept.STAMPS.append(club_page_stamp)
+
+        # ...and the club's lists what its competitions are part of (muscore.leagues.part_of):
+        # a championship once, not each of its heats, groups and games.
+        from muscore.championships import parts
+        from muscore.leagues import part_of
+
+        part_of.register("championships", parts.wholes)

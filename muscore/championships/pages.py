@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from muscore.championships import kept, knockout, services
+from muscore.championships import kept, knockout, parts, services
 from muscore.championships.entry_text import fold
 from muscore.championships.models import Championship, Enrolment, Phase, PhaseGroup, Sede
 from muscore.clubs.models import Club
@@ -38,25 +38,46 @@ def club_championships(club: Club) -> QuerySet[Championship]:
         Q(club=club) | Q(pk__in=Sede.objects.filter(club=club).values("championship_id")))
 
 
-def listed(championships: QuerySet[Championship]) -> dict[str, list[dict[str, Any]]]:
+def listed(championships: QuerySet[Championship],
+           club: Club | None = None) -> dict[str, list[dict[str, Any]]]:
     """``championships`` split into current and past, newest first, ``LISTED`` of each:
     past is a championship whose champion is known (asked only of those whose phases are
-    all drawn and all their games finished: two queries and one per finished one)."""
+    all drawn and all their games finished: three queries and one per finished one).
+    Each is one entry with its state (:func:`parts.stage`); on ``club``'s pages, with the
+    venues it hosts and their heats under it (one more query)."""
     rows = list(championships.select_related("club").annotate(
         phase_count=Count("phases", distinct=True),
         undrawn=Count("phases", filter=Q(phases__drawn_at__isnull=True), distinct=True),
         playing=Count("phases__groups", filter=~Q(
             phases__groups__competition__status=Competition.Status.FINISHED), distinct=True),
     ).order_by("-created_at", "-id")[:2 * LISTED])
+    phases = parts.playing_phases(c.pk for c in rows)
+    hosted = parts.club_sedes(club.pk, [c.pk for c in rows]) if club is not None else {}
     current: list[dict[str, Any]] = []
     past: list[dict[str, Any]] = []
     for championship in rows:
         done = championship.phase_count and not championship.undrawn and not championship.playing
         champion = services.champion(championship) if done else None
+        entries_open = services.entries_open(championship)
         row = {"championship": championship, "url": championship_url(championship),
-               "champion": champion, "open": services.entries_open(championship)}
+               "champion": champion, "open": entries_open,
+               "stage": parts.stage(championship, open=entries_open,
+                                    champion=champion.name if champion else "",
+                                    phase=phases.get(championship.pk, "")),
+               "sedes": [_hosted_row(championship, sede)
+                         for sede in hosted.get(championship.pk, [])]}
         (past if champion else current).append(row)
     return {"current": current[:LISTED], "past": past[:LISTED]}
+
+
+def _hosted_row(championship: Championship, sede: Sede) -> dict[str, Any]:
+    """A venue the club hosts: its page, and its heat (a competition of the club) with
+    its state, once started."""
+    heat = sede.heat
+    return {"name": sede.name,
+            "url": reverse("championships:sede", args=[championship.pk, sede.pk]),
+            "heat_url": league_pages.competition_url(heat) if heat else "",
+            "heat_status": league_pages.status(heat) if heat else ""}
 
 
 #: Venues a championship page lists (by region, then paged; a venue page its entries): 250

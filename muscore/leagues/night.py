@@ -1,6 +1,7 @@
 """The organiser's night: one look at every competition of the club still on the lists
 (tables in play, results waiting for the other pair, disputes, matches of the current round
-nobody sat at yet: the no-shows to mark), and the organiser's few acts on a competition:
+nobody sat at yet: the no-shows to mark), a championship's heats, groups and games once
+under their championship (`grouped`), and the organiser's few acts on a competition:
 put it on the TV, archive it (off every list, kept for the record), delete one with no
 result yet.
 
@@ -18,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from muscore.clubs.models import Club
 from muscore.clubs.permissions import Actor, require_organiser
+from muscore.leagues import part_of
 from muscore.leagues.changes import CompetitionError, bump
 from muscore.leagues.models import Competition, Match, ResultClaim, unplayed_q
 from muscore.leagues.results import consequences
@@ -101,6 +103,62 @@ def night(club: Club) -> list[CompetitionNight]:
             left=m.get("left", 0), round=current.get(competition.pk),
         ))
     return out
+
+
+@dataclass
+class WholeNight:
+    """A championship (what a club's competitions are part of: muscore.leagues.part_of)
+    on the night, once: its parts' counts summed, and the parts with something tonight
+    (tables in play, results to confirm, to decide or to mark, the one on the TV)."""
+
+    whole: part_of.Whole
+    parts: list[CompetitionNight]
+
+    def total(self, key: str) -> int:
+        """The sum of one count (``in_play``, ``waiting``, ``disputed``, ``to_mark``)."""
+        return sum(getattr(part, key) for part in self.parts)
+
+    @property
+    def in_play(self) -> int:
+        return self.total("in_play")
+
+    @property
+    def waiting(self) -> int:
+        return self.total("waiting")
+
+    @property
+    def disputed(self) -> int:
+        return self.total("disputed")
+
+    @property
+    def to_mark(self) -> int:
+        return self.total("to_mark")
+
+    @property
+    def tonight(self) -> list[CompetitionNight]:
+        """The parts with something for the organiser tonight."""
+        return [p for p in self.parts if p.in_play or p.waiting or p.disputed or p.to_mark
+                or p.competition.on_tv]
+
+    @property
+    def quiet(self) -> int:
+        """How many of its parts have nothing tonight (not listed one by one)."""
+        return len(self.parts) - len(self.tonight)
+
+
+def grouped(rows: list[CompetitionNight]) -> tuple[list[CompetitionNight], list[WholeNight]]:
+    """The club's own competitions, and each championship its other rows are parts of,
+    once, in the order of its first part (one question to the apps above: part_of)."""
+    wholes = part_of.wholes([row.competition.pk for row in rows])
+    own: list[CompetitionNight] = []
+    found: dict[str, WholeNight] = {}
+    for row in rows:
+        whole = wholes.get(row.competition.pk)
+        if whole is None:
+            own.append(row)
+        else:
+            found.setdefault(whole.key, WholeNight(whole, [])).parts.append(row)
+    return own, list(found.values())
 
 
 def set_on_tv(competition: Competition, on: bool, *, by: Actor) -> None:

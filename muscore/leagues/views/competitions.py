@@ -27,6 +27,7 @@ from muscore.leagues import (
     competitions,
     confirmations,
     pages,
+    part_of,
     results,
     stats_store,
 )
@@ -114,9 +115,13 @@ def club_lists(club: Club) -> dict[str, Any]:
 
 
 def league_summary(club: Club) -> dict[str, Any]:
-    """The club's competitions and latest matches, for its page."""
+    """The club's competitions and latest matches, for its page. A championship's heat,
+    groups and games are not among them: the championship is listed once, with its state
+    and the club's heat under it (the championships' tag on the page: muscore.leagues.part_of)."""
     listed = list(Competition.objects.filter(club=club, archived=False).exclude(
         status=Competition.Status.IMPORTING).select_related("club"))
+    parts = part_of.parts([c.pk for c in listed])
+    listed = [c for c in listed if c.pk not in parts]
     disputes = pages.disputes_by_competition(listed)
     competitions = [
         {"name": c.title, "url": pages.competition_url(c), "note": pages.status(c),

@@ -8,6 +8,8 @@ lances) only rank those with MIN_MATCHES matches or more; the page says so.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
@@ -15,7 +17,7 @@ from django.views.decorators.http import require_safe
 
 from muscore.clubs.models import Club
 from muscore.clubs.views import club_context
-from muscore.leagues import names, stats_store
+from muscore.leagues import names, part_of, stats_store
 from muscore.leagues.models import Competition
 from muscore.leagues.views.players import player_url
 
@@ -73,12 +75,21 @@ def leaders(request: HttpRequest, slug: str) -> HttpResponse:
         "matches": found["matches"],
         "min_matches": stats_store.MIN_MATCHES,
         # A season's leaders: one competition's matches (?liga=<id>), or all of them.
-        # An archived one is off the list (its link still answers, for the record).
-        "competitions": [{"pk": pk, "name": names.made_name(made) or name,
-                          "current": pk == competition_id}
-                         for pk, name, archived, made in competitions
-                         if not archived or pk == competition_id] if len(competitions) > 1
-        else [],
+        # An archived one is off the list (its link still answers, for the record), and so
+        # is a championship's heat, group or game (its championship's pages list them).
+        "competitions": picker(competitions, competition_id),
         "all_competitions": competition_id is None,
     }
     return render(request, "leagues/leaders.html", context)
+
+
+def picker(competitions: list[tuple[int, str, bool, Any]],
+           chosen: int | None) -> list[dict[str, Any]]:
+    """The competitions the leaders' filter offers: the club's own leagues on the lists,
+    and the one chosen; none when there is nothing to choose between."""
+    if len(competitions) <= 1:
+        return []
+    parts = part_of.parts([pk for pk, *_rest in competitions])
+    return [{"pk": pk, "name": names.made_name(made) or name, "current": pk == chosen}
+            for pk, name, archived, made in competitions
+            if pk == chosen or not (archived or pk in parts)]

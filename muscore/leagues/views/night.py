@@ -37,11 +37,13 @@ def night_page(request: HttpRequest, slug: str) -> HttpResponseBase:
     return _render(request, club, partial=request.GET.get("live") == "1")
 
 
-def _etag(rows: list[night.CompetitionNight]) -> str:
+def _etag(rows: list[night.CompetitionNight], wholes: list[night.WholeNight]) -> str:
     """The live part's tag: every figure it shows, its language, the release."""
-    figures = [(r.competition.pk, r.competition.revision, r.competition.status,
-                r.competition.on_tv, r.competition.title, r.in_play, r.waiting, r.disputed,
-                r.to_mark, r.left, r.round) for r in rows]
+    figures: list[object] = [
+        (r.competition.pk, r.competition.revision, r.competition.status,
+         r.competition.on_tv, r.competition.title, r.in_play, r.waiting, r.disputed,
+         r.to_mark, r.left, r.round) for r in rows]
+    figures += [(w.whole, [r.competition.pk for r in w.parts]) for w in wholes]
     digest = hashlib.sha256(repr(figures).encode()).hexdigest()[:16]
     return f'"n{digest}-{get_language()}-{live.RELEASE}"'
 
@@ -52,7 +54,8 @@ def _render(request: HttpRequest, club: Club, error: str = "", status: int = 200
     # (one query when none is due, also on the live part's poll).
     confirmations.accept_due(club=club)
     rows = night.night(club)
-    etag = _etag(rows)
+    own, wholes = night.grouped(rows)
+    etag = _etag(rows, wholes)
     unchanged = conditional.not_modified(request, etag) if partial else None
     if unchanged is not None:
         return live.mark_board(unchanged, etag)
@@ -60,8 +63,10 @@ def _render(request: HttpRequest, club: Club, error: str = "", status: int = 200
               for key in ("in_play", "waiting", "disputed", "to_mark")}
     context = {
         **club_context(request, club),
-        "rows": [{"night": row, "url": pages.competition_url(row.competition),
-                  "status": pages.status(row.competition)} for row in rows],
+        "rows": [_row(row) for row in own],
+        # A championship once, its parts with something tonight under it.
+        "wholes": [{"night": whole, "parts": [_row(row) for row in whole.tonight]}
+                   for whole in wholes],
         "totals": totals,
         "table_fixes": pages.table_fixes(club.pk),
         "archived": Competition.objects.filter(club=club, archived=True).order_by("-created_at"),
@@ -73,6 +78,11 @@ def _render(request: HttpRequest, club: Club, error: str = "", status: int = 200
     template = "leagues/night.html#night_live" if partial else "leagues/night.html"
     response = render(request, template, context, status=status)
     return live.mark_board(response, etag) if partial else response
+
+
+def _row(row: night.CompetitionNight) -> dict[str, object]:
+    return {"night": row, "url": pages.competition_url(row.competition),
+            "status": pages.status(row.competition)}
 
 
 def _act(request: HttpRequest, slug: str, competition_id: int) -> Competition:

@@ -1,0 +1,52 @@
+"""What a club's competition is part of: a championship's venue heat, a phase's group or a
+knockout's games are each a competition of a club, but the club's lists (its page, the
+organiser's night, the leaders' picker) show the championship once, with its phases and
+games on its own pages, not each of them as one of the club's leagues (issue 36).
+
+An app built on the league (the championships) registers its answer here in its
+``AppConfig.ready``, since the league never imports it (the import-linter layers). An
+answer takes competition ids and says, of those that are its parts, what they are part of.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Whole:
+    """What competitions are part of, as a club's lists show it once: ``key`` tells one
+    from another across apps, ``name`` and ``url`` its own page, ``note`` its state in
+    words (in the active language)."""
+
+    key: str
+    name: str
+    url: str
+    note: str = ""
+
+
+Answer = Callable[[Collection[int]], dict[int, Whole]]
+
+_ANSWERS: dict[str, Answer] = {}
+
+
+def register(name: str, answer: Answer) -> None:
+    """Add (or replace, by ``name``) an answer to "what are these competitions part of?"."""
+    _ANSWERS[name] = answer
+
+
+def wholes(ids: Collection[int]) -> dict[int, Whole]:
+    """Of the competitions ``ids``, those that are part of something larger, and of what
+    (a club's own leagues are not in it)."""
+    if not ids:
+        return {}
+    found: dict[int, Whole] = {}
+    for answer in _ANSWERS.values():
+        found.update(answer(ids))
+    return found
+
+
+def parts(ids: Collection[int]) -> set[int]:
+    """The ids of ``ids`` that are part of something larger (see :func:`wholes`)."""
+    return set(wholes(ids))
