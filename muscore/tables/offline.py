@@ -5,15 +5,23 @@ hands entered offline and sends them, with their client id, when the signal is b
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
+
+from muscore.handentry import spoken
+from muscore.permalink import next_context
+from muscore.tables import services
+from muscore.tables.forms.entry import EntryHead
+from muscore.tables.models import Table
+from muscore.tables.state import BoardState
 
 # Everything a kept page needs to draw itself without the network: every stylesheet and
 # script of static/css and static/js (a club's, the TV's, the rules'), the icons, htmx.
@@ -120,3 +128,38 @@ def offline_words() -> dict[str, dict[str, str]]:
                 "home": gettext("Ir al inicio"),
             }
     return words
+
+
+def next_hand(table: Table, state: BoardState, last: Mapping[str, Any] | None = None) -> str:
+    """What the hand page kept on a phone needs to be the next hand's page without signal,
+    as JSON for the edit board's live part (data-next-hand): the table's revision, the
+    entry's number and the number players read, the mano, the words above the cards and
+    each seat's card field's name. Every change reaches the phones with its board, so the
+    kept hand page is brought up to date from the push (static/js/muscore.js, "the next
+    hand") instead of being fetched again after each change (issue 38.4: a whole page a
+    phone a save). `last`: the board's last hand (muscore.tables.board), whose number as
+    players read it ("dealt"), when the board has it, spares reading the table's taps."""
+    current = state["current"]
+    mano, score = next_context(current)
+    # As the hand page numbers it: the table-wide number after the last entry.
+    number = int(current["first_hand"]) + len(current["hands"])
+    if last is not None and "dealt" in last and last["number"] == number - 1:
+        dealt = int(last["dealt"]) + 1
+    else:
+        dealt = services.dealt_number(table, number)
+    head = EntryHead(players=state["players"], rules=state["rules"], mano=mano, score=score)
+    before = render_to_string("tables/_entry_before.html", {"entry": head})
+    return json.dumps(
+        {
+            "revision": state["revision"],
+            "number": number,
+            "dealt": dealt,
+            "mano": mano,
+            "before": " ".join(before.split()),
+            "fields": {
+                str(seat): spoken.card_field_name(head.players[seat], is_mano=seat == mano)
+                for seat in head.speaking_order()
+            },
+        },
+        ensure_ascii=False,
+    )

@@ -218,6 +218,8 @@ def _board_context(
     context["share_qr"] = functools.partial(share.qr_svg, context["share_url"],
                                             _("Enlace para mirar"))
     if editable:
+        # The next hand, for the hand page this phone keeps (offline.next_hand, issue 38.4).
+        context["next_hand"] = offline.next_hand(table, state, last)
         context["edit_url"] = request.build_absolute_uri(context["links"]["edit"])
         context["edit_qr"] = functools.partial(share.qr_svg, context["edit_url"],
                                                _("Enlace para anotar"))
@@ -614,6 +616,8 @@ def hand(
         "conflict": conflict,
         "missing_lances": missing_lances,
         "editing": number is not None,
+        # The table as this page was drawn from it (its kept copy may be older: muscore.js).
+        "drawn": state["revision"],
         # The title counts hands dealt; the entry number stays the form's key.
         "dealt": services.dealt_number(table, entry.number),
         "links": _links(table, True),

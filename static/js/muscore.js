@@ -397,24 +397,36 @@
   function nextOfflineNumber(form) {
     var table = form.getAttribute("data-table");
     var number = parseInt(form.getAttribute("data-number"), 10);
-    var input = form.querySelector('input[name="number"]');
-    if (!number || !input) return;
+    if (!number) return;
     var next = number;
     readQueue().forEach(function (item) {
       // Only hands still to send: a refused one is reopened on purpose, as itself.
       if (item.table === table && !item.refused && item.number >= next) next = item.number + 1;
     });
-    if (next === number) return;
-    var before = String(dealtFor(form, number));
-    var after = String(dealtFor(form, next));
-    input.value = String(next);
-    form.setAttribute("data-draft", table + ":n" + next);
+    if (next !== number) renumber(form, next, dealtFor(form, next));
+  }
+
+  // The entry's number (the record's key) and the number players read, in every place
+  // the page says or keeps them: the fields, the draft's key, the title and the notes.
+  function renumber(form, number, dealt) {
+    var input = form.querySelector('input[name="number"]');
+    var before = String(parseInt(form.getAttribute("data-dealt"), 10) || form.getAttribute("data-number"));
+    var after = String(dealt);
+    if (!input || !number) return;
+    input.value = String(number);
+    form.setAttribute("data-draft", form.getAttribute("data-table") + ":n" + number);
     form.setAttribute("data-dealt", after);
-    form.setAttribute("data-number", String(next));
+    form.setAttribute("data-number", String(number));
+    if (before === after) return;
     var words = new RegExp("(^|\\D)" + before + "(?!\\d)");
     var h1 = document.querySelector("h1");
     if (h1) h1.textContent = h1.textContent.replace(words, "$1" + after);
     document.title = document.title.replace(words, "$1" + after);
+    var note = document.querySelector("[data-draft-note] p");
+    if (note) note.textContent = note.textContent.replace(words, "$1" + after);
+    document.querySelectorAll("[data-confirm]").forEach(function (link) {
+      link.setAttribute("data-confirm", link.getAttribute("data-confirm").replace(words, "$1" + after));
+    });
   }
 
   // A hand saved without signal: kept on the phone, then off to the board's last copy.
@@ -851,20 +863,40 @@
   // screen, so the board opened without signal shows the last score this phone saw. The
   // board's copy is this page as it stands, its live part just swapped in: a pushed
   // change costs no request (issue 38.4: it cost a fetch of the whole board, drawn again
-  // by the server for every phone at every save). The hand page for the next hand is
-  // fetched on the edit link alone, so a hand can be entered without signal.
+  // by the server for every phone at every save). On the edit link the hand page is kept
+  // too, so a hand can be entered without signal: fetched when the board opens, and after
+  // a change brought up to date from the change itself (the next hand the live part
+  // carries, kept below for the hand page to take), never fetched again (issue 38.4: a
+  // whole hand page a phone a save).
   function boardCopy() {
     var html = "<!doctype html>\n" + document.documentElement.outerHTML;
     return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
   }
 
+  var NEXT_PREFIX = "muscore:next:";
+
+  // The next hand as this board last showed it, under its hand page's path; never one
+  // of an older revision (a late poll) over a newer one.
+  function keepNextHand(live) {
+    var hand = live.getAttribute("data-hand-url");
+    var next = live.getAttribute("data-next-hand");
+    if (!hand || !next) return;
+    try {
+      var kept = JSON.parse(window.localStorage.getItem(NEXT_PREFIX + hand) || "null");
+      if (kept && kept.revision > JSON.parse(next).revision) return;
+      window.localStorage.setItem(NEXT_PREFIX + hand, next);
+    } catch (e) { /* a full or closed storage keeps nothing more; the page still works */ }
+  }
+
   function keepPages(changed) {
     var live = document.getElementById("board-live");
-    if (!live || !window.caches || !navigator.onLine) return;
+    if (!live) return;
+    keepNextHand(live);
+    if (!window.caches || !navigator.onLine) return;
     var here = window.location.pathname;
     // A board the worker controls was kept by it on the way in; after a change it is not.
     var keepBoard = changed || !(navigator.serviceWorker && navigator.serviceWorker.controller);
-    var hand = live.getAttribute("data-hand-url");
+    var hand = changed ? null : live.getAttribute("data-hand-url");
     window.caches.open(PAGES_CACHE).then(function (cache) {
       var kept = keepBoard ? [cache.put(window.location.origin + here, boardCopy())] : [];
       if (hand) {
@@ -877,6 +909,45 @@
       }
       return Promise.all(kept);
     }).catch(function () { /* a copy not kept is only a copy not kept */ });
+  }
+
+  // The hand page this phone kept, opened after the table changed (without signal, from
+  // the worker's copy): it becomes the next hand's page as the board last showed it, its
+  // number, the words above the cards, the seats in speaking order from the new mano,
+  // and an id of its own (the kept page's may be the one of a hand already saved).
+  function catchUp(form) {
+    var next;
+    try {
+      next = JSON.parse(window.localStorage.getItem(NEXT_PREFIX + window.location.pathname) || "null");
+    } catch (e) {
+      next = null;
+    }
+    // Only a copy drawn before the board's last change: a page the server draws now (a
+    // hand reopened after a refusal, with its own id and fields) is as new as the table.
+    var revision = form.querySelector('input[name="revision"]');
+    if (!next || !revision || !(next.revision > Number(form.getAttribute("data-drawn-revision")))) return;
+    revision.value = String(next.revision);
+    var id = form.querySelector('input[name="client_id"]');
+    if (id) id.value = newClientId();
+    renumber(form, next.number, next.dealt);
+    var before = document.querySelector("[data-entry-before]");
+    if (before && next.before) before.textContent = next.before;
+    ["[data-picker-seat]", "[data-jugada-seat]"].forEach(function (selector) {
+      var rows = Array.prototype.slice.call(form.querySelectorAll(selector));
+      if (!rows.length) return;
+      var n = rows.length;
+      var seat = function (row) {
+        return Number(row.getAttribute(selector.slice(1, -1)));
+      };
+      var anchor = rows[n - 1].nextSibling;
+      var parent = rows[0].parentNode;
+      rows.sort(function (x, y) { return (seat(x) - next.mano + n) % n - (seat(y) - next.mano + n) % n; });
+      rows.forEach(function (row) { parent.insertBefore(row, anchor); });
+    });
+    Object.keys(next.fields || {}).forEach(function (key) {
+      var input = form.querySelector("#id_c" + key);
+      if (input) input.setAttribute("aria-label", next.fields[key]);
+    });
   }
 
   document.addEventListener("htmx:sendError", function (event) {
@@ -1033,7 +1104,10 @@
   }
 
   function initEntry(form) {
-    if (form.hasAttribute("data-queue-offline")) nextOfflineNumber(form);
+    if (form.hasAttribute("data-queue-offline")) {
+      catchUp(form);
+      nextOfflineNumber(form);
+    }
     entryForm = form;
     entryStart = entered(entryFields(form));
     var kept = readDraft();

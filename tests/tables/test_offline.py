@@ -4,6 +4,7 @@ service worker at the root, and a CSP that lets them in. The offline behaviour i
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import struct
@@ -152,3 +153,65 @@ def test_only_a_new_hand_is_queued_offline_never_a_correction(client: Client) ->
     edit = client.get(reverse("tables:edit_hand", args=[table.id, table.edit_key, 1]))
     assert "data-queue-offline" in new
     assert "data-queue-offline" not in edit.content.decode()
+
+
+# --- the next hand, carried by the edit board for the hand page kept on a phone (38.4) ----
+
+
+def next_hand_of(client: Client, board: str) -> dict[str, object]:
+    live = client.get(board + "?live=1", HTTP_HX_REQUEST="true").content.decode()
+    found = re.search(r'<div id="board-live"[^>]*data-next-hand="([^"]*)"', live)
+    assert found, "the edit board's live part carries no next hand"
+    return dict(json.loads(html.unescape(found.group(1))))
+
+
+def hand_page_says(client: Client, hand: str) -> dict[str, object]:
+    """What the hand page the server draws now says of the hand: what the kept copy of an
+    older one must be made to say (static/js/muscore.js, catchUp)."""
+    page = client.get(hand).content.decode()
+    form = re.search(r'<form id="entry"[^>]*>', page, re.S).group(0)  # type: ignore[union-attr]
+    seats = re.findall(r'data-picker-seat="(\d+)"', page)
+    labels = dict(re.findall(r'id="id_c(\d+)" name="c\d+"[^>]*?aria-label="([^"]*)"', page, re.S))
+    before = re.search(r"<p[^>]*data-entry-before>(.*?)</p>", page, re.S).group(1)  # type: ignore[union-attr]
+    return {
+        "revision": int(re.search(r'data-drawn-revision="(\d+)"', form).group(1)),  # type: ignore[union-attr]
+        "number": int(re.search(r'name="number" value="(\d+)"', page).group(1)),  # type: ignore[union-attr]
+        "dealt": int(re.search(r'data-dealt="(\d+)"', form).group(1)),  # type: ignore[union-attr]
+        "mano": int(seats[0]),
+        "before": " ".join(html.unescape(before).split()),
+        "fields": {seat: html.unescape(label) for seat, label in labels.items()},
+    }
+
+
+@pytest.mark.parametrize("language", ["", "/eu"])
+def test_the_next_hand_the_edit_board_carries_is_the_hand_page_drawn_now(
+    client: Client, language: str
+) -> None:
+    """After hands, piedras tapped by hand (an entry, not a hand dealt), a vaca won and in
+    individual play: what the board's live part says of the next hand is what its hand
+    page says, number, mano, seats in order, score before, in the page's language."""
+    from tests.tables.factory import make_deje_record, make_record
+
+    pairs = make_table()
+    alone = services.create_table(players=["Ana", "Bruno", "Carla"], rules={"individual": True})
+    steps = [
+        (pairs, lambda: services.add_hand(pairs, make_deje_record("A"), via="api")),
+        (pairs, lambda: services.add_piedras(pairs, "B", 7, via="api")),
+        (pairs, lambda: services.add_hand(pairs, make_record(), via="api")),
+        # B wins a juego, then the second and the vaca (of two): a new vaca starts.
+        (pairs, lambda: services.add_piedras(pairs, "B", 40, via="api")),
+        (pairs, lambda: services.add_piedras(pairs, "B", 40, via="api")),
+        (pairs, lambda: services.add_hand(pairs, make_deje_record("B"), via="api")),
+        (alone, lambda: services.add_piedras(alone, "C", 3, via="api")),
+    ]
+    for table, step in [(pairs, None), (alone, None), *steps]:
+        if step is not None:
+            step()
+        board = f"{language}/t/{table.id}/k/{table.edit_key}/"
+        carried = next_hand_of(client, board)
+        assert carried == hand_page_says(client, board + "mano")
+        assert carried["revision"] == Table.objects.get(pk=table.pk).revision
+    assert len(services.board_state(pairs)["finished"]) == 1
+    # The view link carries none: nothing is entered from it.
+    view = client.get(f"/t/{pairs.id}/?live=1", HTTP_HX_REQUEST="true").content.decode()
+    assert "data-next-hand" not in view

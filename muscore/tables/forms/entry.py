@@ -54,7 +54,44 @@ from muscore.tables.forms.alone import alone_lance, alone_missing, talk_fields
 LANCES_FIRST = ("grande", "chica", "pares")
 
 
-class HandEntry:
+class EntryHead:
+    """What the hand page says of a hand before anything is entered
+    (tables/_entry_before.html): the score before it and its mano. A HandEntry is one; the
+    next hand's alone is drawn into the edit board (muscore.tables.offline.next_hand),
+    without a draft to analyse."""
+
+    def __init__(
+        self, *, players: Sequence[str], rules: Mapping[str, Any], mano: int,
+        score: Mapping[str, int],
+    ) -> None:
+        self.players = list(players)
+        self.n = len(self.players)
+        self.rules = dict(rules)
+        self.engine_rules = rules_engine.Rules.from_json(self.rules)
+        self.seating = Seating(tuple(self.players), self.engine_rules.sides)
+        self.letters = self.seating.letters
+        # Each for himself among 3 to 6: each lance is entered as its talk, word by word.
+        self.individual = self.seating.individual
+        self.alone = self.seating.alone
+        self.mano = mano
+        self.score = {side: int(score[side]) for side in self.letters}
+
+    def speaking_order(self) -> list[int]:
+        """The seats from the mano, as the table speaks."""
+        return [(self.mano + i) % self.n for i in range(self.n)]
+
+    def mano_name(self) -> str:
+        return self.players[self.mano]
+
+    def score_words(self) -> str:
+        """The score before the hand: "12–30", or each player's in individual play."""
+        if self.individual:
+            return join_words([f"{self.seating.names(side)} {self.score[side]}"
+                               for side in self.letters])
+        return f"{self.score['A']}–{self.score['B']}"
+
+
+class HandEntry(EntryHead):
     """The state of one hand being entered, read from a POST (or a stored record).
 
     Fields: c<seat> cards ("R R 5 4"), p<seat>/j<seat> what a seat without cards
@@ -78,18 +115,8 @@ class HandEntry:
         number: int,
         data: QueryDict | Mapping[str, Any] | None = None,
     ) -> None:
-        self.players = list(players)
-        self.n = len(self.players)
-        self.rules = dict(rules)
-        self.engine_rules = rules_engine.Rules.from_json(self.rules)
-        self.seating = Seating(tuple(self.players), self.engine_rules.sides)
-        self.letters = self.seating.letters
-        # Each for himself among 3 to 6: each lance is entered as its talk, word by word.
-        self.individual = self.seating.individual
-        self.alone = self.seating.alone
+        super().__init__(players=players, rules=rules, mano=mano, score=score)
         self.target = int(self.rules.get("target", 40))
-        self.mano = mano
-        self.score = {side: int(score[side]) for side in self.letters}
         self.number = number
         self.errors: list[str] = []
         self.save_errors: list[str] = []
@@ -600,7 +627,7 @@ class HandEntry:
 
     def seats(self) -> list[dict[str, Any]]:
         """Seats in speaking order from the mano, as the table speaks."""
-        order = [(self.mano + i) % self.n for i in range(self.n)]
+        order = self.speaking_order()
         return [
             {
                 "seat": seat,
@@ -642,13 +669,6 @@ class HandEntry:
     def labels_json(self) -> str:
         """Each side's short label by letter, for the page drawn without signal."""
         return json.dumps(self.labels, ensure_ascii=False)
-
-    def score_words(self) -> str:
-        """The score before the hand: "12–30", or each player's in individual play."""
-        if self.individual:
-            return join_words([f"{self.seating.names(side)} {self.score[side]}"
-                               for side in self.letters])
-        return f"{self.score['A']}–{self.score['B']}"
 
     def side_labels(self) -> dict[str, str]:
         # Short labels for buttons: first names joined, e.g. "Ana·Carla".
