@@ -217,9 +217,10 @@ def run(url: str, saves: int) -> dict[str, PhoneLog]:
 
             def sized(request: Request, name: str = name) -> None:
                 if counting["on"] and kind(request) not in ("save", "tap", "stream"):
-                    # A request the browser dropped has no sizes.
+                    # A request the browser dropped has no sizes; one of no body
+                    # (the saver's word, a 204) says -1.
                     with contextlib.suppress(Exception):
-                        logs[name].bytes += int(request.sizes()["responseBodySize"])
+                        logs[name].bytes += max(0, int(request.sizes()["responseBodySize"]))
 
             page.on("request", counted)
             page.on("requestfinished", sized)
