@@ -89,7 +89,7 @@ RATINGS_CHUNK = 200
 MAX_RATINGS_CHUNK = 1000
 # Matches placed in the rating order per transaction (a large import's 39,800 in one held
 # the lock for seconds).
-PLACES_CHUNK = 500
+PLACES_CHUNK = 100
 MAX_PLACES_CHUNK = 2000
 Place = tuple[datetime, int]
 
@@ -467,22 +467,21 @@ def _place_waiting(club_id: int) -> int:
     a transaction, each moving the club's backlog to the earliest it made (so that a
     worker stopped between two leaves the backlog where the re-rating must start).
     A place a write made meanwhile is kept. Returns how many were placed."""
-    arrivals = _arrivals(_missing(club_id))
+    places = [RatingMatch(club_id=club_id, match_id=pk, arrived_at=at)
+              for pk, at in _arrivals(_missing(club_id))]  # made outside the transactions
 
-    def place(chunk: Sequence[tuple[int, datetime]]) -> None:
+    def place(chunk: Sequence[RatingMatch]) -> None:
         _lock_club(club_id)
-        RatingMatch.objects.bulk_create(
-            [RatingMatch(club_id=club_id, match_id=pk, arrived_at=at) for pk, at in chunk],
-            ignore_conflicts=True)
-        earliest = min((at, pk) for pk, at in chunk)
+        RatingMatch.objects.bulk_create(chunk, ignore_conflicts=True)
+        earliest = min((p.arrived_at, p.match_id) for p in chunk)
         RatingBacklog.objects.filter(club_id=club_id).filter(
             Q(since_at__gt=earliest[0])
             | Q(since_at=earliest[0], since_match__gt=earliest[1])).update(
             since_at=earliest[0], since_match=earliest[1])
 
-    pacing.in_chunks(arrivals, place, "a rating's places", first=PLACES_CHUNK,
+    pacing.in_chunks(places, place, "a rating's places", first=PLACES_CHUNK,
                      most=MAX_PLACES_CHUNK, target=LOCK_TARGET)
-    return len(arrivals)
+    return len(places)
 
 
 def rate_club(club: Club | int) -> int:
