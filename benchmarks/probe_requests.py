@@ -487,9 +487,13 @@ def main() -> None:
     probe("round card png, warm", "GET", f"{base}/jornada/1/tarjeta.png", cold=False)
     probe("night card png (ultima), cold", "GET", night)
     probe("night card png (ultima), warm", "GET", night, cold=False)
-    flipped = {"juegos_first": early.juegos_second, "juegos_second": early.juegos_first,
-               "tantos_first": early.tantos_second or "", "tantos_second":
-               early.tantos_first or "", "reason": "probe_requests"}
+    # Its result as a value (the match's juegos and tantos columns went to ResultRow).
+    result = early.outcome
+    assert result is not None
+    tantos = result.tantos or ("", "")
+    flipped = {"juegos_first": result.juegos[1], "juegos_second": result.juegos[0],
+               "tantos_first": tantos[1], "tantos_second": tantos[0],
+               "reason": "probe_requests"}
     probe(f"correction of the earliest match ({early.pk})", "POST",
           f"{base}/partida/{early.number}/resultado", flipped)
     if played is not None and played.table is not None:
