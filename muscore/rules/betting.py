@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from muscore.rules.cards import LETTERS, SIDE_INDEX, A, B, Side, show
+from muscore.rules.cards import LETTERS, SIDE_INDEX, Side, show
 from muscore.rules.errors import BettingError, RecordError
 
 _BET_KEYS = frozenset({"side", "n"})
@@ -46,7 +46,7 @@ class Betting:
     end: str | None  #: "quiero", "no_quiero", or None (no bets, or not answered yet)
     count: int  #: how many bets
     out: frozenset[int]  #: individual play: the sides that left the lance (no quiero)
-    bettors: tuple[int, ...]  #: individual play: the side of each bet, in order
+    bettors: tuple[int, ...]  #: the side of each bet (by index), in order
 
     def __init__(
         self, lance: str, data: object, *, answered: bool = True, sides: int = 2
@@ -60,15 +60,10 @@ class Betting:
         end = fields.get("end")
         if type(bets) is not list:
             raise RecordError("not_a", field=f"lances.{lance}.bets", what="list", got=show(bets))
-        if sides == 2:
-            if "out" in fields:
-                raise BettingError("out_pairs", lance=lance)
-            last, total, before, ordago = _read_pairs_bets(lance, bets)
-            self.out = _NO_OUT
-            self.bettors = ()
-        else:
-            last, total, before, ordago, self.bettors = _read_bets(lance, bets, sides)
-            self.out = _read_out(lance, fields.get("out"), last, sides)
+        if sides == 2 and "out" in fields:
+            raise BettingError("out_pairs", lance=lance)
+        last, total, before, ordago, self.bettors = _read_bets(lance, bets, sides)
+        self.out = _read_out(lance, fields.get("out"), last, sides) if sides > 2 else _NO_OUT
         self.count = len(bets)
         self.ordago = ordago
         self.stake = total
@@ -89,45 +84,14 @@ class Betting:
         self.quiero = end == "quiero"
 
 
-def _read_pairs_bets(lance: str, bets: list[Any]) -> tuple[int, int, int, bool]:
-    """The bets of a game of two sides, checked: the last side (-1: none), the total, the
-    total before the last bet, and whether the last is an órdago."""
-    last_side = None
-    total = before = 0
-    ordago = False
-    for i, bet in enumerate(bets, 1):
-        if ordago:
-            raise BettingError("after_ordago", lance=lance)
-        if type(bet) is not dict or not _BET_KEYS.issuperset(bet):
-            _check_keys(bet, _BET_KEYS, f"lances.{lance}.bets[{i}]")
-        side = bet.get("side")
-        if side != A and side != B:
-            raise BettingError("bet_side", lance=lance, i=i, got=show(side))
-        if side == last_side:
-            raise BettingError("bet_own", lance=lance, side=side, i=i)
-        n = bet.get("n")
-        if n == "ordago":
-            ordago = True
-            before = total
-        elif type(n) is int and n >= 1:
-            if i == 1 and n < 2:
-                # rules.md: the first bet is the envido, 2 or a stated number of more; a
-                # bet of 1 would pay no more accepted than its deje rejected.
-                raise BettingError("first_bet", lance=lance, got=n)
-            before = total
-            total += n
-        else:
-            raise BettingError("bet_n", lance=lance, i=i, got=show(n))
-        last_side = side
-    return (-1 if last_side is None else 0 if last_side == A else 1), total, before, ordago
-
-
 def _read_bets(
     lance: str, bets: list[Any], sides: int
 ) -> tuple[int, int, int, bool, tuple[int, ...]]:
-    """The bets of individual play, checked as :func:`_read_pairs_bets` (any other player
-    may raise); also the side of each bet."""
-    letters = LETTERS[:sides]
+    """The bets of a lance, checked: the last bettor's side (-1: none), the total, the total
+    before the last bet, whether the last is an órdago, and the side of each bet. With two
+    sides (pairs, two players) raises alternate between A and B; in individual play any
+    other player may raise: the errors say which."""
+    pairs = sides == 2
     bettors: list[int] = []
     last = -1
     total = before = 0
@@ -138,21 +102,28 @@ def _read_bets(
         if type(bet) is not dict or not _BET_KEYS.issuperset(bet):
             _check_keys(bet, _BET_KEYS, f"lances.{lance}.bets[{i}]")
         side = bet.get("side")
-        index = SIDE_INDEX.get(side, sides) if type(side) is str else sides
+        try:
+            index = SIDE_INDEX[side]
+        except (KeyError, TypeError):  # not a side's letter (TypeError: not even hashable)
+            index = sides
         if index >= sides:
+            if pairs:
+                raise BettingError("bet_side", lance=lance, i=i, got=show(side))
             raise BettingError("bet_player", lance=lance, i=i, got=show(side),
-                               letters=tuple(letters))
+                               letters=LETTERS[:sides])
         if index == last:
-            raise BettingError("raise_own", lance=lance, side=side, i=i)
+            raise BettingError("bet_own" if pairs else "raise_own", lance=lance, side=side, i=i)
         n = bet.get("n")
-        if n == "ordago":
-            ordago = True
-            before = total
-        elif type(n) is int and n >= 1:
+        if type(n) is int and n >= 1:
             if i == 1 and n < 2:
+                # rules.md: the first bet is the envido, 2 or a stated number of more; a
+                # bet of 1 would pay no more accepted than its deje rejected.
                 raise BettingError("first_bet", lance=lance, got=n)
             before = total
             total += n
+        elif n == "ordago":
+            ordago = True
+            before = total
         else:
             raise BettingError("bet_n", lance=lance, i=i, got=show(n))
         last = index
