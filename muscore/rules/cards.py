@@ -81,30 +81,35 @@ A, B = SIDES
 LETTERS: tuple[Side, ...] = tuple(Side)
 #: A side's index by its letter (a Side or the record's string).
 SIDE_INDEX: dict[str, int] = {side.value: i for i, side in enumerate(LETTERS)}
-_A, _B, _C, _D, _E, _F = LETTERS
+#: Every side's letter as a plain str, by index: the keys of the results' score objects
+#: and the sides the one pass (shown.py) writes. A dict keyed by exact strs looks up and
+#: builds about twice as fast as one keyed by enum members, and every step of every hand
+#: of every replay carries a score object.
+SIDE_NAMES: tuple[str, ...] = tuple(side.value for side in LETTERS)
 
 
 # Each side's piedras as the contract writes them, one function a table's number of sides:
 # a dict display is more than twice as fast as dict(zip(...)), and every step of every
-# hand of every replay carries one.
+# hand of every replay carries one. The keys are literals (SIDE_NAMES), so each display
+# is built from one constant tuple of keys.
 def _score2(s: Sequence[int]) -> dict[str, int]:
-    return {_A: s[0], _B: s[1]}
+    return {"A": s[0], "B": s[1]}
 
 
 def _score3(s: Sequence[int]) -> dict[str, int]:
-    return {_A: s[0], _B: s[1], _C: s[2]}
+    return {"A": s[0], "B": s[1], "C": s[2]}
 
 
 def _score4(s: Sequence[int]) -> dict[str, int]:
-    return {_A: s[0], _B: s[1], _C: s[2], _D: s[3]}
+    return {"A": s[0], "B": s[1], "C": s[2], "D": s[3]}
 
 
 def _score5(s: Sequence[int]) -> dict[str, int]:
-    return {_A: s[0], _B: s[1], _C: s[2], _D: s[3], _E: s[4]}
+    return {"A": s[0], "B": s[1], "C": s[2], "D": s[3], "E": s[4]}
 
 
 def _score6(s: Sequence[int]) -> dict[str, int]:
-    return {_A: s[0], _B: s[1], _C: s[2], _D: s[3], _E: s[4], _F: s[5]}
+    return {"A": s[0], "B": s[1], "C": s[2], "D": s[3], "E": s[4], "F": s[5]}
 
 
 #: ``SCORE_OF[sides](scores)``: the contract's score object of each side's piedras.
@@ -167,6 +172,11 @@ individual=False)
     sides: int = field(default=2, init=False, repr=False, compare=False)
     #: Each seat's side, by index into :data:`LETTERS`.
     seat_sides: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
+    #: Each side's seats, by the side's index (two or three partners, or one player).
+    side_seats: tuple[tuple[int, ...], ...] = field(default=(), init=False, repr=False,
+                                                    compare=False)
+    #: Each seat's side as a bit (``1 << side``), for sets of sides kept as ints.
+    seat_bits: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _check_rule("players", self.players, PLAYERS)
@@ -195,6 +205,9 @@ individual=False)
         sides = self.players if individual and self.players > 2 else 2
         object.__setattr__(self, "sides", sides)
         object.__setattr__(self, "seat_sides", SEAT_SIDES[self.players, sides])
+        object.__setattr__(self, "side_seats", tuple(
+            tuple(range(side, self.players, sides)) for side in range(sides)))
+        object.__setattr__(self, "seat_bits", tuple(1 << side for side in self.seat_sides))
 
     @classmethod
     def from_json(cls, data: object) -> Rules:
@@ -205,23 +218,24 @@ individual=False)
             raise RecordError("not_a", field="rules", what="object", got=show(data))
         if not data:
             return DEFAULT_RULES
-        # Tables repeat the same options over and over: memoise by the items. True == 1
-        # == 1.0 hash alike, and a value must be an exact int (or bool), so a hit counts
-        # only when the values' types are the ones memoised with it.
-        key: object = tuple(data.items())
+        # Tables repeat the same options over and over: memoise by the keys, the values
+        # and the values' types, in one flat tuple. True == 1 == 1.0 hash alike, and a
+        # value must be an exact int (or bool): the types keep another type from a hit.
+        values = data.values()
+        key: object = (*data, *values, *map(type, values))
         try:
             cached = _RULES_CACHE.get(key)
         except TypeError:  # an unhashable value: let the checks below name it
             cached = None
             key = None
-        if cached is not None and tuple(map(type, data.values())) == cached[1]:
-            return cached[0]  # only options read once, every key known, are memoised
+        if cached is not None:
+            return cached  # only options read once, every key known, are memoised
         for name in data:
             if name not in _RULE_KEYS:
                 raise RecordError("unknown_key", key=name, where="rules")
         rules = cls(**{k: data[k] for k in _RULE_KEYS if k in data})
         if key is not None and len(_RULES_CACHE) < 1024:
-            _RULES_CACHE[key] = (rules, tuple(map(type, data.values())))
+            _RULES_CACHE[key] = rules
         return rules
 
     def to_json(self) -> dict[str, Any]:
@@ -290,7 +304,7 @@ def _check_rule(field: str, value: object, allowed: tuple[int, ...] | range) -> 
         raise RecordError("rule_value", field=field, got=show(value), choices=allowed)
 
 
-_RULES_CACHE: dict[object, tuple[Rules, tuple[type, ...]]] = {}
+_RULES_CACHE: dict[object, Rules] = {}
 SEATS_FROM = {
     n: [tuple((mano + i) % n for i in range(n)) for mano in range(n)] for n in PLAYERS
 }

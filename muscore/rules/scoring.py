@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from muscore.rules.betting import Betting
-from muscore.rules.cards import LETTERS, A, B, Rules, show
+from muscore.rules.cards import LETTERS, Rules, show
 from muscore.rules.contract import HandResultDict
 from muscore.rules.counting import count, still_in
 from muscore.rules.errors import BettingError, RecordError, ScoreError
@@ -33,6 +33,8 @@ from muscore.rules.winners import player_list, read_winners
 RECORD_KEYS = frozenset(
     {"rules", "mano", "score", "hands", "jugadas", "winners", "lances", "declared"}
 )
+#: The keys of a record the one pass (shown.py) may score: no jugadas, declared, winners.
+PLAIN_KEYS = frozenset({"rules", "mano", "score", "hands", "lances"})
 #: The keys a hand of a vaca may carry (the vaca carries rules, mano and score).
 VACA_HAND_KEYS = frozenset({"hands", "jugadas", "winners", "lances", "declared"})
 
@@ -47,17 +49,15 @@ def parse_score(data: object, rules: Rules) -> tuple[int, ...]:
         # The common {"A": a, "B": b} (a, b, c... one a player): checked at once.
         target = rules.target
         if k == 2:
-            a = data.get(A)
-            b = data.get(B)
+            a = data.get("A")  # an exact str: looked up faster than the Side member
+            b = data.get("B")
             if type(a) is int and type(b) is int and 0 <= a < target and 0 <= b < target:
                 return a, b
         elif tuple(data) == KEYS[k]:
             quick = tuple(data.values())
-            for value in quick:
-                if type(value) is not int or not 0 <= value < target:
-                    break
-            else:
-                return cast(tuple[int, ...], quick)  # ints, checked just above
+            # Exact ints (no bool) from 0 to below the target, checked in a few C calls.
+            if set(map(type, quick)) == _INTS and min(quick) >= 0 and max(quick) < target:
+                return quick
     if type(data) is not dict and not isinstance(data, Mapping):
         raise RecordError("not_a", field="score", what="object", got=show(data))
     letters = LETTERS[:k]
@@ -82,6 +82,7 @@ def parse_score(data: object, rules: Rules) -> tuple[int, ...]:
 #: The score's keys in side order, by the number of sides.
 KEYS: dict[int, tuple[str, ...]] = {k: tuple(side.value for side in LETTERS[:k])
                                     for k in range(2, 7)}
+_INTS = {int}
 #: Everybody at 0, by the number of sides.
 ZEROS: dict[int, tuple[int, ...]] = {k: (0,) * k for k in range(2, 7)}
 
@@ -134,7 +135,9 @@ def score(record: object) -> HandResultDict:
     """
     if type(record) is not dict and not isinstance(record, Mapping):
         raise RecordError("not_object")
-    if not RECORD_KEYS.issuperset(record):
+    # Cards and bets alone (no jugadas, declared or winners): maybe the common case.
+    plain = PLAIN_KEYS.issuperset(record)
+    if not plain and not RECORD_KEYS.issuperset(record):
         key = next(k for k in record if k not in RECORD_KEYS)
         raise RecordError("unknown_key", key=str(key)[:40], where="record")
     rules = Rules.from_json(record.get("rules"))
@@ -143,7 +146,12 @@ def score(record: object) -> HandResultDict:
         parse_mano(mano, rules)  # raises, naming the table's seats
     scores = parse_score(record.get("score"), rules)
     # The counting builds the result dict directly (for speed); this is its type.
-    return cast(HandResultDict, score_parts(record, rules, mano, scores))
+    if plain:
+        # Every card shown and nothing else said, the common case: one pass (shown.py).
+        done = score_shown(record, rules, mano, scores)
+        if done is not None:
+            return cast(HandResultDict, done)
+    return cast(HandResultDict, score_general(record, rules, mano, scores))
 
 
 def score_parts(
