@@ -166,6 +166,26 @@ def _long(item: pytest.Item) -> bool:
         for value in vars(module).values())
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The xdist_group of each item, told to pytest-xdist's scheduler as it reads it: an
+    "@group" suffix on the node ids a worker sends (xdist/remote.py). pytest-xdist 3.8 adds
+    it through `item._nodeid`, which pytest 9.2 no longer reads (its node ids are structured,
+    `item._id`; pytest-xdist issue 1386): `--dist loadgroup` then dealt every test alone,
+    and a module's fixture (the production server of tests/browser/test_offline_production,
+    10,000 accounts in tests/tables/test_backup_live) or the multi-server cluster was built
+    on both workers. Runs before xdist's own hook sends the ids; does nothing where the
+    suffix is already there (an xdist that sets it) or outside a loadgroup worker."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    for item in session.items:
+        groups = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                         for mark in item.iter_markers("xdist_group")})
+        suffix = "@" + "_".join(groups)
+        if groups and not item.nodeid.endswith(suffix):
+            item._id = type(item._id).parse(item.nodeid + suffix)  # type: ignore[attr-defined]
+
+
 # .ci/run's PostgreSQL run sets MUSCORE_REQUIRE_MULTISERVER=1 with a Redis and a PostgreSQL:
 # then a run in which no multi-server test passed (all skipped, deselected or missing) fails.
 MULTISERVER_REQUIRED = os.environ.get("MUSCORE_REQUIRE_MULTISERVER", "") == "1"

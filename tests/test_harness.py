@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.core.management.base import CommandError
 from django.db.utils import OperationalError
 
+from tests import conftest
 from tests.conftest import _flush_retrying
 
 
@@ -95,3 +97,39 @@ def test_every_test_of_the_database_s_behaviour_runs_on_both_databases() -> None
     forgotten, stale = once_or_on_both()
     assert not forgotten, f"mark these pytest.mark.postgres, or say why not in ONCE: {forgotten}"
     assert not stale, f"no longer needed in ONCE: {stale}"
+
+
+@pytest.mark.xdist_group("harness")
+def test_a_grouped_test_s_id_carries_its_group_to_xdist_s_scheduler(
+        request: pytest.FixtureRequest) -> None:
+    """--dist loadgroup deals a group to one worker only if the ids that worker sends end
+    with "@group" (tests/conftest.py, pytest_collection_finish): in a loadgroup worker, this
+    test's own id says so; anywhere, the hook gives the suffix once, to grouped items only."""
+    if getattr(request.config.option, "loadgroup", False):
+        assert request.node.nodeid.endswith("::" + request.node.name + "@harness")
+    # pytest reads an item's id from the structured id the hook sets.
+    assert str(request.node._id) == request.node.nodeid
+    node_id = type(request.node._id)
+
+    class Item:
+        def __init__(self, nodeid: str, *groups: str) -> None:
+            self._id = node_id.parse(nodeid)
+            self.marks = [pytest.mark.xdist_group(group).mark for group in groups]
+
+        @property
+        def nodeid(self) -> str:
+            return str(self._id)
+
+        def iter_markers(self, name: str) -> list[object]:
+            return self.marks if name == "xdist_group" else []
+
+    items = [Item("t.py::a[1]", "g"), Item("t.py::b"), Item("t.py::c@g", "g")]
+    session = SimpleNamespace(config=SimpleNamespace(option=SimpleNamespace(loadgroup=True)),
+                              items=items)
+    conftest.pytest_collection_finish(session)  # type: ignore[arg-type]
+    conftest.pytest_collection_finish(session)  # type: ignore[arg-type]
+    assert [item.nodeid for item in items] == ["t.py::a[1]@g", "t.py::b", "t.py::c@g"]
+    session.config.option.loadgroup = False
+    items[1] = Item("t.py::d", "g")
+    conftest.pytest_collection_finish(session)  # type: ignore[arg-type]
+    assert items[1].nodeid == "t.py::d"
