@@ -24,13 +24,17 @@ from muscore.leagues.models import Competition, Round
 
 
 def _current_rounds(phase: Phase) -> list[tuple[Competition, Round]]:
-    """Each group's current round (its first round with a match to play)."""
+    """Each group's current round (its first round with a match to play); a knockout's
+    rounds of the games it waits for (each tie's round and game number its own)."""
     found = []
     for group in phase.groups.select_related("competition__club"):
-        match = (group.competition.matches.unplayed().select_related("round")
-                 .order_by("number").first())
-        if match is not None:
-            found.append((group.competition, match.round))
+        rounds: dict[int, Round] = {}
+        for match in (group.competition.matches.unplayed().exclude(first=None)
+                      .exclude(second=None).select_related("round").order_by("number")):
+            rounds.setdefault(match.round_id, match.round)
+            if not phase.knockout:
+                break
+        found += [(group.competition, r) for r in rounds.values()]
     return found
 
 

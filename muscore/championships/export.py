@@ -43,9 +43,13 @@ def championship_document(championship: Championship, page: int = 1) -> dict[str
     for group in PhaseGroup.objects.filter(phase__championship=championship).select_related(
             "competition"):
         groups.setdefault(group.phase_id, []).append(group)
+    knockouts = {p.pk for p in phases if p.knockout}
     docs = documents.league_documents(
         [s.heat for s in sede_list if s.heat]  # a ceros heat too (league.md's format)
-        + [g.competition for gs in groups.values() for g in gs])
+        + [g.competition for pk, gs in groups.items() if pk not in knockouts for g in gs])
+    # A knockout's games, each in a liguilla's form (its two pairs, its one match).
+    games = {g.phase_id: documents.game_documents(g.competition)
+             for gs in groups.values() for g in gs if g.phase_id in knockouts}
     sedes = []
     for sede in sede_list:
         heat = heats.get(sede.pk)
@@ -71,8 +75,9 @@ def championship_document(championship: Championship, page: int = 1) -> dict[str
             "region": phase.region.name if phase.region else None, "advance": phase.advance,
             "draw": phase.draw,
             # A group's or game's name in the reader's language (muscore.leagues.names).
-            "groups": [{**docs[g.competition_id], "name": g.competition.title}
-                       for g in groups.get(phase.pk, [])],
+            "groups": games.get(phase.pk, []) if phase.knockout else [
+                {**docs[g.competition_id], "name": g.competition.title}
+                for g in groups.get(phase.pk, [])],
         } for phase in phases],
         "champion": winner.pk if winner else None,
     }

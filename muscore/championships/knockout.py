@@ -1,33 +1,28 @@
 """The last phase as a knockout: a seeded bracket, each tie one vaca or the best of 3, an
 optional match for third place, and the champion from the final.
 
-A tie's games are liguillas of its two pairs (one match each) in the championship's club,
-so every result goes through the league's result functions (tables, paper, links,
-no-shows) and is only read here. A tie's next game and the next round's ties are made as
-soon as the games before them are decided (:func:`sync`, called by the draw and by the
-result's own write through ``muscore.leagues.signals.result_changed``; the pages only
-read), so no one has to press a button between rounds.
+What is the championship's own is here: the seeded places and their draw. The phase is
+one knockout competition of the championship's club (its ties and their games, matches:
+muscore.leagues.models.knockout), so every result goes through the league's owner of
+results (tables, paper, links, no-shows), which writes a tie's next game and the next
+round's ties in the result's own write (muscore.leagues.results.bracket); the pages only
+read the bracket (:func:`bracket`).
 """
 
 from __future__ import annotations
 
-import logging
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from muscore.championships.models import Enrolment, Phase, PhaseGroup
 from muscore.championships.pairs import acting, phase_pair
 from muscore.clubs.permissions import Actor
-from muscore.leagues import changes, competitions, names
+from muscore.leagues import changes, competitions
 from muscore.leagues.models import Competition, Match
-from muscore.leagues.results import consequences
+from muscore.leagues.results import bracket as league_bracket
 from muscore.messages import WordedError
-
-log = logging.getLogger(__name__)
 
 
 class KnockoutError(WordedError):
@@ -61,39 +56,10 @@ def place_pairs(keys: list[int], seeded: int, seed: str) -> list[int | None]:
     return [ranked[rank] if rank < len(ranked) else None for rank in bracket_order(size)]
 
 
-def rounds_of(places: int) -> int:
-    """The rounds of a bracket of ``places`` (a power of 2): 8 places, 3 rounds."""
-    return max(places.bit_length() - 1, 1)
-
-
-def round_name(phase_rounds: int, number: int, third: bool = False) -> str:
-    """A round's name for people: the final, semifinals, quarterfinals, else its number."""
-    return names.round_name(phase_rounds, number, third=third)
-
-
-def parts(phase: Phase, round: int, order: int, game: int, total: int | None = None
-          ) -> dict[str, Any]:
-    """What a phase's group (``round`` 0: its ``order``) or a knockout's game is named of
-    (muscore.leagues.names), no language words."""
-    if not phase.knockout:
-        return names.group_parts(phase.name, order + 1)
-    if total is None:
-        total = rounds_of(len((phase.draw or {}).get("bracket") or [None, None]))
-    return names.game_parts(phase.name, round=round, rounds=total, tie=order + 1,
-                            game=game if phase.best_of > 1 else None,
-                            third=order == 1 and round == total)
-
-
-def game_title(phase: Phase, group: PhaseGroup) -> str:
-    """A phase's group or a knockout's game named in the reader's language from what it is
-    (its round, place and game), whoever's request made it."""
-    return names.made_name(parts(phase, group.round, group.order, group.game))
-
-
 @dataclass
 class Tie:
-    """One tie: its two pairs (enrolment ids; None not known yet, or a bye), the games'
-    wins of each, its winner once decided."""
+    """One tie as the pages read it: its two pairs (enrolment ids; None not known yet, or
+    a bye), the games' wins of each, its games (matches) in order, its winner once decided."""
 
     round: int
     order: int
@@ -101,7 +67,7 @@ class Tie:
     second: int | None
     bye: bool = False
     wins: list[int] = field(default_factory=lambda: [0, 0])
-    games: list[PhaseGroup] = field(default_factory=list)
+    games: list[Match] = field(default_factory=list)
     winner: int | None = None
 
     @property
@@ -115,213 +81,72 @@ class Tie:
 class Bracket:
     """The knockout as it stands: its rounds of ties, the third-place tie, the champion."""
 
-    phase: Phase
     rounds: list[list[Tie]]
     third: Tie | None
     champion: int | None
     enrolments: dict[int, Enrolment]
 
 
-def _game_results(games: list[PhaseGroup]) -> dict[int, list[int]]:
-    """The winning pair of each game's decided matches by competition id, in one query."""
-    out: dict[int, list[int]] = {}
-    rows = Match.objects.filter(competition_id__in=[g.competition_id for g in games]
-                                ).decided().outcomes(
-        "competition_id", "first__pair_id", "second__pair_id")
-    for competition_id, first, second, result in rows:
-        out.setdefault(competition_id, []).append(second if result.winner else first)
-    return out
-
-
-def _decide(
-    tie: Tie,
-    games: list[PhaseGroup],
-    results: dict[int, list[int]],
-    pair_to_enrolment: dict[int | None, int],
-    needed: int,
-) -> None:
-    """A tie's games in order, the games each pair won, and its winner once one pair has
-    won ``needed`` of them."""
-    tie.games = sorted(games, key=lambda g: g.game)
-    for game in tie.games:
-        for pair_id in results.get(game.competition_id, []):
-            winner = pair_to_enrolment.get(pair_id)
-            if winner == tie.first:
-                tie.wins[0] += 1
-            elif winner == tie.second:
-                tie.wins[1] += 1
-    if tie.wins[0] >= needed:
-        tie.winner = tie.first
-    elif tie.wins[1] >= needed:
-        tie.winner = tie.second
-
-
 def bracket(phase: Phase) -> Bracket | None:
     """The phase's bracket as it stands, read in a fixed number of queries (None before
     the draw or for a phase of groups)."""
-    if not phase.knockout or not phase.draw or "bracket" not in phase.draw:
+    group = phase.groups.select_related("competition__club").first() if phase.knockout else None
+    if group is None:
         return None
-    places: list[int | None] = list(phase.draw["bracket"])
+    competition = group.competition
+    rows = list(competition.ties.all())
+    entries = dict(competition.entries.values_list("pk", "pair_id"))
     enrolments = {e.pk: e for e in Enrolment.objects.filter(
-        pk__in=[p for p in places if p is not None])}
-    pair_to_enrolment = {e.phase_pair_id: e.pk for e in enrolments.values()}
-    games = list(phase.groups.all())
-    results = _game_results(games)
-    by_tie: dict[tuple[int, int], list[PhaseGroup]] = {}
-    for game in games:
-        by_tie.setdefault((game.round, game.order), []).append(game)
-    needed = phase.best_of // 2 + 1
-    total = rounds_of(len(places))
-
-    def decide(tie: Tie) -> None:
-        _decide(tie, by_tie.get((tie.round, tie.order), []), results, pair_to_enrolment, needed)
-
-    rounds: list[list[Tie]] = []
-    previous: list[int | None] = places
-    known = [True] * len(places)  # a place known: a pair or a bye
-    for number in range(1, total + 1):
-        ties, winners, decided = [], [], []
-        for order in range(len(previous) // 2):
-            first, second = previous[2 * order], previous[2 * order + 1]
-            both_known = known[2 * order] and known[2 * order + 1]
-            tie = Tie(number, order, first, second)
-            if both_known and (first is None or second is None):
-                tie.bye, tie.winner = True, first if first is not None else second
-            elif both_known:
-                decide(tie)
-            else:  # games made before a correction left it without its pairs: stale
-                tie.games = sorted(by_tie.get((number, order), []), key=lambda g: g.game)
-            ties.append(tie)
-            winners.append(tie.winner)
-            decided.append(both_known and (tie.winner is not None or tie.bye))
-        rounds.append(ties)
-        previous, known = winners, decided
+        championship_id=phase.championship_id, phase_pair_id__in=entries.values())}
+    of_pair = {e.phase_pair_id: e.pk for e in enrolments.values()}
+    enrolment = {pk: of_pair.get(pair) for pk, pair in entries.items()}
+    games: dict[int, list[Match]] = {}
+    for match in (Match.objects.filter(competition=competition, tie__isnull=False)
+                  .with_outcome().select_related("competition__club").order_by("game")):
+        games.setdefault(match.tie_id or 0, []).append(match)
+    total = max((t.round for t in rows), default=1)
+    rounds: list[list[Tie]] = [[] for _n in range(total)]
     third = None
-    if phase.third_place and len(places) >= 4:
-        semis = rounds[-2]
-        first, second = semis[0].loser, semis[1].loser
-        third = Tie(total, 1, first, second)
-        if first is not None and second is not None:
-            decide(third)
+    for row in rows:
+        played = games.get(row.pk, [])
+        tie = Tie(row.round, row.order, enrolment.get(row.first_id or 0),
+                  enrolment.get(row.second_id or 0), bye=row.best_of == 0, games=played)
+        won = league_bracket.winner(row, played)
+        tie.winner = enrolment.get(won) if won is not None else None
+        for match in played:
+            result = match.outcome
+            if result is not None and result.winner is not None:
+                side = match.first_id if result.winner == 0 else match.second_id
+                tie.wins[0 if side == row.first_id else 1] += 1
+        if row.round == total and row.order == 1:
+            third = tie
         else:
-            third.games = sorted(by_tie.get((total, 1), []), key=lambda g: g.game)
-    return Bracket(phase, rounds, third, rounds[-1][0].winner, enrolments)
-
-
-def _new_game(phase: Phase, tie: Tie, total: int, by: Actor | None) -> None:
-    enrolments = Enrolment.objects.select_related("championship__club", "sede").in_bulk(
-        [tie.first, tie.second])
-    first, second = enrolments[tie.first or 0], enrolments[tie.second or 0]
-    game = len(tie.games) + 1
-    # The pairs swap sides each game (the first in the bracket opens the odd games).
-    pairs = [phase_pair(first), phase_pair(second)]
-    if game % 2 == 0:
-        pairs.reverse()
-    club = phase.championship.club
-    made = parts(phase, tie.round, tie.order, game, total)
-    try:
-        competition = competitions.create_competition(
-            club, by=acting(by, club), name=names.stored_name(made), pairs=pairs,
-            rules=phase.championship.rules, draw=[0, 1], draw_method="phase", made=made)
-    except changes.CompetitionError as error:  # the whole change is rolled back
-        raise KnockoutError(str(error)) from None
-    PhaseGroup.objects.create(phase=phase, order=tie.order, round=tie.round, game=game,
-                              competition=competition)
-
-
-def _stale_games(state: Bracket) -> list[PhaseGroup]:
-    """The games made for pairs a tie no longer has: a corrected result changed who goes
-    on after the next tie's games were made (or left that tie without both its pairs)."""
-    ties = [t for ties in state.rounds for t in ties if not t.bye]
-    if state.third is not None:
-        ties.append(state.third)
-    games = [g for tie in ties for g in tie.games if g.competition_id]
-    rows = Match.objects.filter(competition_id__in=[g.competition_id for g in games]
-                                ).values_list("competition_id", "first__pair_id",
-                                              "second__pair_id")
-    pair_to_enrolment = {e.phase_pair_id: e.pk for e in state.enrolments.values()}
-    seated: dict[int, set[int | None]] = {}
-    for competition_id, first, second in rows:
-        seated.setdefault(competition_id, set()).update(
-            {pair_to_enrolment.get(first), pair_to_enrolment.get(second)})
-    stale = []
-    for tie in ties:
-        expected = {tie.first, tie.second}
-        for game in tie.games:
-            if game.competition_id and (None in expected
-                                        or seated.get(game.competition_id) != expected):
-                stale.append(game)
-    return stale
-
-
-def _clear_stale(phase: Phase, stale: list[PhaseGroup]) -> None:
-    """Remove games made for the wrong pairs when none was started; refuse (the whole
-    result write is rolled back) when one was played or is being played: who goes on
-    cannot change under a played game until the organiser clears its result."""
-    ids = [g.competition_id for g in stale]
-    # Played, or being played (a hand at its table): the hands entered are never lost.
-    played = (consequences.started(Match.objects.filter(competition_id__in=ids))
-              .order_by("competition_id").values_list("competition__name", "competition__made")
-              .first())
-    if played is not None:
-        raise KnockoutError(_(
-            "Este resultado cambia quién juega «%(game)s» en %(championship)s, que ya se "
-            "jugó: borra antes su resultado y vuelve a anotar este.")
-            % {"game": names.title_of(*played), "championship": phase.championship.name})
-    for competition in Competition.objects.filter(pk__in=ids):
-        log.info("knockout game removed: %s (phase %s), its pairs changed by a correction",
-                 competition.name, phase.pk)
-        # Matches point at the entries with PROTECT: they go first, then the rounds.
-        Match.objects.filter(competition=competition).delete()
-        competition.rounds.all().delete()
-        competition.delete()  # its PhaseGroup goes with it (CASCADE)
-
-
-@transaction.atomic
-def sync(phase: Phase, by: Actor | None = None) -> Bracket | None:
-    """Make the games the bracket is waiting for: a tie's first game (and second, for a
-    best of 3) once both its pairs are known, its next game while it is undecided and every
-    game before is played. Games made for pairs a corrected result took out are removed
-    first, or the correction refused if one of them was played. Returns the bracket as it
-    then stands."""
-    state = bracket(phase)
-    if state is None:
-        return None
-    stale = _stale_games(state)
-    if stale:
-        _clear_stale(phase, stale)
-        state = bracket(phase)
-        assert state is not None
-    total = len(state.rounds)
-    made = False
-    ties = [t for ties in state.rounds for t in ties]
-    if state.third is not None:
-        ties.append(state.third)
-    for tie in ties:
-        if tie.bye or tie.winner is not None or tie.first is None or tie.second is None:
-            continue
-        played = sum(tie.wins)
-        if not tie.games:
-            for _n in range(min(phase.best_of, 2) if phase.best_of > 1 else 1):
-                _new_game(phase, tie, total, by)
-                tie.games.append(PhaseGroup(game=len(tie.games) + 1))
-            made = True
-        elif played >= len(tie.games) and len(tie.games) < phase.best_of:
-            _new_game(phase, tie, total, by)
-            made = True
-    return bracket(phase) if made else state
+            rounds[row.round - 1].append(tie)
+    for ties in rounds:
+        ties.sort(key=lambda t: t.order)
+    return Bracket(rounds, third, rounds[-1][0].winner, enrolments)
 
 
 def draw(phase: Phase, pairs: list[tuple[Enrolment, int | None]], seed: str, by: Actor) -> None:
     """Draw the bracket (seeded pairs by rank, the rest at random with the seed), record
-    it on the phase and make the first round's games."""
+    it on the phase and make its knockout competition: its ties and first games."""
     seeded = sum(1 for _e, rank in pairs if rank is not None)
     places = place_pairs([e.pk for e, _r in pairs], seeded, seed)
     phase.draw = {"seed": seed, "pairs": [{"enrolment": e.pk, "sede": e.sede_id, "seed": rank}
                                           for e, rank in pairs],
                   "bracket": places}
     phase.save(update_fields=["draw"])
-    sync(phase, by)
+    club = phase.championship.club
+    index = {e.pk: i for i, (e, _r) in enumerate(pairs)}
+    try:
+        competition = competitions.create_competition(
+            club, by=acting(by, club), name=phase.name, pairs=[phase_pair(e) for e, _r in pairs],
+            rules=phase.championship.rules, format=Competition.Format.KNOCKOUT)
+        PhaseGroup.objects.create(phase=phase, order=0, competition=competition)
+        league_bracket.draw(competition, [index[p] if p is not None else None for p in places],
+                            best_of=phase.best_of, third=phase.third_place)
+    except changes.CompetitionError as error:  # the whole draw is rolled back
+        raise KnockoutError(str(error)) from None
 
 
 def finished(phase: Phase) -> bool:

@@ -1,7 +1,8 @@
 """A championship's storage: the championship, its regions and venues, entries and phases.
 
 A venue (sede) is a club of its own (its organisers are the club's), and its heat is one of
-that club's competitions; a phase's groups are competitions of the championship's club.
+that club's competitions; a phase's groups, or its knockout, are competitions of the
+championship's club.
 Results therefore go through :mod:`muscore.leagues.results` like any league match.
 """
 
@@ -178,20 +179,16 @@ class Phase(models.Model):
 
 
 class PhaseGroup(models.Model):
-    """One group of a phase: a liguilla of the championship's club; in a knockout phase,
-    one game of a tie (``round`` from 1, ``order`` its place in the round, in the last
-    round 0 the final and 1 the third place; ``game`` 1 to 3 for a best of 3), each game a
-    liguilla of the tie's two pairs (one match)."""
+    """One group of a phase, a liguilla of the championship's club; a knockout phase's one
+    competition, its ties and their games (muscore.leagues.models.knockout)."""
 
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="groups")
     order = models.PositiveSmallIntegerField()
-    round = models.PositiveSmallIntegerField(default=0)
-    game = models.PositiveSmallIntegerField(default=1)
     competition = models.OneToOneField(Competition, on_delete=models.CASCADE,
                                        related_name="phase_group")
 
     class Meta:
-        ordering = ["round", "order", "game"]
+        ordering = ["order"]
 
     def __str__(self) -> str:
         return f"{self.phase} {self.order + 1}"

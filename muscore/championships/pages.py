@@ -19,8 +19,10 @@ from muscore.championships import kept, knockout, parts, services
 from muscore.championships.entry_text import fold
 from muscore.championships.models import Championship, Enrolment, Phase, PhaseGroup, Sede
 from muscore.clubs.models import Club
+from muscore.leagues import names as league_names
 from muscore.leagues import pages as league_pages
 from muscore.leagues.models import Competition, Match, Round
+from muscore.leagues.models.knockout import game_title
 from muscore.leagues.results import standings
 
 
@@ -189,20 +191,18 @@ def bracket_view(phase: Phase) -> dict[str, Any] | None:
     if state is None:
         return None
     names = {pk: e.name for pk, e in state.enrolments.items()}
-    urls = {g.competition_id: league_pages.competition_url(g.competition)
-            for g in phase.groups.select_related("competition__club")}
     total = len(state.rounds)
 
     def tie_view(tie: knockout.Tie) -> dict[str, Any]:
         return {"first": names.get(tie.first or 0, ""), "second": names.get(tie.second or 0, ""),
                 "wins": tie.wins, "bye": tie.bye, "winner": names.get(tie.winner or 0, ""),
-                "games": [urls[g.competition_id] for g in tie.games if g.competition_id in urls]}
+                "games": [league_pages.match_url(g) for g in tie.games]}
 
     rounds: list[dict[str, Any]] = [
-        {"name": knockout.round_name(total, n + 1), "ties": [tie_view(t) for t in ties]}
+        {"name": league_names.round_name(total, n + 1), "ties": [tie_view(t) for t in ties]}
         for n, ties in enumerate(state.rounds)]
     if state.third is not None:
-        rounds.append({"name": knockout.round_name(total, total, third=True),
+        rounds.append({"name": league_names.round_name(total, total, third=True),
                        "ties": [tie_view(state.third)]})
     # The ties being played (their two pairs known, no winner yet) and their rounds: what
     # the hall's screen says is in play, as a groups phase says its groups.
@@ -303,23 +303,33 @@ def pair_path(enrolment: Enrolment) -> list[dict[str, Any]]:
         steps.append({"title": sede.name, "url": league_pages.competition_url(sede.heat),
                       "place": order.index(index) + 1 if index in order else None,
                       "status": league_pages.status(sede.heat)})
-    if enrolment.phase_pair_id is not None:
-        for competition in Competition.objects.filter(
-                entries__pair_id=enrolment.phase_pair_id,
-                phase_group__isnull=False).select_related(
-                "club", "phase_group__phase").order_by("id"):
-            group = competition.phase_group
-            order = services.heat_order(competition) if competition.status == "finished" else []
-            index = competition.entries.filter(pair_id=enrolment.phase_pair_id).values_list(
-                "index", flat=True).first()
-            place = order.index(index) + 1 if index in order else None
-            step = {"title": knockout.game_title(group.phase, group),
-                    "url": league_pages.competition_url(competition), "place": place,
-                    "status": league_pages.status(competition)}
-            if group.phase.knockout and place is not None:
-                # A knockout's game is won or lost, not a place of two.
-                step.update(place=None, status=_("ganada") if place == 1 else _("perdida"))
-            steps.append(step)
+    if enrolment.phase_pair_id is None:
+        return steps
+    for competition in Competition.objects.filter(
+            entries__pair_id=enrolment.phase_pair_id, phase_group__isnull=False,
+            phase_group__phase__knockout=False).select_related("club").order_by("id"):
+        order = services.heat_order(competition) if competition.status == "finished" else []
+        index = competition.entries.filter(pair_id=enrolment.phase_pair_id).values_list(
+            "index", flat=True).first()
+        steps.append({"title": competition.title,
+                      "url": league_pages.competition_url(competition),
+                      "place": order.index(index) + 1 if index in order else None,
+                      "status": league_pages.status(competition)})
+    # A knockout's games, each won or lost, not a place of two.
+    for match in (Match.objects.filter(
+            competition__phase_group__phase__knockout=True, tie__isnull=False)
+            .filter(Q(first__pair_id=enrolment.phase_pair_id)
+                    | Q(second__pair_id=enrolment.phase_pair_id))
+            .with_outcome().select_related("competition__club", "tie", "first")
+            .order_by("competition_id", "number")):
+        result = match.outcome
+        won = None if result is None or result.winner is None else (
+            (match.first is not None and match.first.pair_id == enrolment.phase_pair_id)
+            == (result.winner == 0))
+        steps.append({"title": game_title(match.competition, match.tie, match.game),
+                      "url": league_pages.match_url(match), "place": None,
+                      "status": (_("ganada") if won else _("perdida")) if won is not None
+                      else league_pages.status(match.competition)})
     return steps
 
 
@@ -389,7 +399,10 @@ def hall_panels(groups: Sequence[dict[str, Any]],
 
 def hall_groups(phase: Phase) -> list[dict[str, Any]]:
     """Each group's current round, its matches and its standings as plain values, kept in
-    the cache by the championship's stamp (:func:`clock` adds the deadlines)."""
+    the cache by the championship's stamp (:func:`clock` adds the deadlines); a knockout's
+    games being played, each as a group of its own."""
+    if phase.knockout:
+        return _hall_games(phase)
     out = []
     groups = list(phase.groups.select_related("competition"))
     ids = [g.competition_id for g in groups]
@@ -404,26 +417,44 @@ def hall_groups(phase: Phase) -> list[dict[str, Any]]:
                   .with_outcome().select_related("first__pair", "second__pair")
                   .order_by("number")):
         shown.setdefault(match.competition_id, []).append(match)
-    tables_of = standings.standings_of([g.competition for g in groups
-                                           if not phase.knockout or g.competition_id in current])
+    tables_of = standings.standings_of([g.competition for g in groups])
     for group in groups:
         competition = group.competition
         now_playing = current.get(competition.pk)
-        if phase.knockout and now_playing is None:
-            continue  # a decided game: the bracket above shows it
         tables = tables_of.get(competition.pk, [])
         out.append({
             "number": group.order + 1,
             "round": now_playing.round.number if now_playing else None,
-            "round_id": now_playing.round_id if now_playing else None,
-            "title": knockout.game_title(phase, group) if phase.knockout else "",
-            "matches": [{"first": league_pages.pair_name(match.first),
-                         "second": league_pages.pair_name(match.second),
-                         "result": league_pages.result_text(match),
-                         "done": match.played, "table": match.table_number}
-                        for match in shown.get(competition.pk, [])],
+            "round_id": now_playing.round_id if now_playing else None, "title": "",
+            "matches": [_hall_match(match) for match in shown.get(competition.pk, [])],
             "rows": [{"name": r.name, "points": r.points}
                      for r in (tables[0].rows if tables else [])]})
+    return out
+
+
+def _hall_match(match: Match) -> dict[str, Any]:
+    return {"first": league_pages.pair_name(match.first),
+            "second": league_pages.pair_name(match.second),
+            "result": league_pages.result_text(match), "done": match.played,
+            "table": match.table_number}
+
+
+def _hall_games(phase: Phase) -> list[dict[str, Any]]:
+    """A knockout's games waiting for their result, in the order they were made, each
+    with its two pairs at 0 points (a decided game: the bracket above shows it)."""
+    out = []
+    games = (Match.objects.filter(competition__phase_group__phase=phase, tie__isnull=False)
+             .exclude(first=None).exclude(second=None).unplayed()
+             .select_related("competition", "tie", "round", "first__pair", "second__pair")
+             .order_by("number"))
+    for match in games:
+        assert match.tie is not None
+        out.append({
+            "number": match.tie.order + 1, "round": 1, "round_id": match.round_id,
+            "title": game_title(match.competition, match.tie, match.game),
+            "matches": [_hall_match(match)],
+            "rows": [{"name": league_pages.pair_name(entry), "points": 0}
+                     for entry in (match.first, match.second)]})
     return out
 
 

@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -48,7 +48,8 @@ from muscore.clubs.services import create_club
 from muscore.leagues import ceros_rounds, changes, competitions, draw_plan, names
 from muscore.leagues.compute.document import read_rules
 from muscore.leagues.compute.errors import LeagueError
-from muscore.leagues.models import Competition, Entry
+from muscore.leagues.models import Competition, Entry, Match
+from muscore.leagues.models.knockout import game_title
 from muscore.leagues.results import bracket, standings
 from muscore.leagues.rows import insert_rows
 from muscore.messages import league_message, page_message
@@ -312,22 +313,23 @@ def _replace_in_group(enrolment: Enrolment, phase: Phase) -> None:
 
 
 def _replace_in_bracket(enrolment: Enrolment, phase: Phase) -> None:
-    games = Entry.objects.filter(pair_id=enrolment.phase_pair_id or 0,
-                                 competition__phase_group__phase=phase)
-    played = Competition.objects.filter(
-        entries__in=games, matches__result__isnull=False).values_list("name", "made").first()
+    entry = Entry.objects.filter(pair_id=enrolment.phase_pair_id or 0,
+                                 competition__phase_group__phase=phase).first()
+    if entry is None:
+        return
+    played = (Match.objects.filter(Q(first=entry) | Q(second=entry)).played()
+              .select_related("competition", "tie").order_by("number").first())
     if played is not None:
         raise ChampionshipError(
             _("%(pair)s ya ha jugado en %(phase)s (%(game)s): una reserva no puede ocupar su "
               "sitio. Anota su incomparecencia en su partida.")
-            % {"pair": enrolment.name, "phase": phase.name, "game": names.title_of(*played)})
+            % {"pair": enrolment.name, "phase": phase.name,
+               "game": game_title(played.competition, played.tie, played.game)})
     nxt = next_reserve(enrolment, phase)
     if nxt is None:
         return  # no reserve left: its tie stays, the organiser records the no-show
-    entries = list(games)
-    for entry in entries:  # its tie's games, none played
-        entry.pair = phase_pair(nxt)
-    Entry.objects.bulk_update(entries, ["pair"])
+    entry.pair = phase_pair(nxt)  # its ties and games, none played, are the reserve's
+    entry.save(update_fields=["pair"])
     _record_replacement(phase, enrolment, nxt)
     competitions.touch_pairs([nxt.phase_pair_id or 0])
 
@@ -689,9 +691,10 @@ def _plan_phase(phase: Phase, seed: str, by: Actor) -> _PhaseDraw:
         planned.liguillas = competitions.plan_liguillas(
             championship.club, by=by, rules=championship.rules, draw_method="phase",
             members=planned.members,
-            leagues=[(names.stored_name(knockout.parts(phase, 0, number, 1)), pairs)
-                     for number, pairs in enumerate(planned.groups)],
-            made=[knockout.parts(phase, 0, number, 1) for number in range(len(planned.groups))])
+            leagues=[(names.stored_name(names.group_parts(phase.name, number)), pairs)
+                     for number, pairs in enumerate(planned.groups, 1)],
+            made=[names.group_parts(phase.name, number)
+                  for number in range(1, len(planned.groups) + 1)])
     except changes.CompetitionError as error:
         raise ChampionshipError(str(error)) from None
     return planned
@@ -713,8 +716,8 @@ def _write_phase(phase: Phase, planned: _PhaseDraw, seed: str, by: Actor,
     if groups is None:
         assert planned.liguillas is not None
         groups = draw_plan.write_liguillas(planned.liguillas)
-    insert_rows(PhaseGroup, ("phase", "order", "competition", "round", "game"), [
-        (phase.pk, number, competition.pk, 0, 1) for number, competition in enumerate(groups)])
+    insert_rows(PhaseGroup, ("phase", "order", "competition"), [
+        (phase.pk, number, competition.pk) for number, competition in enumerate(groups)])
     phase.draw = {"seed": seed,
                   "pairs": [{"enrolment": p.key, "sede": int(p.sede), "region": p.region,
                              "seed": p.seed} for p in planned.drawn],

@@ -23,8 +23,8 @@ from muscore.leagues.models import (
     Round,
     document_text,
 )
+from muscore.leagues.models.knockout import game_title, rounds_of
 from muscore.leagues.models.knockout import name as tie_name
-from muscore.leagues.models.knockout import rounds_of
 from muscore.leagues.results.standings import standings
 from muscore.tables import services as tables
 from muscore.tables.models import Hand, Table, VacaCheckpoint
@@ -96,6 +96,30 @@ def document_head(competition: Competition, pairs: list[dict[str, Any]]) -> dict
         "draw": list(competition.draw or range(len(pairs))),
         "pairs": pairs,
     }
+
+
+def game_documents(competition: Competition) -> list[dict[str, Any]]:
+    """A knockout alone's games whose pairs are known, in bracket order (round, tie, game),
+    each as league.md writes a liguilla of its two pairs and its one match of round 1,
+    named in the reader's language: how a championship's document gives its knockout."""
+    doc = league_document(competition)
+    games = list(Match.objects.filter(competition=competition).exclude(first=None)
+                 .exclude(second=None).select_related("tie", "first", "second")
+                 .order_by("number"))
+    out = []
+    for match, written in sorted(zip(games, doc["matches"], strict=True), key=lambda g: (
+            g[0].tie.round if g[0].tie else 0, g[0].tie.order if g[0].tie else 0,
+            g[0].game or 0)):
+        assert match.first is not None and match.second is not None
+        sides = [match.first.index, match.second.index]
+        if written.get("forfeit") in sides:
+            written["forfeit"] = sides.index(written["forfeit"])
+        written.update({"round": 1, "pairs": [0, 1]})
+        out.append({"name": game_title(competition, match.tie, match.game),
+                    "rules": doc["rules"], "points": doc["points"], "legs": 1, "draw": [0, 1],
+                    "pairs": [doc["pairs"][i] for i in sides],
+                    "matches": [written]})
+    return out
 
 
 def competition_format(competition: Competition) -> Format:

@@ -31,6 +31,7 @@ from muscore.leagues.models import (
     Round,
     unplayed_q,
 )
+from muscore.leagues.models.knockout import game_title
 from muscore.leagues.models.knockout import name as bracket_name
 from muscore.leagues.results.standings import standings, standings_until
 from muscore.tables.models import Hand, VacaCheckpoint
@@ -306,8 +307,9 @@ def source_text(match: Match) -> str:
 
 
 def tie_name(competition: Competition, number: int | None, order: int | None) -> str:
-    """A cup's tie named as ever ("qf1".."final", "third"; "" for no tie)."""
-    if number is None or order is None:
+    """A cup's tie named as ever ("qf1".."final", "third"; "" for no tie, or a knockout
+    alone's, whose games have names of their own: `game_title`)."""
+    if number is None or order is None or competition.format == Competition.Format.KNOCKOUT:
         return ""
     return bracket_name(number, order, 3 if competition.group_count == 4 else 2)
 
@@ -328,7 +330,9 @@ def match_row(match: Match, *, url: bool = True) -> dict[str, Any]:
         "second": pair_name(match.second, str(feed[1])),
         "known": match.first_id is not None and match.second_id is not None,
         "result": result_text(match),
-        "slot": str(SLOT_NAMES.get(slot, "")),
+        "slot": (game_title(match.competition, tie, match.game)
+                 if match.competition.format == Competition.Format.KNOCKOUT
+                 else str(SLOT_NAMES.get(slot, ""))),
     }
 
 

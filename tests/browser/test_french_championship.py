@@ -15,7 +15,7 @@ from playwright.sync_api import Page, Response, ViewportSize, expect
 
 from muscore.championships import services
 from muscore.championships.models import Championship, Phase
-from tests.championships.factory import play_all, play_heats, small_championship
+from tests.championships.factory import open_games, play_all, play_heats, small_championship
 from tests.clubs.factory import PASSWORD
 from tests.test_french import SPANISH_LEFT
 from tests.test_languages_pages import foreign_runs, found_in, visible_text
@@ -69,12 +69,15 @@ def groups_phase(championship: Championship, boss: Any, barmen: list[Any],
     return services.draw_phase(phase, by=boss, seed="Baiona")
 
 
-def save_result(organiser: Page) -> None:
-    """From a group's (a league competition's) page, the organiser opens its first game and
-    saves its result by hand (the first pair wins 1-0)."""
-    expect(organiser).to_have_url(re.compile(r"/liga/\d+/$"))
-    speaks_french(organiser)
-    organiser.locator(".match-row a").first.click()
+def save_result(organiser: Page, *, on_match: bool = False) -> None:
+    """From a group's (a league competition's) page, the organiser opens its first game
+    (or from a knockout game's own page, `on_match`) and saves its result by hand (the
+    first pair wins 1-0)."""
+    if not on_match:
+        expect(organiser).to_have_url(re.compile(r"/liga/\d+/$"))
+        speaks_french(organiser)
+        organiser.locator(".match-row a").first.click()
+    expect(organiser).to_have_url(re.compile(r"/liga/\d+/partida/\d+/$"))
     expect(organiser.locator("#a-mano summary")).to_be_visible()
     speaks_french(organiser)
     organiser.locator("#a-mano summary").click()
@@ -155,12 +158,12 @@ def test_a_french_volunteer_from_the_home_page_to_the_champion_with_the_halls_tv
         play_all(g.competition, boss)
     final = services.draw_phase(services.add_phase(
         championship, by=boss, name="Finale", level=2, knockout=True), by=boss, seed="Donibane")
-    for g in final.groups.filter(round=1):
-        play_all(g.competition, boss)
+    for game in open_games(final):  # the semifinals
+        play_all(game, boss)
     organiser.goto(f"/campeonatos/{championship.pk}/")
     speaks_french(organiser)
     organiser.locator(f"#fase-{final.pk} [data-round]").last.locator("[data-tie] a").click()
-    save_result(organiser)
+    save_result(organiser, on_match=True)
 
     # The volunteer's page names the champion, and a tap shows its path through the phases.
     volunteer.reload()

@@ -7,7 +7,7 @@ from typing import Any
 from muscore.championships import services
 from muscore.championships.models import Championship, Phase, Sede
 from muscore.leagues import results
-from muscore.leagues.models import Competition
+from muscore.leagues.models import Competition, Match
 from tests.clubs.factory import make_club, make_user
 
 #: Bar Txoko 5 pairs, Herriko Taberna 3, Gure Etxea 4: with 6 seats, 2 each.
@@ -38,9 +38,12 @@ def small_championship(seats: int = 6, bars: list[tuple[str, int]] | None = None
     return championship, boss, barmen
 
 
-def play_all(competition: Competition, by: Any) -> None:
+def play_all(competition: Competition | Match, by: Any) -> None:
     """Every match (a knockout's as its pairs become known): the pair entered first wins
-    (so a liguilla's order is the order of entry)."""
+    (so a liguilla's order is the order of entry); a knockout's game: its first pair wins."""
+    if isinstance(competition, Match):
+        results.record_result(competition, by=by, juegos=[1, 0])
+        return
     while True:
         match = (competition.matches.filter(first__isnull=False,
                                             second__isnull=False).unplayed()
@@ -78,3 +81,10 @@ def knockout_phase(**options: Any) -> tuple[Championship, Any, Phase]:
     play_heats(championship, barmen)
     phase = services.add_phase(championship, by=boss, name="Final", knockout=True, **options)
     return championship, boss, services.draw_phase(phase, by=boss, seed="Txapelketa")
+
+
+def open_games(phase: Phase) -> list[Match]:
+    """A knockout phase's games waiting for their result (the results' own writes made
+    them: nothing is synced here)."""
+    return list(Match.objects.filter(competition__phase_group__phase=phase, tie__isnull=False)
+                .exclude(first=None).exclude(second=None).unplayed().order_by("number"))

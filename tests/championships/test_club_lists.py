@@ -56,7 +56,7 @@ def part_ids(championship: Championship) -> set[int]:
 def test_the_championship_owns_its_heats_groups_and_games() -> None:
     championship, _boss, _barmen, final, own = whole_championship()
     ids = part_ids(championship)
-    assert final.groups.exists() and len(ids) > 6  # 3 heats, the groups, the final's games
+    assert final.groups.count() == 1 and len(ids) == 6  # 3 heats, 2 groups, the knockout
     found = parts.championship_ids([*ids, own.pk])
     assert found == dict.fromkeys(ids, championship.pk)  # the club's own league is its own
 
@@ -126,8 +126,7 @@ def test_the_night_groups_tonights_tables_under_the_championship() -> None:
     championship, boss, _barmen, final, own = whole_championship()
     organiser = logged_in(boss)
     night = reverse("clubs:night", args=[championship.club.slug])
-    game = final.groups.select_related("competition").order_by("round", "order", "game").first()
-    assert game is not None
+    game = final.groups.select_related("competition").get()  # the knockout: its ties' games
     match = game.competition.matches.exclude(first=None).exclude(second=None).first()
     assert match is not None
     competitions.open_table(match, by=boss)  # a table of the final in play tonight

@@ -20,14 +20,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from muscore.championships import knockout, services
-from muscore.championships.models import Phase
 from muscore.leagues import ceros_rounds, competitions, confirmations, results
 from muscore.leagues.models import Competition, Match
+from muscore.leagues.models.knockout import game_title
 from muscore.leagues.results import consequences
 from muscore.messages import WordedError
 from muscore.tables import services as tables
 from muscore.tables.models import Table
-from tests.championships.factory import small_championship
+from tests.championships.factory import open_games, small_championship
 from tests.leagues.factory import club_with_pairs
 from tests.leagues.helpers import ORDAGO_A, ORDAGO_B, PLAIN, game
 
@@ -60,11 +60,6 @@ def play_on_tables(competition: Competition, by: Any) -> None:
         on_table(match, by)
 
 
-def open_games(phase: Phase) -> list[Competition]:
-    return [g.competition for g in phase.groups.select_related("competition")
-            if g.competition.status != Competition.Status.FINISHED]
-
-
 @dataclass
 class Case:
     """A result (played on `table`) and the names that must appear in every refusal."""
@@ -94,14 +89,14 @@ def knockout_final_played() -> Case:
                                best_of=3)
     phase = services.draw_phase(phase, by=boss, seed="Txapelketa")
     while games := open_games(phase):
-        for competition in games:
-            play_on_tables(competition, boss)
+        for played in games:
+            on_table(played, boss)
     state = knockout.bracket(phase)
     assert state is not None and state.champion is not None
-    semi = state.rounds[-2][0].games[0].competition
-    match = semi.matches.select_related("competition", "table").get()
+    match = Match.objects.select_related("competition", "table").get(
+        pk=state.rounds[-2][0].games[0].pk)
     assert match.table is not None
-    final = [g.competition.name for g in state.rounds[-1][0].games]
+    final = [game_title(g.competition, g.tie, g.game) for g in state.rounds[-1][0].games]
     return Case(match, match.table, boss, final[:1])
 
 
@@ -116,15 +111,15 @@ def tie_deciding_game_played() -> Case:
     assert state is not None
     tie = next(t for t in state.rounds[0] if not t.bye)
     for played in tie.games:
-        play_on_tables(played.competition, boss)
+        on_table(played, boss)
     state = knockout.bracket(phase)
     assert state is not None
     tie = state.rounds[0][tie.order]
     assert tie.wins == [1, 1] and len(tie.games) == 3
-    play_on_tables(tie.games[2].competition, boss)
-    match = tie.games[1].competition.matches.select_related("competition", "table").get()
+    on_table(tie.games[2], boss)
+    match = Match.objects.select_related("competition", "table").get(pk=tie.games[1].pk)
     assert match.table is not None
-    return Case(match, match.table, boss, [tie.games[2].competition.name])
+    return Case(match, match.table, boss, [game_title(match.competition, tie.games[2].tie, 3)])
 
 
 def phase_drawn_from_a_group() -> Case:

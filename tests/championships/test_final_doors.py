@@ -17,11 +17,11 @@ from django.urls import reverse
 from muscore.championships import knockout, services
 from muscore.championships.models import Championship
 from muscore.leagues import competitions, confirmations, results
-from muscore.leagues.models import Competition, Match
+from muscore.leagues.models import Match
 from muscore.leagues.views.base import pair_url
 from muscore.tables import services as tables
 from muscore.tables.models import Table
-from tests.championships.factory import play_heats, small_championship
+from tests.championships.factory import open_games, play_heats, small_championship
 from tests.leagues.helpers import ORDAGO_A, ORDAGO_B, PLAIN
 
 pytestmark = pytest.mark.django_db
@@ -54,18 +54,13 @@ def final_on_tables(best_of: int) -> Final:
     phase = services.add_phase(championship, by=boss, name="Final a cuatro", knockout=True,
                                best_of=best_of)
     phase = services.draw_phase(phase, by=boss, seed="Txapelketa")
-    while True:
-        games = [g.competition for g in phase.groups.select_related("competition")
-                 if g.competition.status != Competition.Status.FINISHED]
-        if not games:
-            break
-        for competition in games:
-            for match in competition.matches.unplayed().select_related("competition"):
-                on_table(match, boss)
+    while games := open_games(phase):
+        for match in games:
+            on_table(match, boss)
     state = knockout.bracket(phase)
     assert state is not None and state.champion is not None
-    deciding = state.rounds[-1][0].games[-1].competition
-    match = deciding.matches.select_related("competition", "table").get()
+    match = Match.objects.select_related("competition", "table").get(
+        pk=state.rounds[-1][0].games[-1].pk)
     assert match.table is not None
     champion = Client().get(f"/api/v1/championships/{championship.pk}").json()["champion"]
     assert champion
@@ -143,8 +138,7 @@ def test_a_best_of_3_s_first_game_is_final_once_won_too() -> None:
     phase = services.draw_phase(
         services.add_phase(championship, by=boss, name="Cuadro", knockout=True, best_of=3),
         by=boss, seed="Txapelketa")
-    game = phase.groups.select_related("competition").order_by("round", "order", "game")[0]
-    match = game.competition.matches.select_related("competition").get()
+    match = open_games(phase)[0]
     table = on_table(match, boss)
     with pytest.raises(tables.ResultSettled, match=championship.name):
         tables.undo_last(table, via="edit_link")

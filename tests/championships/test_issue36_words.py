@@ -6,14 +6,17 @@ depending on it as each language does."""
 from __future__ import annotations
 
 import pytest
+from django.db.models import QuerySet
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from muscore.championships import knockout
 from muscore.championships.models import Phase
 from muscore.leagues import confirmations, results
-from muscore.leagues.models import Competition, Match, ResultRow
+from muscore.leagues.changes import CompetitionError
+from muscore.leagues.models import Match, ResultRow
+from muscore.leagues.models.knockout import game_title
+from muscore.leagues.results import bracket
 from tests.championships.factory import knockout_phase, play_all
 
 pytestmark = pytest.mark.django_db
@@ -40,17 +43,15 @@ def test_the_knockout_hall_says_the_ties_in_play_not_groups() -> None:
     url = reverse("championships:tv", args=[championship.pk, phase.pk])
     for language, said in QUARTERFINALS.items():
         assert in_play(url, language) == said, language
-    for game in list(phase.groups.select_related("competition")):
-        play_all(game.competition, boss)  # the quarterfinals
+    play_round(phase, 1, boss)  # the quarterfinals
     assert in_play(url, "es") == "Semifinales · 2 eliminatorias en juego"
-    for game in phase.groups.filter(round=2).select_related("competition"):
-        play_all(game.competition, boss)
+    play_round(phase, 2, boss)
     assert in_play(url, "es") == "Final, Tercer puesto · 2 eliminatorias en juego"
-    games = phase.groups.exclude(competition__status=Competition.Status.FINISHED)
-    play_all(games.get(order=1).competition, boss)  # the third place
+    games = games_of(phase).unplayed()
+    play_all(games.get(tie__order=1), boss)  # the third place
     assert in_play(url, "es") == "Final · 1 eliminatoria en juego"
     assert in_play(url, "en") == "Final · 1 tie in play"
-    play_all(games.get().competition, boss)
+    play_all(games.get(), boss)
     assert in_play(url, "es") == ""  # the champion instead
 
 
@@ -59,16 +60,21 @@ DEPENDS = {"es": ("depende «", "dependen «"), "en": ("depends on", "depend on"
            "eu": ("mende dago", "mende daude"), "fr": ("dépend", "dépendent")}
 
 
+def games_of(phase: Phase) -> QuerySet[Match]:
+    return Match.objects.filter(competition__phase_group__phase=phase, tie__isnull=False)
+
+
 def game_match(phase: Phase, round: int) -> Match:
-    """The match of the round's first game played (a bye has none)."""
-    game = phase.groups.filter(round=round).order_by("order", "game").first()
+    """The round's first game played (a bye has none)."""
+    game = (games_of(phase).filter(tie__round=round).select_related("competition", "tie")
+            .order_by("tie__order", "game").first())
     assert game is not None
-    return Match.objects.select_related("competition").get(competition_id=game.competition_id)
+    return game
 
 
 def play_round(phase: Phase, round: int, boss: object) -> None:
-    for game in phase.groups.filter(round=round).select_related("competition"):
-        play_all(game.competition, boss)
+    for game in games_of(phase).filter(tie__round=round).unplayed().order_by("number"):
+        play_all(game, boss)
 
 
 def refusals(match: Match, boss: object, language: str) -> list[str]:
@@ -101,7 +107,8 @@ def test_a_locked_knockout_games_refusals_name_the_championship_and_agree_in_num
             assert championship.name in message and phase.name in message, message
             assert one in message and several not in message, (language, message)
             with translation.override(language):
-                assert semifinal.competition.title in message, message
+                assert game_title(semifinal.competition, semifinal.tie, semifinal.game
+                                  ) in message, message
     play_round(phase, 3, boss)  # the final and the third place: both depend on a semifinal
     for language, (_one, several) in DEPENDS.items():
         for message in refusals(semifinal, boss, language):
@@ -127,7 +134,7 @@ def test_a_correction_that_changes_a_played_games_pairs_names_the_championship()
             "eu": "txapelketako «Final · ",
             "fr": "Ce résultat change qui joue « Final · Demi-finale"}
     for language, words in said.items():
-        with translation.override(language), pytest.raises(knockout.KnockoutError) as refused:
-            knockout.sync(phase)
+        with translation.override(language), pytest.raises(CompetitionError) as refused:
+            bracket.fill(quarter.competition)
         assert words in str(refused.value), str(refused.value)
         assert championship.name in str(refused.value), str(refused.value)

@@ -13,8 +13,8 @@ from muscore.championships import knockout, services
 from muscore.championships.models import Phase
 from muscore.championships.services import ChampionshipError
 from muscore.leagues import results
-from muscore.leagues.models import Competition
-from tests.championships.factory import knockout_phase, play_all, small_championship
+from muscore.leagues.models import Match
+from tests.championships.factory import knockout_phase, open_games, play_all, small_championship
 from tests.clubs.factory import logged_in
 
 pytestmark = pytest.mark.django_db
@@ -33,12 +33,6 @@ def test_the_bracket_keeps_the_best_seeds_apart_and_gives_them_the_byes() -> Non
         knockout.place_pairs([1], 1, "x")
 
 
-def open_games(phase: Phase) -> list[Competition]:
-    # No sync here: the results' own writes make the games the bracket waits for.
-    return [g.competition for g in phase.groups.select_related("competition")
-            if g.competition.status != Competition.Status.FINISHED]
-
-
 def test_a_knockout_to_one_vaca_with_third_place_ends_with_its_champion() -> None:
     championship, boss, phase = knockout_phase(third_place=True)
     state = knockout.bracket(phase)
@@ -46,7 +40,7 @@ def test_a_knockout_to_one_vaca_with_third_place_ends_with_its_champion() -> Non
     # 6 pairs: 8 places, the 2 best seeds (two of the three heat winners) get a bye.
     assert [len(r) for r in state.rounds] == [4, 2, 1]
     assert sum(t.bye for t in state.rounds[0]) == 2
-    assert phase.groups.count() == 2  # the two first-round ties that are played
+    assert len(open_games(phase)) == 2  # the two first-round ties that are played
     assert services.champion(championship) is None
     played = 0
     while games := open_games(phase):
@@ -70,26 +64,26 @@ def test_a_best_of_3_tie_plays_a_third_game_only_at_one_all() -> None:
     assert state is not None
     tie = next(t for t in state.rounds[0] if not t.bye)
     assert len(tie.games) == 2  # both games of a best of 3 at once
-    first_game, second_game = (g.competition for g in tie.games)
+    first_game, second_game = tie.games
     play_all(first_game, boss)
     # The second game swaps the sides: its first entry is the tie's second pair, who wins.
     play_all(second_game, boss)
-    state = knockout.sync(phase)
+    state = knockout.bracket(phase)
     assert state is not None
     tie = state.rounds[0][tie.order]
     assert tie.wins == [1, 1] and tie.winner is None and len(tie.games) == 3
-    match = tie.games[2].competition.matches.get()
+    match = tie.games[2]
     results.record_result(match, by=boss, juegos=[1, 0])
     state = knockout.bracket(phase)
     assert state is not None and state.rounds[0][tie.order].winner == tie.first
     # Another tie won 2-0 needs no third game.
     other = next(t for t in state.rounds[0] if not t.bye and t.order != tie.order)
     for game in other.games:
-        match = game.competition.matches.select_related("first").get()
+        match = game
         assert match.first is not None
         first_is_tie_first = match.first.pair_id == state.enrolments[other.first or 0].phase_pair_id
         results.record_result(match, by=boss, juegos=[1, 0] if first_is_tie_first else [0, 1])
-    state = knockout.sync(phase)
+    state = knockout.bracket(phase)
     assert state is not None
     decided = state.rounds[0][other.order]
     assert decided.wins == [2, 0] and decided.winner == other.first and len(decided.games) == 2
@@ -150,13 +144,13 @@ def test_the_result_makes_the_final_and_reading_the_pages_writes_nothing() -> No
     assert state is not None
     for tie in state.rounds[0]:
         for game in tie.games:
-            play_all(game.competition, boss)
+            play_all(game, boss)
     # The semifinals were made by the first round's results, with no page read.
     state = knockout.bracket(phase)
     assert state is not None
     semis = state.rounds[1]
     assert all(len(t.games) == 1 for t in semis) and not state.rounds[2][0].games
-    play_all(semis[0].games[0].competition, boss)
+    play_all(semis[0].games[0], boss)
     pages = [reverse("championships:detail", args=[championship.pk]),
              reverse("championships:tv", args=[championship.pk, phase.pk])]
     pages += [reverse("championships:pair", args=[championship.pk, semis[0].first or 0]),
@@ -167,7 +161,7 @@ def test_the_result_makes_the_final_and_reading_the_pages_writes_nothing() -> No
         assert writes_of(path) == []
     state = knockout.bracket(phase)
     assert state is not None and not state.rounds[2][0].games
-    play_all(semis[1].games[0].competition, boss)
+    play_all(semis[1].games[0], boss)
     # The final exists right after the second semifinal's result is stored.
     state = knockout.bracket(phase)
     assert state is not None
@@ -183,18 +177,18 @@ def test_one_all_in_a_best_of_3_makes_the_third_game_at_once() -> None:
     state = knockout.bracket(phase)
     assert state is not None
     tie = next(t for t in state.rounds[0] if not t.bye)
-    first, second = (g.competition.matches.get() for g in tie.games)
+    first, second = tie.games
     results.record_result(first, by=boss, juegos=[1, 0])
     results.record_result(second, by=boss, juegos=[1, 0])  # sides swapped: one all
     state = knockout.bracket(phase)
     assert state is not None and len(state.rounds[0][tie.order].games) == 3
 
 
-def semifinal_and_final(phase: Phase) -> tuple[Competition, Competition]:
+def semifinal_and_final(phase: Phase) -> tuple[Match, Match]:
     state = knockout.bracket(phase)
     assert state is not None
-    semi = state.rounds[-2][0].games[0].competition
-    final = state.rounds[-1][0].games[0].competition
+    semi = state.rounds[-2][0].games[0]
+    final = state.rounds[-1][0].games[0]
     return semi, final
 
 
@@ -211,7 +205,7 @@ def test_a_corrected_semifinal_remakes_an_unplayed_final_and_is_refused_after_it
         for competition in open_games(phase):
             play_all(competition, boss)
     semi, final = semifinal_and_final(phase)
-    match = semi.matches.get()
+    match = semi
     assert match.first is not None and match.second is not None
     before = knockout.bracket(phase)
     assert before is not None
@@ -222,10 +216,10 @@ def test_a_corrected_semifinal_remakes_an_unplayed_final_and_is_refused_after_it
     assert after is not None
     new_winner = after.rounds[-2][0].winner
     assert new_winner != old_winner
-    assert not Competition.objects.filter(pk=final.pk).exists()  # the stale final is gone
+    assert not Match.objects.filter(pk=final.pk).exists()  # the stale final is gone
     remade = after.rounds[-1][0]
     assert len(remade.games) == 1 and new_winner in (remade.first, remade.second)
-    play_all(remade.games[0].competition, boss)
+    play_all(remade.games[0], boss)
     # The final is played: flipping the semifinal again is refused whole.
     match.refresh_from_db()
     with pytest.raises(results.CompetitionError, match="depende"):

@@ -18,6 +18,7 @@ from muscore.championships import services
 from muscore.championships.models import PhaseGroup
 from muscore.leagues import pages, results
 from muscore.leagues.models import Competition, Match
+from muscore.leagues.models.knockout import game_title
 
 from .factory import play_heats, small_championship
 
@@ -47,16 +48,17 @@ def french_groups() -> tuple[Any, Any, Competition]:
     return championship, boss, group
 
 
-def french_knockout() -> tuple[Any, Any, Competition]:
+def french_knockout() -> tuple[Any, Any, Match]:
     championship, boss, barmen = small_championship()
     services.close_entries(championship, by=boss)
     play_heats(championship, barmen)
     phase = services.add_phase(championship, by=boss, name="Cuadro", knockout=True, best_of=3)
     with translation.override("fr"):
         services.draw_phase(phase, by=boss, seed="s")
-    game = PhaseGroup.objects.filter(phase=phase, round=1, game=1).order_by("order").first()
-    assert game is not None  # 6 pairs: the best 2 seeds wait out the quarterfinals
-    return championship, game.order + 1, game.competition
+    game = (Match.objects.filter(competition__phase_group__phase=phase, tie__round=1, game=1)
+            .select_related("competition__club", "tie").order_by("tie__order").first())
+    assert game is not None and game.tie is not None  # the best 2 seeds wait the quarters
+    return championship, game.tie.order + 1, game
 
 
 def reader(language: str, user: Any = None) -> Client:
@@ -103,8 +105,9 @@ def test_the_league_s_pages_name_a_group_in_the_reader_s_language(language: str)
 def test_a_knockout_s_game_is_named_in_the_reader_s_language(language: str) -> None:
     _championship, tie, game = french_knockout()
     named = {k: v.format(tie=tie) for k, v in GAME.items()}
-    assert game.name == named["es"]  # drawn from a French page
-    for url in [pages.competition_url(game), f"/club/{game.club.slug}/tv/?liga={game.pk}"]:
+    with translation.override("es"):  # drawn from a French page: named in Spanish too
+        assert game_title(game.competition, game.tie, game.game) == named["es"]
+    for url in [pages.match_url(game), pages.competition_url(game.competition, "rounds")]:
         body = reader(language).get(url).content.decode()
         assert named[language] in body, url
         assert named[OTHER[language]] not in body, url

@@ -13,7 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 OWNERS = ("muscore/leagues/models/result.py", "muscore/leagues/results/",
-          "muscore/leagues/migrations/")
+          "muscore/leagues/migrations/",
+          # Moves the championships' knockout games onto ties: it reads the stored rows to
+          # find each tie's winner, as a migration cannot ask today's code.
+          "muscore/championships/migrations/0011_knockout_competitions.py")
 # Where a row is made besides its owner: the admin shows rows and never makes one.
 MAKERS = (*OWNERS, "muscore/leagues/models/", "muscore/leagues/admin.py")
 COLUMNS = re.compile(r"\b(first|second)_(juegos|tantos|absent)\b|result__(source|first|second)")

@@ -236,17 +236,26 @@ def test_a_championship_s_phases_export_and_import_again() -> None:
                                             knockout=True, best_of=3)
     final = championship_services.draw_phase(final, by=boss, seed="ida")
     for _step in range(30):
-        games = [g.competition for g in PhaseGroup.objects.filter(phase=final)
-                 .select_related("competition")
-                 if g.competition.matches.unplayed().exists()]
+        games = list(Match.objects.filter(competition__phase_group__phase=final)
+                     .exclude(first=None).exclude(second=None).unplayed())
         if not games:
             break
-        for competition in games:
-            play_all(competition, boss)
+        for played in games:
+            play_all(played, boss)
     made = [s.heat for s in championship.sedes.select_related("heat") if s.heat] + [
         g.competition for g in PhaseGroup.objects.filter(
-            phase__championship=championship).select_related("competition")]
-    assert PhaseGroup.objects.filter(phase=final).count() >= 2
+            phase__championship=championship, phase__knockout=False)
+        .select_related("competition")]
     for competition in made:
         competition.refresh_from_db()
         check_same(competition, round_trip(competition))
+    # The knockout's games, each a liguilla of its two pairs in the championship's
+    # document, import into another club as that liguilla.
+    knockout = PhaseGroup.objects.get(phase=final).competition
+    games_said = documents.game_documents(knockout)
+    assert len(games_said) >= 4 and any(g["name"].endswith("partida 3") for g in games_said)
+    for said in games_said:
+        user = make_user(f"otro{next(COUNTER)}")
+        copy = imports.import_competition(make_club(f"Otro club {next(COUNTER)}",
+                                                    organiser=user), said, by=user)
+        assert documents.league_document(copy) == {**said, "name": copy.name}

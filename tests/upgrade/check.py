@@ -57,7 +57,7 @@ def main() -> None:
     pending = [job.competition_id for job in
                imports.LeagueImport.objects.filter(finished_at__isnull=True)]
     json.dump({"rows": rows, "pages": status, "importing": pending, "results": results(),
-               "slots": slots()}, sys.stdout)
+               "slots": slots(), "knockout": knockouts()}, sys.stdout)
 
 
 def _figures(result: Any) -> Any:
@@ -85,16 +85,42 @@ def results() -> dict[str, Any]:
     return {"matches": matches, "claims": claims, "corrections": corrections}
 
 
+def knockouts() -> dict[str, Any]:
+    """Each drawn knockout phase's bracket read through today's code as
+    tests/upgrade/make_fixture.py wrote the earlier code's (each tie's pairs, bye, games
+    won, winner, games' match ids; the third place, the champion), and its championship's
+    API document."""
+    from muscore.championships import knockout
+    from muscore.championships.models import Phase
+
+    def tie(t: Any) -> list[Any]:
+        return [t.first, t.second, t.bye, list(t.wins), t.winner, [g.pk for g in t.games]]
+
+    out = {}
+    for phase in Phase.objects.filter(knockout=True).select_related("championship"):
+        state = knockout.bracket(phase)
+        if state is None:
+            continue
+        api = Client().get(f"/api/v1/championships/{phase.championship_id}",
+                           HTTP_ACCEPT_LANGUAGE="es").json()
+        out[str(phase.pk)] = {
+            "bracket": {"rounds": [[tie(t) for t in ties] for ties in state.rounds],
+                        "third": tie(state.third) if state.third else None,
+                        "champion": state.champion}, "api": api}
+    return out
+
+
 def slots() -> dict[str, str]:
     """Every game of a cup's tie named as the earlier code named its match's slot (its
     tie's place in the bracket), and a second game of a tie (none before ties) by its
-    number too."""
+    number too; a championship's knockout is read by `knockouts`."""
     from muscore.leagues.models import Match
     from muscore.leagues.models.knockout import name, rounds_of
 
     return {str(m.pk): name(m.tie.round, m.tie.order, rounds_of(m.competition))
             + ("" if m.game == 1 else f" {m.game}")
-            for m in Match.objects.exclude(tie=None).select_related("tie", "competition")}
+            for m in Match.objects.exclude(tie=None).filter(competition__format="groups")
+            .select_related("tie", "competition")}
 
 
 if __name__ == "__main__":

@@ -64,6 +64,7 @@ def main(out: Path, commit: str) -> None:
     assert imports.of(pending.pk) is not None, "the import was written in the request"
     claims_and_corrections(league)
     cups(league)
+    knockout = knockout_championship()
     RatingBacklog.objects.get_or_create(
         club_id=league.club_id, defaults={"since_at": timezone.now() - timedelta(days=1),
                                           "since_match": league.matches.order_by("pk")[0].pk})
@@ -80,7 +81,7 @@ def main(out: Path, commit: str) -> None:
             and model._meta.label != "auth.Permission"}
     (out / "meta.json").write_text(json.dumps(
         {"commit": commit, "migrations": applied, "rows": rows, "results": results(),
-         "slots": slots()},
+         "slots": slots(), "knockout": knockout},
         indent=1, sort_keys=True))
 
 
@@ -134,6 +135,100 @@ def cups(league: Any) -> None:
                 doors.record_no_show(match, by=boss, who=1)
             else:
                 doors.record_result(match, by=boss, juegos=[3, 2])
+
+
+def knockout_championship() -> dict[str, Any]:
+    """A championship whose last phase is a knockout (best of 3, with the third place),
+    part played through that commit's own doors: a first-round tie won 2-0 with a game on
+    a table (its hand kept), one at one all with its third game, a game by the pairs' link
+    (a claim confirmed), a game corrected by the organiser with its reason, a no-show in a
+    semifinal; the other semifinal waiting. What the upgrade must keep: its bracket as
+    that commit read it (each tie's pairs, games won, games' matches, winner; the
+    champion) and its API document (tests/upgrade/check.py reads both again)."""
+    from django.test import Client
+
+    from muscore.championships import knockout, services
+    from muscore.clubs.services import create_club
+    from muscore.leagues import competitions, confirmations
+    from muscore.leagues import results as doors
+    from muscore.leagues.models import Match
+    from muscore.tables import services as tables
+
+    user = get_user_model().objects.create_user
+    boss = user("federacion-upgrade")
+    championship = services.create_championship(
+        create_club("Federación del cuadro", organiser=boss), by=boss,
+        name="Txapelketa del cuadro", seats=6, rules={"juegos": 1})
+    region = services.add_region(championship, by=boss, name="Gipuzkoa")
+    barmen = []
+    for number, (name, pairs) in enumerate([("Bar Txoko", 5), ("Herriko Taberna", 3),
+                                            ("Gure Etxea", 4)]):
+        barman = user(f"barra-upgrade-{number}")
+        sede = services.add_sede(championship, by=boss, name=name,
+                                 club=create_club(f"{name} (cuadro)", organiser=barman),
+                                 region=region if number % 2 == 0 else None)
+        for i in range(pairs):
+            services.enter_pair(sede, name=f"{name} {i + 1}",
+                                players=[f"{name} {i + 1}a", f"{name} {i + 1}b"],
+                                contact=f"6100000{number}{i}", by=barman)
+        barmen.append(barman)
+    services.close_entries(championship, by=boss)
+    for sede, barman in zip(championship.sedes.order_by("id"), barmen, strict=True):
+        heat = services.start_heat(sede, by=barman, draw=list(range(
+            sede.enrolments.filter(status="entered").count())))
+        while match := (heat.matches.filter(source="").select_related("first", "second")
+                        .order_by("number").first()):
+            first = match.first.index < match.second.index
+            doors.record_result(match, by=barman, juegos=[1, 0] if first else [0, 1])
+    phase = services.draw_phase(
+        services.add_phase(championship, by=boss, name="Cuadro final", knockout=True,
+                           best_of=3, third_place=True), by=boss, seed="upgrade")
+
+    def game(tie: Any, number: int) -> Any:
+        state = knockout.bracket(phase)
+        groups = state.rounds[tie[0] - 1][tie[1]].games
+        return Match.objects.get(competition_id=groups[number - 1].competition_id)
+
+    ties = [(1, t.order) for t in knockout.bracket(phase).rounds[0] if not t.bye]
+    # The first tie 2-0: game 1 on its table, game 2 by the pairs' link (its second pair,
+    # sitting first in game 2, claims; the other confirms).
+    table = competitions.open_table(game(ties[0], 1), by=boss)
+    tables.add_hand(table, {"hands": {"0": "R R R 5", "1": "1 1 4 4", "2": "6 6 7 7",
+                                      "3": "5 5 6 4"},
+                            "lances": {"grande": {"bets": [{"side": "A", "n": "ordago"}],
+                                                  "end": "quiero"}}}, via="edit_link")
+    match = game(ties[0], 2)
+    confirmations.claim(match, side=1, juegos=[0, 1])
+    confirmations.confirm(Match.objects.get(pk=match.pk), side=0)
+    # The second tie at one all, then its third game, corrected by the organiser.
+    doors.record_result(game(ties[1], 1), by=boss, juegos=[1, 0])
+    doors.record_result(game(ties[1], 2), by=boss, juegos=[1, 0])
+    doors.record_result(game(ties[1], 3), by=boss, juegos=[0, 1])
+    doors.record_result(game(ties[1], 3), by=boss, juegos=[1, 0], reason="acta firmada")
+    # A semifinal: its first game a no-show, its second played.
+    semi = next(t for t in knockout.bracket(phase).rounds[1] if t.games)
+    doors.record_no_show(game((2, semi.order), 1), by=boss, who=1)
+    doors.record_result(game((2, semi.order), 2), by=boss, juegos=[0, 1])
+    return {"phase": phase.pk, "bracket": bracket_of(phase),
+            "games": phase.groups.count(), "phases": 1,
+            "api": Client().get(f"/api/v1/championships/{championship.pk}",
+                                HTTP_ACCEPT_LANGUAGE="es").json()}
+
+
+def bracket_of(phase: Any) -> dict[str, Any]:
+    """A knockout phase's bracket as that commit read it: each tie's pairs (enrolment ids),
+    games won, winner and its games' match ids; the third place and the champion."""
+    from muscore.championships import knockout
+    from muscore.leagues.models import Match
+
+    state = knockout.bracket(phase)
+
+    def tie(t: Any) -> list[Any]:
+        return [t.first, t.second, t.bye, list(t.wins), t.winner,
+                [Match.objects.get(competition_id=g.competition_id).pk for g in t.games]]
+
+    return {"rounds": [[tie(t) for t in ties] for ties in state.rounds],
+            "third": tie(state.third) if state.third else None, "champion": state.champion}
 
 
 def slots() -> dict[str, str]:

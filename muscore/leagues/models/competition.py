@@ -12,7 +12,8 @@ from muscore.leagues import names
 
 
 class Competition(models.Model):
-    """A liguilla (one or two legs) or groups + knockout, with its options and its draw.
+    """A liguilla (one or two legs), groups + knockout, a ceros tournament or a knockout,
+    with its options and its draw.
 
     `revision` goes up with every change to its matches: the ETag of the league's
     document and the key of its cached standings.
@@ -22,6 +23,9 @@ class Competition(models.Model):
         LIGUILLA = "liguilla", "liguilla"
         GROUPS = "groups", "groups + knockout"
         CEROS = "ceros", "a N ceros (one-day tournament)"
+        #: A knockout alone (a championship's knockout phase): its ties and their games,
+        #: its bracket's places in `draw` (entry indices, None for a bye).
+        KNOCKOUT = "knockout", "knockout"
 
     class Status(models.TextChoices):
         DRAFT = "draft", "waiting for the draw"

@@ -4,13 +4,16 @@ by `Match.game`), each with its table and its result. Its winner is derived from
 games' results (muscore.leagues.results.bracket), never stored beside them.
 
 A cup (a groups competition's knockout) names its ties as ever ("qf1".."final", "third":
-`name`), and says before they are known where each one's pairs come from (`feeds`).
+`name`), and says before they are known where each one's pairs come from (`feeds`). A
+knockout alone (a championship's knockout phase) has its bracket's places in its draw;
+a first-round tie with one pair is a bye (`best_of` 0: no game, its pair goes on).
 """
 
 from __future__ import annotations
 
 from django.db import models
 
+from muscore.leagues import names
 from muscore.leagues.models.competition import Competition, Entry
 
 
@@ -28,6 +31,7 @@ class Tie(models.Model):
                               related_name="+")
     second = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True,
                                related_name="+")
+    #: Its games' most: 1, 3...; 0 for a bye (a first-round tie of one pair, no game).
     best_of = models.PositiveSmallIntegerField(default=1)
 
     class Meta:
@@ -52,8 +56,10 @@ QUARTERS = (1, 3, 2, 4)
 
 
 def rounds_of(competition: Competition) -> int:
-    """How many rounds a cup's bracket has: semifinals and final, quarterfinals before
-    them with four groups."""
+    """How many rounds a bracket has: a cup's semifinals and final, quarterfinals before
+    them with four groups; a knockout's from its places (8 places, 3 rounds)."""
+    if competition.format == Competition.Format.KNOCKOUT:
+        return max(len(competition.draw or [None, None]).bit_length() - 1, 1)
     return 3 if competition.group_count == 4 else 2
 
 
@@ -83,3 +89,16 @@ def feeds(number: int, order: int, rounds: int, groups: int) -> tuple[str, str]:
         return f"L {name(number - 1, 0, rounds)}", f"L {name(number - 1, 1, rounds)}"
     return (f"W {name(number - 1, 2 * order, rounds)}",
             f"W {name(number - 1, 2 * order + 1, rounds)}")
+
+
+def game_title(competition: Competition, tie: Tie | None, game: int | None) -> str:
+    """A knockout alone's game named in the reader's language from its competition's name
+    as typed, its tie's round and place and its number in a best of 3 ("Final ·
+    Semifinal 1 · partida 2"); any other match by its competition's title."""
+    if tie is None or competition.format != Competition.Format.KNOCKOUT:
+        return competition.title
+    rounds = rounds_of(competition)
+    return names.made_name(names.game_parts(
+        competition.name, round=tie.round, rounds=rounds, tie=tie.order + 1,
+        game=game or 1 if tie.best_of > 1 else None,
+        third=tie.order == 1 and tie.round == rounds))

@@ -23,6 +23,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from muscore.leagues.models import Competition, Match, Round, Tie
+from muscore.leagues.models.knockout import game_title
 from muscore.tables.models import Hand
 
 Answer = Callable[[Match], list[str]]
@@ -50,17 +51,37 @@ def dependents(match: Match) -> list[str]:
 
 
 def registered(match: Match) -> list[str]:
-    """What the registered answers (the apps built on the league) say depends on `match`."""
+    """What a person's change of `match`'s result is refused for while it stands: what the
+    registered answers (the apps built on the league) say depends on it, and a knockout
+    alone's later games played from it (a cup's have their finer rule: reset with it)."""
     if not match.played:
         return []
-    found: list[str] = []
+    found = _later_games(match) if match.competition.format == Competition.Format.KNOCKOUT \
+        else []
     for answer in _ANSWERS.values():
         found += answer(match)
     return found
 
 
+def _later_games(match: Match) -> list[str]:
+    """A knockout alone's games started after `match`: its tie's deciding game (games 1
+    and 2 of a best of 3 are made together: the third is drawn from both) and the later
+    ties' games of its pairs, by their names."""
+    if match.tie_id is None:
+        return []
+    tie = Tie.objects.get(pk=match.tie_id)
+    pairs = [match.first_id, match.second_id]
+    later = (Match.objects.filter(competition_id=match.competition_id)
+             .filter(Q(tie__round__gt=tie.round) | Q(tie=tie, game__gt=max(match.game or 1, 2)))
+             .filter(Q(first_id__in=pairs) | Q(second_id__in=pairs)))
+    return [game_title(m.competition, m.tie, m.game) for m in started(later).select_related(
+        "competition", "tie").order_by("number")]
+
+
 def _league_own(match: Match) -> list[str]:
     competition = match.competition
+    if competition.format == Competition.Format.KNOCKOUT:
+        return []  # its later games are guarded as registered ones are
     if competition.format == Competition.Format.CEROS:
         number = Round.objects.filter(pk=match.round_id).values_list("number", flat=True).get()
         later = (Round.objects.filter(competition_id=match.competition_id, number__gt=number)
@@ -96,11 +117,10 @@ def named(names: list[str]) -> str:
 @dataclass(frozen=True)
 class Holder:
     """What placed a competition: `within` (a championship's name), `part` (its phase, or
-    the venue whose heat it is) and whether it is a knockout's game (`knockout`)."""
+    the venue whose heat it is)."""
 
     within: str
     part: str
-    knockout: bool = False
 
     def __str__(self) -> str:
         return f"{self.within} · {self.part}"
@@ -134,12 +154,6 @@ def full_title(competition: Competition) -> str:
     if placed and not title.startswith(placed[0].within):
         return f"{placed[0].within} · {title}"
     return title
-
-
-def knockout_game(match: Match) -> bool:
-    """Whether `match` is a knockout's game: a cup's knockout match, or a game of a
-    championship's knockout (the app that placed its competition says so)."""
-    return match.tie_id is not None or any(h.knockout for h in holders(match.competition))
 
 
 # ----------------------------------------------------- competitions played side by side

@@ -54,7 +54,7 @@ def after_change(
     if competition.format == Competition.Format.CEROS:
         ceros_rounds.after_change(competition)
     else:
-        if competition.format == Competition.Format.GROUPS:
+        if competition.format in (Competition.Format.GROUPS, Competition.Format.KNOCKOUT):
             bracket.fill(competition, by=by, reset=reset, reason=reason)
         left = Match.objects.filter(competition=competition).unplayed().exists()
         status = Competition.Status.PLAYING if left else Competition.Status.FINISHED

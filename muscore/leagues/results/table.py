@@ -88,7 +88,7 @@ def settled(match: Match, now: datetime | None = None) -> Settled | None:
     result = match.outcome
     if result is None:
         return None
-    knockout = consequences.knockout_game(match)
+    knockout = match.tie_id is not None  # a knockout's game (a cup's, a championship's)
     if result.source != "table":
         return Settled([], knockout)  # entered, confirmed, accepted or corrected
     if knockout:
