@@ -546,6 +546,26 @@ def _preview(entry: HandEntry, table: Table) -> tuple[HandResultDict | None, str
     return result, ""
 
 
+def _hand_entry(request: HttpRequest, state: TableState, where: dict[str, Any]
+                ) -> HandEntry:
+    """The hand page's form: as posted, or the stored hand (or a new one) as it stands."""
+    kwargs = {
+        "players": state["players"],
+        "rules": state["rules"],
+        "mano": where["mano"],
+        "score": where["score"],
+        "number": where["number"],
+    }
+    if request.method not in SAFE_METHODS:
+        return HandEntry(data=request.POST, **kwargs)
+    if where["record"] is not None:
+        entry = HandEntry.from_record(where["record"], **kwargs)
+    else:
+        entry = HandEntry(**kwargs)
+    entry.revision = str(state["revision"])
+    return entry
+
+
 @table_page("GET", "HEAD", "POST")
 @ratelimits.limit(ratelimits.WRITE, api=False)
 def hand(
@@ -555,21 +575,7 @@ def hand(
     table = _editable(table_id, key)
     state = services.table_state(table)
     where = _entry_for(table, state, number)
-    kwargs = {
-        "players": state["players"],
-        "rules": state["rules"],
-        "mano": where["mano"],
-        "score": where["score"],
-        "number": where["number"],
-    }
-    if request.method in SAFE_METHODS:
-        if where["record"] is not None:
-            entry = HandEntry.from_record(where["record"], **kwargs)
-        else:
-            entry = HandEntry(**kwargs)
-        entry.revision = str(state["revision"])
-    else:
-        entry = HandEntry(data=request.POST, **kwargs)
+    entry = _hand_entry(request, state, where)
     status = 200
     conflict: dict[str, Any] | None = None
     settled = False
