@@ -53,4 +53,4 @@ class ChampionshipsConfig(AppConfig):
         from muscore.championships import parts
         from muscore.leagues import part_of
 
-        part_of.register("championships", parts.wholes)
+        part_of.register("championships", parts.wholes, parts.championship_ids)

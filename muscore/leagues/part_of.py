@@ -27,13 +27,18 @@ class Whole:
 
 
 Answer = Callable[[Collection[int]], dict[int, Whole]]
+#: Of competition ids, those that are parts (membership alone: no names, links or states).
+Members = Callable[[Collection[int]], Collection[int]]
 
 _ANSWERS: dict[str, Answer] = {}
+_MEMBERS: dict[str, Members] = {}
 
 
-def register(name: str, answer: Answer) -> None:
-    """Add (or replace, by ``name``) an answer to "what are these competitions part of?"."""
+def register(name: str, answer: Answer, members: Members) -> None:
+    """Add (or replace, by ``name``) an answer to "what are these competitions part of?"
+    and its cheaper "which of them are parts?"."""
     _ANSWERS[name] = answer
+    _MEMBERS[name] = members
 
 
 def wholes(ids: Collection[int]) -> dict[int, Whole]:
@@ -48,5 +53,10 @@ def wholes(ids: Collection[int]) -> dict[int, Whole]:
 
 
 def parts(ids: Collection[int]) -> set[int]:
-    """The ids of ``ids`` that are part of something larger (see :func:`wholes`)."""
-    return set(wholes(ids))
+    """The ids of ``ids`` that are part of something larger (see :func:`wholes`), asked
+    without building what they are part of: a club's lists that only leave them out."""
+    found: set[int] = set()
+    if ids:
+        for members in _MEMBERS.values():
+            found.update(members(ids))
+    return found
