@@ -10,10 +10,10 @@ result written to it by any other door), and the document beside it (`LeagueImpo
 The worker (`manage.py rating_worker`) writes the rest in short transactions of at most
 about BATCH_SECONDS: the pairs the club lacks, the frame (entries, draw, rounds), then the
 matches, each result through `results.write` (every door that writes a result goes
-through it, and so does this); then it marks the competition done and, if rated, queues
-its re-rating in the same transaction. If a step fails,
-the competition is deleted whole with the pairs the import added, and the
-`LeagueImport` row keeps why, for the organiser's page.
+through it, and so does this; a vaca's table in a transaction before its result's); then
+it marks the competition done and, if rated, queues its re-rating in the same
+transaction. If a step fails, the competition is deleted whole with the pairs the import
+added, and the `LeagueImport` row keeps why, for the organiser's page.
 """
 
 from __future__ import annotations
@@ -345,6 +345,20 @@ class Frame:
         self.entries = {e.index: e for e in competition.entries.select_related("pair")}
         self.rounds = {r.number: r for r in competition.rounds.all()}
         self._own: dict[int, list[str]] = {}
+        self._byes: list[int | None] | None = None
+        self._tables: list[int] | None = None
+
+    def byes(self, league: League) -> list[int | None]:
+        """A ceros document's pair resting in each round, worked out once a run."""
+        if self._byes is None:
+            self._byes = ceros_byes(league)
+        return self._byes
+
+    def table_numbers(self, league: League) -> list[int]:
+        """A ceros document's each match's table in its round, worked out once a run."""
+        if self._tables is None:
+            self._tables = _table_numbers(league)
+        return self._tables
 
     def players(self, match: Match) -> tuple[list[str], list[str]]:
         """`match_players`, each pair's own players read once a run (a vaca's table is
@@ -391,23 +405,11 @@ def import_matches(competition: Competition, league: League, by: Actor, start: i
                     return n
         return n
     frame = frame if frame is not None else Frame(competition)
-    entries, rounds = frame.entries, frame.rounds
-    byes = ceros_byes(league) if competition.format == Competition.Format.CEROS else []
-    tables = _table_numbers(league) if byes else []
     for doc_match in league.matches[start:stop]:
         if budget is not None and n > start and _alone(doc_match):
             break
-        first, second = (entries[i] for i in doc_match.pairs)
-        number = doc_match.round or 0
-        if number not in rounds:  # a ceros round, made as its first match comes
-            bye = byes[number - 1]
-            rounds[number] = Round.objects.create(
-                competition=competition, number=number, stage="ceros",
-                bye=entries[bye] if bye is not None else None)
-        match = Match(competition=competition, round=rounds[number],
-                      number=n + 1, first=first, second=second)
-        if tables:  # its table in the round, as the ceros draw numbers them
-            match.table_number = tables[n]
+        match = _new_match(competition, league, n, frame)
+        _save_round(match, frame)
         _import_result(match, doc_match, league, by, frame)
         n += 1
         if budget is not None and (budget.spent() or _alone(doc_match)):
@@ -415,9 +417,36 @@ def import_matches(competition: Competition, league: League, by: Actor, start: i
     return n
 
 
+def _new_match(competition: Competition, league: League, n: int, frame: Frame) -> Match:
+    """The document's match `n` (0-based) of a liguilla or ceros import, not saved yet,
+    nor its round if it is a ceros round's first match (`_save_round`)."""
+    doc_match = league.matches[n]
+    entries = frame.entries
+    first, second = (entries[i] for i in doc_match.pairs)
+    number = doc_match.round or 0
+    round_ = frame.rounds.get(number)
+    if round_ is None:  # a ceros round, made as its first match comes
+        bye = frame.byes(league)[number - 1]
+        round_ = Round(competition=competition, number=number, stage="ceros",
+                       bye=entries[bye] if bye is not None else None)
+    match = Match(competition=competition, round=round_, number=n + 1, first=first,
+                  second=second)
+    if competition.format == Competition.Format.CEROS:
+        # Its table in the round, as the ceros draw numbers them.
+        match.table_number = frame.table_numbers(league)[n]
+    return match
+
+
+def _save_round(match: Match, frame: Frame) -> None:
+    """A new match's round saved if it is new (inside the transaction that saves it)."""
+    if match.round.pk is None:
+        match.round.save()
+        frame.rounds[match.round.number] = match.round
+
+
 def _alone(doc_match: LeagueMatch) -> bool:
-    """Whether the match is written in a transaction of its own: a vaca's table and its
-    hands (100-200 ms at load 10, ten times a match entered on paper) could not be told
+    """Whether the match is written apart from the others (`_vaca`): a vaca's table and
+    its hands (100-200 ms at load 10, ten times a match entered on paper) could not be told
     from the matches before it, and after them it passed the batch's budget by as much."""
     result = doc_match.result
     return result is not None and result.source == "table" and doc_match.vaca is not None
@@ -465,25 +494,31 @@ def import_rest(competition: Competition, league: League, by: Actor) -> None:
 def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Actor,
                    frame: Frame | None = None) -> None:
     """Save `match` with the document's substitutes and result (a vaca on its own table)."""
-    if doc_match.sat:
-        match.players_first = list(doc_match.sat[0]) if doc_match.sat[0] else None
-        match.players_second = list(doc_match.sat[1]) if doc_match.sat[1] else None
+    _sat(match, doc_match)
     result = doc_match.result
     if result is None:
         match.save()
         return
     check_result(match, result, league.rules)
     if result.source == "table" and doc_match.vaca is not None:
-        match.table = _import_vaca(match, doc_match.vaca, league.rules, frame)
+        seats = frame.players(match) if frame is not None else match_players(match)
+        match.table = _import_vaca(match, doc_match.vaca, league.rules, seats)
     match.save()
     write(match, result, by=by, action="import")
     if match.table_id is not None:
         stats_store.count_table_match(match)
 
 
+def _sat(match: Match, doc_match: LeagueMatch) -> None:
+    """The document's substitutes on `match` (not saved)."""
+    if doc_match.sat:
+        match.players_first = list(doc_match.sat[0]) if doc_match.sat[0] else None
+        match.players_second = list(doc_match.sat[1]) if doc_match.sat[1] else None
+
+
 def _import_vaca(match: Match, vaca: Mapping[str, Any], rules: Rules,
-                 frame: Frame | None = None) -> Table:
-    first, second = frame.players(match) if frame is not None else match_players(match)
+                 players: tuple[list[str], list[str]]) -> Table:
+    first, second = players
     seats = [name for seat in zip(first, second, strict=True) for name in seat]
     try:
         return tables.import_table(
@@ -611,6 +646,9 @@ def _frame(job: LeagueImport, competition: Competition, league: League, by: Acto
 def _batch(job: LeagueImport, competition: Competition, league: League, by: Actor,
            batched: int, frame: Frame | None = None) -> None:
     first = job.written
+    if _alone(league.matches[first]):
+        _vaca(job, competition, league, by, frame)
+        return
     # Each batch its own transaction, then a pause on SQLite (muscore.leagues.pacing): the
     # benchmark's import back to back kept another writer waiting 52 s.
     with pacing.short_transaction("an import's matches"):
@@ -619,6 +657,60 @@ def _batch(job: LeagueImport, competition: Competition, league: League, by: Acto
         if not LeagueImport.objects.filter(pk=job.pk, written=first).update(written=n):
             raise _Taken
     job.written = n
+
+
+def _vaca(job: LeagueImport, competition: Competition, league: League, by: Actor,
+          frame: Frame | None) -> None:
+    """A vaca's match, in two short transactions: its table (about twenty queries through
+    the tables' one write path: its hands, stored vacas and audit) with the match that
+    points at it, saved without its result; then its result, written as any match's, and
+    its hands' counts. Together they held SQLite's lock 200-700 ms at load 8-19 (issue 40).
+    What they need is read before each (the pairs' players, the stored hands' counts).
+
+    A worker killed between the two leaves that match with its table and no result: the
+    next run finds it (`_vaca_match`) and writes only its result, so nothing is written
+    twice and nothing lost; a failed import deletes it with the rest. Meanwhile a reader
+    sees none of it: the competition is "importing" (on no list and no page, out of the
+    ratings and leaders), the job's count of matches written has not moved, and the new
+    table is known only by its id, which nothing shows."""
+    n = job.written
+    doc_match = league.matches[n]
+    result, vaca = doc_match.result, doc_match.vaca
+    assert result is not None and vaca is not None
+    frame = frame if frame is not None else Frame(competition)
+    match = _vaca_match(competition, league, n, frame)
+    if match.table_id is None:
+        _sat(match, doc_match)
+        check_result(match, result, league.rules)
+        seats = frame.players(match)
+        with pacing.short_transaction("an import's vaca table"):
+            _save_round(match, frame)
+            match.table = _import_vaca(match, vaca, league.rules, seats)
+            match.save()
+    assert match.table is not None
+    counts = stats_store.table_counts(match.table)
+    with pacing.short_transaction("an import's matches"):
+        write(match, result, by=by, action="import")
+        stats_store.store_counts(match, counts)
+        if not LeagueImport.objects.filter(pk=job.pk, written=n).update(written=n + 1):
+            raise _Taken
+    job.written = n + 1
+
+
+def _vaca_match(competition: Competition, league: League, n: int, frame: Frame) -> Match:
+    """The match of the document's vaca `n` (0-based): a groups competition's planned
+    one, the one an earlier run saved with its table, or a new one (not saved)."""
+    if competition.format == Competition.Format.GROUPS:
+        match = (competition.matches.filter(tie__isnull=True)
+                 .select_related("round", "first", "second", "table").order_by("number")[n])
+        if not _same(match, league.matches[n]):
+            raise _refuse_order(competition.groups.count(), n + 1)
+        return match
+    earlier = (competition.matches.filter(number=n + 1)
+               .select_related("round", "first", "second", "table").first())
+    if earlier is not None:
+        return earlier
+    return _new_match(competition, league, n, frame)
 
 
 def _finish(job: LeagueImport, competition: Competition) -> None:

@@ -151,13 +151,24 @@ def first_vaca_counts(table: Table, records: Sequence[Mapping[str, Any]]
 
 def count_table_match(match: Match) -> None:
     """Recount one match from its table's hands (an imported vaca, who sat changed)."""
-    drop(match)
     result = match.outcome
     if result is None or result.source != "table" or match.table_id is None:
+        drop(match)
         return
-    table = Table.objects.get(pk=match.table_id)
+    store_counts(match, table_counts(Table.objects.get(pk=match.table_id)))
+
+
+def table_counts(table: Table) -> dict[str, Counts] | None:
+    """The counts of a table's first vaca, from its stored hands (None: not won yet).
+    Reads only: an import's worker asks it before the transaction that writes them
+    (`store_counts`)."""
     records = list(table.hands.order_by("number").values_list("record", flat=True))
-    counts = first_vaca_counts(table, records)
+    return first_vaca_counts(table, records)
+
+
+def store_counts(match: Match, counts: Mapping[str, Counts] | None) -> None:
+    """Replace a match's counts by `counts` (None: it has none)."""
+    drop(match)
     if counts is not None:
         _write(match.competition.club_id, [(match, counts)])
 

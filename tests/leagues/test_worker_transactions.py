@@ -18,7 +18,15 @@ import pytest
 from django.db import connection, transaction
 
 from muscore.clubs.models import Club, Player
-from muscore.leagues import competitions, documents, imports, pacing, rating_store, results
+from muscore.leagues import (
+    competitions,
+    documents,
+    imports,
+    pacing,
+    rating_store,
+    results,
+    stats_store,
+)
 from muscore.leagues.models import (
     Competition,
     LeagueImport,
@@ -28,6 +36,7 @@ from muscore.leagues.models import (
     RatingMatch,
     WorkerBeat,
 )
+from muscore.tables.models import Table
 from tests.clubs.factory import make_club, make_league, make_user
 
 from .factory import liguilla
@@ -377,4 +386,170 @@ def test_an_import_writes_a_vaca_in_a_transaction_of_its_own(
         imports.catch_up()
     written = [(rows.get("leagues_match", 0), rows.get("tables_table", 0))
                for rows in seen.named("an import's matches")]
-    assert written == [(2, 0), (1, 1), (3, 0)]
+    # The vaca's table and match (saved without its result), then its result alone.
+    assert written == [(2, 0), (0, 0), (3, 0)]
+    assert [(rows.get("leagues_match", 0), rows.get("tables_table", 0))
+            for rows in seen.named("an import's vaca table")] == [(1, 1)]
+
+
+def with_vacas(format: str) -> tuple[dict[str, Any], Any, list[int]]:
+    """The export of a competition of 6 pairs (a liguilla, or 2 groups of 3) whose
+    matches 2 and 4 were played on tables and the others entered on paper, its organiser
+    and the indexes of its vacas."""
+    extra = {"format": format, "groups": 2} if format == "groups" else {}
+    competition, user = liguilla(6, **extra)
+    vacas = [1, 3]
+    for n, match in enumerate(matches(competition)):
+        if n in vacas:
+            play(competitions.open_table(match, by=user), *VACA)
+        elif match.first is not None and match.second is not None:
+            results.record_result(match, by=user, juegos=[3, 1] if n % 2 else [1, 3])
+    exported = documents.league_document(competition, hands=True)
+    assert [n for n, m in enumerate(exported["matches"]) if m.get("vaca")] == vacas
+    return exported, user, vacas
+
+
+class Statements:
+    """The statements of each transaction a worker ended through pacing, by its name."""
+
+    def __init__(self) -> None:
+        self.ended: list[tuple[str, list[str]]] = []
+        self._current: list[str] = []
+
+    def wrapper(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if connection.in_atomic_block and not sql.startswith(("SAVEPOINT", "RELEASE")):
+            self._current.append(sql)
+        return execute(sql, params, many, context)
+
+    def end(self, what: str) -> None:
+        self.ended.append((what, self._current))
+        self._current = []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_imported_vaca_s_transactions_stay_short_and_read_before_they_write(
+        monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    """A vaca's table with its match, then its result, each about what two matches entered
+    on paper cost: together (45 statements) they held SQLite's lock 200-700 ms at load
+    8-19. The pairs' players its table seats and the hands it counts are read before."""
+    exported, user, vacas = with_vacas("liguilla")
+    settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 4
+    imports.import_competition(make_club("Bar Kaixo", user), exported, by=user)
+    seen = Statements()
+    pause = pacing.pause
+
+    def ended(held: float, what: str = "") -> None:
+        seen.end(what)
+        pause(held, what)
+
+    monkeypatch.setattr(pacing, "pause", ended)
+    with connection.execute_wrapper(seen.wrapper):
+        imports.catch_up()
+    names = [what for what, _sql in seen.ended]
+    tables = [sql for what, sql in seen.ended if what == "an import's vaca table"]
+    assert len(tables) == len(vacas)
+    # Each followed by its result alone: the match it saved, its result row and its counts.
+    results_after = [seen.ended[names.index(what, i) + 1][1]
+                     for i, what in enumerate(names) if what == "an import's vaca table"]
+    for table, result in zip(tables, results_after, strict=True):
+        # 20 today: the table, its hands, stored vacas and audit, and the match.
+        assert len(table) <= 22, table
+        assert len(result) <= 15, result
+        assert not any('"clubs_pairmember"' in sql or '"clubs_player"' in sql
+                       for sql in table), "the seats are read before the table's write"
+        assert not any('FROM "tables_hand"' in sql for sql in result), \
+            "the hands are counted before the result's write"
+        assert sum(sql.startswith('INSERT INTO "leagues_resultrow"') for sql in result) == 1
+
+
+class Died(BaseException):
+    """The worker's process killed (no `except Exception` sees it)."""
+
+
+def dying(kill: int) -> Any:
+    """stats_store.table_counts, which the worker asks between a vaca's table and its
+    result: the process dies there at the vaca `kill` (0-based) that this run meets."""
+    counts, seen = stats_store.table_counts, [0]
+
+    def table_counts(table: Table) -> Any:
+        if seen[0] == kill:
+            raise Died
+        seen[0] += 1
+        return counts(table)
+
+    return table_counts
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("format", ["liguilla", "groups"])
+def test_an_import_killed_between_a_vaca_s_table_and_its_result_writes_it_once(
+        monkeypatch: pytest.MonkeyPatch, settings: Any, format: str) -> None:
+    """Killed after a vaca's table and match were committed, before its result: the next
+    run writes the result on that match and table, nothing twice and nothing lost, and
+    the competition ends as the one-request import makes it. Meanwhile nobody sees it."""
+    exported, user, vacas = with_vacas(format)
+    reference = imports.import_competition(make_club("Bar Kaixo", user), exported, by=user)
+    settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 4
+    club = make_club("Txoko Berri", user)
+    imported = imports.import_competition(club, exported, by=user)
+    job = LeagueImport.objects.get(competition=imported)
+    tables_before = Table.objects.count()
+    for kill in range(len(vacas)):
+        with monkeypatch.context() as patched:
+            patched.setattr(stats_store, "table_counts", dying(kill))
+            with pytest.raises(Died):
+                imports.catch_up()
+        job.refresh_from_db()
+        assert job.written == vacas[kill] and job.finished_at is None and not job.error
+        half = Match.objects.get(competition=imported, table__isnull=False,
+                                 result__isnull=True)
+        assert half.number == vacas[kill] + 1
+        imported.refresh_from_db()
+        assert imported.status == Competition.Status.IMPORTING
+    imports.catch_up()
+    job.refresh_from_db()
+    assert job.finished_at is not None and not job.error
+    imported.refresh_from_db()
+    assert (documents.league_document(imported, hands=True)
+            == documents.league_document(reference, hands=True))
+    # One table a vaca: the killed runs' tables are the ones the matches point at.
+    assert Table.objects.count() == tables_before + len(vacas)
+    assert Match.objects.filter(competition=imported, table__isnull=False).count() == len(vacas)
+    assert (stats_store.PairHandStats.objects.filter(match__competition=imported).count()
+            == 2 * len(vacas))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_checkpoints_sqlite_s_wal_in_its_pause_not_in_its_transactions(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A COMMIT that takes the WAL past 1,000 pages copies it into the database in the
+    same call, after the lock is released: the worker counted it as the lock held. Its
+    connection checkpoints in its pauses instead, timed apart."""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's WAL")
+    monkeypatch.setattr(pacing, "checkpoints", None)
+    monkeypatch.setattr(pacing, "CHECKPOINT_SECONDS", 60.0)
+    pacing.own_checkpoints()
+    own = pacing.checkpoints
+    assert own is not None
+    with pacing.short_transaction("a worker's write"):
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_autocheckpoint")
+            assert cursor.fetchone()[0] == 0
+        WorkerBeat.objects.create(worker_id="w0", host="h", pid=1, queues="q")
+    assert own.count == 0  # within a second of the last one: none
+    monkeypatch.setattr(pacing, "CHECKPOINT_SECONDS", 0.0)
+    checkpoint = pacing.checkpoint
+
+    def slow_checkpoint() -> float:
+        time.sleep(0.3)  # a slow disk's fsync
+        return checkpoint() + 0.3
+
+    monkeypatch.setattr(pacing, "checkpoint", slow_checkpoint)
+    with caplog.at_level("DEBUG", logger="muscore.pacing"), \
+            pacing.short_transaction("a worker's write") as hold:
+        WorkerBeat.objects.create(worker_id="w1", host="h", pid=1, queues="q")
+    assert own.count == 1 and own.pages >= 1
+    assert hold.seconds < 0.25, "the checkpoint is no lock of the transaction's"
+    assert not any(r.levelname == "WARNING" for r in caplog.records)
+    assert any("checkpoint copied" in r.getMessage() for r in caplog.records)

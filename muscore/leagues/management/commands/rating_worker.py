@@ -120,6 +120,7 @@ class Command(BaseCommand):
         queues = ONLY[only] if only else list(tasks.QUEUES)
         worker_id = worker_id or f"{socket.gethostname()}-{os.getpid()}"[:64]
         logs.set_worker(worker_id)
+        pacing.own_checkpoints()  # SQLite's WAL copied in its pauses, timed apart
         # Its heartbeat for /healthz and for the claims: alive while this runs.
         heart = workers.Heart(worker_id, ",".join(queues), beating=not once)
         runner = Worker(queue_names=queues, interval=interval, batch=once,
