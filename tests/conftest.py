@@ -16,6 +16,7 @@ from django.db.utils import OperationalError
 from django.test import TransactionTestCase, override_settings
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 # Playwright's sync API runs an event loop in the test thread, and Django then refuses
 # ORM calls from that thread unless told it is safe. That is true in tests only (one
@@ -139,6 +140,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
         if browser_dir in item.path.parents:
             item.add_marker(pytest.mark.browser)
+            item.add_marker(BROWSER_RERUN)
         if multiserver_dir in item.path.parents:
             item.add_marker(pytest.mark.multiserver)
             item.add_marker(pytest.mark.postgres)  # they need PostgreSQL and Redis
@@ -147,6 +149,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # last keeps one core busy while the other has nothing left (the longest take from
     # ten seconds to two minutes). The order among the rest is the collection's.
     items.sort(key=lambda item: not _long(item))
+
+
+#: A browser test gets one more run when, and only when, a Playwright action timed out
+#: (Chromium drew no frame for 10 s on a busy machine, as CI once saw at load 8); a check
+#: that failed (``expect``'s AssertionError, a wrong page) is never run again.
+BROWSER_RERUN = pytest.mark.flaky(reruns=1, only_rerun=[PlaywrightTimeout])
 
 
 #: What marks a test as long: a real browser, real servers or other processes.

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -133,3 +136,39 @@ def test_a_grouped_test_s_id_carries_its_group_to_xdist_s_scheduler(
     items[1] = Item("t.py::d", "g")
     conftest.pytest_collection_finish(session)  # type: ignore[arg-type]
     assert items[1].nodeid == "t.py::d"
+
+
+def test_a_browser_test_runs_again_only_when_a_playwright_action_timed_out(
+        tmp_path: Path) -> None:
+    """tests/conftest.py's BROWSER_RERUN, in a pytest of its own: a Playwright timeout
+    (Chromium starved of frames) gets one more run, which passes; a failed check never runs
+    again, and a second timeout fails."""
+    (tmp_path / "test_marked.py").write_text(
+        "from pathlib import Path\n"
+        "from playwright.sync_api import TimeoutError as PlaywrightTimeout\n"
+        "from tests.conftest import BROWSER_RERUN\n"
+        "def once(name):\n"
+        "    seen = Path(__file__).with_name(name)\n"
+        "    first = not seen.exists()\n"
+        "    seen.write_text('x')\n"
+        "    return first\n"
+        "@BROWSER_RERUN\n"
+        "def test_timed_out_once():\n"
+        "    if once('a'): raise PlaywrightTimeout('Locator.click: Timeout 10000ms exceeded.')\n"
+        "@BROWSER_RERUN\n"
+        "def test_timed_out_twice():\n"
+        "    raise PlaywrightTimeout('Locator.click: Timeout 10000ms exceeded.')\n"
+        "@BROWSER_RERUN\n"
+        "def test_wrong_page():\n"
+        "    if once('b'): raise AssertionError('Locator expected to contain text')\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "-p", "pytest_rerunfailures", "-rA", "--rootdir", str(tmp_path), str(tmp_path)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent),
+             "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    out = run.stdout
+    assert re.search(r"PASSED .*test_timed_out_once", out), out
+    assert re.search(r"FAILED .*test_timed_out_twice", out), out
+    assert re.search(r"FAILED .*test_wrong_page", out), out
+    assert "2 failed, 1 passed, 2 rerun" in out, out
