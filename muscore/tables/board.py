@@ -8,6 +8,7 @@ words. No storage and no rules are decided here: only presentation.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -252,6 +253,7 @@ def board(state: BoardState) -> dict[str, Any]:
     juego = current_juego(vaca)
     vaca_won = vaca.get("winner")
     next_mano = int(vaca["next_mano"])
+    manos = rules_engine.Rules.from_json(rules).seats_from(next_mano)
     sides = _sides(seats, vaca, juego, target, needed)
     hands = list(vaca.get("hands") or [])
     first_hand = int(vaca.get("first_hand", 1))
@@ -281,6 +283,12 @@ def board(state: BoardState) -> dict[str, Any]:
         "juego": juego,
         "vaca_winner": vaca_won,
         "vaca_winner_names": seats.names(vaca_won) if vaca_won else "",
+        # The mano and the dealer of the next hand and of each one after it, round the
+        # table once (rules.md: the mano moves one seat to the right a hand): for a phone
+        # that keeps hands without signal (static/js/muscore.js, turnAfterKept).
+        "turns_json": json.dumps(
+            [[players[m], players[postre(m, n)]] for m in manos], ensure_ascii=False
+        ),
         "mano": {"seat": next_mano, "name": players[next_mano]},
         "postre": {"seat": postre(next_mano, n), "name": players[postre(next_mano, n)]},
         "chart": with_legend(

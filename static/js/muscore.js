@@ -403,7 +403,56 @@
       // Only hands still to send: a refused one is reopened on purpose, as itself.
       if (item.table === table && !item.refused && item.number >= next) next = item.number + 1;
     });
-    if (next !== number) renumber(form, next, dealtFor(form, next));
+    if (next === number) return;
+    renumber(form, next, dealtFor(form, next));
+    moveMano(form, next - number);
+  }
+
+  // Every hand kept on the phone is dealt, and moves the mano on: to the next of the manos
+  // the server listed for the hands from this one on (data-manos, round the table once;
+  // rules.md: one seat to the right a hand, across juegos and vacas). What the page says
+  // of the hand after them: its mano, the seats in speaking order from him, each card
+  // field's name. The score before it is the server's to count: not said.
+  function moveMano(form, hands) {
+    var seats = offlineSeats();
+    var manos;
+    try {
+      manos = JSON.parse(form.getAttribute("data-manos") || "[]");
+    } catch (e) {
+      manos = [];
+    }
+    var at = manos.indexOf(parseInt(form.getAttribute("data-mano"), 10));
+    if (!seats.length || at < 0) return;
+    var mano = manos[(at + hands) % manos.length];
+    speakFrom(form, mano);
+    seats.forEach(function (seat, i) {
+      var input = form.querySelector("#id_c" + i);
+      if (input) input.setAttribute("aria-label", i === mano ? seat.field_mano : seat.field);
+    });
+    var before = document.querySelector("[data-entry-before]");
+    if (before) before.textContent = format(offlineWords()("w-before"), { name: seats[mano].name });
+  }
+
+  // The board's "Mano: X · da: Y" moved on past the hands this phone keeps for the table,
+  // as the hand page is: the server listed who is mano and who deals for the next hand
+  // and the ones after it (data-turns), round the table once.
+  function turnAfterKept() {
+    var line = document.querySelector("[data-turns]");
+    var turns;
+    try {
+      turns = JSON.parse((line && line.getAttribute("data-turns")) || "[]");
+    } catch (e) {
+      turns = [];
+    }
+    var names = line ? line.querySelectorAll("strong") : [];
+    if (!turns.length || names.length !== 2) return;
+    var kept = readQueue().filter(function (item) {
+      return !item.refused && onTable(item.table);
+    }).length;
+    var next = turns[kept % turns.length];
+    // The sentence names the mano first, then the dealer, in every language.
+    names[0].textContent = next[0];
+    names[1].textContent = next[1];
   }
 
   // The entry's number (the record's key) and the number players read, in every place
@@ -650,6 +699,16 @@
       return JSON.parse(t("labels") || "{}");
     } catch (error) {
       return { A: t("label-a"), B: t("label-b") };
+    }
+  }
+
+  // Each seat's name and card field's names, by seat (HandEntry.offline_seats_json).
+  function offlineSeats() {
+    try {
+      var seats = JSON.parse(offlineWords()("seats") || "[]");
+      return Array.isArray(seats) ? seats : [];
+    } catch (error) {
+      return [];
     }
   }
 
@@ -932,6 +991,16 @@
     renumber(form, next.number, next.dealt);
     var before = document.querySelector("[data-entry-before]");
     if (before && next.before) before.textContent = next.before;
+    speakFrom(form, next.mano);
+    Object.keys(next.fields || {}).forEach(function (key) {
+      var input = form.querySelector("#id_c" + key);
+      if (input) input.setAttribute("aria-label", next.fields[key]);
+    });
+  }
+
+  // The card picker's and the jugadas' seats in speaking order from `mano`.
+  function speakFrom(form, mano) {
+    form.setAttribute("data-mano", String(mano));
     ["[data-picker-seat]", "[data-jugada-seat]"].forEach(function (selector) {
       var rows = Array.prototype.slice.call(form.querySelectorAll(selector));
       if (!rows.length) return;
@@ -941,12 +1010,8 @@
       };
       var anchor = rows[n - 1].nextSibling;
       var parent = rows[0].parentNode;
-      rows.sort(function (x, y) { return (seat(x) - next.mano + n) % n - (seat(y) - next.mano + n) % n; });
+      rows.sort(function (x, y) { return (seat(x) - mano + n) % n - (seat(y) - mano + n) % n; });
       rows.forEach(function (row) { parent.insertBefore(row, anchor); });
-    });
-    Object.keys(next.fields || {}).forEach(function (key) {
-      var input = form.querySelector("#id_c" + key);
-      if (input) input.setAttribute("aria-label", next.fields[key]);
     });
   }
 
@@ -1004,6 +1069,7 @@
     }
     showPending();
     refusedHere();
+    turnAfterKept();
     keepPages();
     // Straight after a save that could not be sent, wait for a sign of signal (the
     // "online" event, a poll answered) instead of trying again at once.

@@ -9,15 +9,19 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from muscore.tables import services
 from muscore.tables.models import Hand
 from tests.browser.conftest import WITH_SERVICE_WORKER
 from tests.browser.test_live import (
     DEAL,
     SYNC_MS,
     Signal,
+    edit_path,
     one_phone_offline_in_the_entry,
     settle,
     tap_cards_offline,
+    wait_for_kept_pages,
+    wait_for_service_worker,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -95,3 +99,63 @@ def test_a_refusal_of_two_reasons_reads_as_two_sentences(phone: Page, signal: Si
     assert "Grande" in text and "Chica" in text, text
     assert not re.search(r"[.:][^\s\d]", text.replace("...", "")), text
     assert not Hand.objects.exists()
+
+
+def turn_line(page: Page) -> str:
+    return " ".join(page.locator("p.turn").inner_text().split())
+
+
+@WITH_SERVICE_WORKER
+@pytest.mark.parametrize(
+    "players",
+    [["Ana", "Bruno", "Carla", "Diego"], ["Ana", "Bruno"], ["Ana", "Bruno", "Carla"]],
+    ids=["pairs", "two", "individual-three"],
+)
+def test_the_mano_moves_on_with_every_hand_kept_offline(
+    phone: Page, signal: Signal, players: list[str]
+) -> None:
+    """Each hand saved without signal moves the mano one seat on, as the table deals
+    (rules.md: mano + 1, the old mano deals): the board's copy and the hand page opened
+    from it say the next hand's mano and dealer, the seats in speaking order from him, his
+    card field named as the mano's; the score before it, which only the server can count,
+    is not said as the first hand's. The second hand kept the first one's mano words."""
+    n = len(players)
+    table = services.create_table(players=players)
+    a = phone
+    a.goto(edit_path(table))
+    signal.name(a, "A")
+    wait_for_service_worker(a)
+    wait_for_kept_pages(a, [edit_path(table) + "mano"])
+    signal.off(a, "A")
+    for number in (1, 2, 3):
+        mano = (number - 1) % n
+        with a.expect_navigation():
+            a.locator('[data-action="enter-hand"]').click()
+        settle(a)
+        expect(a.locator("h1")).to_have_text(f"Mano {number}")
+        before = " ".join(a.locator("[data-entry-before]").inner_text().split())
+        assert before.endswith(f"mano: {players[mano]}"), before
+        if number > 1:
+            assert "0–0" not in before and " 0 " not in before, before
+        seats = a.locator("[data-picker-seat]").evaluate_all(
+            "rows => rows.map(r => Number(r.getAttribute('data-picker-seat')))")
+        assert seats == [(mano + i) % n for i in range(n)]
+        labels = [a.locator(f"#id_c{seat}").get_attribute("aria-label") for seat in range(n)]
+        assert labels == [
+            f"cartas de {name}, mano" if seat == mano else f"cartas de {name}"
+            for seat, name in enumerate(players)
+        ]
+        if number == 3:
+            break
+        tap_cards_offline(a, DEAL)
+        save_offline(a)
+        expect(a.locator("[data-synced]")).to_contain_text(f"la mano {number} queda guardada")
+        nxt = number % n
+        assert turn_line(a) == f"Mano: {players[nxt]} · da: {players[(nxt - 1) % n]}"
+    signal.on(a, "A")
+    expect(a.locator("[data-synced]")).to_have_text("Manos 1 y 2 sincronizadas.", timeout=SYNC_MS)
+    state = services.table_state(table)["current"]
+    assert [hand["mano"] for hand in state["hands"]] == [0, 1 % n]
+    # The board the server draws once the hands are in says what the copy said.
+    a.goto(edit_path(table))
+    assert turn_line(a) == f"Mano: {players[2 % n]} · da: {players[1 % n]}"

@@ -30,7 +30,7 @@ from muscore.handentry.cards import (
     seat_fields,
 )
 from muscore.handentry.messages import rule_message, winner_message
-from muscore.handentry.spoken import offline_names, spoken_bets
+from muscore.handentry.spoken import card_field_name, offline_names, spoken_bets
 from muscore.handentry.taps import (
     EntryError,
     bet_words,
@@ -664,6 +664,23 @@ class HandEntry(EntryHead):
         .offline_names), for the page's data-offline-names attribute."""
         names = {side: self.seating.names(side) for side in self.letters}
         return json.dumps(offline_names(names, self.labels), ensure_ascii=False)
+
+    @property
+    def offline_seats_json(self) -> str:
+        """Each seat's name and its card field's names, as mano and not (muscore.handentry
+        .spoken.card_field_name), by seat: a page kept without signal moves the mano on
+        past the hands it keeps (static/js/muscore.js, moveMano)."""
+        return json.dumps([
+            {"name": name, "field": card_field_name(name, is_mano=False),
+             "field_mano": card_field_name(name, is_mano=True)}
+            for name in self.players
+        ], ensure_ascii=False)
+
+    @property
+    def manos_json(self) -> str:
+        """The manos of this hand and of each one after it, round the table once (rules.md:
+        the mano moves one seat to the right a hand), for a page kept without signal."""
+        return json.dumps(list(self.engine_rules.seats_from(self.mano)))
 
     @property
     def labels_json(self) -> str:
