@@ -9,11 +9,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response, expect
+
+if TYPE_CHECKING:
+    from tests.browser.test_live import Signal
 
 CHROMIUM = os.environ.get("MUSCORE_CHROMIUM", "/usr/bin/chromium")
 # Without the networking flags Chromium tries to reach Google at every start, which this
@@ -211,3 +214,12 @@ def board_in_place(page: Page) -> Iterator[None]:
     expect(page.locator("form#entry")).to_have_count(0)
     expect(page.locator("body[data-busy]")).to_have_count(0)
     assert page.evaluate("() => window.__sameDocument === true"), "the save loaded a new page"
+
+
+@pytest.fixture
+def signal(monkeypatch: pytest.MonkeyPatch) -> Signal:
+    """The bar's signal, cut and given back one phone at a time (test_live.Signal)."""
+    # Imported here, not at the top: test_live imports this module.
+    from tests.browser.test_live import Signal
+
+    return Signal(monkeypatch)

@@ -33,11 +33,6 @@ from tests.browser.test_live import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def signal(monkeypatch: pytest.MonkeyPatch) -> Signal:
-    return Signal(monkeypatch)
-
-
 def page_fetches(page: Page, table: Table) -> list[str]:
     """The table's pages this phone asks for whole from now on (a board, a hand page: not
     a poll's fragment, not the stream), through the page or its service worker."""

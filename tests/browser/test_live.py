@@ -161,11 +161,6 @@ class Signal:
         page.context.set_offline(False)
 
 
-@pytest.fixture
-def signal(monkeypatch: pytest.MonkeyPatch) -> Signal:
-    return Signal(monkeypatch)
-
-
 # --- live ---------------------------------------------------------------------------------------
 
 

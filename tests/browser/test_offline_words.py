@@ -27,11 +27,6 @@ from tests.browser.test_live import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def signal(monkeypatch: pytest.MonkeyPatch) -> Signal:
-    return Signal(monkeypatch)
-
-
 def save_offline(page: Page) -> None:
     with page.expect_navigation():
         page.locator('[data-action="save"]').click()
