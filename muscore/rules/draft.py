@@ -71,7 +71,15 @@ from muscore.rules.contract import HandRecord, HandResultDict, Score, StepDict
 from muscore.rules.counting import Pending, count
 from muscore.rules.errors import BettingError, RecordError, RuleError
 from muscore.rules.reading import JUEGO_TOTALS, PARES_KINDS, Reading, read_table
-from muscore.rules.scoring import RECORD_KEYS, held_on, parse_mano, parse_score, read_bets, score
+from muscore.rules.scoring import (
+    RECORD_KEYS,
+    held_on,
+    parse_head,
+    parse_mano,
+    parse_score,
+    read_bets,
+    score,
+)
 from muscore.rules.talk import Tap, TapKind, recount
 from muscore.rules.turns import Turns
 from muscore.rules.winners import honest, player_list, read_winners
@@ -181,11 +189,7 @@ class HandDraft(Asking, Turns):
         """
         if not isinstance(record, Mapping):
             raise RecordError("not_object")
-        for key in record:
-            if key not in RECORD_KEYS:
-                raise RecordError("unknown_key", key=str(key)[:40], where="record")
-        rules = Rules.from_json(record.get("rules"))
-        mano = parse_mano(record.get("mano", 0), rules)
+        rules, mano = parse_head(record, RECORD_KEYS, "record")
         scores = parse_score(record.get("score"), rules)
         draft = cls(rules=rules, mano=mano, score=scores)
         for key, text in _object(record, "hands").items():

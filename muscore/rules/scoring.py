@@ -94,6 +94,17 @@ def parse_mano(data: object, rules: Rules) -> int:
     return data
 
 
+def parse_head(data: Mapping[str, Any], keys: frozenset[str], where: str) -> tuple[Rules, int]:
+    """The rules and the mano of a record or a vaca (``where`` names which in the error),
+    once no key of ``data`` is outside ``keys``: what a hand draft and a vaca replay read
+    first, in this order, so both refuse the same input in the same words."""
+    for key in data:
+        if key not in keys:
+            raise RecordError("unknown_key", key=str(key)[:40], where=where)
+    rules = Rules.from_json(data.get("rules"))
+    return rules, parse_mano(data.get("mano", 0), rules)
+
+
 def read_bets(
     record: Mapping[str, Any], reading: Reading, *, answered: bool = True
 ) -> dict[str, Betting]:
@@ -192,5 +203,5 @@ def held_on(reading: Reading, bettings: Mapping[str, Betting]) -> dict[str, froz
     return out
 
 
-__all__ = ["RECORD_KEYS", "VACA_HAND_KEYS", "held_on", "parse_mano", "parse_score", "read_bets",
-           "score", "score_general", "score_parts"]
+__all__ = ["RECORD_KEYS", "VACA_HAND_KEYS", "held_on", "parse_head", "parse_mano", "parse_score",
+           "read_bets", "score", "score_general", "score_parts"]

@@ -28,7 +28,7 @@ from typing import Any, cast
 from muscore.rules.cards import DEFAULT_RULES, Rules, Side, show
 from muscore.rules.contract import Evening, HandResultDict, VacaReplay
 from muscore.rules.errors import RecordError, RuleError, VacaError
-from muscore.rules.scoring import VACA_HAND_KEYS, ZEROS, parse_mano, score_parts
+from muscore.rules.scoring import VACA_HAND_KEYS, ZEROS, parse_head, parse_mano, score_parts
 from muscore.rules.winners import player_list
 
 VACA_KEYS = frozenset({"rules", "mano", "hands"})
@@ -250,11 +250,7 @@ def replay(vaca: object) -> VacaReplay:
     """
     if not isinstance(vaca, Mapping):
         raise VacaError("not_vaca")
-    for key in vaca:
-        if key not in VACA_KEYS:
-            raise RecordError("unknown_key", key=str(key)[:40], where="vaca")
-    rules = Rules.from_json(vaca.get("rules"))
-    mano = parse_mano(vaca.get("mano", 0), rules)
+    rules, mano = parse_head(vaca, VACA_KEYS, "vaca")
     hands = vaca.get("hands")
     if hands is None:
         raise VacaError("vaca_hands")
