@@ -5,7 +5,6 @@ to a fresh `rate_club` whatever writes joined in the meantime."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -150,33 +149,6 @@ def test_a_new_result_while_nothing_waits_is_rated_at_once() -> None:
     results.record_result(matches(competition)[-1], by=user, juegos=[3, 0], reason="acta")
     assert not rating_store.waiting(club)
     assert afresh(club) == snapshot(club)
-
-
-def test_the_worker_shrinks_its_transactions_to_hold_the_lock_briefly(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # A slow database (or a loaded machine): each written match costs 20 ms. The worker's
-    # transactions shrink to about LOCK_TARGET, and the ratings still end as afresh.
-    competition, user, club = season()
-    monkeypatch.setattr(rating_store, "CHUNK", 8)
-    monkeypatch.setattr(rating_store, "MAX_CHUNK", 400)
-    monkeypatch.setattr(rating_store, "LOCK_TARGET", 0.05)
-    insert = rating_store._insert_points
-    sizes: list[int] = []
-
-    def slow(rows: Any) -> None:
-        matches_written = len({row[2] for row in rows})
-        sizes.append(matches_written)
-        time.sleep(0.02 * matches_written)
-        insert(rows)
-
-    monkeypatch.setattr(rating_store, "_insert_points", slow)
-    first, *_rest = matches(competition)
-    results.record_result(first, by=user, juegos=[3, 0], reason="acta")
-    assert rating_store.catch_up() == 1
-    assert sizes[0] == 8
-    assert max(sizes[1:]) <= 3, sizes  # 50 ms at 20 ms a match: two or three a transaction
-    after = snapshot(club)
-    assert after == afresh(club)
 
 
 def test_an_early_correction_reads_the_clubs_places_unsorted() -> None:
