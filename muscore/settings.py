@@ -117,6 +117,9 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The page's language: its address's prefix, else the visitor's (muscore.addresses).
     "muscore.addresses.LocaleMiddleware",
+    # An old knockout game's address (a competition of its own before championships 0011)
+    # sent on to the game now, in the address's language (muscore.championships.old_games).
+    "muscore.championships.old_games.OldGameMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

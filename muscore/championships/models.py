@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 from muscore.clubs.models import NAME_MAX, Club, Pair
-from muscore.leagues.models import Competition
+from muscore.leagues.models import Competition, Match
 
 
 class Championship(models.Model):
@@ -192,3 +192,16 @@ class PhaseGroup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.phase} {self.order + 1}"
+
+
+class OldGame(models.Model):
+    """A knockout game that was a competition of its own until championships 0011 (its
+    id, in the addresses a club shared or bookmarked then) and the match it is now, in its
+    phase's one knockout competition: the old addresses lead there (muscore.championships
+    .old_games)."""
+
+    competition_id = models.PositiveIntegerField(primary_key=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+
+    def __str__(self) -> str:
+        return f"{self.competition_id} -> {self.match_id}"

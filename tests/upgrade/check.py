@@ -57,7 +57,8 @@ def main() -> None:
     pending = [job.competition_id for job in
                imports.LeagueImport.objects.filter(finished_at__isnull=True)]
     json.dump({"rows": rows, "pages": status, "importing": pending, "results": results(),
-               "slots": slots(), "knockout": knockouts()}, sys.stdout)
+               "slots": slots(), "knockout": knockouts(), "old_games": old_games()},
+              sys.stdout)
 
 
 def _figures(result: Any) -> Any:
@@ -107,6 +108,32 @@ def knockouts() -> dict[str, Any]:
             "bracket": {"rounds": [[tie(t) for t in ties] for ties in state.rounds],
                         "third": tie(state.third) if state.third else None,
                         "champion": state.champion}, "api": api}
+    return out
+
+
+def old_games() -> dict[str, Any]:
+    """Every competition id no competition has now, up to the highest one has, asked as
+    an old knockout game's (a competition of its own before championships 0011): its API
+    document's status, and where a 301 leads, the match whose page its own page leads to
+    (through the knockout club's address)."""
+    from django.urls import resolve
+
+    from muscore.leagues.models import Competition, Match
+
+    client = Client()
+    live = set(Competition.objects.values_list("pk", flat=True))
+    out: dict[str, Any] = {}
+    for pk in sorted(set(range(1, max(live, default=0) + 1)) - live):
+        api = client.get(f"/api/v1/leagues/{pk}")
+        if api.status_code != 301:
+            out[str(pk)] = api.status_code
+            continue
+        league = Competition.objects.select_related("club").get(
+            pk=resolve(api["Location"]).kwargs["league_id"])
+        page = client.get(f"/club/{league.club.slug}/liga/{pk}/")
+        number = resolve(page["Location"]).kwargs["number"] if page.status_code == 301 else 0
+        found = Match.objects.filter(competition=league, number=number).first()
+        out[str(pk)] = found.pk if found is not None else page.status_code
     return out
 
 

@@ -115,9 +115,28 @@ def assert_intact(fixture: Path, checked: dict[str, Any]) -> None:
         found = checked["knockout"][str(knockout["phase"])]
         assert found["bracket"] == knockout["bracket"]
         assert found["api"] == knockout["api"]
+    # Each old knockout game's competition (gone in championships 0011) leads to the match
+    # it became, and no other old id leads anywhere.
+    games = old_games(fixture)
+    assert {pk: found for pk, found in checked["old_games"].items() if found != 404} == games
+    assert "knockout" not in meta or games and 404 in checked["old_games"].values()
     if "slots" in meta:  # each cup's knockout match is the game of the tie at its place
         assert meta["slots"], "the fixture has cups with their knockouts"
         assert checked["slots"] == meta["slots"]
+
+
+def old_games(fixture: Path) -> dict[str, int]:
+    """Each knockout game's competition in the fixture's own rows (a competition a game
+    then) and its match."""
+    source = sqlite3.connect(fixture / "db.sqlite3")
+    try:
+        rows = source.execute(
+            "SELECT g.competition_id, m.id FROM championships_phasegroup g JOIN "
+            "championships_phase p ON p.id = g.phase_id JOIN leagues_match m ON "
+            "m.competition_id = g.competition_id WHERE p.knockout").fetchall()
+    finally:
+        source.close()
+    return {str(competition): match for competition, match in rows}
 
 
 def assert_results(before: dict[str, Any], after: dict[str, Any]) -> None:

@@ -8,7 +8,9 @@ it), every tie of the bracket (a bye played to no game, the third place when the
 has one) with the pairs the games' results sent there, and each game's match moved into
 it, keeping its id, result, table, claims, corrections, pair links and hand stats, now
 numbered in the order the games were made, in a round of its own for each tie's round and
-game number. The games' competitions, their entries and rounds go. The way back is the
+game number. The games' competitions, their entries and rounds go; which game's
+competition became which match stays in the phase's draw (``games``) for 0013, which
+keeps it as OldGame rows (their old addresses lead to the match). The way back is the
 backup `scripts/upgrade` takes (docs/operations.md): the games' competitions are not made
 again.
 """
@@ -199,6 +201,9 @@ def _phase(apps: Any, phase: Any) -> None:
     _repoint(apps, "Competition", {g.pk: competition.pk for g in games})
     if not Match.objects.filter(competition=competition, result=None).exists():
         Competition.objects.filter(pk=competition.pk).update(status="finished")
+    # The old games' addresses were shared and bookmarked: 0013 keeps where each went.
+    phase.draw = {**phase.draw, "games": {str(m.competition_id): m.pk for m in matches}}
+    phase.save(update_fields=["draw"])
     PhaseGroup.objects.filter(phase=phase).delete()
     PhaseGroup.objects.create(phase=phase, order=0, round=0, game=1, competition=competition)
     Round.objects.filter(competition__in=games).delete()
