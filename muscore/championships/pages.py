@@ -21,7 +21,7 @@ from muscore.championships.models import Championship, Enrolment, Phase, PhaseGr
 from muscore.clubs.models import Club
 from muscore.leagues import names as league_names
 from muscore.leagues import pages as league_pages
-from muscore.leagues.models import Competition, Match, Round
+from muscore.leagues.models import Competition, Entry, Match, Round
 from muscore.leagues.models.knockout import game_title
 from muscore.leagues.results import standings
 
@@ -305,12 +305,19 @@ def pair_path(enrolment: Enrolment) -> list[dict[str, Any]]:
                       "status": league_pages.status(sede.heat)})
     if enrolment.phase_pair_id is None:
         return steps
-    for competition in Competition.objects.filter(
-            entries__pair_id=enrolment.phase_pair_id, phase_group__isnull=False,
-            phase_group__phase__knockout=False).select_related("club").order_by("id"):
-        order = services.heat_order(competition) if competition.status == "finished" else []
-        index = competition.entries.filter(pair_id=enrolment.phase_pair_id).values_list(
-            "index", flat=True).first()
+    # Each group phase's group the pair played in, with its place there (the group's
+    # standings, all at once): the same queries for one phase or many.
+    entries = list(Entry.objects.filter(
+        pair_id=enrolment.phase_pair_id, competition__phase_group__isnull=False,
+        competition__phase_group__phase__knockout=False)
+        .select_related("competition__club").order_by("competition_id"))
+    finished = standings.standings_of([e.competition for e in entries
+                                       if e.competition.status == "finished"])
+    for entry in entries:
+        competition, index = entry.competition, entry.index
+        tables = finished.get(competition.pk, [])
+        # A group is a liguilla: its final order is its one table's (services.heat_order).
+        order = [row.pair for row in tables[0].rows] if tables else []
         steps.append({"title": competition.title,
                       "url": league_pages.competition_url(competition),
                       "place": order.index(index) + 1 if index in order else None,

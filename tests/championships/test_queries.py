@@ -3,6 +3,8 @@ two championships of different sizes, cold (no cached standings), the same count
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -13,10 +15,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from muscore.championships import services
+from muscore.championships import pages, services
 from muscore.championships.models import Enrolment, Region, Sede
 from muscore.leagues import competitions
-from muscore.leagues.models import Competition
+from muscore.leagues.models import Competition, Entry
 from muscore.leagues.results import standings as results_standings
 from tests.championships.factory import play_heats, small_championship
 
@@ -65,7 +67,7 @@ def test_the_page_and_the_hall_do_not_read_more_for_more_groups_and_venues() -> 
             + f"?nombre={enrolment.player_a}",
             "api": reverse("api:championship", args=[pk]),
         }.items()})
-    assert counts[0] == counts[1]
+    assert counts[0] == counts[1], counts
 
 
 def test_many_standings_at_once_are_each_ones_standings() -> None:
@@ -174,3 +176,43 @@ def test_the_pages_links_to_the_pairs_paths_are_their_urls() -> None:
     links = [(e, url) for row in rows for e, url in row["qualified"] + row["reserves"]]
     assert len(links) == 12
     assert all(url == pages.pair_url(e) for e, url in links)
+
+
+def test_a_pairs_path_reads_as_much_through_several_phases_as_through_one(
+        django_assert_max_num_queries: Any) -> None:
+    """The path of a pair out after the first group phase, and of the champion through
+    two group phases and the knockout: the same queries, cold (no standings cached)."""
+    from tests.championships.factory import drawn_semifinal, open_games, play_all
+
+    championship, boss, _barmen, first = drawn_semifinal()
+    for group in first.groups.select_related("competition"):
+        play_all(group.competition, boss)
+    second = services.add_phase(championship, by=boss, name="Cuartos", level=2)
+    second = services.draw_phase(second, by=boss, seed="c")
+    for group in second.groups.select_related("competition"):
+        play_all(group.competition, boss)
+    final = services.add_phase(championship, by=boss, name="Final", level=3, knockout=True)
+    final = services.draw_phase(final, by=boss, seed="f")
+    while games := open_games(final):
+        play_all(games[0], boss)
+    champion = services.champion(championship)
+    assert champion is not None and champion.phase_pair_id is not None
+    out = Enrolment.objects.filter(championship=championship, phase_pair__isnull=False).exclude(
+        phase_pair__entries__competition__phase_group__phase=second).first()
+    assert out is not None
+    counts = []
+    for enrolment in (out, champion):
+        enrolment = Enrolment.objects.select_related("sede__heat").get(pk=enrolment.pk)
+        cache.clear()
+        with django_assert_max_num_queries(9) as queries:
+            steps = pages.pair_path(enrolment)
+        counts.append(len(queries))
+        places = [s["place"] for s in steps if s["title"].startswith(("Semifinal", "Cuartos"))]
+        assert None not in places
+    assert len(steps) == 1 + 2 + 1  # the heat, two groups, the final's one game
+    assert counts[0] == counts[1], counts
+    # Each group's place is the group's final order's, as a heat's is.
+    assert places == [
+        services.heat_order(e.competition).index(e.index) + 1 for e in Entry.objects.filter(
+            pair_id=champion.phase_pair_id, competition__phase_group__phase__knockout=False)
+        .select_related("competition").order_by("competition_id")]
