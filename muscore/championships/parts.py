@@ -30,6 +30,11 @@ def championship_ids(competition_ids: Collection[int]) -> dict[int, int]:
     return found
 
 
+def whole_key(championship_id: int) -> str:
+    """The championship as one of the wholes a club's lists show (``Whole.key``)."""
+    return f"championship-{championship_id}"
+
+
 def playing_phases(championship_ids: Iterable[int]) -> dict[int, str]:
     """Each championship's phase being played: the name of its latest drawn one (none
     while the heats are its only games). One query."""
@@ -65,7 +70,7 @@ def wholes(competition_ids: Collection[int]) -> dict[int, Whole]:
     for pk, championship in championships.items():
         champion = services.champion(championship) if pk in phases else None
         made[pk] = Whole(
-            key=f"championship-{pk}", name=championship.name,
+            key=whole_key(pk), name=championship.name,
             url=reverse("championships:detail", args=[pk]),
             note=stage(championship, open=services.entries_open(championship),
                        champion=champion.name if champion else "", phase=phases.get(pk, "")))

@@ -140,6 +140,16 @@ def test_the_night_groups_tonights_tables_under_the_championship() -> None:
     assert html.count(f'data-whole="championship-{championship.pk}"') == 1
     assert reverse("championships:detail", args=[championship.pk]) in whole
     assert "en juego: Final a cuatro" in whole and "1 en juego" in whole
+    # ...and not again in the club's championships below (its organiser still starts one
+    # there), where one the night has nothing of is still listed.
+    link = f'href="{reverse("championships:detail", args=[championship.pk])}"'
+    assert html.count(link) == 1, html.count(link)
+    assert "data-new-championship" in section(html, "data-championships")
+    other = services.create_championship(championship.club, by=boss, name="Udaberriko txapelketa",
+                                         seats=4, rules={"juegos": 1})
+    listed = section(organiser.get(night).text, "data-championships")
+    assert reverse("championships:detail", args=[other.pk]) in listed
+    assert f'{reverse("championships:detail", args=[championship.pk])}"' not in listed
     tonight = section(whole, "data-parts")
     assert f'data-competition="{game.competition_id}"' in tonight
     assert pages.competition_url(game.competition) in tonight

@@ -67,6 +67,8 @@ def _render(request: HttpRequest, club: Club, error: str = "", status: int = 200
         # A championship once, its parts with something tonight under it.
         "wholes": [{"night": whole, "parts": [_row(row) for row in whole.tonight]}
                    for whole in wholes],
+        # ...and so not again in the list of the club's championships below.
+        "shown_wholes": [whole.whole.key for whole in wholes],
         "totals": totals,
         "table_fixes": pages.table_fixes(club.pk),
         "archived": Competition.objects.filter(club=club, archived=True).order_by("-created_at"),
