@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from PIL import Image, ImageDraw, ImageFont
 
-from muscore.leagues import ceros_rounds, pages
+from muscore.leagues import ceros_rounds, pages, part_of
 from muscore.leagues.models import Competition, Entry, Match, PairHandStats, Round
 from muscore.tables.models import Hand
 
@@ -40,23 +40,43 @@ LANCES = ("grande", "chica", "pares", "juego", "punto")
 
 
 def current_competition(club: Any, chosen: int | None = None) -> Competition | None:
+    """The competition the screen shows (:func:`current_shown`), None when it shows a
+    championship or nothing."""
+    shown = current_shown(club, chosen)
+    return shown if isinstance(shown, Competition) else None
+
+
+def current_shown(club: Any, chosen: int | None = None) -> Competition | part_of.Whole | None:
     """The competition `chosen` (by id, None when it is not the club's), else the one the
     organiser put on the TV (the latest put there), else the club's competition being
-    played (the latest), else its latest drawn one; an archived one only when chosen."""
-    competitions = Competition.objects.filter(club=club).exclude(
-        status=Competition.Status.IMPORTING).select_related("club")
+    played (the latest), else its latest drawn one; an archived one only when chosen.
+    A championship's heat, group or knockout is shown as itself only when chosen or put
+    on the TV: else the club's own competition is, and without one the championship, once
+    (its name and state: a :class:`part_of.Whole`), as the club page lists them."""
+    competitions = _listed(club)
     if chosen is not None:
         return competitions.filter(pk=chosen).first()
     competitions = competitions.filter(archived=False)
     on_tv = competitions.filter(on_tv=True).order_by("-updated_at", "-id").first()
     if on_tv is not None:
         return on_tv
-    playing = competitions.filter(status=Competition.Status.PLAYING).order_by("-created_at", "-id")
-    found = playing.first()
-    if found is None:
-        found = competitions.exclude(status=Competition.Status.DRAFT).order_by(
-            "-created_at", "-id").first()
-    return found
+    latest = ("-created_at", "-id")
+    for candidates in (competitions.filter(status=Competition.Status.PLAYING),
+                       competitions.exclude(status=Competition.Status.DRAFT)):
+        ids = list(candidates.order_by(*latest).values_list("pk", flat=True))
+        if not ids:
+            continue
+        parts = part_of.parts(ids)
+        own = next((pk for pk in ids if pk not in parts), None)
+        if own is not None:
+            return competitions.get(pk=own)
+        return part_of.wholes([ids[0]]).get(ids[0])
+    return None
+
+
+def _listed(club: Any) -> QuerySet[Competition]:
+    return Competition.objects.filter(club=club).exclude(
+        status=Competition.Status.IMPORTING).select_related("club")
 
 
 def current_round(competition: Competition) -> int | None:

@@ -18,7 +18,7 @@ from muscore.championships import parts, services
 from muscore.championships.models import Championship, Phase, PhaseGroup
 from muscore.leagues import competitions, pages
 from muscore.leagues.models import Competition
-from tests.championships.factory import drawn_semifinal, play_all, small_championship
+from tests.championships.factory import drawn_semifinal, play_all, play_heats, small_championship
 from tests.clubs.factory import logged_in, make_pair
 
 pytestmark = pytest.mark.django_db
@@ -184,3 +184,41 @@ def test_each_part_keeps_its_own_page_and_api_document() -> None:
     for competition in Competition.objects.filter(pk__in=part_ids(championship)):
         assert Client().get(pages.competition_url(competition)).status_code == 200
         assert Client().get(f"/api/v1/leagues/{competition.pk}").status_code == 200
+
+
+def test_the_clubs_tv_shows_its_own_league_or_the_championship_not_a_part() -> None:
+    """The bar's screen by itself (no ?liga=): the club's own competition in play, not a
+    championship's heat, group or knockout played later; a club whose only competitions
+    are a championship's parts shows the championship, once; a part the organiser put on
+    the TV, or asked for by its number, is shown as itself."""
+    from muscore.leagues import card, night
+
+    championship, boss, barmen = small_championship()
+    club = championship.club
+    own = competitions.create_competition(
+        club, by=boss, name="Liga de los martes", format="liguilla", legs=1, groups=1,
+        pairs=[make_pair(club, f"Martes{i}a", f"Martes{i}b") for i in range(4)],
+        draw=list(range(4)))
+    services.close_entries(championship, by=boss)
+    sedes = play_heats(championship, barmen)
+    final = services.add_phase(championship, by=boss, name="Final a cuatro", knockout=True)
+    knockout = services.draw_phase(final, by=boss, seed="tv").groups.get().competition
+    assert knockout.created_at > own.created_at and knockout.status == Competition.Status.PLAYING
+    tv = reverse("clubs:tv", args=[club.slug])
+    assert card.current_competition(club) == own
+    html = Client().get(tv).text
+    assert "<h1>Liga de los martes</h1>" in html and "Final a cuatro" not in html
+    # A bar whose only competition is its venue's heat: the championship, once.
+    sede = championship.sedes.select_related("club", "heat").get(pk=sedes[0].pk)
+    assert sede.heat is not None
+    shown = card.current_shown(sede.club)
+    assert shown == parts.wholes([sede.heat.pk])[sede.heat.pk]
+    html = Client().get(reverse("clubs:tv", args=[sede.club.slug])).text
+    assert f'data-whole="championship-{championship.pk}"' in html
+    assert f"<h2>{championship.name}</h2>" in html and "<h1>" not in html
+    assert 'data-panel="tables"' not in html  # not the heat's tables and standings
+    # Chosen, or put on the TV by the organiser: the part itself.
+    assert card.current_competition(club, knockout.pk) == knockout
+    night.set_on_tv(knockout, True, by=boss)
+    assert card.current_competition(club) == knockout
+    assert f"<h1>{knockout.title}</h1>" in Client().get(tv).text

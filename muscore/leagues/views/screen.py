@@ -32,7 +32,7 @@ from django.views.decorators.http import require_safe
 
 from muscore import conditional, ratelimits
 from muscore.clubs.models import Club
-from muscore.leagues import card, confirmations, pages, prepared
+from muscore.leagues import card, confirmations, pages, part_of, prepared
 from muscore.leagues.models import Competition
 from muscore.tables import live
 
@@ -48,33 +48,40 @@ LATEST_RESULTS = 8
 TABLES_PER_PANEL = 24
 
 
-def tv_etag(competition: Competition | None, partial: bool) -> str:
-    """The screen's tag: which competition, its revision, the language, the release."""
+def tv_etag(competition: Competition | None, partial: bool,
+            whole: part_of.Whole | None = None) -> str:
+    """The screen's tag: which competition, its revision (or the championship shown in
+    its place, with its state), the language, the release."""
     which = f"{competition.pk}.{competition.revision}" if competition is not None else "none"
+    if whole is not None:
+        which += hashlib.sha256(repr(whole).encode()).hexdigest()[:10]
     return f'"tv{which}-{get_language()}-{"p" if partial else "f"}-{live.RELEASE}"'
 
 
-def _chosen(request: HttpRequest, club: Club) -> Competition | None:
+def _chosen(request: HttpRequest, club: Club) -> Competition | part_of.Whole | None:
     raw = request.GET.get("liga", "")
     if raw and not raw.isdigit():
         raise Http404(_("No hay ninguna competición con ese número."))
     chosen = int(raw) if raw else None
-    competition = card.current_competition(club, chosen)
-    if chosen is not None and competition is None:
+    shown = card.current_shown(club, chosen)
+    if chosen is not None and shown is None:
         raise Http404(_("No hay ninguna competición con ese número."))
-    return competition
+    return shown
 
 
 @require_safe
 def tv(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The bar's screen; with ?live=1 (the poll) only its live part."""
     club = get_object_or_404(Club, slug=slug)
-    competition = _chosen(request, club)
+    shown = _chosen(request, club)
+    # A club with no competition of its own to show shows its championship, once.
+    competition = shown if isinstance(shown, Competition) else None
+    whole = shown if isinstance(shown, part_of.Whole) else None
     # A pair's result that waited 24 hours undisputed counts (one query when none).
     if competition is not None and confirmations.accept_due(competition=competition):
         competition.refresh_from_db(fields=["revision", "status"])
     partial = request.GET.get("live") == "1"
-    etag = tv_etag(competition, partial)
+    etag = tv_etag(competition, partial, whole)
     unchanged = conditional.not_modified(request, etag)
     if unchanged is not None:
         return live.mark_board(unchanged, etag)
@@ -82,10 +89,11 @@ def tv(request: HttpRequest, slug: str) -> HttpResponseBase:
     context: dict[str, Any] = {
         "club": club,
         "competition": competition,
+        "whole": whole,
         "poll_url": reverse("clubs:tv", args=[club.slug]) + query + "live=1",
         "poll_ms": POLL_MS,
         # What the next poll answers while nothing changes: tv.js swaps only another tag.
-        "etag": tv_etag(competition, True),
+        "etag": tv_etag(competition, True, whole),
         "club_url": reverse("clubs:club", args=[club.slug]),
     }
     if competition is not None:
