@@ -27,20 +27,6 @@ class ChampionshipsConfig(AppConfig):
         revisions_moved.connect(on_revisions_moved, weak=False,
                                 dispatch_uid="championships-figures")
 
-        # ...and answers the league's owner of results what depends on a result and what
-        # placed a competition (muscore.leagues.consequences), so every door asks it.
-        from muscore.championships import results
-        from muscore.leagues.results import consequences
-
-        consequences.register("championships", results.dependents)
-        consequences.register_holder("championships", results.holders)
-        consequences.register_siblings("championships", results.siblings)
-
-        # ...and the clubs what holds a pair its draw placed (muscore.clubs.holders).
-        from muscore.clubs import holders
-
-        holders.register("championships", results.pair_holders)
-
         # ...and the club page's stamp what its championships show (muscore.leagues.club_kept).
         from muscore.championships.pages import club_page_stamp
         from muscore.leagues import club_kept
@@ -53,4 +39,4 @@ class ChampionshipsConfig(AppConfig):
         from muscore.championships import parts
         from muscore.leagues import part_of
 
-        part_of.register("championships", parts.wholes, parts.championship_ids)
+        part_of.register("championships", parts.wholes)

@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 from muscore.clubs.models import NAME_MAX, Club, Pair
-from muscore.leagues.models import Competition, Match
+from muscore.leagues.models import Competition, Match, Stage
 
 
 class Championship(models.Model):
@@ -170,6 +170,10 @@ class Phase(models.Model):
     #: When the organiser paused the round clock (None: running or not started): the hall
     #: shows the time left frozen, and going on moves each round's start by the pause.
     clock_paused_at = models.DateTimeField(null=True, blank=True)
+    #: Its stage in the league's rows: what holds its groups or knockout, and what it was
+    #: drawn from (muscore.championships.stages writes it).
+    stage = models.OneToOneField(Stage, on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="phase")
 
     class Meta:
         ordering = ["level", "id"]

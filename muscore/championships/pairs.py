@@ -57,7 +57,7 @@ def make_phase_pairs(championship: Championship, enrolments: Sequence[Enrolment]
                 name = f"{enrolment.name} ({enrolment.sede.name} {number})"[:NAME_MAX]
                 number += 1
         taken.add(name.lower())
-        pairs.append(Pair(club=club, name=name))
+        pairs.append(Pair(club=club, name=name, placed_by=championship.name))
     Pair.objects.bulk_create(pairs)
     PairMember.objects.bulk_create(
         PairMember(pair=pair, player=players[name.lower()], position=i)
@@ -81,6 +81,7 @@ def heat_pair(enrolment: Enrolment, by: Actor) -> Pair:
         enrolment.heat_pair = save_pair(
             club, unique_pair_name(club, enrolment.name, enrolment.championship.name),
             enrolment.players, by=by, same_players_ok=True)
+        placed(enrolment.heat_pair, enrolment.championship)
         enrolment.save(update_fields=["heat_pair"])
     assert enrolment.heat_pair is not None
     return enrolment.heat_pair
@@ -93,9 +94,17 @@ def phase_pair(enrolment: Enrolment) -> Pair:
         enrolment.phase_pair = save_pair(
             club, unique_pair_name(club, enrolment.name, enrolment.sede.name),
             enrolment.players, same_players_ok=True)
+        placed(enrolment.phase_pair, enrolment.championship)
         enrolment.save(update_fields=["phase_pair"])
     assert enrolment.phase_pair is not None
     return enrolment.phase_pair
+
+
+def placed(pair: Pair, championship: Championship) -> None:
+    """``pair`` is the championship's entry's: the club's doors leave it as the entry made
+    it, naming the championship (muscore.clubs.holders)."""
+    Pair.objects.filter(pk=pair.pk).update(placed_by=championship.name)
+    pair.placed_by = championship.name
 
 
 def acting(by: Actor | None, club: Club) -> User:

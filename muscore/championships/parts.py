@@ -3,9 +3,11 @@ for them (issue 36): a venue's heat (``Sede.heat``) and each phase's groups or g
 (``PhaseGroup.competition``) are competitions of a club, listed on the club's pages as
 their championship, once, with its state; its phases and games are on its own pages.
 
-:func:`championship_ids` is the one place that says which competitions belong to a
-championship; the league's lists ask it through :mod:`muscore.leagues.part_of`
-(registered by the app), so they never import the championships.
+:func:`championship_ids` says which championship each part belongs to; which
+competitions are parts the league knows from its stages (muscore.championships.stages
+writes them), and what they are part of it asks :func:`wholes` through
+:mod:`muscore.leagues.part_of` (registered by the app), so it never imports the
+championships.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from muscore.championships import clock, kept, knockout
+from muscore.championships import clock, kept, knockout, stages
 from muscore.championships.compute.draw import DrawError, DrawPair, draw_groups, group_winners
 from muscore.championships.compute.quotas import QuotaError, Quotas, compute_quotas
 from muscore.championships.compute.quotas import Sede as QuotaSede
@@ -411,6 +411,7 @@ def start_heat(sede: Sede, *, by: Actor, format: str = Competition.Format.LIGUIL
         raise ChampionshipError(str(error)) from None
     sede.heat = heat
     sede.save(update_fields=["heat"])
+    stages.of_heat(sede, heat)
     kept.touch(sede.championship_id)
     return heat
 
@@ -502,10 +503,12 @@ def add_phase(championship: Championship, *, by: Actor, name: str, level: int = 
     if region is not None and region.championship_id != championship.pk:
         raise ChampionshipError(_("La región no es de este campeonato."))
     kept.touch(championship.pk)
-    return Phase.objects.create(championship=championship, name=checked_name(name, _("el nombre")),
-                                level=level, region=region, advance=advance,
-                                knockout=knockout, best_of=best_of,
-                                third_place=third_place and knockout)
+    phase = Phase.objects.create(
+        championship=championship, name=checked_name(name, _("el nombre")), level=level,
+        region=region, advance=advance, knockout=knockout, best_of=best_of,
+        third_place=third_place and knockout)
+    stages.of_phase(phase)
+    return phase
 
 
 def phase_field(phase: Phase) -> list[tuple[Enrolment, int | None]]:
@@ -712,6 +715,7 @@ def _write_phase(phase: Phase, planned: _PhaseDraw, seed: str, by: Actor,
             knockout.draw(phase, planned.pairs, seed, by)
         except knockout.KnockoutError as error:  # the whole draw is rolled back
             raise ChampionshipError(str(error)) from None
+        stages.drawn(phase)
         return
     if groups is None:
         assert planned.liguillas is not None
@@ -723,6 +727,7 @@ def _write_phase(phase: Phase, planned: _PhaseDraw, seed: str, by: Actor,
                              "seed": p.seed} for p in planned.drawn],
                   "groups": planned.keys}
     phase.save(update_fields=["seed", "draw", "drawn_at"])
+    stages.drawn(phase)
 
 
 def champion(championship: Championship) -> Enrolment | None:

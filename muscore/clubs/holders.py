@@ -2,28 +2,16 @@
 (its heat's or its phase's pair). Such a pair's players and name are its entry's: the club's
 own doors (the pair's form, retiring it) refuse to change it, naming what holds it.
 
-The apps above the clubs register an answer (``muscore.championships`` in its
-``AppConfig.ready``): the clubs do not import them.
+What placed it writes its name on the pair when it makes it (``Pair.placed_by``: the
+championships, muscore.championships.pairs), so the clubs read it from their own rows
+and never ask the apps above them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from muscore.clubs.models import Pair
-
-Holder = Callable[[Pair], list[str]]
-
-_holders: dict[str, Holder] = {}
-
-
-def register(name: str, holder: Holder) -> None:
-    """Register (or replace, by ``name``) an answer to "what holds this pair?"."""
-    _holders[name] = holder
 
 
 def of_pair(pair: Pair) -> list[str]:
     """What holds ``pair``, named for people ([] for a pair of the club's own)."""
-    if pair.pk is None:
-        return []
-    return [name for holder in _holders.values() for name in holder(pair)]
+    return [pair.placed_by] if pair.pk is not None and pair.placed_by else []

@@ -99,6 +99,9 @@ class Pair(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # Retired, as a player is: off the lists and new draws, kept in what was played.
     retired = models.BooleanField(default=False)
+    # What placed it from outside the club (a championship's draw made it for an entry),
+    # by name: its name and players are the entry's, not the club's (muscore.clubs.holders).
+    placed_by = models.CharField(max_length=NAME_MAX, blank=True, default="")
 
     class Meta:
         ordering = ["club", "name"]

@@ -45,6 +45,7 @@ from muscore.leagues.models import (
     ResultRow,
     Round,
     SideKey,
+    Stage,
     Tie,
     WorkClaim,
     WorkerBeat,
@@ -111,6 +112,14 @@ class TieAdmin(WrittenByTheApp, admin.ModelAdmin[Tie]):
 
     list_display = ["competition", "round", "order", "first", "second", "best_of"]
     raw_id_fields = ["competition", "first", "second"]
+
+
+@admin.register(Stage)
+class StageAdmin(WrittenByTheApp, admin.ModelAdmin[Stage]):
+    """What placed competitions (a championship's heat or phase), written by its draw."""
+
+    list_display = ["within", "name", "drawn_at"]
+    raw_id_fields = ["sources"]
 
 
 @admin.register(Match)

@@ -3,7 +3,10 @@ knockout's games are each a competition of a club, but the club's lists (its pag
 organiser's night, the leaders' picker) show the championship once, with its phases and
 games on its own pages, not each of them as one of the club's leagues (issue 36).
 
-An app built on the league (the championships) registers its answer here in its
+Which competitions are parts the league knows from its own rows: a stage placed them
+(muscore.leagues.models.stage). What they are part of, as the club's lists show it (its
+name, page and state in words, which moves with the clock: entries open, a champion), an
+app built on the league (the championships) answers, registering it in its
 ``AppConfig.ready``, since the league never imports it (the import-linter layers). An
 answer takes competition ids and says, of those that are its parts, what they are part of.
 """
@@ -12,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+
+from muscore.leagues.models import Competition
 
 
 @dataclass(frozen=True)
@@ -27,18 +32,13 @@ class Whole:
 
 
 Answer = Callable[[Collection[int]], dict[int, Whole]]
-#: Of competition ids, those that are parts (membership alone: no names, links or states).
-Members = Callable[[Collection[int]], Collection[int]]
 
 _ANSWERS: dict[str, Answer] = {}
-_MEMBERS: dict[str, Members] = {}
 
 
-def register(name: str, answer: Answer, members: Members) -> None:
-    """Add (or replace, by ``name``) an answer to "what are these competitions part of?"
-    and its cheaper "which of them are parts?"."""
+def register(name: str, answer: Answer) -> None:
+    """Add (or replace, by ``name``) an answer to "what are these competitions part of?"."""
     _ANSWERS[name] = answer
-    _MEMBERS[name] = members
 
 
 def wholes(ids: Collection[int]) -> dict[int, Whole]:
@@ -53,10 +53,10 @@ def wholes(ids: Collection[int]) -> dict[int, Whole]:
 
 
 def parts(ids: Collection[int]) -> set[int]:
-    """The ids of ``ids`` that are part of something larger (see :func:`wholes`), asked
-    without building what they are part of: a club's lists that only leave them out."""
-    found: set[int] = set()
-    if ids:
-        for members in _MEMBERS.values():
-            found.update(members(ids))
-    return found
+    """The ids of ``ids`` that are part of something larger (see :func:`wholes`), for the
+    club's lists that only leave them out: those a stage placed, from the league's own
+    rows (muscore.leagues.models.stage)."""
+    if not ids:
+        return set()
+    return set(Competition.objects.filter(pk__in=list(ids), stage__isnull=False)
+               .values_list("pk", flat=True))

@@ -57,8 +57,8 @@ def main() -> None:
     pending = [job.competition_id for job in
                imports.LeagueImport.objects.filter(finished_at__isnull=True)]
     json.dump({"rows": rows, "pages": status, "importing": pending, "results": results(),
-               "slots": slots(), "knockout": knockouts(), "old_games": old_games()},
-              sys.stdout)
+               "slots": slots(), "knockout": knockouts(), "old_games": old_games(),
+               "held": held()}, sys.stdout)
 
 
 def _figures(result: Any) -> Any:
@@ -148,6 +148,75 @@ def slots() -> dict[str, str]:
             + ("" if m.game == 1 else f" {m.game}")
             for m in Match.objects.exclude(tie=None).filter(competition__format="groups")
             .select_related("tie", "competition")}
+
+
+def held() -> dict[str, Any]:
+    """What holds each competition and pair and what depends on each played match, as the
+    league and the clubs answer from their own rows after the upgrade (the stages and
+    pairs the migrations wrote: championships 0014, 0015), beside the championships' own
+    rows read as their registered answers read them before (muscore/championships/
+    results.py's dependents, holders, siblings and pair_holders)."""
+    from django.db.models import Q
+
+    from muscore.championships.models import Championship, Phase, PhaseGroup, Sede
+    from muscore.clubs import holders as pair_holders
+    from muscore.clubs.models import Pair
+    from muscore.leagues.models import Competition, Match
+    from muscore.leagues.results import consequences
+
+    def dependents(competition_id: int) -> list[str]:
+        drawn = Phase.objects.exclude(drawn_at=None)
+        sede = Sede.objects.filter(heat_id=competition_id).values_list(
+            "championship_id", "region_id").first()
+        if sede is not None:
+            drawn = drawn.filter(championship_id=sede[0], level=1)
+            region_id = sede[1]
+        else:
+            group = (PhaseGroup.objects.filter(competition_id=competition_id,
+                                               phase__knockout=False)
+                     .values_list("phase__championship_id", "phase__level",
+                                  "phase__region_id").first())
+            if group is None:
+                return []
+            drawn = drawn.filter(championship_id=group[0], level=group[1] + 1)
+            region_id = group[2]
+        if region_id is not None:
+            drawn = drawn.filter(Q(region_id=None) | Q(region_id=region_id))
+        return list(drawn.order_by("level", "id").values_list("name", flat=True))
+
+    def holders(pk: int) -> list[str]:
+        phase = PhaseGroup.objects.filter(competition_id=pk).values_list(
+            "phase__championship__name", "phase__name").first()
+        if phase is not None:
+            return [" · ".join(phase)]
+        return [f"{c} · {s}" for c, s in Sede.objects.filter(heat_id=pk).values_list(
+            "championship__name", "name")]
+
+    def siblings(pk: int) -> list[int]:
+        phase = PhaseGroup.objects.filter(competition_id=pk).values_list(
+            "phase_id", flat=True).first()
+        return [] if phase is None else sorted(
+            c for c in PhaseGroup.objects.filter(phase_id=phase).values_list(
+                "competition_id", flat=True) if c != pk)
+
+    before: dict[str, Any] = {"matches": {}, "competitions": {}, "pairs": {}}
+    now: dict[str, Any] = {"matches": {}, "competitions": {}, "pairs": {}}
+    for match in Match.objects.select_related("competition").order_by("pk"):
+        if match.played and match.competition.format != "knockout":
+            before["matches"][match.pk] = dependents(match.competition_id)
+            now["matches"][match.pk] = consequences.drawn_from(match.competition_id)
+    for competition in Competition.objects.order_by("pk"):
+        before["competitions"][competition.pk] = [holders(competition.pk),
+                                                  siblings(competition.pk)]
+        now["competitions"][competition.pk] = [
+            [str(h) for h in consequences.holders(competition)],
+            sorted(consequences.siblings(competition))]
+    for pair in Pair.objects.order_by("pk"):
+        before["pairs"][pair.pk] = list(Championship.objects.filter(
+            Q(enrolments__heat_pair=pair) | Q(enrolments__phase_pair=pair)).order_by("id")
+            .values_list("name", flat=True).distinct())
+        now["pairs"][pair.pk] = pair_holders.of_pair(pair)
+    return {"before": before, "now": now}
 
 
 if __name__ == "__main__":

@@ -120,6 +120,14 @@ def assert_intact(fixture: Path, checked: dict[str, Any]) -> None:
     games = old_games(fixture)
     assert {pk: found for pk, found in checked["old_games"].items() if found != 404} == games
     assert "knockout" not in meta or games and 404 in checked["old_games"].values()
+    # What depends on each result and what holds each competition and pair, the league's
+    # and the clubs' rows as the championships answered before.
+    held = checked["held"]
+    assert held["now"] == held["before"]
+    assert any(held["before"]["matches"].values()), "a phase drawn from a result"
+    assert any(h for h, _siblings in held["before"]["competitions"].values())
+    assert any(s for _h, s in held["before"]["competitions"].values())
+    assert any(held["before"]["pairs"].values()), "a pair a championship placed"
     if "slots" in meta:  # each cup's knockout match is the game of the tie at its place
         assert meta["slots"], "the fixture has cups with their knockouts"
         assert checked["slots"] == meta["slots"]

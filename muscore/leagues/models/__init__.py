@@ -1,7 +1,8 @@
 """Storage for a club's competitions, one module per thing the club names: a competition
 with its groups, entries and rounds (`competition`); a knockout's ties (`knockout`); a
 match and its audit (`match`); a
-result, stored once and read as a value (`result`); the pairs' links and claims
+result, stored once and read as a value (`result`); what placed a competition and what
+was drawn from it (`stage`); the pairs' links and claims
 (`claims`); the players' ratings (`ratings`); what the hands say (`stats`); a ceros
 tournament's rounds (`ceros`); the worker's documents and imports (`documents`) and its
 own rows (`workers`).
@@ -35,6 +36,7 @@ from muscore.leagues.models.result import (
     outcomes,
     unplayed_q,
 )
+from muscore.leagues.models.stage import Stage
 from muscore.leagues.models.stats import HandCounts, PairHandStats, PlayerHandStats
 from muscore.leagues.models.workers import WorkClaim, WorkerBeat
 
@@ -43,6 +45,6 @@ __all__ = [
     "Correction", "DocumentBacklog", "Entry", "Group", "HandCounts", "LeagueImport",
     "LeagueImportDocument", "Match", "MatchQuerySet", "PairHandStats", "PlayerHandStats",
     "PlayerRating", "PreparedPart", "RatingBacklog", "RatingMatch", "RatingPoint",
-    "ResultClaim", "ResultRow", "Round", "SideKey", "Tie", "WorkClaim", "WorkerBeat",
+    "ResultClaim", "ResultRow", "Round", "SideKey", "Stage", "Tie", "WorkClaim", "WorkerBeat",
     "document_text", "from_q", "new_side_key", "outcomes", "unplayed_q",
 ]

@@ -77,6 +77,10 @@ class Competition(models.Model):
     # name, the group, round, tie and game, no language words), named in the reader's
     # language when shown (muscore.leagues.names); {} for a name as typed.
     made = models.JSONField(default=dict, blank=True)
+    # What placed it, when something larger did (a championship's venue heat, phase group or
+    # knockout): it is changed or deleted only through that (muscore.leagues.models.stage).
+    stage = models.ForeignKey("leagues.Stage", on_delete=models.SET_NULL, null=True,
+                              blank=True, related_name="competitions")
 
     class Meta:
         ordering = ["club", "-created_at", "id"]

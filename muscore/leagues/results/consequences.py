@@ -2,38 +2,27 @@
 asks before a table, a pair's link or anybody else changes it.
 
 A result is final for its table as soon as anything was drawn or played from it. The
-league answers for its own kinds (a ceros round published after it, a knockout match of a
-groups competition started after it); an app built on the league (a championship: the
-next game of a tie, the next round's tie, a phase drawn from a group or a heat) registers
-its own answer here, since the league never imports it (the import-linter layers).
+league answers from its own rows: a ceros round published after it, a knockout's games
+started after it (a groups competition's, a knockout alone's), and what a stage drew from
+its competition's standings (`muscore.leagues.models.stage`: a championship's phase drawn
+from a venue's heat or from the groups before it, which the championship writes when it
+draws; the league never imports it, the import-linter layers).
 
-An answer is a function of the match (its competition loaded) that returns the names of
-what depends on it, in the active language, for people to read ("Final · partida 1", "la
-ronda 3" ...): empty when nothing does. `dependents(match)` asks the league's own and every
-registered answer; what a later match "started" means is `started()`: it has a result, or
-a hand was entered at its table.
+An answer is the names of what depends on the match, in the active language, for people
+to read ("Final · partida 1", "la ronda 3" ...): empty when nothing does. What a later
+match "started" means is `started()`: it has a result, or a hand was entered at its table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from muscore.leagues.models import Competition, Match, Round, Tie
+from muscore.leagues.models import Competition, Match, Round, Stage, Tie
 from muscore.leagues.models.knockout import game_title
 from muscore.tables.models import Hand
-
-Answer = Callable[[Match], list[str]]
-
-_ANSWERS: dict[str, Answer] = {}
-
-
-def register(name: str, answer: Answer) -> None:
-    """Add (or replace, by `name`) an answer to "what depends on this result?"."""
-    _ANSWERS[name] = answer
 
 
 def started(matches: QuerySet[Match]) -> QuerySet[Match]:
@@ -47,20 +36,26 @@ def dependents(match: Match) -> list[str]:
     """The names of everything drawn or played from `match`'s result (none without one)."""
     if not match.played:
         return []
-    return _league_own(match) + registered(match)
+    return _league_own(match) + drawn_or_played(match)
 
 
-def registered(match: Match) -> list[str]:
-    """What a person's change of `match`'s result is refused for while it stands: what the
-    registered answers (the apps built on the league) say depends on it, and a knockout
-    alone's later games played from it (a cup's have their finer rule: reset with it)."""
+def drawn_or_played(match: Match) -> list[str]:
+    """What a person's change of `match`'s result is refused for while it stands: the
+    stages drawn from its competition's standings (a championship's phases), and a
+    knockout alone's later games played from it (a cup's have their finer rule: reset
+    with it)."""
     if not match.played:
         return []
     found = _later_games(match) if match.competition.format == Competition.Format.KNOCKOUT \
         else []
-    for answer in _ANSWERS.values():
-        found += answer(match)
-    return found
+    return found + drawn_from(match.competition_id)
+
+
+def drawn_from(competition_id: int) -> list[str]:
+    """The names of the stages drawn from the competition's standings, in the order they
+    were made (a championship's phases of the next level)."""
+    return list(Stage.objects.filter(sources=competition_id, drawn_at__isnull=False)
+                .order_by("id").values_list("name", flat=True))
 
 
 def _later_games(match: Match) -> list[str]:
@@ -81,7 +76,7 @@ def _later_games(match: Match) -> list[str]:
 def _league_own(match: Match) -> list[str]:
     competition = match.competition
     if competition.format == Competition.Format.KNOCKOUT:
-        return []  # its later games are guarded as registered ones are
+        return []  # its later games are guarded as the stages' are (drawn_or_played)
     if competition.format == Competition.Format.CEROS:
         number = Round.objects.filter(pk=match.round_id).values_list("number", flat=True).get()
         later = (Round.objects.filter(competition_id=match.competition_id, number__gt=number)
@@ -126,24 +121,12 @@ class Holder:
         return f"{self.within} · {self.part}"
 
 
-HolderAnswer = Callable[[Competition], list[Holder]]
-
-_HOLDERS: dict[str, HolderAnswer] = {}
-
-
-def register_holder(name: str, holder: HolderAnswer) -> None:
-    """Add (or replace, by `name`) an answer to "what placed this competition?": a
-    championship's phase whose draw made it a group or a tie's game, a venue whose heat it
-    is. Such a competition is deleted or changed only through what placed it."""
-    _HOLDERS[name] = holder
-
-
 def holders(competition: Competition) -> list[Holder]:
-    """What placed `competition` (empty for a club's own)."""
-    found: list[Holder] = []
-    for holder in _HOLDERS.values():
-        found += holder(competition)
-    return found
+    """What placed `competition` (empty for a club's own): its stage, a championship's
+    phase whose draw made it a group or its knockout, or the venue whose heat it is. Such
+    a competition is deleted or changed only through what placed it."""
+    return [Holder(within, name) for within, name in Stage.objects.filter(
+        competitions=competition.pk).values_list("within", "name")]
 
 
 def full_title(competition: Competition) -> str:
@@ -158,21 +141,9 @@ def full_title(competition: Competition) -> str:
 
 # ----------------------------------------------------- competitions played side by side
 
-Siblings = Callable[[Competition], list[int]]
-
-_SIBLINGS: dict[str, Siblings] = {}
-
-
-def register_siblings(name: str, siblings: Siblings) -> None:
-    """Add (or replace, by `name`) an answer to "which competitions play their rounds at
-    the same time as this one?" (a championship phase's other groups, the other ties of
-    a knockout round): one person sits at one table per round across all of them."""
-    _SIBLINGS[name] = siblings
-
-
 def siblings(competition: Competition) -> list[int]:
-    """The ids of the competitions whose round n is played with `competition`'s round n."""
-    found: list[int] = []
-    for answer in _SIBLINGS.values():
-        found += answer(competition)
-    return [pk for pk in found if pk != competition.pk]
+    """The ids of the competitions whose round n is played with `competition`'s round n:
+    the others of its stage (a championship phase's other groups; one person sits at one
+    table per round across all of them)."""
+    return list(Competition.objects.filter(stage__competitions=competition.pk)
+                .exclude(pk=competition.pk).order_by("pk").values_list("pk", flat=True))

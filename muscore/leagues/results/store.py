@@ -173,15 +173,16 @@ class HasDependents(CompetitionError):
 
 def check_dependents(match: Match, result: Result | None, action: str) -> None:
     """A change of `match`'s result by a person is refused (HasDependents) while something
-    another app drew or played from it stands (`consequences.registered`). The league's
-    own consequences have their finer rules: the knockout's (`bracket.fill`:
-    refused unless reset with it) and a ceros round's (who lost)."""
+    a stage drew or a knockout alone played from it stands
+    (`consequences.drawn_or_played`). The league's own consequences have their finer
+    rules: the knockout's (`bracket.fill`: refused unless reset with it) and a ceros
+    round's (who lost)."""
     current = match.outcome
     if action in UNCHECKED_ACTIONS or current is None:
         return
     if result is not None and (result.juegos, result.tantos, result.no_show) == (
             current.juegos, current.tantos, current.no_show):
         return  # the same figures: the table's result confirmed on paper changes nothing
-    found = consequences.registered(match)
+    found = consequences.drawn_or_played(match)
     if found:
         raise HasDependents(found, consequences.full_title(match.competition))

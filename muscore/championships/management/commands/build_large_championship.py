@@ -21,7 +21,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from muscore.championships import services
+from muscore.championships import services, stages
 from muscore.championships.entry_text import fold
 from muscore.championships.models import Enrolment, Sede
 from muscore.championships.results import keep_heat_order
@@ -120,8 +120,9 @@ class Command(BaseCommand):
         for sede in championship.sedes.select_related("club"):
             with transaction.atomic():
                 entries = list(sede.enrolments.order_by("id"))
-                pairs = Pair.objects.bulk_create(Pair(club=sede.club, name=e.name)
-                                                 for e in entries)
+                pairs = Pair.objects.bulk_create(
+                    Pair(club=sede.club, name=e.name, placed_by=championship.name)
+                    for e in entries)
                 players = Player.objects.bulk_create(
                     Player(club=sede.club, name=n) for e in entries for n in e.players)
                 PairMember.objects.bulk_create(
@@ -148,5 +149,6 @@ class Command(BaseCommand):
                     status=Competition.Status.FINISHED, revision=heat.revision + 1)
                 sede.heat = heat
                 sede.save(update_fields=["heat"])
+                stages.of_heat(sede, heat)  # as start_heat writes it
                 heat.refresh_from_db(fields=["status", "revision"])
                 keep_heat_order(sede.pk, heat)  # as a result's write keeps it
