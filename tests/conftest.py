@@ -134,6 +134,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     browser_dir = Path(__file__).parent / "browser"
     multiserver_dir = Path(__file__).parent / "multiserver"
     for item in items:
+        _name_in_id(item)
         if _module_fixture(item):
             # A module-scoped fixture (makemessages on a copy, a production server) is built
             # once per worker that runs a test of it: keep such a module's tests together.
@@ -149,6 +150,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # last keeps one core busy while the other has nothing left (the longest take from
     # ten seconds to two minutes). The order among the rest is the collection's.
     items.sort(key=lambda item: not _long(item))
+
+
+def _name_in_id(item: pytest.Item) -> None:
+    """An item whose name carries parameters its node id lacks gets them in its id too:
+    schemathesis names each operation's item `test[POST /api/v1/score]` but leaves the id
+    the function's, which pytest 9.2 builds from its structured id (`item._id`), so the 18
+    operations of tests/api/test_fuzz.py and test_openapi.py shared one id, and
+    pytest-xdist, which deals tests out by id, ran the first operation only."""
+    name = item.name
+    if "[" in name and name.endswith("]") and not item.nodeid.endswith("]"):
+        params = name[name.index("[") + 1:-1]
+        item._id = type(item._id).parse(f"{item.nodeid}[{params}]")  # type: ignore[attr-defined]
 
 
 #: A browser test gets one more run when, and only when, a Playwright action timed out

@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -136,6 +137,30 @@ def test_a_grouped_test_s_id_carries_its_group_to_xdist_s_scheduler(
     items[1] = Item("t.py::d", "g")
     conftest.pytest_collection_finish(session)  # type: ignore[arg-type]
     assert items[1].nodeid == "t.py::d"
+
+
+def test_no_two_tests_share_an_id(request: pytest.FixtureRequest) -> None:
+    """pytest-xdist deals tests out by id: of the tests sharing one, it runs the first only
+    (schemathesis' 18 operations of a test did, tests/conftest.py's _name_in_id). Among the
+    tests collected with this one (the whole suite under ./scripts/test)."""
+    ids = Counter(item.nodeid for item in request.session.items)
+    assert not [nodeid for nodeid, count in ids.items() if count > 1]
+    node_id = type(request.node._id)
+
+    class Item:
+        def __init__(self, nodeid: str, name: str) -> None:
+            self._id, self.name = node_id.parse(nodeid), name
+
+        @property
+        def nodeid(self) -> str:
+            return str(self._id)
+
+    items = [Item("t.py::test", "test[POST /api/v1/score]"), Item("t.py::test[1]", "test[1]"),
+             Item("t.py::test", "test")]
+    for item in items:
+        conftest._name_in_id(item)  # type: ignore[arg-type]
+    assert [item.nodeid for item in items] == [
+        "t.py::test[POST /api/v1/score]", "t.py::test[1]", "t.py::test"]
 
 
 def test_a_browser_test_runs_again_only_when_a_playwright_action_timed_out(

@@ -94,10 +94,11 @@ class Rules(TypedDict, total=False):
     perete: Annotated[bool, Field(description="The table notes a perete (4 5 6 7: one "
                                               "piedra to its side); written only when true.",
                                   json_schema_extra={"default": False})]
-    individual: Annotated[bool, Field(
+    individual: Annotated[bool | None, Field(
         description="Each plays for himself (sides A..F, one a seat): always with 2, 3 or 5 "
                     "players, asked for with 4 or 6 (rules.md, Individual play); written "
-                    "only for individual play of 3 or more.",
+                    "only for individual play of 3 or more. null reads as left out: the "
+                    "players' number's own way.",
         json_schema_extra={"default": False})]
 
 
