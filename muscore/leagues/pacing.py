@@ -16,13 +16,14 @@ stays, the backlog keeps the rest, and the next worker carries it on.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TypeVar
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 
 # The pause after a transaction, as a share of how long it held the lock, and its bounds.
 # Half as long and at least 5 ms, a writer still waited 481 ms behind the rating worker's
@@ -60,6 +61,7 @@ class Checkpoints:
         self.longest = 0.0
         self.last = 0.0  # time.monotonic() of the last one
         self.connection: object | None = None  # whose automatic checkpoint is off
+        self.on = True  # False once the worker ended (`automatic_checkpoints`)
 
 
 # None: the automatic checkpoint, in COMMIT (a request's process, the tests).
@@ -72,10 +74,24 @@ def own_checkpoints() -> None:
     checkpoints = Checkpoints()
 
 
+def automatic_checkpoints() -> None:
+    """The worker's end: its connection back to SQLite's automatic checkpoint (a process
+    that goes on after it: the tests' call_command). Its figures stay readable."""
+    if checkpoints is None or not checkpoints.on:
+        return
+    checkpoints.on = False
+    if connection.vendor == "sqlite" and connection.connection is not None \
+            and connection.connection is checkpoints.connection:
+        with contextlib.suppress(DatabaseError), connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_autocheckpoint=1000")  # SQLite's default
+    checkpoints.connection = None
+
+
 def _automatic_checkpoint_off() -> None:
     """Before a worker's transaction: its connection's automatic checkpoint off (once a
     connection: a new one after a database error starts with it on)."""
-    if checkpoints is None or connection.vendor != "sqlite" or connection.in_atomic_block:
+    if (checkpoints is None or not checkpoints.on or connection.vendor != "sqlite"
+            or connection.in_atomic_block):
         return
     connection.ensure_connection()
     if checkpoints.connection is not connection.connection:
@@ -90,7 +106,8 @@ def checkpoint() -> float:
     into the database when CHECKPOINT_SECONDS passed since the last copy; returns the
     seconds it took (0: none due). Passive: it takes no write lock and waits for no
     reader; what a reader still uses is copied next time."""
-    if checkpoints is None or checkpoints.connection is not connection.connection:
+    if (checkpoints is None or not checkpoints.on
+            or checkpoints.connection is not connection.connection):
         return 0.0
     started = time.monotonic()
     if started - checkpoints.last < CHECKPOINT_SECONDS:

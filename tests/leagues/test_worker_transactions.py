@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.db import connection, transaction
 
 from muscore.clubs.models import Club, Player
@@ -556,3 +557,12 @@ def test_the_worker_checkpoints_sqlite_s_wal_in_its_pause_not_in_its_transaction
     assert hold.seconds < 0.25, "the checkpoint is no lock of the transaction's"
     assert not any(r.levelname == "WARNING" for r in caplog.records)
     assert any("checkpoint copied" in r.getMessage() for r in caplog.records)
+    # The worker's end (a process that goes on: call_command): SQLite's own again.
+    pacing.automatic_checkpoints()
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA wal_autocheckpoint")
+        assert cursor.fetchone()[0] == 1000
+    assert checkpoint() == 0.0 and own.count == 1
+    call_command("rating_worker", once=True, only="imports")  # its own, then SQLite's
+    assert pacing.checkpoints is not own and pacing.checkpoints is not None
+    assert not pacing.checkpoints.on

@@ -133,6 +133,7 @@ class Command(BaseCommand):
         finally:
             heart.stop()  # its row deleted: /healthz counts it gone at once
             stop.restore()
+            pacing.automatic_checkpoints()
         if stop.asked:
             logger.info("worker %s stopped by %s", worker_id,
                         signal.Signals(stop.signal or signal.SIGTERM).name)
