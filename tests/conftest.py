@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sys
 import time
@@ -92,15 +93,49 @@ def _default_language() -> None:
 
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A SQLite file through every migration, once per test process: `migrate` costs a
-    Django start and all the migrations (about 6 s of CPU here), and the tests of real
-    servers each take a copy (`tests.multiserver.servers.sqlite_copy`) instead of
-    migrating one of their own."""
+    """A SQLite file through every migration, once per run: `migrate` costs a Django start
+    and all the migrations (8.6 s of CPU here). Each pytest-xdist worker's test database
+    starts as a copy of it (django_db_keepdb below), and the tests of real servers each take
+    a copy (`tests.multiserver.servers.sqlite_copy`), instead of migrating one of their own.
+    The first worker to ask makes it in the folder the workers share; the other waits for
+    it (a lock on a file beside it)."""
     from tests.multiserver.servers import base_env, manage
 
-    path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite3"
-    manage(base_env(DATABASE_URL=f"sqlite:///{path}"), "migrate", "--no-input", "-v0")
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # popen-gw0, popen-gw1... are in one run's folder
+    path = shared / "migrated" / "migrated.sqlite3"
+    path.parent.mkdir(exist_ok=True)
+    with (shared / "migrated.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = path.with_name("done")
+        if not done.exists():
+            manage(base_env(DATABASE_URL=f"sqlite:///{path}"), "migrate", "--no-input", "-v0")
+            done.touch()
     return path
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request: pytest.FixtureRequest, django_db_modify_db_settings: None,
+                     tmp_path_factory: pytest.TempPathFactory) -> Iterator[bool]:
+    """On SQLite, the test database starts as a copy of migrated_sqlite, which Django then
+    keeps (its `migrate` finds every migration applied: the same tables, rows and
+    django_migrations as it would have made), instead of each worker migrating one of its
+    own; removed at the end, as Django removes the one it makes. On PostgreSQL, and with
+    --reuse-db, pytest-django's own choice."""
+    reuse: bool = request.config.getvalue("reuse_db")
+    test_name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+    sqlite = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    if reuse or not sqlite or not test_name or request.config.getvalue("create_db"):
+        yield reuse
+        return
+    from tests.multiserver.servers import sqlite_copy
+
+    target = Path(test_name)
+    sqlite_copy(request.getfixturevalue("migrated_sqlite"), target)
+    yield True
+    for suffix in ("", "-wal", "-shm"):
+        target.with_name(target.name + suffix).unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")
