@@ -253,7 +253,6 @@ def board(state: BoardState) -> dict[str, Any]:
     juego = current_juego(vaca)
     vaca_won = vaca.get("winner")
     next_mano = int(vaca["next_mano"])
-    manos = rules_engine.Rules.from_json(rules).seats_from(next_mano)
     sides = _sides(seats, vaca, juego, target, needed)
     hands = list(vaca.get("hands") or [])
     first_hand = int(vaca.get("first_hand", 1))
@@ -286,9 +285,7 @@ def board(state: BoardState) -> dict[str, Any]:
         # The mano and the dealer of the next hand and of each one after it, round the
         # table once (rules.md: the mano moves one seat to the right a hand): for a phone
         # that keeps hands without signal (static/js/muscore.js, turnAfterKept).
-        "turns_json": json.dumps(
-            [[players[m], players[postre(m, n)]] for m in manos], ensure_ascii=False
-        ),
+        "turns_json": _turns_json(players, rules, next_mano),
         "mano": {"seat": next_mano, "name": players[next_mano]},
         "postre": {"seat": postre(next_mano, n), "name": players[postre(next_mano, n)]},
         "chart": with_legend(
@@ -321,6 +318,13 @@ def board(state: BoardState) -> dict[str, Any]:
         ),
         "options": table_options(rules),
     }
+
+
+def _turns_json(players: list[str], rules: Mapping[str, Any], next_mano: int) -> str:
+    """[mano, dealer] of the next hand and of each one after it, round the table once."""
+    manos = rules_engine.Rules.from_json(rules).seats_from(next_mano)
+    n = len(players)
+    return json.dumps([[players[m], players[postre(m, n)]] for m in manos], ensure_ascii=False)
 
 
 def _sides(
