@@ -172,8 +172,8 @@ class Phase(models.Model):
     clock_paused_at = models.DateTimeField(null=True, blank=True)
     #: Its stage in the league's rows: what holds its groups or knockout, and what it was
     #: drawn from (muscore.championships.stages writes it).
-    stage = models.OneToOneField(Stage, on_delete=models.SET_NULL, null=True, blank=True,
-                                 related_name="phase")
+    stage = models.ForeignKey(Stage, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="phases", db_index=False, db_constraint=False)
 
     class Meta:
         ordering = ["level", "id"]

@@ -52,7 +52,7 @@ def test_a_phases_groups_are_its_stage_and_the_next_level_is_drawn_from_them() -
     championship, boss, _barmen, semifinal = drawn_semifinal()
     groups = list(Competition.objects.filter(phase_group__phase=semifinal).order_by("pk"))
     assert len(groups) == 2
-    stage = Stage.objects.get(phase=semifinal)
+    stage = Stage.objects.get(phases=semifinal)
     assert {g.stage_id for g in groups} == {stage.pk}
     assert [str(h) for h in consequences.holders(groups[0])] == [
         "Txapelketa 2026 · Semifinal"]
@@ -60,7 +60,7 @@ def test_a_phases_groups_are_its_stage_and_the_next_level_is_drawn_from_them() -
     # The heats are its sources; a later level draws from its groups once drawn.
     assert stage.sources.count() == 3
     final = services.add_phase(championship, by=boss, name="Final", level=2)
-    assert Stage.objects.get(phase=final).drawn_at is None
+    assert Stage.objects.get(phases=final).drawn_at is None
     assert set(stages.sources(final)) == {g.pk for g in groups}
 
 

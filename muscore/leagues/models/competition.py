@@ -79,11 +79,17 @@ class Competition(models.Model):
     made = models.JSONField(default=dict, blank=True)
     # What placed it, when something larger did (a championship's venue heat, phase group or
     # knockout): it is changed or deleted only through that (muscore.leagues.models.stage).
+    # (A key without its constraint, its index built CONCURRENTLY: leagues 0029-0030.)
     stage = models.ForeignKey("leagues.Stage", on_delete=models.SET_NULL, null=True,
-                              blank=True, related_name="competitions")
+                              blank=True, related_name="competitions", db_index=False,
+                              db_constraint=False)
 
     class Meta:
         ordering = ["club", "-created_at", "id"]
+        indexes = [
+            # A stage's competitions (the others played side by side with one of them).
+            models.Index(fields=["stage"], name="competition_stage"),
+        ]
 
     def __str__(self) -> str:
         return self.title
