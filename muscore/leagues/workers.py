@@ -80,13 +80,36 @@ class Heart:
                 pass  # the database is away: the next beat tries again
         connection.close()
 
-    def stop(self) -> None:
-        """Stop beating and say so (the worker is gone at once, not after the limit)."""
+    def stop(self, *, cut: bool = False) -> None:
+        """Stop beating and say so (the worker is gone at once, not after the limit).
+
+        ``cut``: the worker was stopped at once (a second signal raised SystemExit wherever
+        its main thread was, perhaps between a transaction's BEGIN and Django's note of it,
+        which leaves that thread's connection in a transaction nobody commits): that
+        connection is closed (what it held rolled back, its locks let go) and the row is
+        deleted through a connection of its own, in a thread of its own."""
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=10)
+        if not cut:
+            self._goodbye()
+            return
+        with contextlib.suppress(DatabaseError):
+            connection.close()
+        goodbye = threading.Thread(target=self._goodbye_apart, name="muscore-heartbeat-end",
+                                   daemon=True)
+        goodbye.start()
+        goodbye.join(timeout=10)
+
+    def _goodbye(self) -> None:
         with contextlib.suppress(DatabaseError):
             WorkerBeat.objects.filter(worker_id=self.worker_id).delete()
+
+    def _goodbye_apart(self) -> None:
+        try:
+            self._goodbye()
+        finally:
+            connection.close()
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from muscore.leagues.models import (
     RatingBacklog,
     RatingMatch,
 )
-from muscore.leagues.workers import WorkClaim, WorkerBeat
+from muscore.leagues.workers import Heart, WorkClaim, WorkerBeat
 from tests.ops.worker_processes import ROOT, worker_env
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -231,6 +231,26 @@ def test_a_second_signal_stops_at_once(tmp_path: Path, stale: None) -> None:
     assert not WorkerBeat.objects.exists()
     finish_with_another_worker(tmp_path)
     assert_imported_once(league, job)
+
+
+def test_a_cut_worker_says_goodbye_on_a_connection_of_its_own() -> None:
+    """What test_a_second_signal_stops_at_once saw once on PostgreSQL: SystemExit raised
+    between a transaction's BEGIN and Django's note of it leaves the main connection in a
+    transaction nobody commits, and the heartbeat's row deleted there came back at exit.
+    Cut (the second signal), the goodbye goes through a connection of its own."""
+    kept, cut = Heart("w-kept", "imports", beating=False), Heart("w-cut", "imports", beating=False)
+    kept.start()
+    cut.start()
+    # Where SystemExit can leave the main connection: in a transaction Django does not know
+    # of, holding a write (SQLite's lock) that nothing will commit.
+    connection.set_autocommit(False)
+    try:
+        kept.stop()  # deleted there: undone at exit
+        cut.stop(cut=True)
+    finally:
+        connection.rollback()
+        connection.set_autocommit(True)
+    assert list(WorkerBeat.objects.values_list("worker_id", flat=True)) == ["w-kept"]
 
 
 def test_sigterm_while_idle_exits_at_once(tmp_path: Path) -> None:

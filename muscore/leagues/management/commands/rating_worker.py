@@ -131,7 +131,7 @@ class Command(BaseCommand):
             logger.info("worker %s started on %s", worker_id, ",".join(queues))
             self._work(runner, queues, once, interval, stop)
         finally:
-            heart.stop()  # its row deleted: /healthz counts it gone at once
+            heart.stop(cut=stop.forced)  # its row deleted: /healthz counts it gone at once
             stop.restore()
             pacing.automatic_checkpoints()
         if stop.asked:
