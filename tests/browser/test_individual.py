@@ -1,6 +1,6 @@
 """Individual play on a phone (issue 37): three at a bar, five at a family table, six read
 at a glance, each for himself. Every tap is counted where the issue sets a limit (the
-figures are in the README); the board of six is read at 360 px and on a TV."""
+figures are in docs/benchmarks.md); the board of six is read at 360 px and on a TV."""
 
 from __future__ import annotations
 
