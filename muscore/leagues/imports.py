@@ -502,7 +502,7 @@ def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Act
     check_result(match, result, league.rules)
     if result.source == "table" and doc_match.vaca is not None:
         seats = frame.players(match) if frame is not None else match_players(match)
-        match.table = _import_vaca(match, doc_match.vaca, league.rules, seats)
+        match.table = _vaca_table(match, doc_match.vaca, league.rules, seats).store()
     match.save()
     write(match, result, by=by, action="import")
     if match.table_id is not None:
@@ -516,12 +516,14 @@ def _sat(match: Match, doc_match: LeagueMatch) -> None:
         match.players_second = list(doc_match.sat[1]) if doc_match.sat[1] else None
 
 
-def _import_vaca(match: Match, vaca: Mapping[str, Any], rules: Rules,
-                 players: tuple[list[str], list[str]]) -> Table:
+def _vaca_table(match: Match, vaca: Mapping[str, Any], rules: Rules,
+                players: tuple[list[str], list[str]]) -> tables.NewTable:
+    """A vaca's new table, checked and replayed, to be stored in the match's transaction:
+    the rows the tables' import writes, in four INSERTs (`tables.new_table`)."""
     first, second = players
     seats = [name for seat in zip(first, second, strict=True) for name in seat]
     try:
-        return tables.import_table(
+        return tables.new_table(
             {"rules": rules.to_json(), "mano": vaca.get("mano", 0),
              "players": [n[:NAME_MAX] for n in seats], "hands": list(vaca["hands"])},
             via="api",
@@ -661,11 +663,13 @@ def _batch(job: LeagueImport, competition: Competition, league: League, by: Acto
 
 def _vaca(job: LeagueImport, competition: Competition, league: League, by: Actor,
           frame: Frame | None) -> None:
-    """A vaca's match, in two short transactions: its table (about twenty queries through
-    the tables' one write path: its hands, stored vacas and audit) with the match that
-    points at it, saved without its result; then its result, written as any match's, and
-    its hands' counts. Together they held SQLite's lock 200-700 ms at load 8-19 (issue 40).
-    What they need is read before each (the pairs' players, the stored hands' counts).
+    """A vaca's match, in two short transactions: its table (its rows made and its hands
+    replayed before, then inserted: `tables.new_table`, five statements with the match;
+    through the tables' write path, 20 with the replay inside, it held 200-2,500 ms at
+    load 10-12) with the match that points at it, saved without its result; then its
+    result, written as any match's, and its hands' counts. Together they held SQLite's
+    lock 200-700 ms at load 8-19 (issue 40). What they need is read before each (the
+    pairs' players, the table's rows, the stored hands' counts).
 
     A worker killed between the two leaves that match with its table and no result: the
     next run finds it (`_vaca_match`) and writes only its result, so nothing is written
@@ -682,10 +686,10 @@ def _vaca(job: LeagueImport, competition: Competition, league: League, by: Actor
     if match.table_id is None:
         _sat(match, doc_match)
         check_result(match, result, league.rules)
-        seats = frame.players(match)
+        table = _vaca_table(match, vaca, league.rules, frame.players(match))
         with pacing.short_transaction("an import's vaca table"):
             _save_round(match, frame)
-            match.table = _import_vaca(match, vaca, league.rules, seats)
+            match.table = table.store()
             match.save()
     assert match.table is not None
     counts = stats_store.table_counts(match.table)

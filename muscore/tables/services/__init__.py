@@ -45,13 +45,17 @@ on these functions and nothing else. The stable API:
   carries "changed", the table-wide numbers of the hands whose result changed
 - `hand_entry(table, number) -> dict`: one stored hand with its replayed result
 - `table_changes(table) -> list[Change]`: the audit, oldest first
-- `export_table(table) -> dict` / `import_table(data, *, via) -> Table`
+- `export_table(table) -> dict` / `import_table(data, *, via) -> Table`; `new_table(data, *,
+  via) -> NewTable`: import_table's rows made and checked outside any transaction,
+  `.store()` writing them in four statements (a new table: nothing to lock, nobody to tell)
 
-Every write goes through `write.write`, the one write path: one transaction holding the
-table's row lock, so two phones writing at once are served one after the other; a
-write that fails leaves nothing behind; `signals.table_changing` sees the vaca every
-write touches before it is changed, `signals.table_changed` the new state after. `via`
-is a `Change.Via` value ("edit_link" or "api").
+Every write of a table that exists goes through `write.write`, the one write path (a
+brand-new one from `new_table` is only inserted: `tests/tables/test_new_table.py` keeps its
+rows what the path writes): one transaction holding the table's row lock, so two phones
+writing at once are served one after the other; a write that fails leaves nothing behind;
+`signals.table_changing` sees the vaca every write touches before it is changed,
+`signals.table_changed` the new state after. `via` is a `Change.Via` value ("edit_link"
+or "api").
 
 The stored truth is the hand records: the scores, juegos, vacas and manos are
 the replay of those records through `muscore.rules.replay_evening`. Each vaca's replay is
@@ -126,9 +130,11 @@ from muscore.tables.services.stored import rebuild_checkpoints, replay_stored
 from muscore.tables.services.transfer import (
     EXPORT_FORMAT,
     EXPORT_KEYS,
+    NewTable,
     create_table,
     export_table,
     import_table,
+    new_table,
 )
 from muscore.tables.services.write import LazyState, WriteResult
 
@@ -146,6 +152,7 @@ __all__ = [
     "LazyState",
     "MAX_HANDS",
     "NAME_MAX",
+    "NewTable",
     "PIEDRAS_MAX",
     "READ_KINDS",
     "ResultSettled",
@@ -171,6 +178,7 @@ __all__ = [
     "import_table",
     "iter_hands",
     "letters_of",
+    "new_table",
     "normalize_mano",
     "normalize_players",
     "normalize_rules",

@@ -104,8 +104,13 @@ def _corrected(table: Table, row: VacaCheckpoint, number: int, record: dict[str,
 def import_all(table: Table, table_records: list[dict[str, Any]]) -> Rewrite:
     """Every record of an imported table replayed from its first mano, or TableError
     naming the first hand that breaks the rules."""
+    return Rewrite(0, imported_vacas(table, table_records), stored_vacas(table, 0))
+
+
+def imported_vacas(table: Table, table_records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`import_all`'s vacas, read from nothing stored (pure: a new table's, replayed before
+    its transaction)."""
     try:
-        vacas = replay_vacas(table.rules, table.first_mano, table_records)
+        return replay_vacas(table.rules, table.first_mano, table_records)
     except BadHand as bad:
         raise TableError(_("mano %(n)s: %(why)s"), n=bad.number, why=bad.error) from None
-    return Rewrite(0, vacas, stored_vacas(table, 0))
