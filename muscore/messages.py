@@ -316,6 +316,10 @@ LEAGUE: dict[str, str] = {
     "format_kind": gettext_noop(
         "«kind» en el formato debe ser «liguilla», «groups» o «ceros», no %(got)s."),
     "format_groups": gettext_noop("«groups» en el formato debe ser 2 o 4, no %(got)s."),
+    "format_knockout": gettext_noop(
+        "Es el documento de una eliminatoria (su formato es «knockout»): sus partidas son las "
+        "de las eliminatorias de un cuadro, no las de una liga, así que no se puede leer ni "
+        "importar como liga."),
     "round": gettext_noop("%(where)s: «round» debe ser un número entero, 1 o más, no %(got)s."),
     "number_range": gettext_noop(
         "«%(field)s» en %(where)s debe ser un número entero del %(low)s al %(high)s, no "

@@ -496,9 +496,15 @@ Two = Annotated[list[Count], Field(min_length=2, max_length=2)]
 
 class LeagueMatch(TypedDict, total=False):
     """One vaca between two pairs (indices into pairs): its result is juegos (and tantos),
-    a vaca's hands (export), a forfeit, or nothing yet."""
+    a vaca's hands (export), a forfeit, or nothing yet. A knockout's game: `round` its
+    tie's round, `tie` and `game` its place in the bracket."""
 
     round: Annotated[int, Field(ge=1)]
+    tie: Annotated[int, Field(ge=1, description=(
+        "Knockout only: the tie's place in its round, from 1 (in the last round 1 is the "
+        "final, 2 the match for third place)."))]
+    game: Annotated[int, Field(ge=1, description=(
+        "Knockout only: the game's number in its tie, from 1."))]
     pairs: Required[Two]
     juegos: Two
     tantos: Two
@@ -526,12 +532,27 @@ class StandingsRow(TypedDict):
 
 
 class LeagueFormat(TypedDict, total=False):
-    """Groups and ceros only (docs/league.md, the format): what kind of competition it
-    is."""
+    """Groups, ceros and a knockout only (docs/league.md, the format): what kind of
+    competition it is."""
 
-    kind: Required[Literal["liguilla", "groups", "ceros"]]
+    kind: Required[Literal["liguilla", "groups", "ceros", "knockout"]]
     groups: Literal[2, 4]
     ceros: Annotated[int, Field(ge=1, le=5)]
+    best_of: Annotated[int, Field(ge=1, description=(
+        "Knockout only: the games a tie is played to the best of (1, 3...)."))]
+    third: Annotated[bool, Field(description="Knockout only: a match for third place.")]
+
+
+class BracketTie(TypedDict):
+    """A knockout's tie (docs/league.md, the knockout): its round and place, its two pairs
+    (null: not known yet, or a bye's missing pair), the games each has won, the pair that
+    went through (null: not decided yet)."""
+
+    round: Annotated[int, Field(ge=1)]
+    tie: Annotated[int, Field(ge=1)]
+    pairs: Annotated[list[Count | None], Field(min_length=2, max_length=2)]
+    wins: Two
+    winner: Count | None
 
 
 class LeaguePoints(TypedDict, total=False):
@@ -557,10 +578,16 @@ class League(TypedDict):
     rules: Rules
     points: LeaguePoints
     legs: Literal[1, 2]
-    draw: list[Count]
+    draw: Annotated[list[Count | None], Field(description=(
+        "The order of the draw (pair indices); a knockout's places in its bracket, null "
+        "for a bye."))]
     pairs: list[LeaguePair]
     matches: list[LeagueMatch]
-    standings: NotRequired[list[StandingsRow]]
+    standings: NotRequired[Annotated[list[StandingsRow], Field(description=(
+        "The API's document, every kind but a knockout."))]]
+    bracket: NotRequired[Annotated[list[BracketTie], Field(description=(
+        "The API's document of a knockout, in place of standings: its ties in bracket "
+        "order."))]]
 
 
 class Championship(TypedDict):
@@ -610,7 +637,8 @@ NAMED: dict[str, Any] = {
     "Export": Export, "ImportedTable": ImportedTable, "HandEntry": HandEntry,
     "AddHand": AddHand, "ReplaceHand": ReplaceHand, "PiedrasRequest": PiedrasRequest,
     "PereteRequest": PereteRequest, "Preparing": Preparing, "League": League,
-    "LeagueMatch": LeagueMatch, "StandingsRow": StandingsRow, "Championship": Championship,
+    "LeagueMatch": LeagueMatch, "StandingsRow": StandingsRow, "BracketTie": BracketTie,
+    "Championship": Championship,
 }
 # The unions' descriptions (a TypedDict's is its docstring).
 UNION_DESCRIPTIONS = {

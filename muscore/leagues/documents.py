@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
@@ -21,10 +21,12 @@ from muscore.leagues.models import (
     Entry,
     Match,
     Round,
+    Tie,
     document_text,
 )
 from muscore.leagues.models.knockout import game_title, rounds_of
 from muscore.leagues.models.knockout import name as tie_name
+from muscore.leagues.results import bracket
 from muscore.leagues.results.standings import standings
 from muscore.tables import services as tables
 from muscore.tables.models import Hand, Table, VacaCheckpoint
@@ -45,8 +47,17 @@ def league_document(competition: Competition, *, hands: bool = False) -> dict[st
 def league_documents(competitions: Sequence[Competition], *,
                      hands: bool = False) -> dict[int, dict[str, Any]]:
     """:func:`league_document` of many competitions (a championship's heats and groups)
-    by id, in the same fixed number of queries for one or for hundreds."""
+    by id, in the same fixed number of queries for one or for hundreds (one more when a
+    knockout alone is among them: its ties)."""
     ids = [c.pk for c in competitions]
+    knockouts = [c.pk for c in competitions if c.format == Competition.Format.KNOCKOUT]
+    ties: dict[int, tuple[int, int]] = {}
+    formats: dict[int, list[tuple[int, int, int]]] = {}
+    for pk, competition_id, number, order, best_of in (Tie.objects.filter(
+            competition_id__in=knockouts).values_list(
+            "pk", "competition_id", "round", "order", "best_of") if knockouts else []):
+        ties[pk] = (number, order)
+        formats.setdefault(competition_id, []).append((number, order, best_of))
     index_of: dict[int, int] = {}
     names: dict[int, list[tuple[int, str]]] = {}
     for competition_id, pk, index, pair_id, name in (
@@ -64,31 +75,35 @@ def league_documents(competitions: Sequence[Competition], *,
     for row in Match.objects.filter(competition_id__in=ids).order_by(
             "competition_id", "number").outcomes(
             "competition_id", "round_id", "first_id", "second_id", "players_first",
-            "players_second", "table_id"):
+            "players_second", "table_id", "tie_id", "game"):
         rows.setdefault(row[0], []).append(row[1:])
     vacas = table_vacas([row[5] for matches in rows.values() for row in matches
-                         if row[6] is not None and row[6].source == "table"
+                         if row[-1] is not None and row[-1].source == "table"
                          and row[5] is not None]) if hands else {}
     out = {}
     for competition in competitions:
         pairs = [{"name": name, "players": players.get(pair_id, [])}
                  for pair_id, name in names.get(competition.pk, [])]
+        kind = (knockout_format(formats.get(competition.pk, []))
+                if competition.pk in knockouts else None)
         out[competition.pk] = {
-            **document_head(competition, pairs),
-            "matches": [_document_match(row, rounds, index_of, vacas)
+            **document_head(competition, pairs, kind),
+            "matches": [_document_match(row, rounds, index_of, vacas, ties)
                         for row in rows.get(competition.pk, [])
                         if row[1] is not None and row[2] is not None],
         }
     return out
 
 
-def document_head(competition: Competition, pairs: list[dict[str, Any]]) -> dict[str, Any]:
-    """A league document's fields before its matches: name, format (groups and ceros
-    only: a liguilla's document stays as the contract wrote it before it had one), rules,
-    points, legs, draw, pairs."""
+def document_head(competition: Competition, pairs: list[dict[str, Any]],
+                  format: Format | None = None) -> dict[str, Any]:
+    """A league document's fields before its matches: name, format (groups, ceros and a
+    knockout only: a liguilla's document stays as the contract wrote it before it had
+    one; `format` the competition's when already read), rules, points, legs, draw (a
+    knockout's places, None for a bye), pairs."""
     return {
         "name": competition.name,
-        **({"format": competition_format(competition).to_json()}
+        **({"format": (format or competition_format(competition)).to_json()}
            if competition.format != Competition.Format.LIGUILLA else {}),
         "rules": competition_rules(competition).to_json(),
         "points": competition.points,
@@ -112,6 +127,8 @@ def game_documents(competition: Competition) -> list[dict[str, Any]]:
             g[0].game or 0)):
         assert match.first is not None and match.second is not None
         sides = [match.first.index, match.second.index]
+        # Its place in the bracket (league.md's knockout) is in its name here.
+        written = {k: v for k, v in written.items() if k not in ("tie", "game")}
         if written.get("forfeit") in sides:
             written["forfeit"] = sides.index(written["forfeit"])
         written.update({"round": 1, "pairs": [0, 1]})
@@ -123,21 +140,38 @@ def game_documents(competition: Competition) -> list[dict[str, Any]]:
 
 
 def competition_format(competition: Competition) -> Format:
-    """The competition's kind as league.md's `format` says it."""
+    """The competition's kind as league.md's `format` says it (a knockout's read from its
+    ties)."""
     if competition.format == Competition.Format.GROUPS:
         return Format("groups", groups=competition.group_count)
     if competition.format == Competition.Format.CEROS:
         return Format("ceros", ceros=competition.ceros)
+    if competition.format == Competition.Format.KNOCKOUT:
+        return knockout_format(competition.ties.values_list("round", "order", "best_of"))
     return Format("liguilla")
 
 
+def knockout_format(ties: Iterable[tuple[int, int, int]]) -> Format:
+    """A knockout alone's format from its ties (round, order, best_of): the best of N its
+    ties are played to (a bye's 0 aside), and whether it has a match for third place (the
+    last round's second tie)."""
+    rows = list(ties)
+    last = max((number for number, _o, _b in rows), default=1)
+    return Format("knockout", best_of=max((b for _n, _o, b in rows), default=1) or 1,
+                  third=any((number, order) == (last, 1) for number, order, _b in rows))
+
+
 def _document_match(row: Sequence[Any], rounds: Mapping[int, int], index_of: Mapping[int, int],
-                    vacas: Mapping[str, dict[str, Any] | None]) -> dict[str, Any]:
-    round_id, first, second, pf, ps, table_id, result = row
+                    vacas: Mapping[str, dict[str, Any] | None],
+                    ties: Mapping[int, tuple[int, int]]) -> dict[str, Any]:
+    round_id, first, second, pf, ps, table_id, tie_id, game, result = row
     result = cast(Result | None, result)
     match: dict[str, Any] = {}
     number = rounds[round_id]
-    if number:
+    if tie_id in ties:  # a knockout alone's game: its tie's round and place, its number
+        number, order = ties[tie_id]
+        match.update(round=number, tie=order + 1, game=game)
+    elif number:
         match["round"] = number
     pairs = [index_of[first], index_of[second]]
     match["pairs"] = pairs
@@ -194,8 +228,12 @@ def api_body(competition: Competition, name: str | None = None) -> bytes:
     joins it: on a league of 40,000 matches that is ~15 ms where formatting the rows was
     ~70. A text not written yet (NULL) is worked out here from its row. ``name``: the
     league's name as the reader reads it (`Competition.title`), else the stored one.
+    A knockout alone's is written from its rows (its games name their ties, which the
+    kept texts do not; a championship's bracket is a few dozen games at most).
     """
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    if competition.format == Competition.Format.KNOCKOUT:
+        return dumps({**api_document(competition), **({"name": name} if name else {})}).encode()
     texts = list(Match.objects.filter(competition=competition).order_by("number")
                  .values_list("number", "doc"))
     if any(text is None for _n, text in texts):
@@ -227,8 +265,37 @@ def standings_json(competition: Competition) -> list[dict[str, Any]]:
     return out
 
 
+def bracket_json(competition: Competition) -> list[dict[str, Any]]:
+    """A knockout alone's ties as league.md writes them in place of standings, in bracket
+    order (round, then place): each one's two pairs (entry indices; None not known yet,
+    or a bye's missing pair), the games each has won, and the pair that went through."""
+    index_of: dict[int | None, int] = dict(competition.entries.values_list("pk", "index"))
+    games: dict[int | None, list[Match]] = {}
+    for match in (Match.objects.filter(competition=competition, tie__isnull=False)
+                  .with_outcome().order_by("game")):
+        games.setdefault(match.tie_id, []).append(match)
+    out = []
+    for tie in competition.ties.order_by("round", "order"):
+        played = games.get(tie.pk, [])
+        sides = [tie.first_id, tie.second_id]
+        wins = [0, 0]
+        for game in played:
+            result = game.outcome
+            won = None if result is None or result.winner is None else (
+                game.first_id, game.second_id)[result.winner]
+            if won is not None and won in sides:
+                wins[sides.index(won)] += 1
+        out.append({"round": tie.round, "tie": tie.order + 1,
+                    "pairs": [index_of.get(pk) for pk in sides], "wins": wins,
+                    "winner": index_of.get(bracket.winner(tie, played))})
+    return out
+
+
 def api_document(competition: Competition) -> dict[str, Any]:
-    """GET /api/v1/leagues/<id>: the league in league.md's form with its standings."""
+    """GET /api/v1/leagues/<id>: the league in league.md's form with its standings; a
+    knockout alone's with its bracket (league.md: its standings are no league table)."""
+    if competition.format == Competition.Format.KNOCKOUT:
+        return {**league_document(competition), "bracket": bracket_json(competition)}
     return {**league_document(competition), "standings": standings_json(competition)}
 
 

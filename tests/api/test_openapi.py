@@ -169,6 +169,36 @@ def test_readable_page_lists_every_operation_from_the_same_description(client: C
     assert "cdn" not in html.lower() and "swagger-ui" not in html.lower()
 
 
+def test_a_knockout_s_league_document_is_the_documented_one(client: Client) -> None:
+    """GET /api/v1/leagues/<id> of a knockout alone (docs/league.md, "A knockout"): its
+    format, its games' ties, its byes in the draw and its bracket, as the League schema
+    says them; the schema's own words name them, and a liguilla's shape is still its."""
+    from muscore.leagues import results
+    from tests.leagues.factory import knockout
+
+    competition, user = knockout([0, None, 1, 2], best_of=3, third=False)
+    game = competition.matches.exclude(first=None).order_by("number").first()
+    assert game is not None
+    results.record_result(game, by=user, juegos=[3, 1])
+    body = client.get(f"/api/v1/leagues/{competition.pk}").json()
+    schema = response_schema("/api/v1/leagues/{league_id}", "get", "200")
+    validate(schema, body)
+    assert body["format"]["kind"] == "knockout" and None in body["draw"]
+    assert body["matches"][0]["tie"] == 2 and body["matches"][0]["game"] == 1
+    assert "standings" not in body and body["bracket"][1]["wins"] == [1, 0]
+    schemas = SPEC["components"]["schemas"]
+    assert "knockout" in schemas["LeagueFormat"]["properties"]["kind"]["enum"]
+    assert set(schemas["LeagueMatch"]["properties"]) >= {"round", "tie", "game", "pairs"}
+    assert schemas["League"]["properties"]["bracket"]["items"] == {
+        "$ref": "#/components/schemas/BracketTie"}
+    # Each piece the schema says is one it holds to: a tie's pairs are two, a winner an index.
+    for wrong in ({**body["bracket"][0], "pairs": [0]}, {**body["bracket"][0], "winner": "0"}):
+        with pytest.raises(AssertionError):
+            validate({"$ref": "#/components/schemas/BracketTie"}, wrong)
+    with pytest.raises(AssertionError):
+        validate(schema, {**body, "format": {"kind": "copa"}})
+
+
 # -- the examples -------------------------------------------------------------------------------
 
 

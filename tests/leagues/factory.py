@@ -28,3 +28,17 @@ def liguilla(count: int = 4, legs: int = 1, organiser: Any = None,
         club, by=user, name="Liga de los jueves", pairs=pairs, legs=legs,
         draw=list(range(count)), **extra)
     return competition, user
+
+
+def knockout(places: list[int | None], best_of: int = 3, third: bool = True,
+             organiser: Any = None) -> tuple[Competition, Any]:
+    """A knockout alone (a championship's knockout phase, as the league keeps it) of the
+    pairs ``places`` names, drawn into its bracket (None a bye) with its first games."""
+    from muscore.leagues.results import bracket
+
+    count = max(p for p in places if p is not None) + 1
+    club, user, pairs = club_with_pairs(count, organiser)
+    competition = competitions.create_competition(
+        club, by=user, name="Eliminatoria", pairs=pairs, format=Competition.Format.KNOCKOUT)
+    bracket.draw(competition, places, best_of=best_of, third=third)
+    return competition, user

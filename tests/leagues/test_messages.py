@@ -51,6 +51,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
                         "count": 3, "legs": 1, "most": 2},
     "format_kind": {"got": '"copa"'},
     "format_groups": {"got": "3"},
+    "format_knockout": {},
     "round": {"where": Where("match", 2), "got": "0"},
     "number_range": {"field": "win", "where": POINTS, "low": -1000, "high": 1000,
                      "got": "1e+40"},

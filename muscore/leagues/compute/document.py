@@ -54,7 +54,7 @@ LEAGUE_RULES_DEFAULTS: dict[str, Any] = {"juegos": 3}
 #: juegos of a muscore table), juegos given on paper ("manual", a document's `juegos`), a
 #: pair (or both) that did not show up ("no_show", a document's `forfeit`).
 Source = Literal["table", "manual", "no_show"]
-Kind = Literal["liguilla", "groups", "ceros"]
+Kind = Literal["liguilla", "groups", "ceros", "knockout"]
 # Each kind of competition and the fields its `format` takes beside `kind`.
 FORMAT_KEYS: dict[str, frozenset[str]] = {
     "liguilla": frozenset({"kind"}),
@@ -65,14 +65,16 @@ FORMAT_KEYS: dict[str, frozenset[str]] = {
 
 @dataclass(frozen=True)
 class Format:
-    """What kind of competition the document is (league.md, "The format"): a liguilla,
-    groups (2 or 4) and a knockout, or a tournament a N ceros. It says how often two
-    pairs may meet: `legs` times in a liguilla, once more in a groups' knockout, as often
-    as the rounds pair them in a ceros."""
+    """What kind of competition the document is (league.md, "The format"): a liguilla, groups
+    (2 or 4) and a knockout, a tournament a N ceros, or a knockout alone (written, never read:
+    its ties to `best_of` games, `third` place or not). It says how often two pairs may meet:
+    `legs` times in a liguilla, once more in a groups' knockout, as the rounds pair a ceros."""
 
     kind: Kind = "liguilla"
     groups: int = 2
     ceros: int = 3
+    best_of: int = 1
+    third: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -80,6 +82,8 @@ class Format:
             out["groups"] = self.groups
         elif self.kind == "ceros":
             out["ceros"] = self.ceros
+        elif self.kind == "knockout":
+            out.update(best_of=self.best_of, third=self.third)
         return out
 
     def most_meetings(self, legs: int) -> int | None:
@@ -719,6 +723,8 @@ def read_league(data: object, max_pairs: int = MAX_PAIRS,
         _quick_sizes(data, max_pairs)
     check_json(data)
     league = _object(data, LEAGUE)
+    if isinstance(said := league.get("format"), dict) and said.get("kind") == "knockout":
+        raise LeagueError("format_knockout")  # first: its API document's bracket is no reason
     _known(league, LEAGUE_KEYS, LEAGUE)
     name = read_name(league.get("name"), LEAGUE)
     format = read_format(league.get("format")) or assumed

@@ -1,0 +1,168 @@
+"""A knockout alone in league.md's form (docs/league.md, "A knockout"): its format says
+it, its games name their tie, its API document gives its bracket in place of standings,
+and no reader takes it for a league (the reader, the command line, the import page)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from muscore.clubs.models import Pair
+from muscore.leagues import LeagueError, documents, imports, read_league, results
+from muscore.leagues.changes import CompetitionError
+from muscore.leagues.models import Competition, LeagueImport, Match
+from muscore.messages import league_message
+from tests.clubs.factory import logged_in, make_club, make_user
+
+from .factory import knockout
+from .helpers import league
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+# Six pairs in eight places: pairs 0 and 1 have a bye (round 1's ties 1 and 3).
+PLACES: list[int | None] = [0, None, 5, 3, 1, None, 2, 4]
+
+
+def game(competition: Competition, round_: int, tie: int, number: int) -> Match:
+    return Match.objects.select_related("first", "second").get(
+        competition=competition, tie__round=round_, tie__order=tie - 1, game=number)
+
+
+def seated_wins(match: Match, by: Any, side: int) -> None:
+    """The game won by the pair seated first (0) or second (1)."""
+    results.record_result(match, by=by, juegos=[3, 1] if side == 0 else [1, 3])
+
+
+def test_a_knockout_s_document_names_its_ties_and_gives_its_bracket() -> None:
+    competition, user = knockout(PLACES)
+    # Tie 2 (5 v 3): 5 wins game 1 seated first, 3 wins game 2 seated first; game 3 made.
+    seated_wins(game(competition, 1, 2, 1), user, 0)
+    seated_wins(game(competition, 1, 2, 2), user, 0)
+    # Tie 4 (2 v 4): 4 wins both (seated second, then first): through, its game 3 never made.
+    seated_wins(game(competition, 1, 4, 1), user, 1)
+    seated_wins(game(competition, 1, 4, 2), user, 0)
+    doc = documents.api_document(competition)
+    assert doc["format"] == {"kind": "knockout", "best_of": 3, "third": True}
+    assert doc["draw"] == PLACES
+    assert [p["name"] for p in doc["pairs"]] == [
+        "Ana y Bea", "Carlos y Dani", "Eva y Fermín", "Gorka y Hugo", "Irene y Jon",
+        "Koldo y Lur"]
+    # Each game: its tie's round (not the round of the day it was played in), the tie's
+    # place, its number, the pairs as seated (swapped each game), in the order made.
+    assert doc["matches"] == [
+        {"round": 1, "tie": 2, "game": 1, "pairs": [5, 3], "juegos": [3, 1]},
+        {"round": 1, "tie": 2, "game": 2, "pairs": [3, 5], "juegos": [3, 1]},
+        {"round": 1, "tie": 4, "game": 1, "pairs": [2, 4], "juegos": [1, 3]},
+        {"round": 1, "tie": 4, "game": 2, "pairs": [4, 2], "juegos": [3, 1]},
+        {"round": 1, "tie": 2, "game": 3, "pairs": [5, 3]},
+        {"round": 2, "tie": 2, "game": 1, "pairs": [1, 4]},
+        {"round": 2, "tie": 2, "game": 2, "pairs": [4, 1]},
+    ]
+    assert "standings" not in doc
+    assert doc["bracket"] == [
+        {"round": 1, "tie": 1, "pairs": [0, None], "wins": [0, 0], "winner": 0},
+        {"round": 1, "tie": 2, "pairs": [5, 3], "wins": [1, 1], "winner": None},
+        {"round": 1, "tie": 3, "pairs": [1, None], "wins": [0, 0], "winner": 1},
+        {"round": 1, "tie": 4, "pairs": [2, 4], "wins": [0, 2], "winner": 4},
+        {"round": 2, "tie": 1, "pairs": [0, None], "wins": [0, 0], "winner": None},
+        {"round": 2, "tie": 2, "pairs": [1, 4], "wins": [0, 0], "winner": None},
+        {"round": 3, "tie": 1, "pairs": [None, None], "wins": [0, 0], "winner": None},
+        {"round": 3, "tie": 2, "pairs": [None, None], "wins": [0, 0], "winner": None},
+    ]
+    # The export: the same matches (a table's would carry its vaca), no bracket.
+    exported = documents.league_document(competition, hands=True)
+    assert exported == {k: v for k, v in doc.items() if k != "bracket"}
+    # The body served is the document, over HTTP too.
+    assert json.loads(documents.api_body(competition)) == doc
+    assert Client().get(f"/api/v1/leagues/{competition.pk}").json() == {
+        **doc, "name": competition.title}
+
+
+def test_a_knockout_played_to_its_champion_says_so_in_its_bracket() -> None:
+    competition, user = knockout([0, 1, 2, 3], best_of=1, third=False)
+    seated_wins(game(competition, 1, 1, 1), user, 1)
+    seated_wins(game(competition, 1, 2, 1), user, 0)
+    seated_wins(game(competition, 2, 1, 1), user, 0)
+    doc = documents.api_document(competition)
+    assert doc["format"] == {"kind": "knockout", "best_of": 1, "third": False}
+    assert doc["matches"][-1] == {"round": 2, "tie": 1, "game": 1, "pairs": [1, 2],
+                                  "juegos": [3, 1]}
+    assert doc["bracket"][-1] == {"round": 2, "tie": 1, "pairs": [1, 2], "wins": [1, 0],
+                                  "winner": 1}
+    assert len(doc["bracket"]) == 3  # no match for third place
+
+
+def test_a_knockout_s_etag_is_not_the_one_of_its_document_before() -> None:
+    """Its document changed shape with the same revision: a copy kept from before (its
+    ETag without the knockout's mark) is not answered 304."""
+    competition, _user = knockout([0, 1, 2, 3], best_of=1, third=False)
+    first = Client().get(f"/api/v1/leagues/{competition.pk}")
+    etag = first["ETag"]
+    assert etag.endswith('-k"')
+    assert Client().get(f"/api/v1/leagues/{competition.pk}",
+                        headers={"If-None-Match": etag}).status_code == 304
+    before = etag[:-len('-k"')] + '"'
+    assert Client().get(f"/api/v1/leagues/{competition.pk}",
+                        headers={"If-None-Match": before}).status_code == 200
+
+
+@pytest.mark.parametrize("written", [{"kind": "knockout"},
+                                     {"kind": "knockout", "best_of": 3, "third": True}])
+def test_the_reader_refuses_a_knockout_whole(written: dict[str, Any]) -> None:
+    with pytest.raises(LeagueError) as refused:
+        read_league(league(2, [], format=written))
+    assert refused.value.code == "format_knockout"
+    assert "knockout's document" in str(refused.value)
+    assert league_message(refused.value, "es").startswith(
+        "Es el documento de una eliminatoria (su formato es «knockout»)")
+    assert league_message(refused.value, "fr").startswith(
+        "C'est le document d'une élimination directe (son format est «\u00a0knockout\u00a0»)"
+        "\u00a0: ")
+    assert "koadro" in league_message(refused.value, "eu")
+
+
+def test_the_command_line_refuses_a_knockout_s_document() -> None:
+    competition, _user = knockout(PLACES)
+    text = json.dumps(documents.api_document(competition))
+    for command in ("standings", "ratings"):
+        done = subprocess.run([sys.executable, "-m", "muscore.leagues", command], input=text,
+                              capture_output=True, text=True, cwd=ROOT, timeout=60)
+        assert done.returncode == 2, command
+        error = json.loads(done.stdout)["error"]
+        assert error.startswith("This is a knockout's document"), error
+
+
+def test_the_import_refuses_a_knockout_and_saves_nothing() -> None:
+    competition, _user = knockout(PLACES)
+    exported = documents.league_document(competition, hands=True)
+    organiser = make_user("otra")
+    other = make_club("Bar Kaixo", organiser)
+    competitions, pairs = Competition.objects.count(), Pair.objects.count()
+    with pytest.raises(CompetitionError, match="Es el documento de una eliminatoria"):
+        imports.import_competition(other, exported, by=organiser)
+    client = logged_in(organiser)
+    url = f"/club/{other.slug}/ligas/importar"
+    for said in ("liguilla", "groups-2"):  # the file's own format wins whatever is ticked
+        body = json.dumps(exported).encode()
+        for rated in ("", "1"):  # the file checked (step 1), and imported at once
+            sent: dict[str, Any] = {"file": SimpleUploadedFile("final.json", body),
+                                    "format": said}
+            if rated:
+                sent["rated"] = rated
+            page = client.post(url, sent)
+            assert page.status_code == 400
+            assert "Es el documento de una eliminatoria" in page.content.decode()
+    english = client.post(url, {"file": SimpleUploadedFile("final.json", json.dumps(
+        exported).encode()), "format": "liguilla"}, headers={"Accept-Language": "en"})
+    assert english.status_code == 400
+    assert "This is a knockout&#x27;s document" in english.content.decode()
+    assert (Competition.objects.count(), Pair.objects.count()) == (competitions, pairs)
+    assert not LeagueImport.objects.exists()
