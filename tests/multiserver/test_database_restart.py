@@ -47,10 +47,37 @@ def admin(env: dict[str, str]) -> psycopg.Connection[tuple[object, ...]]:
 
 
 def terminate(connection: psycopg.Connection[tuple[object, ...]], name: str) -> int:
+    # Inside a transaction PostgreSQL answers pg_stat_activity from a snapshot taken at its
+    # first read: cleared, the backends are those of now.
+    connection.execute("SELECT pg_stat_clear_snapshot()")
     rows = connection.execute(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
         [name]).fetchall()
     return len(rows)
+
+
+def waiting_on_a_lock(pg: psycopg.Connection[tuple[object, ...]], name: str,
+                      url: str) -> tuple[int, dict[str, str], bytes]:
+    """The answer to GET `url` sent while the table of tables is locked, once the request
+    waits on that lock and its connection (the server's, named `name`) is ended."""
+    answers: list[tuple[int, dict[str, str], bytes]] = []
+    with pg.transaction():
+        pg.execute("LOCK TABLE tables_table IN ACCESS EXCLUSIVE MODE")
+        thread = threading.Thread(target=lambda: answers.append(http("GET", url, timeout=30)))
+        thread.start()
+        deadline = time.monotonic() + 20
+        # pg_stat_activity read again each time (a transaction reads it from a snapshot taken
+        # at its first read: the test read the same rows for 20 s, then ended the connections).
+        while pg.execute("SELECT pg_stat_clear_snapshot()") and pg.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s "
+                "AND wait_event_type = 'Lock'", [name]).fetchone() != (1,):
+            assert time.monotonic() < deadline, f"GET {url} never waited on the lock"
+            time.sleep(0.05)
+        terminate(pg, name)
+    thread.join(30)
+    assert answers, f"GET {url} had no answer"
+    print(f"GET {url} in flight:", answers[0][0])
+    return answers[0]
 
 
 def test_a_lost_connection_is_503_and_the_next_request_gets_in(
@@ -71,27 +98,16 @@ def test_a_lost_connection_is_503_and_the_next_request_gets_in(
         print(f"after the connections were ended: {statuses}")
         assert statuses == [200] * 8, statuses
 
-        # A request waiting on the table's lock when its connection is ended.
-        answers: dict[str, tuple[int, dict[str, str], bytes]] = {}
-        with pg.transaction():
-            pg.execute("LOCK TABLE tables_table IN ACCESS EXCLUSIVE MODE")
-            threads = [threading.Thread(target=lambda u=url, k=kind: answers.__setitem__(
-                k, http("GET", u, timeout=30))) for kind, url in (("page", board), ("api", api))]
-            for thread in threads:
-                thread.start()
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline and pg.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s "
-                    "AND wait_event_type = 'Lock'", [name]).fetchone() != (2,):
-                time.sleep(0.05)
-            terminate(pg, name)
-        for thread in threads:
-            thread.join(30)
-        print("in flight:", {kind: answer[0] for kind, answer in answers.items()})
-        page, api_answer = answers["page"], answers["api"]
+        # A request waiting on the table's lock when its connection is ended: the page's,
+        # then the API's, one at a time. Sent together, both could land on the same worker
+        # (a sync worker takes one request at a time), the second one then waiting in the
+        # socket until the first was answered and its connection ended: it answered 200
+        # (CI, 7 Dec), and the test said nothing of why.
+        page = waiting_on_a_lock(pg, name, board)
         assert page[0] == 503 and page[1]["Retry-After"] == "5", page[:2]
         assert "Prueba otra vez en unos segundos" in page[2].decode()
-        assert api_answer[0] == 503 and api_answer[1]["Retry-After"] == "5"
+        api_answer = waiting_on_a_lock(pg, name, api)
+        assert api_answer[0] == 503 and api_answer[1]["Retry-After"] == "5", api_answer[:2]
         problem = json.loads(api_answer[2])
         assert problem["code"] == "database_unavailable" and problem["status"] == 503
         assert api_answer[1]["Content-Type"] == "application/problem+json"
