@@ -4,6 +4,7 @@ and no reader takes it for a league (the reader, the command line, the import pa
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -166,3 +167,41 @@ def test_the_import_refuses_a_knockout_and_saves_nothing() -> None:
     assert "This is a knockout&#x27;s document" in english.content.decode()
     assert (Competition.objects.count(), Pair.objects.count()) == (competitions, pairs)
     assert not LeagueImport.objects.exists()
+
+
+def test_the_upgrade_makes_a_knockout_s_stored_export_again() -> None:
+    """leagues 0031: the worker's export of a knockout stored before issue 36 (the
+    liguilla's shape, at its current revision) is not served on after the upgrade; a
+    liguilla's stored documents stay as they are."""
+    from django.apps import apps
+
+    from muscore.leagues import prepared
+    from muscore.leagues.models import DocumentBacklog, PreparedPart
+
+    from .factory import liguilla
+
+    upgrade = importlib.import_module("muscore.leagues.migrations.0031_knockout_documents")
+    competition, _user = knockout([0, 1, 2, 3], best_of=1, third=False)
+    other, _organiser = liguilla(4, organiser=make_user("otra"))
+    before = {**documents.league_document(competition, hands=True),
+              "format": {"kind": "liguilla"}}
+    for match in before["matches"]:
+        for key in ("tie", "game"):
+            match.pop(key)
+    prepared.store(competition.pk, prepared.EXPORT, competition.revision,
+                   prepared.in_parts(json.dumps(before).encode()))
+    prepared.make(other.pk)
+    kept = list(PreparedPart.objects.filter(competition=other).order_by("pk").values_list(
+        "kind", "body"))
+    DocumentBacklog.objects.all().delete()
+    url = f"/api/v1/leagues/{competition.pk}/export"
+    assert json.loads(b"".join(Client().get(url).streaming_content)) == before
+    upgrade.forward(apps, None)
+    served = Client().get(url)
+    assert json.loads(served.content)["format"] == {"kind": "knockout", "best_of": 1,
+                                                    "third": False}
+    assert json.loads(served.content)["matches"][0]["tie"] == 1
+    assert list(DocumentBacklog.objects.values_list("competition_id", flat=True)) == [
+        competition.pk]
+    assert list(PreparedPart.objects.filter(competition=other).order_by("pk").values_list(
+        "kind", "body")) == kept
