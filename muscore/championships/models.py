@@ -70,10 +70,6 @@ class Sede(models.Model):
     heat = models.OneToOneField(Competition, on_delete=models.SET_NULL, null=True, blank=True,
                                 related_name="sede")
     quota = models.PositiveIntegerField(null=True, blank=True)
-    #: The finished heat's final order (entry indices) as of its ``order_revision``: kept so
-    #: that a championship page of 250 venues does not work out 250 standings each time.
-    final_order = models.JSONField(null=True, blank=True)
-    order_revision = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

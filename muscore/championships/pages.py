@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from muscore.championships import kept, knockout, parts, services
+from muscore.championships import knockout, parts, services
 from muscore.championships.entry_text import fold
 from muscore.championships.models import Championship, Enrolment, Phase, PhaseGroup, Sede
 from muscore.clubs.models import Club
@@ -23,7 +23,7 @@ from muscore.leagues import names as league_names
 from muscore.leagues import pages as league_pages
 from muscore.leagues.models import Competition, Entry, Match, Round
 from muscore.leagues.models.knockout import game_title
-from muscore.leagues.results import standings
+from muscore.leagues.results import final, standings
 
 
 def championship_url(championship: Championship) -> str:
@@ -186,7 +186,7 @@ def pair_url(enrolment: Enrolment) -> str:
 def bracket_view(phase: Phase) -> dict[str, Any] | None:
     """A knockout phase's bracket for people: each round's ties (pairs, games won, the
     games' links), the third place and the champion. Only reads: the result's write made
-    the games the bracket waits for (championships.results)."""
+    the games the bracket waits for (muscore.leagues.results.bracket)."""
     state = knockout.bracket(phase)
     if state is None:
         return None
@@ -297,7 +297,7 @@ def pair_path(enrolment: Enrolment) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = []
     sede = enrolment.sede
     if sede.heat is not None and enrolment.heat_pair_id is not None:
-        order = services.heat_order(sede.heat) if sede.heat.status == "finished" else []
+        order = final.order(sede.heat) if sede.heat.status == "finished" else []
         index = sede.heat.entries.filter(pair_id=enrolment.heat_pair_id).values_list(
             "index", flat=True).first()
         steps.append({"title": sede.name, "url": league_pages.competition_url(sede.heat),
@@ -316,7 +316,7 @@ def pair_path(enrolment: Enrolment) -> list[dict[str, Any]]:
     for entry in entries:
         competition, index = entry.competition, entry.index
         tables = finished.get(competition.pk, [])
-        # A group is a liguilla: its final order is its one table's (services.heat_order).
+        # A group is a liguilla: its final order is its one table's (leagues.results.final).
         order = [row.pair for row in tables[0].rows] if tables else []
         steps.append({"title": competition.title,
                       "url": league_pages.competition_url(competition),
@@ -486,11 +486,3 @@ def player_enrolments(championship: Championship, name: str) -> list[Enrolment]:
     return list(championship.enrolments.filter(where)
                 .exclude(status__in=[Enrolment.Status.PENDING, Enrolment.Status.REJECTED])
                 .select_related("sede").order_by("name", "id")[:FOUND])
-
-
-def club_page_stamp(club: Club) -> str:
-    """What the club page's championships (the club_championships tag) show, for its
-    stamp (muscore.leagues.club_kept): each listed one's stamp and whether its entries are
-    open (a closing time passes without a write)."""
-    rows = club_championships(club).order_by("-created_at", "-id")[:2 * LISTED]
-    return repr([(c.pk, kept.stamp(c), services.entries_open(c)) for c in rows])

@@ -45,12 +45,12 @@ from muscore.championships.pairs import acting, heat_pair, make_phase_pairs, pha
 from muscore.clubs.models import Club, Pair
 from muscore.clubs.permissions import Actor, is_organiser, require_organiser, stored_user
 from muscore.clubs.services import create_club
-from muscore.leagues import ceros_rounds, changes, competitions, draw_plan, names
+from muscore.leagues import changes, competitions, draw_plan, names
 from muscore.leagues.compute.document import read_rules
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.models import Competition, Entry, Match
 from muscore.leagues.models.knockout import game_title
-from muscore.leagues.results import bracket, standings
+from muscore.leagues.results import final
 from muscore.leagues.rows import insert_rows
 from muscore.messages import league_message, page_message
 
@@ -279,7 +279,7 @@ def next_reserve(enrolment: Enrolment, phase: Phase) -> Enrolment | None:
             by_pair = {e.phase_pair_id: e for e in championship.enrolments.filter(
                 phase_pair__isnull=False).select_related("sede")}
             pair_of = dict(group.competition.entries.values_list("index", "pair_id"))
-            order = [by_pair[pair_of[i]] for i in heat_order(group.competition)]
+            order = [by_pair[pair_of[i]] for i in final.order(group.competition)]
     placed = placed_in(phase)
     return next((e for e in order if e.pk not in placed
                  and e.status != Enrolment.Status.WITHDRAWN), None)
@@ -416,23 +416,6 @@ def start_heat(sede: Sede, *, by: Actor, format: str = Competition.Format.LIGUIL
     return heat
 
 
-def heat_order(competition: Competition) -> list[int]:
-    """A finished heat's final order (entry indices, the winner first): the standings of a
-    liguilla; the knockout's places then the groups' order; a ceros tournament's table."""
-    if competition.format == Competition.Format.CEROS:
-        return [row.entry.index for row in ceros_rounds.table(competition).rows]
-    tables = standings.standings(competition)
-    if competition.format == Competition.Format.LIGUILLA:
-        return [row.pair for row in tables[0].rows]
-    order = bracket.placed(competition)
-    by_place: list[tuple[int, int, int]] = []
-    for group in tables:
-        for place, row in enumerate(group.rows):
-            by_place.append((place, group.group.order if group.group else 0, row.pair))
-    # Each pair stands in one group: the groups' order adds each one not placed yet once.
-    return order + [index for _place, _group, index in sorted(by_place) if index not in order]
-
-
 @dataclass
 class HeatQualifiers:
     """A venue's qualified pairs (its quota, the best of its heat not withdrawn) and its
@@ -447,8 +430,8 @@ def qualified(championship: Championship,
               sede_ids: Sequence[int] | None = None) -> dict[int, HeatQualifiers]:
     """Each venue whose heat is finished (of ``sede_ids`` only, if given: a page of
     venues): its qualified pairs and reserves. A fixed number of queries: each heat's
-    order is kept on its venue for the heat's revision (by the result that finished it);
-    nothing is written."""
+    final order is kept on it for its revision by the result that finished it
+    (muscore.leagues.results.final); nothing is written."""
     out: dict[int, HeatQualifiers] = {}
     found = championship.sedes.filter(heat__status=Competition.Status.FINISHED)
     entered = Enrolment.objects.filter(championship=championship, heat_pair__isnull=False)
@@ -463,12 +446,8 @@ def qualified(championship: Championship,
         pair_of.setdefault(competition_id, {})[index] = pair_id
     for sede in sedes:
         assert sede.heat is not None
-        if sede.final_order is None or sede.order_revision != sede.heat.revision:
-            # Kept by the result's write (championships.results); a heat finished some
-            # other way is worked out here, never written by a read.
-            sede.final_order, sede.order_revision = heat_order(sede.heat), sede.heat.revision
         pairs = pair_of.get(sede.heat.pk, {})
-        order = [enrolments[pairs[i]] for i in sede.final_order
+        order = [enrolments[pairs[i]] for i in final.order(sede.heat)
                  if pairs.get(i) in enrolments]
         for enrolment in order:
             enrolment.sede = sede  # loaded once per venue, not once per pair
@@ -571,7 +550,7 @@ def phase_group_orders(phase: Phase) -> list[list[Enrolment]] | None:
     orders = []
     for group in groups:
         pair_of = dict(group.competition.entries.values_list("index", "pair_id"))
-        orders.append([by_pair[pair_of[i]] for i in heat_order(group.competition)])
+        orders.append([by_pair[pair_of[i]] for i in final.order(group.competition)])
     return orders
 
 

@@ -2,13 +2,14 @@
 club): what it lists (players, pairs, competitions, latest matches) is made once per stamp
 of the club and kept in the cache; a reader who holds the page gets a 304.
 
-The stamp is what the page shows, read cheaply: the club's name (and when it was made),
+The stamp is what the page lists, read cheaply: the club's name (and when it was made),
 its audit of changes (every rename, new, edited, retired or merged player or pair writes
 one: ClubChange), the counts and newest ids of its players, pairs and pairs' members, each
 competition's revision (every result), name, status and archive flag, the disputed
-results of each, and what the apps above say of the club (the championships it organises
-or hosts: STAMPS). Any write that changes the page changes the stamp, so the next read
-makes the page again; nothing stale can come back, whatever the cache holds.
+results of each. Any write that changes the lists changes the stamp, so the next read
+makes them again; nothing stale can come back, whatever the cache holds. What the apps
+above show on the page (the championships it organises or hosts, through their template
+tag) is made at each read and its text is part of the ETag (:func:`etag`).
 
 Only the lists are kept, not the HTML: the page carries the reader's CSRF token and the
 organiser's buttons, so it is rendered each time (a few milliseconds) from the kept lists.
@@ -28,10 +29,6 @@ from django.utils.translation import get_language
 
 from muscore.clubs.models import Club, ClubChange, PairMember
 from muscore.leagues.models import Competition, ResultClaim
-
-#: What an app above leagues adds to a club's stamp (the championships app: its
-#: championships' revisions and whether their entries are open), registered at its ready().
-STAMPS: list[Callable[[Club], str]] = []
 
 KEEP_SECONDS = 3600
 
@@ -53,8 +50,7 @@ def stamp(club: Club) -> str:
         "pk", "revision", "name", "status", "archived"))
     # When the club was made: a database built again reuses ids, never the same instant.
     parts = [club.pk, club.created_at.timestamp(), club.name, changed, sorted(players.items()),
-             sorted(pairs.items()), sorted(members.items()), competitions, disputes,
-             [made(club) for made in STAMPS]]
+             sorted(pairs.items()), sorted(members.items()), competitions, disputes]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
 
 
@@ -69,13 +65,14 @@ def kept(club: Club, club_stamp: str, make: Callable[[], dict[str, Any]]) -> dic
     return lists
 
 
-def etag(request: HttpRequest, club_stamp: str, organiser: bool) -> str:
-    """The page's ETag: its stamp and what of the reader it shows (language, account,
-    organiser's buttons, the CSRF token its forms carry, ?jugadores=)."""
+def etag(request: HttpRequest, club_stamp: str, organiser: bool, above: str = "") -> str:
+    """The page's ETag: its stamp, what the apps above show on it (``above``, their
+    text), and what of the reader it shows (language, account, organiser's buttons, the
+    CSRF token its forms carry, ?jugadores=)."""
     user = request.user.pk if request.user.is_authenticated else ""
     get_token(request)  # the page's forms carry it: the secret their tokens are made from
-    reader = [club_stamp, get_language(), user, organiser, request.META.get("CSRF_COOKIE"),
-              request.get_full_path()]
+    reader = [club_stamp, above, get_language(), user, organiser,
+              request.META.get("CSRF_COOKIE"), request.get_full_path()]
     return '"c' + hashlib.sha256(repr(reader).encode()).hexdigest()[:24] + '"'
 
 

@@ -1,11 +1,14 @@
-"""What the league tells the apps above it (championships) without importing them."""
+"""What the league tells the apps above it without importing them: observers only. Every
+consequence of a result (a tie's next game and round, a competition's status and final
+order) is written by the result's owner (muscore.leagues.results) before these are sent;
+a receiver shows or forgets what changed, it writes none of the league's rows."""
 
 from django.dispatch import Signal
 
 #: Sent by :func:`muscore.leagues.results.after_change` inside the result's transaction,
-#: once a competition's results, status and revision are stored, with ``competition`` and
-#: ``by`` (the user, None for a table's result). What a receiver writes is part of the
-#: result's write; a receiver's CompetitionError refuses the result (nothing is kept).
+#: once a competition's results, status, revision and final order are stored, with
+#: ``competition`` and ``by`` (the user, None for a table's result): muscore.live pushes
+#: the pages it changed (its club's night, its championship's).
 result_changed = Signal()
 
 #: Sent wherever competitions' revisions move (a result, a pair renamed, two players

@@ -50,7 +50,7 @@ def links() -> list[tuple]:
     """Who points at whom: a venue at its club and heat, an entry at its venue and pairs, a
     group at its phase and competition."""
     return (list(Sede.objects.order_by("id").values_list("id", "club_id", "heat_id",
-                                                          "region_id", "final_order"))
+                                                          "region_id", "heat__final_order"))
             + list(Enrolment.objects.order_by("id").values_list(
                 "id", "sede_id", "heat_pair_id", "phase_pair_id", "status", "key_a"))
             + list(PhaseGroup.objects.order_by("id").values_list("id", "phase_id",

@@ -19,6 +19,7 @@ from muscore.championships import pages, services
 from muscore.championships.models import Enrolment, Region, Sede
 from muscore.leagues import competitions
 from muscore.leagues.models import Competition, Entry
+from muscore.leagues.results import final as final_order
 from muscore.leagues.results import standings as results_standings
 from tests.championships.factory import play_heats, small_championship
 
@@ -213,6 +214,6 @@ def test_a_pairs_path_reads_as_much_through_several_phases_as_through_one(
     assert counts[0] == counts[1], counts
     # Each group's place is the group's final order's, as a heat's is.
     assert places == [
-        services.heat_order(e.competition).index(e.index) + 1 for e in Entry.objects.filter(
+        final_order.order(e.competition).index(e.index) + 1 for e in Entry.objects.filter(
             pair_id=champion.phase_pair_id, competition__phase_group__phase__knockout=False)
         .select_related("competition").order_by("competition_id")]

@@ -12,6 +12,7 @@ from muscore.championships import services
 from muscore.championships.models import Enrolment, Phase
 from muscore.championships.services import ChampionshipError
 from muscore.leagues.models import Competition
+from muscore.leagues.results import final as final_order
 from tests.championships.factory import (
     drawn_semifinal,
     play_all,
@@ -203,8 +204,11 @@ def test_a_ceros_heat_and_a_groups_heat_give_their_order() -> None:
     play_all(heat, barmen[0])
     heat.refresh_from_db()
     assert heat.status == Competition.Status.FINISHED
-    order = services.heat_order(heat)
+    order = final_order.worked_out(heat)
     assert sorted(order) == list(range(8))
+    # Kept on the heat by the result that finished it, for the revision it was worked out for.
+    assert (heat.final_order, heat.order_revision) == (order, heat.revision)
+    assert final_order.order(heat) == order
     final = game(heat, "final")
     assert order[0] == (final.first if final.outcome.winner == 0 else final.second).index
 

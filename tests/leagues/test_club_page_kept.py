@@ -118,8 +118,9 @@ def test_an_archived_competition_leaves_the_page_at_the_next_read(club: Club) ->
 
 
 def test_a_championship_the_club_hosts_changes_its_page_at_the_next_read() -> None:
-    # What the championships app adds to the stamp (muscore.championships.pages): a venue's
-    # club page says the entries closed at the next read, not the 304 of the page before.
+    # What the championships' tag shows is part of the ETag (club_kept.etag): a venue's
+    # club page says the entries closed at the next read, not the 304 of the page before,
+    # and the same page again is a 304.
     from muscore.championships import services as championships
     from tests.championships.factory import small_championship
 
@@ -128,7 +129,31 @@ def test_a_championship_the_club_hosts_changes_its_page_at_the_next_read() -> No
     client = Client()
     before = _read(client, club)
     assert "inscripciones abiertas" in before.content.decode()
+    assert _read(client, club, **{"If-None-Match": before["ETag"]}).status_code == 304
     championships.close_entries(championship, by=boss)
+    after = _read(client, club, **{"If-None-Match": before["ETag"]})
+    assert after.status_code == 200
+    assert "inscripciones abiertas" not in after.content.decode()
+    assert _read(client, club, **{"If-None-Match": after["ETag"]}).status_code == 304
+
+
+def test_a_championships_closing_hour_changes_its_page_without_a_write() -> None:
+    # The entries close at their hour: nothing is written, the clock alone moves what the
+    # championships' part says, and the page that said "open" is no longer a 304.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from muscore.championships.models import Championship
+    from tests.championships.factory import small_championship
+
+    championship, _boss, _barmen = small_championship(seats=2, bars=[("Bar Kaixo", 4)])
+    club = Club.objects.get(name="Bar Kaixo")
+    client = Client()
+    before = _read(client, club)
+    assert "inscripciones abiertas" in before.content.decode()
+    Championship.objects.filter(pk=championship.pk).update(
+        entries_close_at=timezone.now() - timedelta(minutes=1))
     after = _read(client, club, **{"If-None-Match": before["ETag"]})
     assert after.status_code == 200
     assert "inscripciones abiertas" not in after.content.decode()

@@ -58,7 +58,15 @@ def main() -> None:
                imports.LeagueImport.objects.filter(finished_at__isnull=True)]
     json.dump({"rows": rows, "pages": status, "importing": pending, "results": results(),
                "slots": slots(), "knockout": knockouts(), "old_games": old_games(),
-               "held": held()}, sys.stdout)
+               "held": held(), "orders": orders()}, sys.stdout)
+
+
+def orders() -> dict[str, Any]:
+    """Each competition's kept final order, with the revision it was kept for."""
+    from muscore.leagues.models import Competition
+
+    return {str(pk): [order, revision] for pk, order, revision in Competition.objects.filter(
+        final_order__isnull=False).values_list("pk", "final_order", "order_revision")}
 
 
 def _figures(result: Any) -> Any:

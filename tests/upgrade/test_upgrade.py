@@ -126,6 +126,11 @@ def assert_intact(fixture: Path, checked: dict[str, Any]) -> None:
     assert any(h for h, _siblings in held["before"]["competitions"].values())
     assert any(s for _h, s in held["before"]["competitions"].values())
     assert any(held["before"]["pairs"].values()), "a pair a championship placed"
+    # Each venue's heat's final order, kept on the venue until championships 0016, is kept
+    # on the heat itself (muscore.leagues.results.final), for the same revision.
+    kept = heat_orders(fixture)
+    assert kept, "the fixture's venues kept their heats' orders"
+    assert checked["orders"] == kept
     if "slots" in meta:  # each cup's knockout match is the game of the tie at its place
         assert meta["slots"], "the fixture has cups with their knockouts"
         assert checked["slots"] == meta["slots"]
@@ -143,6 +148,18 @@ def old_games(fixture: Path) -> dict[str, int]:
     finally:
         source.close()
     return {str(competition): match for competition, match in rows}
+
+
+def heat_orders(fixture: Path) -> dict[str, list[Any]]:
+    """Each heat's final order as the fixture's venues kept it, with its revision."""
+    source = sqlite3.connect(fixture / "db.sqlite3")
+    try:
+        rows = source.execute(
+            "SELECT heat_id, final_order, order_revision FROM championships_sede "
+            "WHERE heat_id IS NOT NULL AND final_order IS NOT NULL").fetchall()
+    finally:
+        source.close()
+    return {str(heat): [json.loads(order), revision] for heat, order, revision in rows}
 
 
 def assert_results(before: dict[str, Any], after: dict[str, Any]) -> None:

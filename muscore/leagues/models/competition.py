@@ -83,6 +83,10 @@ class Competition(models.Model):
     stage = models.ForeignKey("leagues.Stage", on_delete=models.SET_NULL, null=True,
                               blank=True, related_name="competitions", db_index=False,
                               db_constraint=False)
+    # Once finished, its final order (entry indices, the winner first) as of its revision
+    # ``order_revision``, kept by the result's write (muscore.leagues.results.final).
+    final_order = models.JSONField(null=True, blank=True)
+    order_revision = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["club", "-created_at", "id"]

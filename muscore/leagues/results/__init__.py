@@ -15,6 +15,7 @@ share (muscore.leagues.models.result). Every door ends here:
 - `standings`: the standings from the stored results
 - `bracket`: a knockout as ties and games, each tie's winner, and what the results send
   on (a cup's knockout filled from its groups and the ties before)
+- `final`: a finished competition's final order, kept by the write for its revision
 - `consequences`: what depends on a result, and what placed a competition
 
 The pairs' links (muscore.leagues.confirmations), a ceros round

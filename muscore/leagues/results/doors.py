@@ -7,8 +7,8 @@
   league document writes it, read and checked as every door checks it (the pairs' links,
   an import)
 - `after_change(competition, ...)`: what follows every stored result (the knockout's next
-  matches, a ceros tournament's state, the competition's status and revision, then
-  `signals.result_changed`)
+  matches, a ceros tournament's state, the competition's status and revision, its final
+  order once finished, then `signals.result_changed`)
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from muscore.leagues.compute.document import (
 )
 from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.models import Competition, Match
-from muscore.leagues.results import bracket
+from muscore.leagues.results import bracket, final
 from muscore.leagues.results.store import write
 from muscore.leagues.signals import result_changed
 from muscore.rules import Rules
@@ -49,8 +49,9 @@ def after_change(
     knockout filled from the standings and the matches before (KnockoutConflict if a
     played match would change, unless `reset`: then each such match is cleared, logged
     as "reset" by `by` with the `reason` of the change that cleared it); the
-    competition's status and revision; then `signals.result_changed` (a championship's
-    next knockout games, its heat's final order)."""
+    competition's status and revision; its final order once it is finished
+    (`final.keep`); then `signals.result_changed`, which only tells (a live page's push):
+    what follows is written here, by the owner of the result."""
     if competition.format == Competition.Format.CEROS:
         ceros_rounds.after_change(competition)
     else:
@@ -60,7 +61,8 @@ def after_change(
         status = Competition.Status.PLAYING if left else Competition.Status.FINISHED
         Competition.objects.filter(pk=competition.pk).update(status=status)
     bump(competition)
-    # A championship's knockout makes its next games here, never when a page is read.
+    final.keep(competition)
+    # Told to whoever shows it (muscore.live pushes the pages it changed).
     result_changed.send(sender=Competition, competition=competition, by=by)
 
 

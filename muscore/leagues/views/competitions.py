@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -69,8 +70,12 @@ def club_page(request: HttpRequest, club: Club, status: int = 200) -> HttpRespon
     (muscore.leagues.club_kept), and a reader holding the page gets a 304."""
     confirmations.accept_due(club=club)  # its latest matches include the pairs' results
     context = club_context(request, club)
+    # Its championships as the championships' tag shows them (that app is above the
+    # league): the ETag is made of what they show, whatever moves it (a result, a clock).
+    context["championships"] = render_to_string("leagues/_club_championships.html",
+                                                 context, request)
     club_stamp = club_kept.stamp(club)
-    tag = club_kept.etag(request, club_stamp, context["organiser"])
+    tag = club_kept.etag(request, club_stamp, context["organiser"], context["championships"])
     # A message waiting for the reader (a refusal, after a write) is shown, never a 304.
     unchanged = conditional.not_modified(request, tag) if status == 200 else None
     if unchanged is not None and not len(messages.get_messages(request)):

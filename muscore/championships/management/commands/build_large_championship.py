@@ -24,14 +24,13 @@ from django.utils import timezone
 from muscore.championships import services, stages
 from muscore.championships.entry_text import fold
 from muscore.championships.models import Enrolment, Sede
-from muscore.championships.results import keep_heat_order
 from muscore.clubs.models import Club, Membership, Pair, PairMember, Player
 from muscore.clubs.permissions import Actor
 from muscore.clubs.services import create_club, unique_slug
 from muscore.leagues import competitions, documents, results
 from muscore.leagues.compute.document import Result
 from muscore.leagues.models import Competition, Match
-from muscore.leagues.results import standings
+from muscore.leagues.results import final, standings
 
 REGIONS = ["Nafarroa Garaia", "Gipuzkoa", "Behe Nafarroa", "Araba", "Lapurdi", "Bizkaia",
            "Zuberoa"]
@@ -151,4 +150,4 @@ class Command(BaseCommand):
                 sede.save(update_fields=["heat"])
                 stages.of_heat(sede, heat)  # as start_heat writes it
                 heat.refresh_from_db(fields=["status", "revision"])
-                keep_heat_order(sede.pk, heat)  # as a result's write keeps it
+                final.keep(heat)  # as a result's write keeps it
