@@ -1,4 +1,4 @@
-"""A venue's heat's final order moves to the heat itself (leagues 0031): the league's owner
+"""A venue's heat's final order moves to the heat itself (leagues 0032): the league's owner
 of results keeps every finished competition's order in the result's write, so the
 championship no longer keeps a copy on its venues. Each kept order is copied as it is,
 with the revision it was kept for (a stale one stays stale: worked out when read)."""
@@ -33,7 +33,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('championships', '0015_pairs_placed'),
-        ('leagues', '0031_competition_final_order'),
+        ('leagues', '0032_competition_final_order'),
     ]
 
     operations = [

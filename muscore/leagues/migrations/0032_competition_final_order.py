@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0030_competition_stage_index'),
+        ('leagues', '0031_knockout_documents'),
     ]
 
     operations = [
