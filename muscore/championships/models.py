@@ -127,7 +127,7 @@ class Enrolment(models.Model):
         ordering = ["id"]
         constraints = [
             # Only an entry that holds its name: a pending or rejected one from the public
-            # form does not (muscore.championships.services.name_taken).
+            # form does not (muscore.championships.entries.name_taken).
             models.UniqueConstraint(Lower("name"), "sede", name="enrolment_name_held_per_sede",
                                     condition=models.Q(status__in=NAME_HELD)),
         ]

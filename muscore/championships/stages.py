@@ -44,7 +44,7 @@ def drawn(phase: Phase) -> None:
 
 
 def sources(phase: Phase) -> list[int]:
-    """The competitions whose standings ``phase`` draws from (muscore.championships.services
+    """The competitions whose standings ``phase`` draws from (muscore.championships.phases
     .phase_field): level 1 the heats of its region's venues (of all, with no region), level
     n the groups of the phases of level n - 1 of its region (of all)."""
     if phase.level == 1:

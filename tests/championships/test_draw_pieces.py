@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from muscore.championships import kept, services
+from muscore.championships import kept, phase_draw, services
 from muscore.championships.compute.draw import DrawPair, draw_groups
 from muscore.championships.models import Enrolment, Phase
 from muscore.clubs.models import Pair
@@ -24,10 +24,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 def depths_of(monkeypatch: pytest.MonkeyPatch, name: str,
               effect: Callable[[int], None] | None = None) -> list[int]:
-    """How deep in transactions each call of services.`name` ran (the test's own block is
-    the outside); `effect(call number)` runs after each call."""
+    """How deep in transactions each call of `name` by the phase's draw ran (the test's own
+    block is the outside); `effect(call number)` runs after each call."""
     depths: list[int] = []
-    real = getattr(services, name)
+    real = getattr(phase_draw, name)
 
     def recorded(*args: Any, **kwargs: Any) -> Any:
         depths.append(len(connection.atomic_blocks))
@@ -36,7 +36,7 @@ def depths_of(monkeypatch: pytest.MonkeyPatch, name: str,
             effect(len(depths))
         return result
 
-    monkeypatch.setattr(services, name, recorded)
+    monkeypatch.setattr(phase_draw, name, recorded)
     return depths
 
 
@@ -120,13 +120,13 @@ def test_a_draw_refused_after_its_pairs_were_made_makes_them_once(
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise services.ChampionshipError("refused")
 
-    real = services._write_phase
-    monkeypatch.setattr(services, "_write_phase", refuse)
+    real = phase_draw._write_phase
+    monkeypatch.setattr(phase_draw, "_write_phase", refuse)
     with pytest.raises(services.ChampionshipError):
         services.draw_phase(phase, by=boss, seed="a")
     made = Pair.objects.filter(club=championship.club).count()
     assert made == 6 and Phase.objects.get(pk=phase.pk).drawn_at is None
-    monkeypatch.setattr(services, "_write_phase", real)
+    monkeypatch.setattr(phase_draw, "_write_phase", real)
     services.draw_phase(phase, by=boss, seed="a")
     assert Pair.objects.filter(club=championship.club).count() == made
     assert Phase.objects.get(pk=phase.pk).groups.count() == 2
@@ -148,7 +148,7 @@ def test_the_draws_transaction_sends_rows_prepared_before_it(
     bulk_inside: list[str] = []
     writing: list[bool] = []
     real_prepare, real_bulk = draw_plan.prepared_rows, QuerySet.bulk_create
-    real_write = services._write_phase
+    real_write = phase_draw._write_phase
 
     def prepare(*args: Any) -> Any:
         prepared.append(len(connection.atomic_blocks))
@@ -166,7 +166,7 @@ def test_the_draws_transaction_sends_rows_prepared_before_it(
         finally:
             writing.clear()
 
-    monkeypatch.setattr(services, "_write_phase", write)
+    monkeypatch.setattr(phase_draw, "_write_phase", write)
     monkeypatch.setattr(draw_plan, "prepared_rows", prepare)
     monkeypatch.setattr(QuerySet, "bulk_create", bulk)
     services.draw_phase(phase, by=boss, seed="Txapelketa 2026")
@@ -208,7 +208,7 @@ def test_on_postgresql_the_phases_row_is_locked_after_the_groups_are_written(
 
     _championship, boss, phase = ready_phase()
     order: list[str] = []
-    real_write, real_lock = draw_plan.write_liguillas, services._locked_undrawn
+    real_write, real_lock = draw_plan.write_liguillas, phase_draw._locked_undrawn
 
     def write(*args: Any) -> Any:
         order.append("groups")
@@ -219,7 +219,7 @@ def test_on_postgresql_the_phases_row_is_locked_after_the_groups_are_written(
         return real_lock(*args)
 
     monkeypatch.setattr(draw_plan, "write_liguillas", write)
-    monkeypatch.setattr(services, "_locked_undrawn", lock)
+    monkeypatch.setattr(phase_draw, "_locked_undrawn", lock)
     services.draw_phase(phase, by=boss, seed="Txapelketa 2026")
     assert order == (["phase", "groups"] if connection.vendor == "sqlite"
                      else ["groups", "phase"])

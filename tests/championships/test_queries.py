@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from muscore.championships import pages, services
-from muscore.championships.models import Enrolment, Region, Sede
+from muscore.championships.models import Enrolment, PhaseGroup, Region, Sede
 from muscore.leagues import competitions
 from muscore.leagues.models import Competition, Entry
 from muscore.leagues.results import final as final_order
@@ -74,7 +74,7 @@ def test_the_page_and_the_hall_do_not_read_more_for_more_groups_and_venues() -> 
 def test_many_standings_at_once_are_each_ones_standings() -> None:
     championship_pk, _phase, _groups = drawn([("Bar A", 5), ("Bar B", 3), ("Bar C", 4)], 6)
     heats = [s.heat for s in Sede.objects.filter(championship_id=championship_pk)]
-    groups = [g.competition for g in services.PhaseGroup.objects.filter(
+    groups = [g.competition for g in PhaseGroup.objects.filter(
         phase__championship_id=championship_pk)]
     every = [c for c in heats + groups if c is not None]
     cache.clear()

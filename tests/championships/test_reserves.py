@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from muscore.championships import knockout, services
-from muscore.championships.models import Enrolment
+from muscore.championships.models import Enrolment, Phase
 from muscore.championships.services import ChampionshipError
 from muscore.leagues import results
 from tests.championships.factory import (
@@ -24,7 +24,7 @@ from tests.clubs.factory import logged_in
 pytestmark = pytest.mark.django_db
 
 
-def names_in(phase: services.Phase) -> set[str]:
+def names_in(phase: Phase) -> set[str]:
     return {e.pair.name for g in phase.groups.select_related("competition")
             for e in g.competition.entries.select_related("pair")}
 
