@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
+from django.utils import translation
+from pytest_django import DjangoDbBlocker
 
 from muscore.clubs import services as clubs
 from muscore.clubs.models import Club
@@ -135,9 +139,32 @@ def wipe() -> None:
     assert not get_user_model().objects.exists()
 
 
-def test_a_season_restored_into_an_empty_database_reads_as_before(tmp_path, capsys):
-    club, _organiser, table = season()
-    before = pages(club, table)
+Read = tuple[Club, Any, Table, dict[str, tuple[int, bytes]]]
+
+
+@pytest.fixture(scope="module")
+def season_read(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[Read]:
+    """season() and every page and export it gives, once for the module's tests, each of
+    which runs in a savepoint inside this transaction, rolled back after it (as Django's
+    TestCase.setUpTestData): a test starts from the rows the pages were read from."""
+    with django_db_blocker.unblock(), translation.override(settings.LANGUAGE_CODE), \
+            transaction.atomic():
+        club, organiser, table = season()
+        yield club, organiser, table, pages(club, table)
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def a_season(season_read: Read) -> Read:
+    """The module's season, its rows read again (a test's changes die with its savepoint,
+    and so must the objects it changed)."""
+    club, organiser, table, before = season_read
+    return (Club.objects.get(pk=club.pk), get_user_model().objects.get(pk=organiser.pk),
+            Table.objects.get(pk=table.pk), before)
+
+
+def test_a_season_restored_into_an_empty_database_reads_as_before(a_season, tmp_path, capsys):
+    club, _organiser, table, before = a_season
     assert len(before) > 40, sorted(before)
     # A ceros tournament has no league document (409) and its page redirects to its rounds.
     assert all(status in (200, 302, 409) for status, _ in before.values()), [
@@ -174,10 +201,10 @@ def log_in(username: str, password: str = PASSWORD, url: str = "/cuentas/entrar"
     return Client().post(url, {"username": username, "password": password}).status_code
 
 
-def test_a_default_backup_restored_into_an_empty_database_is_logged_into(tmp_path, capsys):
+def test_a_default_backup_restored_into_an_empty_database_is_logged_into(
+        a_season, tmp_path, capsys):
     # Issue 40: `backup F` then `restore F` into an empty database, and nobody, the admin
     # included, could log in (the hashes were left out unless --with-passwords).
-    season()
     get_user_model().objects.create_superuser("jefa", password=PASSWORD)
     backup = tmp_path / "default.json"
     call_command("backup", str(backup))
@@ -191,8 +218,7 @@ def test_a_default_backup_restored_into_an_empty_database_is_logged_into(tmp_pat
 
 
 def test_a_backup_without_passwords_says_so_before_the_restore_and_gives_the_links(
-        tmp_path, capsys):
-    season()
+        a_season, tmp_path, capsys):
     plain, full = tmp_path / "plain.json", tmp_path / "full.json"
     call_command("backup", str(plain), without_passwords=True)
     call_command("backup", str(full), with_passwords=True)  # the old flag: the default now
@@ -234,8 +260,8 @@ def test_a_backup_without_passwords_says_so_before_the_restore_and_gives_the_lin
     assert get_user_model().objects.get(username="maite").check_password(PASSWORD)
 
 
-def test_an_account_already_there_keeps_its_password(tmp_path):
-    club, _organiser, _table = season()
+def test_an_account_already_there_keeps_its_password(a_season, tmp_path):
+    club, _organiser, _table, _before = a_season
     backup = tmp_path / "plain.json"
     call_command("backup", str(backup))
     call_command("restore", str(backup), replace=True)
@@ -244,9 +270,8 @@ def test_an_account_already_there_keeps_its_password(tmp_path):
     assert list(maite.club_memberships.values_list("club", flat=True)) == [club.pk]
 
 
-def test_replace_gives_the_season_back_with_its_links(tmp_path):
-    club, organiser, table = season()
-    before = pages(club, table)
+def test_replace_gives_the_season_back_with_its_links(a_season, tmp_path):
+    club, organiser, table, before = a_season
     backup = tmp_path / "season.json"
     call_command("backup", str(backup))
     # Changes after the backup: a result, and a new club.
@@ -271,8 +296,8 @@ def test_replace_gives_the_season_back_with_its_links(tmp_path):
                          for url in changed}
 
 
-def test_a_backup_that_cannot_be_taken_whole_changes_nothing(tmp_path):
-    club, _organiser, table = season()
+def test_a_backup_that_cannot_be_taken_whole_changes_nothing(a_season, tmp_path):
+    club, _organiser, table, _before = a_season
     backup = tmp_path / "season.json"
     call_command("backup", str(backup))
     data = json.loads(backup.read_text())
@@ -296,8 +321,8 @@ def test_a_backup_that_cannot_be_taken_whole_changes_nothing(tmp_path):
     assert Club.objects.filter(pk=club.pk).exists() and Table.objects.filter(pk=table.pk).exists()
 
 
-def test_a_backup_of_the_tables_alone_keeps_the_leagues_linked(tmp_path):
-    club, _organiser, table = season()
+def test_a_backup_of_the_tables_alone_keeps_the_leagues_linked(a_season, tmp_path):
+    club, _organiser, table, _before = a_season
     backup = tmp_path / "tables.json"
     call_command("backup", str(backup))
     data = [item for item in json.loads(backup.read_text())
