@@ -13,18 +13,16 @@ its organiser (PermissionDenied, a 403) and runs in one transaction."""
 from __future__ import annotations
 
 from muscore.championships.entries import (
-    CONFIRMED,
     close_entries,
     enter_pair,
     entries_open,
     mark_paid,
     name_taken,
     person_taken,
-    quota_sedes,
     seat_status,
 )
 from muscore.championships.errors import ChampionshipError
-from muscore.championships.heats import HeatQualifiers, qualified, start_heat
+from muscore.championships.heats import qualified, start_heat
 from muscore.championships.phase_draw import draw_phase
 from muscore.championships.phases import (
     add_phase,
@@ -33,7 +31,7 @@ from muscore.championships.phases import (
     phase_group_orders,
     start_round_clock,
 )
-from muscore.championships.reserves import latest_phase_of, next_reserve, placed_in, withdraw
+from muscore.championships.reserves import placed_in, withdraw
 from muscore.championships.venues import (
     add_region,
     add_sede,
@@ -44,10 +42,9 @@ from muscore.championships.venues import (
 )
 
 __all__ = [
-    "CONFIRMED", "ChampionshipError", "HeatQualifiers", "add_phase", "add_region", "add_sede",
-    "add_sede_with_club", "can_run_sede", "champion", "close_entries", "create_championship",
-    "draw_phase", "enter_pair", "entries_open", "latest_phase_of", "mark_paid", "name_taken",
-    "next_reserve", "person_taken", "phase_field", "phase_group_orders", "placed_in",
-    "qualified", "quota_sedes", "require_sede", "seat_status", "start_heat",
-    "start_round_clock", "withdraw",
+    "ChampionshipError", "add_phase", "add_region", "add_sede", "add_sede_with_club",
+    "can_run_sede", "champion", "close_entries", "create_championship", "draw_phase",
+    "enter_pair", "entries_open", "mark_paid", "name_taken", "person_taken", "phase_field",
+    "phase_group_orders", "placed_in", "qualified", "require_sede", "seat_status",
+    "start_heat", "start_round_clock", "withdraw",
 ]
