@@ -2,12 +2,15 @@
 another writer (a table's save) waits behind it (issue 40 point 7).
 
     .venv/bin/python benchmarks/bench_worker_locks.py [--db /tmp/muscore-bench-leagues.sqlite3]
-        [--baseline main] [--load 8] [--import-pairs 60] [--only ratings]
+        [--baseline main] [--load 8] [--import-pairs 60] [--format groups --groups 4]
+        [--only ratings]
 
 Needs the large club of `manage.py build_large_club` (built into --db when it is missing,
 about a minute). On a copy of it, once, with this checkout's code: a second club's
 liguilla of --import-pairs pairs (every result, a tenth played on tables with their
-hands) is exported and imported into the large club as a rated competition (the request's
+hands; with `--format groups`, its pairs drawn again in --groups groups with their
+knockout, every match played, a tenth and every other knockout game on tables) is
+exported and imported into the large club as a rated competition (the request's
 part: the worker writes it), and the organiser corrects the large club's earliest rated
 match (its winner flipped: its 39,000 later matches wait for the rating worker). Then, for
 the --baseline commit's code (`git archive` into a temporary folder) and for this
@@ -21,7 +24,9 @@ Prints, for each side and each run: the worker's time, how many transactions it 
 the longest one (from its BEGIN IMMEDIATE's return to its COMMIT's: the lock it held)
 and how many held past 200 ms; the watcher's longest wait, its 99th percentile and how
 many waits passed 200 ms; the load average before and after. Then the transactions the
-worker itself logged past 200 ms, by name. "checkpoints": where the worker copies
+worker itself logged past 200 ms, by name, and each side's transactions by the name the
+worker gives them (`pacing.short_transaction`): how many, the longest, how many past
+200 ms, as the worker timed them. "checkpoints": where the worker copies
 SQLite's WAL into the database itself (muscore.leagues.pacing.own_checkpoints: in its
 pauses, no write lock held), how many it ran and the longest; "in COMMIT" where SQLite's
 automatic checkpoint runs in the COMMIT that fills the WAL past 1,000 pages, after the
@@ -61,11 +66,46 @@ from django.core.management import call_command
 from muscore.leagues import documents, imports, results
 from muscore.leagues.models import Competition, Match, RatingMatch, RatingBacklog
 
+def groups_cup(liguilla, groups):
+    # The liguilla's pairs drawn again in `groups` groups with their knockout, every match
+    # played: a tenth (and every other knockout game) on a table with its hands, each won
+    # by ordagos, the others entered on paper.
+    from muscore.leagues import competitions
+    from muscore.tables import services as tables
+    cards = {"0": "R R R 5", "1": "1 1 4 4", "2": "6 6 7 7", "3": "5 5 6 4"}
+    by = liguilla.club.memberships.first().user
+    pairs = [e.pair for e in liguilla.entries.select_related("pair").order_by("index")]
+    cup = competitions.create_competition(
+        liguilla.club, by=by, name="Copa", pairs=pairs, format="groups", groups=groups,
+        draw=list(range(len(pairs))))
+    juegos, n = cup.rules.get("juegos", 3), 0
+    while True:
+        match = (Match.objects.filter(competition=cup, first__isnull=False,
+                                      second__isnull=False).unplayed()
+                 .select_related("competition__club").order_by("number").first())
+        if match is None:
+            return cup
+        n += 1
+        side = "A" if n % 3 else "B"
+        if n % 10 == 0 or (match.tie_id is not None and n % 2):
+            table = competitions.open_table(match, by=by)
+            mine, theirs = ("0", "1") if side == "A" else ("1", "0")
+            record = {"hands": {**cards, mine: cards["0"], theirs: cards["1"]},
+                      "lances": {"grande": {"bets": [{"side": side, "n": "ordago"}],
+                                            "end": "quiero"}}}
+            for _ in range(juegos):
+                tables.add_hand(table, record, via="edit_link")
+        else:
+            results.record_result(match, by=by,
+                                  juegos=[juegos, 0] if side == "A" else [0, juegos])
+
 large = max(Competition.objects.all(), key=lambda c: c.matches.count())
 club = large.club
 organiser = club.memberships.first().user
 call_command("build_large_club", pairs=int(sys.argv[1]), legs=1, stdout=open(os.devnull, "w"))
 small = Competition.objects.exclude(club=club).order_by("-pk").first()
+if sys.argv[2] == "groups":
+    small = groups_cup(small, int(sys.argv[3]))
 document = documents.league_document(small, hands=True)
 for n, pair in enumerate(document["pairs"], 1):
     pair["name"] = f"Importada {n}"
@@ -110,11 +150,21 @@ def timed_exit(self, *exc):
 
 transaction.Atomic.__enter__ = timed_enter
 transaction.Atomic.__exit__ = timed_exit
+# Each transaction the worker names (pacing.short_transaction), as it timed it itself:
+# how many, the longest, how many past 200 ms.
+from muscore.leagues import pacing
+named, pause = {}, pacing.pause
+
+def named_pause(seconds, what=""):
+    row = named.setdefault(what or "unnamed", [0, 0.0, 0])
+    row[0], row[1], row[2] = row[0] + 1, max(row[1], seconds), row[2] + (seconds > 0.2)
+    pause(seconds, what)
+
+pacing.pause = named_pause
 started = time.perf_counter()
 call_command("rating_worker", once=True, only=sys.argv[1])
-from muscore.leagues import pacing
 own = getattr(pacing, "checkpoints", None)  # None: in COMMIT, counted in "held"
-print(json.dumps({"seconds": time.perf_counter() - started, "held": held,
+print(json.dumps({"seconds": time.perf_counter() - started, "held": held, "named": named,
                   "checkpoints": None if own is None else [own.count, own.pages,
                                                            own.longest]}))
 """
@@ -183,6 +233,10 @@ def main() -> None:
     parser.add_argument("--load", type=int, default=0,
                         help="processes spinning on the CPU meanwhile")
     parser.add_argument("--import-pairs", type=int, default=60)
+    parser.add_argument("--format", choices=["liguilla", "groups"], default="liguilla",
+                        help="the imported competition: the liguilla, or its pairs in "
+                        "--groups groups with their knockout")
+    parser.add_argument("--groups", type=int, choices=[2, 4], default=4)
     parser.add_argument("--only", default="", help="only the runs named so (imports, ratings)")
     args = parser.parse_args()
     # Stopped (SIGTERM): the spinners and the copies go too.
@@ -201,7 +255,8 @@ def main() -> None:
         env["DATABASE_URL"] = f"sqlite:///{master}"
         subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v0"],
                        cwd=ROOT, env=env, check=True)
-        prepared = subprocess.run([sys.executable, "-c", PREPARE, str(args.import_pairs)],
+        prepared = subprocess.run([sys.executable, "-c", PREPARE, str(args.import_pairs),
+                                   args.format, str(args.groups)],
                                   cwd=ROOT, env=env, capture_output=True, text=True,
                                   check=False)
         if prepared.returncode:
@@ -234,6 +289,8 @@ def main() -> None:
               f"  {'writer waited':>13} {'p99':>6} {'>200':>5}  {'checkpoints':>17}   load",
               flush=True)
         logs: dict[str, Counter[str]] = {}
+        # Each side's transactions by name: how many, the longest, how many past 200 ms.
+        kinds: dict[str, dict[str, list[Any]]] = {}
         for run in ("no worker", "imports", "ratings"):
             if args.only and args.only != run:
                 continue
@@ -259,10 +316,14 @@ def main() -> None:
                       f" {sum(w > LIMIT for w in waits):5}  {checkpoints:>17}   {load:.1f}-"
                       f"{os.getloadavg()[0]:.1f}", flush=True)
                 logs[f"{label}, {run}"] = logged(log)
+                kinds[f"{label}, {run}"] = figures.get("named", {})
         for key, names in logs.items():
             if names:
                 print(f"logged past 200 ms, {key}: " + ", ".join(
                     f"{name} x{count}" for name, count in names.most_common()))
+        for key, rows in kinds.items():
+            for name, (count, longest, over) in sorted(rows.items()):
+                print(f"{key:34} {name:34} {count:6} {longest * 1000:6.0f}ms {over:5}")
     finally:
         for spinner in spinners:
             spinner.kill()

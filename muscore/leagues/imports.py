@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -55,6 +55,7 @@ from muscore.leagues.models import (
     LeagueImportDocument,
     Match,
     Round,
+    Tie,
 )
 from muscore.leagues.results import after_change, bracket, check_result, write
 from muscore.messages import page_message
@@ -472,23 +473,31 @@ def written_in_batches(competition: Competition, league: League) -> int:
 
 def import_rest(competition: Competition, league: League, by: Actor) -> None:
     """After the batches: a groups competition's knockout, each match between the pairs
-    the results before it send there; then what follows every change (`after_change`)."""
+    the results before it send there; then what follows every change (`after_change`).
+    The worker writes the same a match a transaction (`_knockout`)."""
     if competition.format == Competition.Format.GROUPS:
         bracket.fill(competition)
-        start = competition.matches.filter(tie__isnull=True).count()
-        done: set[int] = set()
-        for n, doc_match in enumerate(league.matches[start:], start + 1):
-            # The knockout's next match whose pairs are known, as the export lists them.
-            knockout = (Match.objects.filter(competition=competition, first__isnull=False,
-                                             second__isnull=False, tie__isnull=False)
-                        .exclude(pk__in=done).select_related("round", "first", "second")
-                        .order_by("number").first())
-            if knockout is None or not _same(knockout, doc_match):
-                raise _refuse_order(competition.groups.count(), n)
-            done.add(knockout.pk)
-            _import_result(knockout, doc_match, league, by)
+        start = written_in_batches(competition, league)
+        for n in range(start, len(league.matches)):
+            _import_result(_next_knockout(competition, league, start, n), league.matches[n],
+                           league, by)
             bracket.fill(competition)
     after_change(competition)
+
+
+def _next_knockout(competition: Competition, league: League, start: int, n: int) -> Match:
+    """The match of the document's knockout match `n` (0-based; those from `start` on
+    written before it): the knockout's next one whose pairs are known, by number, as the
+    export lists them (CompetitionError when it lists another). A written one is known by
+    its round and pairs, which no other match of a cup's knockout has."""
+    written = league.matches[start:n]
+    match = next((m for m in Match.objects.filter(
+        competition=competition, first__isnull=False, second__isnull=False,
+        tie__isnull=False).select_related("round", "first", "second", "table")
+        .order_by("number") if not any(_same(m, done) for done in written)), None)
+    if match is None or not _same(match, league.matches[n]):
+        raise _refuse_order(competition.groups.count(), n + 1)
+    return match
 
 
 def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Actor,
@@ -585,18 +594,29 @@ def run(pk: int, until: float) -> int:
         league = read_checked(json.loads(text), competition_format(competition))
         if not Entry.objects.filter(competition=competition).exists():
             _frame(job, competition, league, by)
-        batched = written_in_batches(competition, league)
-        frame = Frame(competition) if job.written < batched else None
-        # A worker asked to stop hands the rest back after its batch: the next one carries
-        # on from `written`.
-        while job.written < batched and time.monotonic() < until and not pacing.stopping():
+        batched, total = written_in_batches(competition, league), len(league.matches)
+        frame = Frame(competition) if job.written < total else None
+
+        def going() -> bool:
+            # A worker asked to stop hands the rest back after its transaction: the next
+            # one carries on from `written`.
+            return time.monotonic() < until and not pacing.stopping()
+
+        while job.written < batched and going():
             _batch(job, competition, league, by, batched, frame)
-        if job.written >= batched:
-            # Where its ratings start, read before the transaction (its matches' audits): a
-            # groups competition's knockout, written at its end, arrives later still.
+        if batched == job.written < total and going():
+            # A groups competition's knockout, its first round from the groups' standings
+            # (filled again by a run that resumes here: the same pairs, nothing written).
+            with pacing.short_transaction("an import's knockout"):
+                bracket.fill(competition)
+        while batched <= job.written < total and going():
+            assert frame is not None
+            _knockout(job, competition, league, by, batched, frame)
+        if job.written >= total:
+            # Where its ratings start, read before the transaction (its matches' audits).
             since = rating_store.first_arrival(competition.pk) if job.rated else None
             with pacing.short_transaction("an import's end"):
-                import_rest(competition, league, by)
+                after_change(competition)
                 _finish(job, competition)
                 # Rated and queued for the rating worker (which places its matches) at
                 # once: a worker killed between the two left it rated and never re-rated.
@@ -649,7 +669,8 @@ def _batch(job: LeagueImport, competition: Competition, league: League, by: Acto
            batched: int, frame: Frame | None = None) -> None:
     first = job.written
     if _alone(league.matches[first]):
-        _vaca(job, competition, league, by, frame)
+        frame = frame if frame is not None else Frame(competition)
+        _vaca(job, league, by, frame, _vaca_match(competition, league, first, frame))
         return
     # Each batch its own transaction, then a pause on SQLite (muscore.leagues.pacing): the
     # benchmark's import back to back kept another writer waiting 52 s.
@@ -661,9 +682,28 @@ def _batch(job: LeagueImport, competition: Competition, league: League, by: Acto
     job.written = n
 
 
-def _vaca(job: LeagueImport, competition: Competition, league: League, by: Actor,
-          frame: Frame | None) -> None:
-    """A vaca's match, in two short transactions: its table (its rows made and its hands
+def _knockout(job: LeagueImport, competition: Competition, league: League, by: Actor,
+              batched: int, frame: Frame) -> None:
+    """A groups competition's knockout match, in a transaction of its own (a vaca's in two,
+    `_vaca`) with the bracket filled from its result: all of them in the import's end
+    held SQLite's lock ... ms at load ...."""
+    n = job.written
+    match = _next_knockout(competition, league, batched, n)
+    if _alone(league.matches[n]):
+        _vaca(job, league, by, frame, match, then=lambda: bracket.fill(competition))
+        return
+    with pacing.short_transaction("an import's knockout"):
+        _import_result(match, league.matches[n], league, by, frame)
+        bracket.fill(competition)
+        if not LeagueImport.objects.filter(pk=job.pk, written=n).update(written=n + 1):
+            raise _Taken
+    job.written = n + 1
+
+
+def _vaca(job: LeagueImport, league: League, by: Actor, frame: Frame, match: Match,
+          then: Callable[[], object] | None = None) -> None:
+    """A vaca's match (`then`: what else its result's transaction writes, a knockout's
+    bracket filled), in two short transactions: its table (its rows made and its hands
     replayed before, then inserted: `tables.new_table`, five statements with the match;
     through the tables' write path, 20 with the replay inside, it held 200-2,500 ms at
     load 10-12) with the match that points at it, saved without its result; then its
@@ -672,17 +712,15 @@ def _vaca(job: LeagueImport, competition: Competition, league: League, by: Actor
     pairs' players, the table's rows, the stored hands' counts).
 
     A worker killed between the two leaves that match with its table and no result: the
-    next run finds it (`_vaca_match`) and writes only its result, so nothing is written
-    twice and nothing lost; a failed import deletes it with the rest. Meanwhile a reader
-    sees none of it: the competition is "importing" (on no list and no page, out of the
-    ratings and leaders), the job's count of matches written has not moved, and the new
-    table is known only by its id, which nothing shows."""
+    next run finds it (`_vaca_match`, `_next_knockout`) and writes only its result, so
+    nothing is written twice and nothing lost; a failed import deletes it with the rest.
+    Meanwhile a reader sees none of it: the competition is "importing" (on no list and no
+    page, out of the ratings and leaders), the job's count of matches written has not
+    moved, and the new table is known only by its id, which nothing shows."""
     n = job.written
     doc_match = league.matches[n]
     result, vaca = doc_match.result, doc_match.vaca
     assert result is not None and vaca is not None
-    frame = frame if frame is not None else Frame(competition)
-    match = _vaca_match(competition, league, n, frame)
     if match.table_id is None:
         _sat(match, doc_match)
         check_result(match, result, league.rules)
@@ -693,9 +731,11 @@ def _vaca(job: LeagueImport, competition: Competition, league: League, by: Actor
             match.save()
     assert match.table is not None
     counts = stats_store.table_counts(match.table)
-    with pacing.short_transaction("an import's matches"):
+    with pacing.short_transaction("an import's knockout" if then else "an import's matches"):
         write(match, result, by=by, action="import")
         stats_store.store_counts(match, counts)
+        if then is not None:
+            then()
         if not LeagueImport.objects.filter(pk=job.pk, written=n).update(written=n + 1):
             raise _Taken
     job.written = n + 1
@@ -718,7 +758,7 @@ def _vaca_match(competition: Competition, league: League, n: int, frame: Frame) 
 
 
 def _finish(job: LeagueImport, competition: Competition) -> None:
-    # after_change (import_rest) set its status from its matches: no longer importing.
+    # after_change set its status from its matches: no longer importing.
     LeagueImport.objects.filter(pk=job.pk).update(finished_at=timezone.now(),
                                                   written=job.total)
     if job.rated:
@@ -740,6 +780,8 @@ def fail(job: LeagueImport, message: str) -> None:
             Match.objects.filter(pk__in=[pk for pk, _t in rows]).delete()
             Table.objects.filter(pk__in=[t for _pk, t in rows if t is not None]).delete()
     with transaction.atomic():
+        # A knockout's ties filled by an earlier transaction point at the entries (PROTECT).
+        Tie.objects.filter(competition_id=competition_id).delete()
         Competition.objects.filter(pk=competition_id).delete()
         Pair.objects.filter(pk__in=job.new_pairs).exclude(
             pk__in=Entry.objects.values("pair_id")).delete()

@@ -1,0 +1,143 @@
+"""A groups competition's knockout imported by the worker a match a transaction (issue 40
+point 7): it was written whole in the import's end, every match beside a fill of the
+bracket that reads the whole competition, in one hold of SQLite's lock. Each knockout
+match is now its own transaction (a vaca's table before it), its bracket filled with it;
+a worker killed after any of the import's transactions leaves what the next run ends as
+the one-request import does, nothing twice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from muscore.leagues import competitions, documents, imports, pacing, results
+from muscore.leagues.models import Competition, LeagueImport, Match
+from muscore.tables.models import Table
+from tests.clubs.factory import make_club
+
+from .factory import liguilla
+from .test_stats_store import VACA, play
+from .test_worker_transactions import Died, recorded
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def cup() -> tuple[dict[str, Any], Any, int]:
+    """The export of 8 pairs in 2 groups with their knockout, every match played, its
+    organiser and how many knockout matches it has. A group match in four and every other
+    knockout match are played on a table, the others entered on paper."""
+    competition, user = liguilla(8, format="groups", groups=2)
+    n = 0
+    while True:
+        match = (Match.objects.filter(competition=competition, first__isnull=False,
+                                      second__isnull=False).unplayed()
+                 .select_related("competition__club").order_by("number").first())
+        if match is None:
+            break
+        n += 1
+        if n % 4 == 0 or (match.tie_id is not None and n % 2):
+            play(competitions.open_table(match, by=user), *VACA)
+        else:
+            results.record_result(match, by=user, juegos=[3, 1] if n % 3 else [1, 3])
+    exported = documents.league_document(competition, hands=True)
+    knockout = competition.matches.filter(tie__isnull=False).count()
+    on_tables = [bool(m.get("vaca")) for m in exported["matches"][-knockout:]]
+    assert knockout == 4 and any(on_tables) and not all(on_tables)
+    return exported, user, knockout
+
+
+def imported(settings: Any, monkeypatch: pytest.MonkeyPatch, swap: bool = False
+             ) -> tuple[Competition | Exception, Competition, dict[str, Any], int]:
+    """The cup imported by a request (its reference, or its refusal), then into
+    another club by the worker (not run yet); the export, and its knockout matches. With
+    `swap`, the export lists its two semifinals the other way round."""
+    exported, user, knockout = cup()
+    if swap:
+        matches, semis = exported["matches"], len(exported["matches"]) - knockout
+        matches[semis], matches[semis + 1] = matches[semis + 1], matches[semis]
+    try:
+        reference: Competition | Exception = imports.import_competition(
+            make_club("Bar Kaixo", user), exported, by=user, format="groups")
+    except imports.CompetitionError as refused:
+        reference = refused
+    settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 4
+    monkeypatch.setattr(imports, "BATCH_SECONDS", 60.0)  # the group matches in few batches
+    competition = imports.import_competition(make_club("Txoko Berri", user), exported,
+                                             by=user, format="groups")
+    return reference, competition, exported, knockout
+
+
+def test_each_knockout_match_is_a_transaction_of_its_own(
+        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    reference, competition, _exported, knockout = imported(settings, monkeypatch)
+    assert isinstance(reference, Competition)
+    with recorded(monkeypatch) as seen:
+        imports.catch_up()
+    names = [name for name, _rows in seen.ended]
+    # The first round filled from the groups, then each match with the bracket after it
+    # (a vaca's table just before its own).
+    assert names.count("an import's knockout") == 1 + knockout
+    last_group = max(i for i, name in enumerate(names) if name == "an import's matches")
+    assert set(names[last_group + 1:-1]) == {"an import's knockout", "an import's vaca table"}
+    # The end writes no result: only what follows them (the competition's status).
+    end = seen.named("an import's end")
+    assert len(end) == 1 and "leagues_resultrow" not in end[0]
+    assert all(rows.get("leagues_resultrow", 0) <= 1
+               for rows in seen.named("an import's knockout"))
+    competition.refresh_from_db()
+    assert competition.status == Competition.Status.FINISHED == reference.status
+    assert (documents.league_document(competition, hands=True)
+            == documents.league_document(reference, hands=True))
+
+
+def test_an_import_killed_after_any_transaction_is_ended_by_the_next_run(
+        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each run dies just after the first transaction that takes the import further than
+    any run did (the pairs found again or the knockout's first round filled again by a run
+    that resumes there do not): every boundary of the import, the knockout's and a vaca's
+    table's included, is one a run starts from."""
+    reference, competition, exported, knockout = imported(settings, monkeypatch)
+    assert isinstance(reference, Competition)
+    job = LeagueImport.objects.get(competition=competition)
+    tables = Table.objects.count()
+    pause, died, reached = pacing.pause, [], set()
+
+    def dies(held: float, what: str = "") -> None:
+        pause(held, what)
+        where = (LeagueImport.objects.values_list("written", flat=True).get(pk=job.pk), what)
+        if where not in reached:
+            reached.add(where)
+            died.append(what)
+            raise Died
+
+    monkeypatch.setattr(pacing, "pause", dies)
+    for _run in range(100):
+        job.refresh_from_db()
+        if job.finished_at is not None:
+            break
+        with pytest.raises(Died):
+            imports.catch_up()
+    assert not job.error and job.finished_at is not None
+    # The knockout's first round, then each match (three of them vacas, in two).
+    assert died.count("an import's knockout") == 1 + knockout
+    assert died[-1] == "an import's end"
+    competition.refresh_from_db()
+    assert competition.status == Competition.Status.FINISHED
+    assert (documents.league_document(competition, hands=True)
+            == documents.league_document(reference, hands=True))
+    # One table a vaca, none made twice.
+    assert Table.objects.count() == tables + sum(1 for m in exported["matches"]
+                                                 if m.get("vaca"))
+
+
+def test_a_knockout_in_another_order_is_refused_by_the_worker_as_by_the_request(
+        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    refused, competition, exported, knockout = imported(settings, monkeypatch, swap=True)
+    semis = len(exported["matches"]) - knockout
+    assert isinstance(refused, imports.CompetitionError)
+    assert f"la partida {semis + 1} no es la que toca" in str(refused)
+    imports.catch_up()
+    job = LeagueImport.objects.get(club=competition.club)
+    assert job.error == str(refused)
+    assert not Competition.objects.filter(pk=competition.pk).exists()
