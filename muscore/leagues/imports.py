@@ -731,7 +731,7 @@ def _vaca(job: LeagueImport, league: League, by: Actor, frame: Frame, match: Mat
             match.save()
     assert match.table is not None
     counts = stats_store.table_counts(match.table)
-    with pacing.short_transaction("an import's knockout" if then else "an import's matches"):
+    with pacing.short_transaction("an import's knockout" if then else "an import's vaca result"):
         write(match, result, by=by, action="import")
         stats_store.store_counts(match, counts)
         if then is not None:
