@@ -685,8 +685,9 @@ def _batch(job: LeagueImport, competition: Competition, league: League, by: Acto
 def _knockout(job: LeagueImport, competition: Competition, league: League, by: Actor,
               batched: int, frame: Frame) -> None:
     """A groups competition's knockout match, in a transaction of its own (a vaca's in two,
-    `_vaca`) with the bracket filled from its result: all of them in the import's end
-    held SQLite's lock ... ms at load ...."""
+    `_vaca`) with the bracket filled from its result: all of them in the import's end held
+    SQLite's lock 4.2 s at load 4-9 (60 pairs in 4 groups), a match each up to 380 ms at
+    load 9-11, most of it the fill reading the whole competition and its standings."""
     n = job.written
     match = _next_knockout(competition, league, batched, n)
     if _alone(league.matches[n]):
