@@ -5,12 +5,17 @@ into an empty database and with --replace, and its pages read as before."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import transaction
 from django.test import Client
+from django.utils import translation
+from pytest_django import DjangoDbBlocker
 
 from muscore.championships import services
 from muscore.championships.models import Championship, Enrolment, Phase, PhaseGroup, Sede
@@ -69,10 +74,25 @@ def pages(championship: Championship) -> dict[str, tuple[int, bytes]]:
     return crawl(client, start)
 
 
-def test_a_championship_restored_into_an_empty_database_reads_as_before(tmp_path, capsys):
-    championship = built()
+@pytest.fixture(scope="module")
+def built_and_read(django_db_setup: None, django_db_blocker: DjangoDbBlocker
+                   ) -> Iterator[tuple[int, dict[str, tuple[int, bytes]]]]:
+    """The championship built() and its pages read, once for the module's tests, each of
+    which runs in a savepoint inside this transaction, rolled back after it (as Django's
+    TestCase.setUpTestData): a test starts from the rows the pages were read from."""
+    with django_db_blocker.unblock(), translation.override(settings.LANGUAGE_CODE), \
+            transaction.atomic():
+        championship = built()
+        yield championship.pk, pages(championship)
+        transaction.set_rollback(True)
+
+
+def test_a_championship_restored_into_an_empty_database_reads_as_before(
+        built_and_read, tmp_path, capsys):
+    pk, before = built_and_read
+    championship = Championship.objects.get(pk=pk)
     assert PhaseGroup.objects.filter(phase__knockout=True).exists()
-    before, saved, linked = pages(championship), counts(), links()
+    saved, linked = counts(), links()
     assert len(before) > 20
     backup = tmp_path / "championship.json"
     call_command("backup", str(backup))
@@ -91,8 +111,8 @@ def test_a_championship_restored_into_an_empty_database_reads_as_before(tmp_path
                          for url in changed}
 
 
-def test_replace_over_a_built_championship_gives_it_back(tmp_path):
-    championship = built()
+def test_replace_over_a_built_championship_gives_it_back(built_and_read, tmp_path):
+    championship = Championship.objects.get(pk=built_and_read[0])
     saved, linked = counts(), links()
     backup = tmp_path / "championship.json"
     call_command("backup", str(backup))
