@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.live.sse import Stream
-from tests.multiserver.servers import Server, Uvicorn, http, running
+from tests.multiserver.servers import Server, Uvicorn, base_env, http, running, sqlite_copy
 
 
 def api(server: Server, method: str, path: str, body: Any = None, **headers: str) -> Any:
@@ -48,8 +48,20 @@ def view_poll(table: dict[str, Any]) -> str:
     return f"/t/{table['id']}/?live=1"
 
 
+@pytest.fixture(scope="module")
+def streams(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Iterator[Server]:
+    """One stream server for the module's tests, each on a table of its own (a uvicorn's
+    start is 2 s of CPU). Its limit of one address's streams is the default: the test of
+    that limit has a server of its own (`limited`), nothing opened before it counted."""
+    folder = tmp_path_factory.mktemp("streams")
+    env = base_env(DATABASE_URL=sqlite_copy(migrated_sqlite, folder / "live.sqlite3"),
+                   LIVE_HEARTBEAT_SECONDS="1")
+    with running(Uvicorn(env, folder / "uvicorn")) as (server,):
+        yield server
+
+
 @pytest.fixture
-def streams(sqlite_env: dict[str, str], tmp_path: Path) -> Iterator[Server]:
+def limited(sqlite_env: dict[str, str], tmp_path: Path) -> Iterator[Server]:
     env = {**sqlite_env, "LIVE_HEARTBEAT_SECONDS": "1", "LIVE_MAX_PER_ADDRESS": "3"}
     with running(Uvicorn(env, tmp_path / "uvicorn")) as (server,):
         yield server
@@ -118,7 +130,8 @@ def test_what_is_not_a_live_screen_and_a_wrong_key_are_refused_with_404(streams:
         edit.close()
 
 
-def test_streams_past_the_limit_of_one_address_are_refused_with_429(streams: Server) -> None:
+def test_streams_past_the_limit_of_one_address_are_refused_with_429(limited: Server) -> None:
+    streams = limited
     table = new_table(streams)
     open_ones = [Stream(streams.url, view_poll(table)) for _ in range(3)]
     try:
