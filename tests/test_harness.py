@@ -62,6 +62,7 @@ ONCE = {
     "leagues/test_every_door_properties.py": "every door's figures against a recount; its "
                                              "one atomic block groups a refill",
     "live/test_render.py": "a board drawn without the WSGI handler, as its poll draws it",
+    "live/test_streams.py": "a uvicorn's streams, on a SQLite file of its own",
     "ops/test_head_gunicorn.py": "HEAD answered like GET through gunicorn",
     "ops/test_release.py": "the documented release steps, on a SQLite file of their own",
     "ops/test_settings_table.py": "the settings table against the code's reads (it names "

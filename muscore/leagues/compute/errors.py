@@ -114,7 +114,7 @@ MESSAGES: dict[str, str] = {
                    "not {got}.",
     "format_groups": "'groups' in the format must be 2 or 4, not {got}.",
     "format_knockout": "This is a knockout's document (its format's kind is \"knockout\"): "
-                       "its matches are the games of a bracket's ties, not a league's, so it "
+                       "its matches are those of a bracket's ties, not a league's, so it "
                        "cannot be read or imported as a league.",
     "round": "{where}: 'round' must be a whole number, 1 or more, not {got}.",
     "number_range": "'{field}' in {where} must be a whole number from {low} to {high}, not "
