@@ -21,7 +21,7 @@ from muscore.clubs.models import Club
 from muscore.clubs.permissions import Actor, require_organiser
 from muscore.leagues import part_of
 from muscore.leagues.changes import CompetitionError, bump
-from muscore.leagues.models import Competition, Match, ResultClaim, unplayed_q
+from muscore.leagues.models import Competition, Match, ResultClaim, Tie, unplayed_q
 from muscore.leagues.results import consequences
 
 
@@ -201,8 +201,10 @@ def delete_competition(competition: Competition, *, by: Actor) -> None:
             raise CompetitionError(_(
                 "%(name)s ya tiene resultados: no se borra, se archiva (sale de las listas y "
                 "queda guardada).") % {"name": locked.title})
-        # Matches and rounds point at the entries with PROTECT (a pair with results is never
-        # deleted under them): none has a result here, so they go first.
+        # Matches, rounds and a knockout's ties (a bye's pair is in its tie from the draw)
+        # point at the entries with PROTECT (a pair with results is never deleted under
+        # them): none has a result here, so they go first, in this one transaction.
         Match.objects.filter(competition=locked).delete()
+        Tie.objects.filter(competition=locked).delete()
         locked.rounds.all().delete()
         locked.delete()

@@ -9,10 +9,13 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from muscore.clubs.models import Pair
 from muscore.leagues import competitions, confirmations, results
 from muscore.leagues import results as league_results
-from muscore.leagues.models import Competition, ResultClaim
+from muscore.leagues.models import Competition, Entry, Match, ResultClaim, Tie
 from tests.clubs.factory import logged_in, make_club, make_pair, make_user
+
+from .factory import knockout
 
 pytestmark = pytest.mark.django_db
 
@@ -99,6 +102,33 @@ def test_delete_only_a_competition_without_results() -> None:
     assert ResultClaim.objects.filter(competition=claimed).exists()
     done = organiser.post(f"/club/{club.slug}/liga/{empty.pk}/borrar")
     assert done.status_code == 302 and not Competition.objects.filter(pk=empty.pk).exists()
+
+
+def test_delete_a_knockout_without_results_with_its_ties() -> None:
+    """A knockout's ties point at its entries (a bye's pair is in its tie from the draw):
+    one with no result goes whole through the page, ties and games with it, its club's
+    pairs kept; one with a result is refused with nothing deleted."""
+    empty, organiser = knockout([0, None, 1, 2])
+    club = empty.club
+    assert Tie.objects.filter(competition=empty, first__isnull=False).exists()
+    pairs = Pair.objects.filter(club=club).count()
+    client = logged_in(organiser)
+    done = client.post(f"/club/{club.slug}/liga/{empty.pk}/borrar")
+    assert done.status_code == 302
+    assert not Competition.objects.filter(pk=empty.pk).exists()
+    for model in (Tie, Match, Entry):
+        assert not model.objects.filter(competition_id=empty.pk).exists(), model
+    assert Pair.objects.filter(club=club).count() == pairs
+    played, _user = knockout([0, None, 1, 2], organiser=organiser)
+    game = Match.objects.filter(competition=played, tie__isnull=False).order_by("number")[0]
+    results.record_result(game, by=organiser, juegos=[3, 1])
+    kept = [model.objects.filter(competition_id=played.pk).count()
+            for model in (Tie, Match, Entry)]
+    refused = client.post(f"/club/{played.club.slug}/liga/{played.pk}/borrar")
+    assert refused.status_code == 409
+    assert "ya tiene resultados: no se borra, se archiva" in refused.content.decode()
+    assert [model.objects.filter(competition_id=played.pk).count()
+            for model in (Tie, Match, Entry)] == kept
 
 
 def test_visitors_and_other_clubs_organisers_get_403_and_change_nothing() -> None:
