@@ -45,14 +45,15 @@ on these functions and nothing else. The stable API:
   carries "changed", the table-wide numbers of the hands whose result changed
 - `hand_entry(table, number) -> dict`: one stored hand with its replayed result
 - `table_changes(table) -> list[Change]`: the audit, oldest first
-- `export_table(table) -> dict` / `import_table(data, *, via) -> Table`; `new_table(data, *,
-  via) -> NewTable`: import_table's rows made and checked outside any transaction,
-  `.store()` writing them in four statements (a new table: nothing to lock, nobody to tell)
+- `export_table(table) -> dict` / `import_table(data, *, via) -> Table`, which is
+  `new_table(data, *, via) -> NewTable` (the rows made and checked outside any
+  transaction) then `.store()` (four INSERTs: a new table, nothing to lock, nobody to tell)
 
-Every write of a table that exists goes through `write.write`, the one write path (a
-brand-new one from `new_table` is only inserted: `tests/tables/test_new_table.py` keeps its
-rows what the path writes): one transaction holding the table's row lock, so two phones
-writing at once are served one after the other; a write that fails leaves nothing behind;
+Every write of a table that exists goes through `write.write`, the one write path (an
+imported one is only inserted: `tests/tables/test_new_table.py` keeps its rows what its
+hands written one by one through the path store): one transaction holding the table's
+row lock, so two phones writing at once are served one after the other; a write that
+fails leaves nothing behind;
 `signals.table_changing` sees the vaca every write touches before it is changed,
 `signals.table_changed` the new state after. `via` is a `Change.Via` value ("edit_link"
 or "api").

@@ -2,7 +2,7 @@
 
 Each write's step asks one of these inside the table's lock, after showing the vaca it
 touches to `table_changing`: a hand added (`append`), the last one taken away
-(`replay_from`), one corrected (`correction`), a whole table imported (`import_all`).
+(`replay_from`), one corrected (`correction`).
 Only the vacas from the touched one on are replayed; a hand that the change makes
 break the rules is refused here, in the words of that change.
 """
@@ -15,7 +15,6 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from muscore.tables.models import Table, VacaCheckpoint
-from muscore.tables.services.errors import TableError
 from muscore.tables.services.replay import BadHand, replay_vacas
 from muscore.tables.services.stored import records, stored_vacas
 
@@ -99,18 +98,3 @@ def _corrected(table: Table, row: VacaCheckpoint, number: int, record: dict[str,
             old = stored_vacas(table, row.index, row.index)
             return Rewrite(row.index, alone[:1], old, alone=True)
     return replay_from(table, row, vaca_records)
-
-
-def import_all(table: Table, table_records: list[dict[str, Any]]) -> Rewrite:
-    """Every record of an imported table replayed from its first mano, or TableError
-    naming the first hand that breaks the rules."""
-    return Rewrite(0, imported_vacas(table, table_records), stored_vacas(table, 0))
-
-
-def imported_vacas(table: Table, table_records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`import_all`'s vacas, read from nothing stored (pure: a new table's, replayed before
-    its transaction)."""
-    try:
-        return replay_vacas(table.rules, table.first_mano, table_records)
-    except BadHand as bad:
-        raise TableError(_("mano %(n)s: %(why)s"), n=bad.number, why=bad.error) from None

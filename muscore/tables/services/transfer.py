@@ -1,9 +1,10 @@
-"""A table created, exported and imported; a new table's rows made before they are
-stored (`new_table`), for a writer that must hold the lock briefly (a league import)."""
+"""A table created, exported and imported. An import's rows are made and checked before
+anything is stored (`new_table`), then inserted (`NewTable.store`): the import page, the
+API's import and a league import's vaca (which holds SQLite's one write lock only for the
+inserts) store a table this one way."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,10 +23,8 @@ from muscore.tables.services.checks import (
     normalize_rules,
 )
 from muscore.tables.services.errors import TableError
-from muscore.tables.services.replay import replay_vacas
-from muscore.tables.services.rewrite import import_all, imported_vacas
+from muscore.tables.services.replay import BadHand, replay_vacas
 from muscore.tables.services.stored import records, store_vacas, vaca_rows
-from muscore.tables.services.write import Guard, Intent, Plan, write
 
 
 def create_table(*, players: Any = None, rules: Any = None, mano: Any = None) -> Table:
@@ -77,20 +76,11 @@ def export_table(table: Table) -> dict[str, Any]:
 
 
 def import_table(data: Any, *, via: str) -> Table:
-    """A new table identical to the exported one (new id and edit key), or TableError/RuleError.
+    """A new table identical to the exported one (new id and edit key), or TableError/RuleError
+    storing nothing: `new_table(data, via=via).store()`.
 
     At most MAX_HANDS hands."""
-    table_records = _export_records(data)
-    with transaction.atomic():
-        table = create_table(
-            players=data.get("players"), rules=data.get("rules"), mano=data.get("mano")
-        )
-        if data.get("mano") == "random":
-            raise TableError(_("en una mesa exportada la mano es un número de asiento"))
-        intent = Intent(Change.Action.IMPORT, via, fingerprint="", status=201)
-        write(table, intent, functools.partial(_import_step, table_records))
-    table.refresh_from_db()  # the write bumped the revision of the row it locked
-    return table
+    return new_table(data, via=via).store()
 
 
 def _export_records(data: Any) -> list[dict[str, Any]]:
@@ -118,26 +108,8 @@ def _export_records(data: Any) -> list[dict[str, Any]]:
     return [check_record(record) for record in hands]
 
 
-def _import_step(table_records: list[dict[str, Any]], table: Table, guard: Guard) -> Plan:
-    """The import's change: every record replayed from the table's first mano."""
-    guard(0)
-    rewrite = import_all(table, table_records)
-
-    def store() -> None:
-        Hand.objects.bulk_create(
-            Hand(table=table, number=n, record=record) for n, record in enumerate(table_records, 1)
-        )
-
-    return Plan(
-        number=len(table_records) or None,
-        before=None,
-        after={"hands": table_records},
-        rewrite=rewrite,
-        store=store,
-    )
-
-
-# An imported table's revision: made (1), then imported through the one write path (2).
+# An imported table's revision: 2, as when an import was a table made (1) and then its
+# hands written (2); the revision its answers and ETags show stays what it was.
 IMPORTED_REVISION = 2
 
 
@@ -162,16 +134,15 @@ class NewTable:
 
 
 def new_table(data: Any, *, via: str) -> NewTable:
-    """`import_table`'s table made outside any transaction and stored by `.store()` in the
-    caller's: the same rows, refused for the same reasons (TableError, RuleError), for a
-    writer that holds SQLite's one write lock while it stores (a league import's vaca:
-    through the one write path, 18 statements with the replay inside the lock).
+    """An exported table's rows, checked and replayed outside any transaction, stored by
+    `.store()` in the caller's; TableError or RuleError, nothing stored, for what an import
+    refuses (the export's shape, the names, rules and mano, `via`, then the first hand the
+    rules refuse, in that order).
 
-    What the write path does for a table that exists is left out, as nothing can know a
-    table before it is stored: its lock and the check of its stored vacas, a retry's
-    answer, the base revision, `table_changing` (a league match pointing at it) and
-    `table_changed` (its screens, its match), the state kept in the cache (a read builds
-    it from the stored vacas). `tests/tables/test_new_table.py` keeps the rows equal."""
+    A brand-new table needs nothing else the write path (`write.write`) does for a table
+    that exists: nothing to lock or retry, no base revision, nobody told (no league match
+    or screen knows its id yet; `table_changing` and `table_changed` are for those), no
+    state cached (a read builds it from the stored vacas)."""
     table_records = _export_records(data)
     names, table_rules, first_mano = _new_fields(
         data.get("players"), data.get("rules"), data.get("mano")
@@ -187,7 +158,10 @@ def new_table(data: Any, *, via: str) -> NewTable:
         revision=IMPORTED_REVISION,
         replayed_revision=IMPORTED_REVISION,
     )
-    vacas = imported_vacas(table, table_records)
+    try:
+        vacas = replay_vacas(table_rules, first_mano, table_records)
+    except BadHand as bad:
+        raise TableError(_("mano %(n)s: %(why)s"), n=bad.number, why=bad.error) from None
     return NewTable(
         table=table,
         hands=[Hand(table=table, number=n, record=r) for n, r in enumerate(table_records, 1)],
