@@ -53,10 +53,6 @@ def _find(league_id: int) -> tuple[str, float, int, str, str] | None:
     etag = _etag(league_id, stamp, row[1])
     if language:
         etag = f'{etag[:-1]}-{language}"'
-    if kind == Competition.Format.KNOCKOUT:
-        # Its document names its ties and gives its bracket since issue 36: a copy kept
-        # from before (a client's, the body cache's) is not this one.
-        etag = f'{etag[:-1]}-k"'
     return etag, stamp, row[1], kind, language
 
 
@@ -103,7 +99,7 @@ def detail(request: HttpRequest, league_id: int) -> HttpResponse:
     if unchanged is not None:
         response: HttpResponse = unchanged
     else:
-        key = f"muscore:league-doc:{league_id}:{stamp}:{revision}:{language}:{kind}"
+        key = f"muscore:league-doc:{league_id}:{stamp}:{revision}:{language}"
         body = cache.get(key)
         if body is None:
             competition = Competition.objects.get(pk=league_id)

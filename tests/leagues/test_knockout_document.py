@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models import F
 from django.test import Client
 
 from muscore.clubs.models import Pair
@@ -101,18 +102,56 @@ def test_a_knockout_played_to_its_champion_says_so_in_its_bracket() -> None:
     assert len(doc["bracket"]) == 3  # no match for third place
 
 
-def test_a_knockout_s_etag_is_not_the_one_of_its_document_before() -> None:
-    """Its document changed shape with the same revision: a copy kept from before (its
-    ETag without the knockout's mark) is not answered 304."""
-    competition, _user = knockout([0, 1, 2, 3], best_of=1, third=False)
-    first = Client().get(f"/api/v1/leagues/{competition.pk}")
-    etag = first["ETag"]
-    assert etag.endswith('-k"')
-    assert Client().get(f"/api/v1/leagues/{competition.pk}",
-                        headers={"If-None-Match": etag}).status_code == 304
-    before = etag[:-len('-k"')] + '"'
-    assert Client().get(f"/api/v1/leagues/{competition.pk}",
-                        headers={"If-None-Match": before}).status_code == 200
+@pytest.mark.postgres  # the migration's one UPDATE, on both databases
+def test_the_upgrade_moves_a_knockout_s_revision_past_its_etags_of_before() -> None:
+    """leagues 0033: a knockout's document changed shape (issue 36) at the same revision;
+    the upgrade moves its revision on, so neither ETag given before (the liguilla's shape,
+    then the same marked "-k") is answered 304 after it, while the new one is, and a final
+    order kept for the revision stays kept. A liguilla is not touched."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from muscore.leagues.models import DocumentBacklog
+
+    from .factory import liguilla
+
+    upgrade = importlib.import_module("muscore.leagues.migrations.0033_knockout_revision")
+    competition, user = knockout([0, 1, 2, 3], best_of=1, third=False)
+    stale, _user = knockout([0, 1, None, 2], best_of=1, third=False, organiser=user)
+    other, _organiser = liguilla(4, organiser=make_user("otra"))
+    Competition.objects.filter(pk=competition.pk).update(final_order=[2, 0, 1, 3],
+                                                         order_revision=F("revision"))
+    Competition.objects.filter(pk=stale.pk).update(final_order=[0, 1, 2],
+                                                   order_revision=F("revision") - 1)
+    url = f"/api/v1/leagues/{competition.pk}"
+    first = Client().get(url)
+    etag, body = first["ETag"], first.content
+    assert Client().get(url, headers={"If-None-Match": etag}).status_code == 304
+    marked = etag[:-1] + '-k"'  # what the API said of a knockout until this migration
+    before = {c.pk: (c.revision, c.order_revision)
+              for c in Competition.objects.filter(pk__in=[competition.pk, stale.pk, other.pk])}
+    liguilla_etag = Client().get(f"/api/v1/leagues/{other.pk}")["ETag"]
+    DocumentBacklog.objects.all().delete()
+    state = MigrationExecutor(connection).loader.project_state(
+        ("leagues", "0033_knockout_revision"))
+    upgrade.forward(state.apps, None)
+    after = {c.pk: (c.revision, c.order_revision)
+             for c in Competition.objects.filter(pk__in=[competition.pk, stale.pk, other.pk])}
+    assert after == {competition.pk: (before[competition.pk][0] + 1,
+                                      before[competition.pk][0] + 1),
+                     stale.pk: (before[stale.pk][0] + 1, before[stale.pk][1]),
+                     other.pk: before[other.pk]}
+    assert sorted(DocumentBacklog.objects.values_list("competition_id", flat=True)) == [
+        competition.pk, stale.pk]
+    for old in (etag, marked):
+        again = Client().get(url, headers={"If-None-Match": old})
+        assert again.status_code == 200, old
+        assert again.content == body  # the same document, under its new ETag
+    new = Client().get(url)["ETag"]
+    assert new not in (etag, marked) and not new.endswith('-k"')
+    assert Client().get(url, headers={"If-None-Match": new}).status_code == 304
+    assert Client().get(f"/api/v1/leagues/{other.pk}",
+                        headers={"If-None-Match": liguilla_etag}).status_code == 304
 
 
 @pytest.mark.parametrize("written", [{"kind": "knockout"},
