@@ -572,12 +572,30 @@
 
   // The live part of the board a save answered (static/js: the saver's board, 38.4), in
   // place of this page's, when this page is that board.
-  function showBoard(html) {
+  function showBoard(fresh) {
     var live = document.getElementById("board-live");
-    if (!live || !window.htmx || !html) return;
-    var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("board-live");
-    if (!fresh || fresh.getAttribute("hx-get") !== live.getAttribute("hx-get")) return;
+    if (!live || !window.htmx || !fresh) return;
+    if (fresh.getAttribute("hx-get") !== live.getAttribute("hx-get")) return;
     window.htmx.swap(live, fresh.outerHTML, { swapStyle: "outerHTML", settleDelay: 0 });
+  }
+
+  // The next hand a kept hand's save answered (its board's live part), once nothing else
+  // of its table waits on the phone: kept for the hand page, and taken by the hand page
+  // open for it (kept offline, it said "tanteo al volver la señal"), as online.
+  function nextAfterSent(fresh, sent) {
+    if (!fresh) return;
+    keepNextHand(fresh);
+    var form = document.querySelector("form[data-queue-offline]");
+    if (!form || form.getAttribute("data-table") !== sent.table) return;
+    if (readQueue().some(function (item) { return item.table === sent.table && !item.refused; })) return;
+    var next;
+    try {
+      next = JSON.parse(fresh.getAttribute("data-next-hand") || "null");
+    } catch (e) {
+      next = null;
+    }
+    // Another phone's hand came first: this page's save says so (409), as online.
+    if (next && next.number === Number(form.getAttribute("data-number"))) takeNext(form, next);
   }
 
   var flushing = false;
@@ -601,7 +619,9 @@
           syncedHere.push(shownNumber(item));
           // Said once the board shows it (issue 38.8: "sincronizadas" came 1.5 s before
           // the score): the save answered the board, whose live part goes in first.
-          showBoard(text);
+          var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("board-live");
+          showBoard(fresh);
+          nextAfterSent(fresh, item);
           sayShown(response.headers);
           saySynced(root);
         } else {
@@ -985,7 +1005,15 @@
     // hand reopened after a refusal, with its own id and fields) is as new as the table.
     var revision = form.querySelector('input[name="revision"]');
     if (!next || !revision || !(next.revision > Number(form.getAttribute("data-drawn-revision")))) return;
-    revision.value = String(next.revision);
+    takeNext(form, next);
+  }
+
+  // The next hand as the server drew it (`keepNextHand`'s) on this hand page: the table's
+  // revision, an id of its own (the page's may be the one of a hand already saved), the
+  // number, the words above the cards, the seats in speaking order from the mano.
+  function takeNext(form, next) {
+    var revision = form.querySelector('input[name="revision"]');
+    if (revision) revision.value = String(next.revision);
     var id = form.querySelector('input[name="client_id"]');
     if (id) id.value = newClientId();
     renumber(form, next.number, next.dealt);

@@ -160,3 +160,40 @@ def test_the_saver_enters_the_next_hand_offline_from_the_page_it_saved_with(
     signal.on(a, "A")
     expect(a.locator("[data-synced]")).to_have_text("Mano 2 sincronizada.", timeout=SYNC_MS)
     assert sorted(Hand.objects.values_list("number", flat=True)) == [1, 2]
+
+
+@WITH_SERVICE_WORKER
+def test_the_next_hand_kept_offline_says_the_score_once_its_hands_are_sent(
+    phone: Page, signal: Signal,
+) -> None:
+    """After a hand saved without signal, the next hand's page (the phone's copy) cannot
+    count the score before it ("tanteo al volver la señal"). When the signal comes back
+    and the kept hand is sent, the page says the score as the server counts it, as online,
+    and the hand entered on it is stored as the next: never under the id of the hand just
+    sent, which the server would take for that hand sent again."""
+    table = make_table()
+    a = phone
+    a.goto(edit_path(table))
+    signal.name(a, "A")
+    wait_for_service_worker(a)
+    wait_for_kept_pages(a, [edit_path(table), edit_path(table) + "mano"])
+    signal.off(a, "A")
+    for _ in range(2):
+        with a.expect_navigation():
+            a.locator('[data-action="enter-hand"]').click()
+        settle(a)
+        if a.locator("h1").inner_text() == "Mano 1":
+            tap_cards_offline(a, DEAL)
+            with a.expect_navigation():
+                a.locator('[data-action="save"]').click()
+            settle(a)
+    before = a.locator("[data-entry-before]")
+    expect(before).to_have_text("Antes de la mano: tanteo al volver la señal · mano: Bruno")
+    signal.on(a, "A")
+    expect(a.locator("[data-synced]")).to_have_text("Mano 1 sincronizada.", timeout=SYNC_MS)
+    expect(before).to_have_text(re.compile(r"^\s*Antes de la mano: 2–8\s+·\s+mano: Bruno\s*$"))
+    tap_cards_offline(a, DEAL)
+    settle(a)
+    a.locator('[data-action="save"]').click()
+    expect(a.locator(".last-hand h2")).to_have_text("Mano 2")
+    assert list(Hand.objects.order_by("number").values_list("number", flat=True)) == [1, 2]
