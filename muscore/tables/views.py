@@ -378,24 +378,15 @@ def undo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
         return render(request, "tables/undo.html", context)
     revision = request.POST.get("revision", "")
     before = owner_of(table)
-    try:
-        services.undo_last(
-            table,
-            base_revision=int(revision) if revision.isdigit() else None,
-            via=VIA,
-            finished="summary",
-        )
-    except services.StaleEdit:
-        return _board_error(
-            request,
-            table,
-            _(
-                "La mesa cambió desde otro móvil: mira el "
-                "marcador y vuelve a deshacer si hace falta."
-            ),
-        )
-    except MuscoreError as error:  # nothing left to take back, a settled result...
-        return _board_error(request, table, refusal(error))
+    undone = _on_board(
+        request, table,
+        lambda: services.undo_last(
+            table, base_revision=int(revision) if revision.isdigit() else None, via=VIA,
+            finished="summary"),
+        _("La mesa cambió desde otro móvil: mira el marcador y vuelve a deshacer si hace falta."),
+    )
+    if isinstance(undone, HttpResponse):
+        return undone
     after = owner_of(table)
     # The undo took back the result the table had given its league match: say so.
     taken_back = bool(before and before.get("result") and after and not after.get("result"))
@@ -413,21 +404,15 @@ def redo(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     table = _editable(table_id, key)
     url = reverse("tables:edit_board", args=[table.id, table.edit_key])
     revision = request.POST.get("revision", "")
-    try:
-        redone = services.redo_last(
-            table,
-            base_revision=int(revision) if revision.isdigit() else None,
-            via=VIA,
-            finished="summary",
-        )
-    except services.StaleEdit:
-        return _board_error(
-            request,
-            table,
-            _("La mesa cambió desde otro móvil: mira el marcador antes de rehacer."),
-        )
-    except MuscoreError as error:  # nothing left to bring back, a settled result...
-        return _board_error(request, table, refusal(error))
+    redone = _on_board(
+        request, table,
+        lambda: services.redo_last(
+            table, base_revision=int(revision) if revision.isdigit() else None, via=VIA,
+            finished="summary"),
+        _("La mesa cambió desde otro móvil: mira el marcador antes de rehacer."),
+    )
+    if isinstance(redone, HttpResponse):
+        return redone
     tap = "" if board.is_dealt(redone.after or {}) else "&anotacion=1"
     return _redirect(request, table, f"{url}?rehecha={redone.number}{tap}")
 
@@ -482,24 +467,28 @@ def _board_entry(
     revision = request.POST.get("revision", "")
     base = int(revision) if revision.isdigit() and len(revision) < 10 else None
     key_of_tap = f"tap:r{base}:{tap}" if base is not None and tap else None
-    try:
+    added = _on_board(
+        request, table,
         # The summed-up answer is enough: the board is drawn anew.
-        add(
-            table,
-            base_revision=base,
-            idempotency_key=key_of_tap,
-            via=VIA,
-            finished="summary",
-        )
+        lambda: add(table, base_revision=base, idempotency_key=key_of_tap, via=VIA,
+                    finished="summary"),
+        _("La mesa cambió desde otro móvil: mira el marcador y vuelve a tocar si hace falta."),
+    )
+    return added if isinstance(added, HttpResponse) else _redirect(request, table, url)
+
+
+def _on_board(
+    request: HttpRequest, table: Table, write: Callable[[], services.WriteResult], stale: str
+) -> services.WriteResult | HttpResponse:
+    """A write tapped on the edit board (an undo, a redo, piedras, a perete), or the board
+    again saying why it was refused (409): `stale` when another phone changed the table
+    since this board was drawn, else the refusal (nothing to take back, a settled result)."""
+    try:
+        return write()
     except services.StaleEdit:
-        return _board_error(
-            request,
-            table,
-            _("La mesa cambió desde otro móvil: mira el marcador y vuelve a tocar si hace falta."),
-        )
+        return _board_error(request, table, stale)
     except MuscoreError as error:
         return _board_error(request, table, refusal(error))
-    return _redirect(request, table, url)
 
 
 def _board_error(request: HttpRequest, table: Table, message: str) -> HttpResponse:

@@ -15,11 +15,9 @@ from typing import Literal, cast
 
 from django.core.cache import cache
 from django.db import transaction
-from django.utils.translation import gettext_lazy as _
 
 from muscore.tables.models import Table, VacaCheckpoint
-from muscore.tables.services.errors import TableNotFound
-from muscore.tables.services.reads import table_revision
+from muscore.tables.services.reads import current_rows, table_revision
 from muscore.tables.services.replay import summary_of
 from muscore.tables.services.stored import lock_table
 from muscore.tables.state import (
@@ -171,22 +169,16 @@ def _read(table: Table, kind: str, fresh: bool = False) -> StateText:
     """A read (`kind` of READ_KINDS), from the cache or the stored vacas: no replay, and the
     revision checked again after reading so that a write landing in between is never
     half seen. ``fresh``: ``table`` was read just now, its row is not read again first."""
-    for attempt in range(5):
-        row = table if fresh and attempt == 0 else Table.objects.filter(pk=table.pk).first()
-        if row is None:
-            raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
-        if row.replayed_revision != row.revision:
-            break
+    for row in current_rows(table, fresh):
         text = cache.get(cache_key(row, kind))
         if isinstance(text, str):
             return StateText(text, row.revision)
         text = _BUILD[kind](row)
         if text is None:
             break
-        if table_revision(row.pk) != row.revision:
-            continue  # a write landed between the reads: read again
-        keep_text(row, text, kind)
-        return StateText(text, row.revision)
+        if table_revision(row.pk) == row.revision:
+            keep_text(row, text, kind)
+            return StateText(text, row.revision)
     # Vacas to replay first, or a storm of writes: read inside the lock, always consistent.
     with transaction.atomic():
         row = lock_table(table.pk)

@@ -4,6 +4,7 @@ the audit, a preview."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any, cast
 
 from django.db import transaction
@@ -51,24 +52,33 @@ def get_table(table_id: Any) -> Table:
         raise TableNotFound(_("no hay ninguna mesa con ese enlace")) from None
 
 
+def current_rows(table: Table, fresh: bool = False) -> Iterator[Table]:
+    """The table's row, read again for each try (at most 5) of a read of its stored vacas
+    outside its lock, while they are current: the reader tries again when a write landed
+    between its reads (the revision moved), and reads inside the lock
+    (`stored.lock_table`) when this ends: vacas to replay first, or a storm of writes.
+    ``fresh``: ``table`` was read just now, its row is not read again for the first try."""
+    for attempt in range(5):
+        row = table if fresh and attempt == 0 else Table.objects.filter(pk=table.pk).first()
+        if row is None:
+            raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
+        if row.replayed_revision != row.revision:
+            return
+        yield row
+
+
 def _vaca_of(table: Table, number: int | None) -> dict[str, Any]:
     """The stored vaca holding hand `number` (None: the current vaca), parsed."""
-    for _attempt in range(5):
-        fresh = Table.objects.filter(pk=table.pk).first()
-        if fresh is None:
-            raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
-        if fresh.replayed_revision != fresh.revision:
-            break
-        rows = VacaCheckpoint.objects.filter(table_id=fresh.pk)
+    for row in current_rows(table):
+        rows = VacaCheckpoint.objects.filter(table_id=row.pk)
         if number is not None:
             rows = rows.filter(first_hand__lte=number)
         text = rows.order_by("-index").values_list("result", flat=True).first()
         if text is None:
             break
-        if table_revision(fresh.pk) != fresh.revision:
-            continue
-        vaca: dict[str, Any] = json.loads(text)
-        return vaca
+        if table_revision(row.pk) == row.revision:
+            vaca: dict[str, Any] = json.loads(text)
+            return vaca
     with transaction.atomic():
         lock_table(table.pk)
         return _vaca_of(table, number)
