@@ -213,12 +213,17 @@ def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
            f"{competition.revision}:{sep}")
     body = cache.get(key)
     if body is None:
-        made = (ceros_rounds.standings_csv if competition.format == Competition.Format.CEROS
-                else documents.standings_csv)
-        body = made(competition, sep=sep)
+        # A ceros tournament's table; a knockout's bracket (docs/league.md, "A knockout").
+        if competition.format == Competition.Format.CEROS:
+            body = ceros_rounds.standings_csv(competition, sep=sep)
+        elif competition.format == Competition.Format.KNOCKOUT:
+            body = documents.bracket_csv(competition, sep=sep)
+        else:
+            body = documents.standings_csv(competition, sep=sep)
         cache.set(key, body, BODY_CACHE_SECONDS)
+    named = "cuadro" if competition.format == Competition.Format.KNOCKOUT else "clasificacion"
     return prepared.stale_headers(
-        _download(body, "text/csv; charset=utf-8", f"clasificacion-{league_id}.csv"),
+        _download(body, "text/csv; charset=utf-8", f"{named}-{league_id}.csv"),
         competition.revision, competition.revision)
 
 

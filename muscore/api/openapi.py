@@ -368,8 +368,17 @@ PATHS.update({
     "/api/v1/leagues/{league_id}/standings.csv": {"get": {
         "operationId": "leagueStandingsCsv", "tags": ["leagues"],
         "summary": _("La clasificación en CSV"),
+        # muscore.leagues.documents.bracket_csv: a knockout's standings are no league table.
+        "description": _("Una eliminatoria (`format` «knockout») no tiene clasificación: da "
+                         "su cuadro, una línea por eliminatoria en el orden del cuadro "
+                         "(round, tie, first, second, wins_first, wins_second, winner): su "
+                         "ronda y su lugar en ella, sus dos parejas, las partidas que ganó "
+                         "cada una y la pareja que pasa (vacía hasta decidirse). Véase "
+                         "docs/league.md, «A knockout»."),
         "parameters": [LEAGUE_ID, CSV_SEP],
-        "responses": {"200": _csv(_("Una línea por pareja, como archivo para descargar.")),
+        "responses": {"200": _csv(_("Una línea por pareja (la de una eliminatoria: una por "
+                                    "eliminatoria de su cuadro), como archivo para "
+                                    "descargar.")),
                       "202": IMPORTING_202, "400": BAD_SEP, "404": LEAGUE_NOT_FOUND,
                       "405": METHOD, "429": TOO_MANY},
     }},

@@ -15,7 +15,7 @@ from django.utils import timezone
 from muscore.clubs.models import PairMember
 from muscore.leagues.changes import competition_rules
 from muscore.leagues.compute.document import Format, Result
-from muscore.leagues.compute.spreadsheet import write_csv
+from muscore.leagues.compute.spreadsheet import SPANISH_BRACKET_COLUMNS, write_csv
 from muscore.leagues.models import (
     Competition,
     Entry,
@@ -313,6 +313,24 @@ def standings_csv(competition: Competition, *, sep: str = ",") -> str:
         [row.get(column, "") for column in STANDINGS_CSV]
         for row in standings_json(competition)
     ), sep=sep)
+
+
+BRACKET_CSV = ["round", "tie", "first", "second", "wins_first", "wins_second", "winner"]
+
+
+def bracket_csv(competition: Competition, *, sep: str = ",") -> str:
+    """A knockout alone's standings.csv: its bracket (:func:`bracket_json`, league.md's
+    "A knockout"), not a league table all at 0. One line per tie in bracket order: its
+    round and place from 1 (the last round's tie 1 the final, tie 2 the third place),
+    its two pairs by name (empty: not known yet, or a bye's missing pair), the games each
+    has won and the pair that went through (empty until decided); ``sep`` as in
+    :func:`standings_csv`."""
+    names: dict[int | None, str] = dict(competition.entries.values_list("index", "pair__name"))
+    return write_csv(BRACKET_CSV, (
+        [tie["round"], tie["tie"], *(names.get(p, "") for p in tie["pairs"]), *tie["wins"],
+         names.get(tie["winner"], "")]
+        for tie in bracket_json(competition)
+    ), sep=sep, spanish=SPANISH_BRACKET_COLUMNS)
 
 
 def matches_csv(competition: Competition, *, sep: str = ",") -> str:

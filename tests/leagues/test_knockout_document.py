@@ -88,6 +88,58 @@ def test_a_knockout_s_document_names_its_ties_and_gives_its_bracket() -> None:
         **doc, "name": competition.title}
 
 
+def test_a_knockout_s_standings_csv_is_its_bracket() -> None:
+    """GET .../standings.csv of a knockout: its bracket for a spreadsheet (docs/league.md,
+    "A knockout"), not every pair's line at 0; the page links it as the bracket."""
+    competition, user = knockout(PLACES)
+    seated_wins(game(competition, 1, 2, 1), user, 0)
+    seated_wins(game(competition, 1, 2, 2), user, 0)
+    seated_wins(game(competition, 1, 4, 1), user, 1)
+    seated_wins(game(competition, 1, 4, 2), user, 0)
+    url = f"/api/v1/leagues/{competition.pk}/standings.csv"
+    served = Client().get(url)
+    assert served.status_code == 200
+    assert served["Content-Disposition"] == f'attachment; filename="cuadro-{competition.pk}.csv"'
+    assert served.content.decode() == "\ufeff" + "".join(line + "\n" for line in [
+        "round,tie,first,second,wins_first,wins_second,winner",
+        "1,1,Ana y Bea,,0,0,Ana y Bea",
+        "1,2,Koldo y Lur,Gorka y Hugo,1,1,",
+        "1,3,Carlos y Dani,,0,0,Carlos y Dani",
+        "1,4,Eva y Fermín,Irene y Jon,0,2,Irene y Jon",
+        "2,1,Ana y Bea,,0,0,",
+        "2,2,Carlos y Dani,Irene y Jon,0,0,",
+        "3,1,,,0,0,",
+        "3,2,,,0,0,",
+    ])
+    spanish = Client().get(url, {"sep": ";"}).content.decode().split("\r\n")
+    assert spanish[0] == ("\ufeffRonda;Eliminatoria;Primera pareja;Segunda pareja;"
+                          "Ganadas por la primera;Ganadas por la segunda;Pasa")
+    assert spanish[4] == "1;4;Eva y Fermín;Irene y Jon;0;2;Irene y Jon"
+    page = Client().get(f"/club/{competition.club.slug}/liga/{competition.pk}/")
+    assert f'<a href="{url}">Cuadro en CSV</a>' in page.content.decode()
+    english = Client().get(f"/club/{competition.club.slug}/liga/{competition.pk}/",
+                           headers={"Accept-Language": "en"})
+    assert f'<a href="{url}">Bracket as CSV</a>' in english.content.decode()
+
+
+def test_a_large_knockout_s_csvs_are_served() -> None:
+    """Sixteen places (four rounds, byes): both CSVs answer, a line per tie, a game each."""
+    competition, _user = knockout([0, None, 1, None, 2, None, 3, None, 4, None, 5, None, 6, None,
+                                   7, 8], best_of=1, third=False)
+    bracket = Client().get(f"/api/v1/leagues/{competition.pk}/standings.csv")
+    assert bracket.status_code == 200
+    assert len(bracket.content.decode().splitlines()) == 1 + 8 + 4 + 2 + 1
+    url = f"/api/v1/leagues/{competition.pk}/matches.csv"
+    matches = Client().get(url)
+    assert matches.status_code == 200
+    lines = matches.content.decode().splitlines()
+    assert len(lines) == 1 + Match.objects.filter(competition=competition).count()
+    # Round 1's one game (tie 8: 7 v 8) in the round of 16; the quarterfinals named as ever.
+    assert [line.split(",")[2] for line in lines[1:]] == ["r16-8", "qf1", "qf3", "qf2"]
+    spanish = Client().get(url, {"sep": ";"}).content.decode().splitlines()
+    assert spanish[1].split(";")[2] == "octavos de final 8"
+
+
 def test_a_knockout_played_to_its_champion_says_so_in_its_bracket() -> None:
     competition, user = knockout([0, 1, 2, 3], best_of=1, third=False)
     seated_wins(game(competition, 1, 1, 1), user, 1)

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 SEPARATORS = (",", ";")
@@ -39,7 +40,11 @@ SPANISH_COLUMNS = {
     "players_first": "Jugadores de la primera", "players_second": "Jugadores de la segunda",
     "table": "Mesa", "result_at": "Resultado anotado",
     "ceros_left": "Ceros que le quedan", "byes": "Descansos", "out_in_round": "Fuera en la ronda",
+    "tie": "Eliminatoria", "wins_first": "Ganadas por la primera",
+    "wins_second": "Ganadas por la segunda", "winner": "Pasa",
 }
+# A knockout's bracket (its standings.csv): its round is the bracket's, not a day's.
+SPANISH_BRACKET_COLUMNS = {**SPANISH_COLUMNS, "round": "Ronda"}
 # The words of its cells, by column.
 SPANISH_WORDS = {
     "result": {"table": "mesa", "manual": "a mano", "no_show": "no presentada"},
@@ -51,12 +56,21 @@ SPANISH_WORDS = {
 }
 
 
+# A large knockout's ties before its quarterfinals ("r16-3": the round of 16's third).
+ROUND_OF = re.compile(r"r(\d+)-(\d+)")
+SPANISH_ROUNDS_OF = {16: "octavos de final", 32: "dieciseisavos de final"}
+
+
 def in_spanish(header: Sequence[str], row: Sequence[object]) -> list[object]:
     """One row of the ";" variant: each cell's word in Spanish, a table as its path."""
     out: list[object] = []
     for column, cell in zip(header, row, strict=False):
         if column == "table" and cell:
             cell = f"/t/{cell}/"
+        elif column == "stage" and isinstance(cell, str) and (
+                found := ROUND_OF.fullmatch(cell)):
+            pairs, tie = int(found[1]), found[2]
+            cell = f"{SPANISH_ROUNDS_OF.get(pairs, f'ronda de {pairs}')} {tie}"
         elif column in SPANISH_WORDS and isinstance(cell, str):
             cell = SPANISH_WORDS[column].get(cell, cell)
         out.append(cell)
@@ -73,18 +87,20 @@ def safe_cell(value: object) -> object:
     return value
 
 
-def write_csv(header: Sequence[str], rows: Iterable[Sequence[object]], *, sep: str = ",") -> str:
+def write_csv(header: Sequence[str], rows: Iterable[Sequence[object]], *, sep: str = ",",
+              spanish: Mapping[str, str] = SPANISH_COLUMNS) -> str:
     """A CSV document (with its BOM) of ``header`` and ``rows``, separated by ``sep``
-    (``,`` or ``;``), every text cell made safe by :func:`safe_cell`."""
+    (``,`` or ``;``, whose columns are named by ``spanish``), every text cell made safe
+    by :func:`safe_cell`."""
     if sep not in SEPARATORS:
         raise ValueError(f"sep must be one of {SEPARATORS}, not {sep!r}")
     buffer = io.StringIO()
     buffer.write(BOM)
     # Spanish Excel's variant also ends lines as Windows does.
     writer = csv.writer(buffer, delimiter=sep, lineterminator="\r\n" if sep == ";" else "\n")
-    spanish = sep == ";"
-    writer.writerow([SPANISH_COLUMNS.get(c, c) for c in header] if spanish else header)
+    said = sep == ";"
+    writer.writerow([spanish.get(c, c) for c in header] if said else header)
     for row in rows:
-        cells = in_spanish(header, row) if spanish else row
+        cells = in_spanish(header, row) if said else row
         writer.writerow([safe_cell(cell) for cell in cells])
     return buffer.getvalue()

@@ -72,11 +72,14 @@ def places(rounds: int) -> list[tuple[int, int]]:
 
 def name(number: int, order: int, rounds: int) -> str:
     """A cup's tie as the league's pages and CSV name it: "qf1".."qf4", "sf1", "sf2",
-    "final", "third"."""
+    "final", "third"; a knockout alone's rounds before its quarterfinals (16 places or
+    more) by the pairs they hold and the tie's place from 1, "r16-1".."r16-8"."""
     if number == rounds:
         return "final" if order == 0 else "third"
     if number == rounds - 1:
         return f"sf{order + 1}"
+    if number < rounds - 2:
+        return f"r{2 ** (rounds - number + 1)}-{order + 1}"
     return f"qf{QUARTERS[order]}"
 
 
