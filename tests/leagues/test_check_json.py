@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from muscore import text as unicode_text
-from muscore.leagues.compute.document import MAX_DEPTH, check_json
 from muscore.leagues.compute.errors import LeagueError
+from muscore.leagues.compute.json_check import MAX_DEPTH, check_json
 from tests.examples import examples
 
 
