@@ -20,6 +20,9 @@ class Stage(models.Model):
     ("Fase 2" of "Txapelketa 2026", a venue's heat of it), and the competitions whose
     standings its pairs were drawn from, ``drawn_at``."""
 
+    # A copy the championship writes (the league never reads the championships): its name
+    # is given once, when it is made, and no door renames it (no form, API or admin). A
+    # door that did would write its stages' ``within`` in the same transaction.
     within = models.CharField(max_length=NAME_MAX)
     name = models.CharField(max_length=NAME_MAX)
     sources = models.ManyToManyField("leagues.Competition", related_name="drawn_into",
