@@ -19,7 +19,8 @@ from functools import cache
 from typing import Annotated, Any, Literal, NotRequired, Required, Union
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, with_config
-from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
+from pydantic_core import ErrorDetails, core_schema
 from typing_extensions import TypedDict
 
 from muscore.api.openapi_shapes import (
@@ -43,10 +44,6 @@ ClientId = Annotated[str, Field(pattern="^[ -~]{1,100}$")]
 Name = Annotated[str, Field(json_schema_extra=NAME)]
 # Piedras tapped by hand: -100..100, never 0.
 Taps = Annotated[int, Field(ge=-100, le=100, json_schema_extra={"not": {"const": 0}})]
-
-
-def _extra(**schema: Any) -> ConfigDict:
-    return ConfigDict(json_schema_extra=schema)
 
 
 def _closed(**schema: Any) -> ConfigDict:
@@ -508,7 +505,7 @@ class LeagueMatch(TypedDict, total=False):
     pairs: Required[Two]
     juegos: Two
     tantos: Two
-    vaca: dict[str, Any]
+    vaca: dict[str, object]
     forfeit: Count | Literal["both"]
     players: Annotated[list[list[str] | None], Field(min_length=2, max_length=2)]
 
@@ -596,9 +593,9 @@ class Championship(TypedDict):
 
     id: int
     name: str
-    sedes: list[Any]
-    page: dict[str, Any]
-    phases: list[Any]
+    sedes: list[object]
+    page: dict[str, object]
+    phases: list[object]
 
 
 class Error(TypedDict):
@@ -617,7 +614,7 @@ class Error(TypedDict):
     code: str
     error: str
     message: NotRequired[str]
-    hand: NotRequired[dict[str, Any]]
+    hand: NotRequired[dict[str, object]]
     revision: NotRequired[int]
     number: NotRequired[int]
     retry_after: NotRequired[int]
@@ -627,7 +624,7 @@ class Error(TypedDict):
 
 
 # The types the document names, under the names it gives them.
-NAMED: dict[str, Any] = {
+NAMED: dict[str, object] = {
     "Error": Error,
     "Rules": Rules, "Lance": Lance, "HandRecordBody": HandRecordBody,
     "PiedrasEntry": PiedrasEntry, "PereteEntry": PereteEntry, "HandRecord": HandRecord,
@@ -654,17 +651,17 @@ class _Document(GenerateJsonSchema):
     """pydantic's JSON Schema, as the document writes it: no titles (the component's name
     says it), a TypedDict's docstring as its description."""
 
-    def field_title_should_be_set(self, schema: Any) -> bool:
+    def field_title_should_be_set(self, schema: object) -> bool:
         return False
 
-    def typed_dict_schema(self, schema: Any) -> JsonSchemaValue:
+    def typed_dict_schema(self, schema: core_schema.TypedDictSchema) -> JsonSchemaValue:
         out = super().typed_dict_schema(schema)
         out.pop("title", None)
         if "description" in out:  # a docstring's lines, as one
             out["description"] = " ".join(out["description"].split())
         return out
 
-    def dict_schema(self, schema: Any) -> JsonSchemaValue:
+    def dict_schema(self, schema: core_schema.DictSchema) -> JsonSchemaValue:
         # A dict keyed by seats: every key a seat (propertyNames), not only the keys that
         # are seats checked (patternProperties lets "9" through).
         out = super().dict_schema(schema)
@@ -678,16 +675,16 @@ class _Document(GenerateJsonSchema):
 
 
 @cache
-def _adapter(kind: Any) -> TypeAdapter[Any]:
+def _adapter(kind: Any) -> TypeAdapter[object]:  # kind: a TypeForm (TypeAdapter's)
     return TypeAdapter(kind)
 
 
 @cache
-def _components() -> dict[str, Any]:
-    inputs = [(name, "validation", _adapter(kind)) for name, kind in NAMED.items()]
-    tops, defs = TypeAdapter.json_schemas(inputs, ref_template=REF,  # type: ignore[arg-type]
-                                          schema_generator=_Document)
-    schemas: dict[str, Any] = dict(defs.get("$defs", {}))
+def _components() -> dict[str, JsonSchemaValue]:
+    validation: JsonSchemaMode = "validation"
+    inputs = [(name, validation, _adapter(kind)) for name, kind in NAMED.items()]
+    tops, defs = TypeAdapter.json_schemas(inputs, ref_template=REF, schema_generator=_Document)
+    schemas: dict[str, JsonSchemaValue] = dict(defs.get("$defs", {}))
     for (name, _mode), schema in tops.items():
         if schema.get("$ref") != REF.format(model=name):
             schemas[name] = {**schema, "description": UNION_DESCRIPTIONS[name]}
@@ -696,7 +693,7 @@ def _components() -> dict[str, Any]:
     return schemas
 
 
-def components() -> dict[str, Any]:
+def components() -> dict[str, JsonSchemaValue]:
     """The document's component schemas, written by pydantic from the types above (a
     fresh copy: callers may change it)."""
     import copy
@@ -707,7 +704,7 @@ def components() -> dict[str, Any]:
 # -- a request checked against its type ------------------------------------------------------
 
 
-def refusals(kind: Any, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+def refusals(kind: object, data: Mapping[str, object]) -> list[ErrorDetails]:
     """What the contract refuses in ``data`` read as ``kind`` (pydantic's errors, in
     strict mode: a JSON number with a fraction is no whole number, "3" is no number), or
     []. The caller says which it answers itself (muscore.api.tables.BadRequest) and which
@@ -715,5 +712,5 @@ def refusals(kind: Any, data: Mapping[str, Any]) -> list[dict[str, Any]]:
     try:
         _adapter(kind).validate_python(data, strict=True)
     except ValidationError as refused:
-        return [dict(error) for error in refused.errors(include_url=False)]
+        return refused.errors(include_url=False)
     return []

@@ -30,7 +30,7 @@ def _example(response: dict[str, Any]) -> str:
     return ""
 
 
-def _operations() -> list[dict[str, Any]]:
+def _operations() -> list[dict[str, object]]:
     out = []
     for path, methods in openapi.resolved(openapi.PATHS).items():
         for method, op in methods.items():

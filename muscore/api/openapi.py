@@ -11,6 +11,7 @@ against muscore.rules and the live app, so the description cannot drift.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import Promise
@@ -73,27 +74,28 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _json(schema: dict[str, Any], description: str | Promise, example: Any = None,
-          headers: dict[str, Any] | None = None) -> dict[str, Any]:
-    content: dict[str, Any] = {"schema": schema}
+def _json(schema: Mapping[str, object], description: str | Promise, example: object = None,
+          headers: Mapping[str, object] | None = None) -> dict[str, object]:
+    content: dict[str, object] = {"schema": schema}
     if example is not None:
         content["example"] = example
-    out: dict[str, Any] = {"description": description,
+    out: dict[str, object] = {"description": description,
                            "content": {"application/json": content}}
     if headers:
         out["headers"] = headers
     return out
 
 
-def _error(description: str | Promise, example: Any = None) -> dict[str, Any]:
+def _error(description: str | Promise, example: object = None) -> dict[str, object]:
     """An error's answer: problem details (RFC 9457, muscore.problems)."""
-    content: dict[str, Any] = {"schema": _ref("Error")}
+    content: dict[str, object] = {"schema": _ref("Error")}
     if example is not None:
         content["example"] = example
     return {"description": description, "content": {problems.CONTENT_TYPE: content}}
 
 
-def _body(schema: dict[str, Any], example: Any, required: bool = True) -> dict[str, Any]:
+def _body(schema: Mapping[str, object], example: object,
+          required: bool = True) -> dict[str, object]:
     return {"required": required,
             "content": {"application/json": {"schema": schema, "example": example}}}
 
@@ -105,16 +107,16 @@ FORBIDDEN = _error(_("Falta la cabecera X-Table-Key o está mal; no ha cambiado 
                    ERROR_EXAMPLES["no_key"])
 METHOD = _error(_("Ese método no se admite aquí (la cabecera Allow dice cuáles sí)."))
 IDEMPOTENCY_REUSED = _error(_("La Idempotency-Key ya se usó para otra petición distinta."))
+RETRY_AFTER = {"description": _("Segundos de espera."), "schema": {"type": "integer"}}
 TOO_MANY = {
     **_error(_("Demasiadas peticiones de este tipo desde esta dirección (muscore/ratelimits.py): "
                "no ha cambiado nada; vuelve a intentarlo pasados `retry_after` segundos."),
              ERROR_EXAMPLES["too_many"]),
-    "headers": {"Retry-After": {"description": _("Segundos de espera."),
-                                "schema": {"type": "integer"}}},
+    "headers": {"Retry-After": RETRY_AFTER},
 }
 
 # Every shape the API speaks, written by pydantic from muscore.api.contract (docs/api.md).
-SCHEMAS: dict[str, Any] = contract.components()
+SCHEMAS = contract.components()
 
 NUMBER = {"name": "number", "in": "path", "required": True,
           "schema": {"type": "integer", "minimum": 0}, "description": _("El número de la mano, "
@@ -122,8 +124,8 @@ NUMBER = {"name": "number", "in": "path", "required": True,
 
 def _side_entry(
     operation_id: str, summary: str | Promise, description: str | Promise,
-    body: str, example: Any, created: str | Promise,
-) -> dict[str, Any]:
+    body: str, example: object, created: str | Promise,
+) -> dict[str, object]:
     """POST of an entry tapped for a side (piedras, a perete): its `body` (the contract's
     type: the side, a retry's client id and the board's revision); 201 with the table,
     409 when it moved."""
@@ -139,7 +141,7 @@ def _side_entry(
     }
 
 
-PATHS: dict[str, Any] = {
+PATHS: dict[str, object] = {
     "/api/v1/score": {"post": {
         "operationId": "score", "tags": ["scoring"],
         "summary": _("Contar una mano"),
@@ -297,7 +299,7 @@ EXPORT_HEADERS = {
                                      "segundos hasta volver a pedirla."),
                     "schema": {"type": "integer"}},
 }
-def _csv(description: str | Promise) -> dict[str, Any]:
+def _csv(description: str | Promise) -> dict[str, object]:
     return {"description": description,
             "content": {"text/csv": {"schema": {"type": "string"}}}}
 
@@ -324,7 +326,7 @@ IMPORTING_202 = {**_json(_ref("Preparing"),
                          # (no "message" in the example: its English would stand on the
                          # Spanish, Basque and French /api/ pages among their own words)
                          {"preparing": True, "importing": True, "retry_after": 5}),
-                 "headers": {"Retry-After": TOO_MANY["headers"]["Retry-After"]}}
+                 "headers": {"Retry-After": RETRY_AFTER}}
 
 
 PATHS.update({
@@ -362,7 +364,7 @@ PATHS.update({
                                         "pasados `retry_after` segundos."),
                                       {"preparing": True, "retry_after": 5,
                                        "message": "this league's export is being made"}),
-                              "headers": {"Retry-After": TOO_MANY["headers"]["Retry-After"]}},
+                              "headers": {"Retry-After": RETRY_AFTER}},
                       "404": LEAGUE_NOT_FOUND, "405": METHOD, "429": TOO_MANY},
     }},
     "/api/v1/leagues/{league_id}/standings.csv": {"get": {
@@ -433,7 +435,7 @@ PATHS.update({
     }},
 })
 
-SPEC: dict[str, Any] = {
+SPEC: dict[str, object] = {
     "openapi": "3.1.0",
     "info": {
         "title": "muscore API",
@@ -459,7 +461,7 @@ SPEC: dict[str, Any] = {
 }
 
 
-def resolved(value: Any) -> Any:
+def resolved(value: object) -> Any:
     """A copy of `value` with each translated text read in the active language."""
     if isinstance(value, Promise):
         return str(value)

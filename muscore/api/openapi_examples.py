@@ -3,8 +3,7 @@ tests/api/test_openapi.py checks each one against muscore.rules and the live app
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from muscore.problems import problem_type, title
@@ -45,7 +44,8 @@ SCORE_RESPONSE = {
     ],
 }
 SCORE_ERROR_REQUEST = {"hands": {**SEED_HANDS, "0": "R R R R R"}}
-def problem(status: int, family: str, code: str, error: Any, **extra: Any) -> dict[str, Any]:
+def problem(status: int, family: str, code: str, error: str | Promise,
+            **extra: object) -> dict[str, object]:
     """An error's answer (muscore.problems) as the API gives it to a request without
     Accept-Language: its detail is its English `error`."""
     return {"type": problem_type(family, code), "title": title(code), "status": status,

@@ -44,7 +44,7 @@ class BadRequest(WordedError):
 
     family = "request"
 
-    def __init__(self, message: Any, /, code: str = "bad_request", **params: Any) -> None:
+    def __init__(self, message: object, /, code: str = "bad_request", **params: object) -> None:
         super().__init__(message, **params)
         self.code = code
 
@@ -74,10 +74,9 @@ def error_answer(refused: MuscoreError, request: HttpRequest | None = None) -> J
 
 def asked_language(request: HttpRequest | None) -> str:
     """The site's language (not English) a request's Accept-Language asks for, or ""."""
-    header = request.headers.get("Accept-Language", "") if request is not None else ""
-    if not header:
+    if request is None or not request.headers.get("Accept-Language"):
         return ""
-    language = get_language_from_request(request)  # type: ignore[arg-type]
+    language = get_language_from_request(request)
     return "" if language.startswith("en") else language
 
 
@@ -89,7 +88,7 @@ def api_view(*methods: str) -> Callable[[View], View]:
     def decorate(view: View) -> View:
         @csrf_exempt
         @functools.wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
             # HEAD wherever GET is (monitors, `curl -I`): the same answer, its body dropped
             # by the server.
             if request.method not in allowed:
@@ -161,7 +160,7 @@ def authorized_table(request: HttpRequest, table_id: str) -> Table:
 
 def with_key_check(view: View) -> View:
     @functools.wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
         except PermissionDenied:
@@ -228,7 +227,7 @@ def created_response(
     return response
 
 
-def check_request(kind: Any, data: Mapping[str, Any], *, keys: str = "",
+def check_request(kind: object, data: Mapping[str, object], *, keys: str = "",
                   whole: tuple[str, ...] = ()) -> None:
     """The API's own refusals of a body read as `kind`, its type in muscore.api.contract:
     a key the type does not know (when `keys` says what it takes instead) and a field of
@@ -360,7 +359,7 @@ def add_perete(request: HttpRequest, table_id: str) -> HttpResponse:
 def _add_entry(
     request: HttpRequest,
     table_id: str,
-    kind: Any,
+    kind: object,
     takes: str,
     add: Callable[..., services.WriteResult],
 ) -> HttpResponse:
