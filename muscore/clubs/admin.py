@@ -8,7 +8,7 @@ changes them (:class:`WrittenByTheApp`). It changes who organises a club.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
@@ -22,13 +22,13 @@ class WrittenByTheApp:
     write it, with the checks, the audit and the pages that follow (muscore.leagues.admin
     uses it too)."""
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
 
@@ -54,14 +54,16 @@ class ClubAdmin(admin.ModelAdmin[Club]):
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
 
-    def get_actions(self, request: HttpRequest) -> Any:
+    def get_actions(
+        self, request: HttpRequest
+    ) -> dict[str, tuple[Callable[..., str], str, str] | None]:
         # Deleted one at a time, where a club a championship holds is refused.
         actions = super().get_actions(request)
         actions.pop("delete_selected", None)
         return actions
 
     def delete_view(self, request: HttpRequest, object_id: str,
-                    extra_context: Any = None) -> HttpResponse:
+                    extra_context: dict[str, object] | None = None) -> HttpResponse:
         """A club a championship runs, or whose venue it drew, is not deleted (its heat,
         its entries and the groups drawn from them would go with it): 409, saying which."""
         club = self.get_object(request, object_id)

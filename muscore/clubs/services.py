@@ -7,7 +7,7 @@ Permissions are checked by the caller (muscore.clubs.permissions) before calling
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -53,7 +53,7 @@ def unique_slug(name: str) -> str:
     return slug
 
 
-def _audit(club: Club, by: Actor | None, what: str, before: Any, after: Any) -> None:
+def _audit(club: Club, by: Actor | None, what: str, before: object, after: object) -> None:
     user = stored_user(by)
     ClubChange.objects.create(club=club, by=user, what=what, before=before, after=after)
 
@@ -81,7 +81,7 @@ def rename_club(club: Club, name: str, *, by: Actor) -> Club:
     return club
 
 
-def create_account_and_club(name: str, *, username: str, password: str) -> tuple[Any, Club]:
+def create_account_and_club(name: str, *, username: str, password: str) -> tuple[User, Club]:
     """Whoever starts a club without an account gets one, as its first organiser.
 
     The password is hashed before the transaction starts: the hasher takes a good part of
@@ -269,7 +269,15 @@ def _player_named(club: Club, name: str) -> Player:
     return found or Player.objects.create(club=club, name=name)
 
 
-def _pair_record(pair: Pair) -> dict[str, Any]:
+class PairRecord(TypedDict):
+    """A pair as its audit entry keeps it, before and after a change."""
+
+    id: int
+    name: str
+    players: list[str]
+
+
+def _pair_record(pair: Pair) -> PairRecord:
     return {"id": pair.pk, "name": pair.name, "players": pair.player_names()}
 
 

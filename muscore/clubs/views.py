@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import auth, messages
 from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
 from django.core.exceptions import PermissionDenied
+from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,7 +24,7 @@ from muscore.clubs.permissions import Actor, is_organiser, require_organiser
 from muscore.messages import page_message
 
 
-def _status(*forms: Any) -> int:
+def _status(*forms: BaseForm) -> int:
     return 400 if any(f.errors for f in forms) else 200
 
 
@@ -220,7 +221,7 @@ def organisers(request: HttpRequest, slug: str) -> HttpResponse:
 CHANGE_LIMIT = 100
 
 
-def _changes(club: Club) -> list[dict[str, Any]]:
+def _changes(club: Club) -> list[dict[str, object]]:
     """The club's audit, newest first, each record in a few words."""
     labels = {
         "club": _("club"),
@@ -229,7 +230,7 @@ def _changes(club: Club) -> list[dict[str, Any]]:
         "organiser": _("organizador"),
     }
 
-    def shown(record: Any) -> str:
+    def shown(record: object) -> str:
         if not isinstance(record, dict):
             return "—"
         if "players" in record:
@@ -249,7 +250,7 @@ def _changes(club: Club) -> list[dict[str, Any]]:
     ]
 
 
-def _memberships(club: Club, user: Actor) -> list[dict[str, Any]]:
+def _memberships(club: Club, user: Actor) -> list[dict[str, object]]:
     rows = club.memberships.select_related("user", "invited_by")
     return [{"m": m, "can_reset": services.can_reset_password(m, user),
              "can_resend": services.can_resend_invitation(m, user)} for m in rows]

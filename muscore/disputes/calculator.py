@@ -29,7 +29,7 @@ from muscore.handentry.options import DEFAULT_RULES, number_reader, read_options
 from muscore.handentry.taps import MAX_BET, EntryError, bet_words, bets_of, bets_text, tap_draft
 from muscore.handentry.words import LANCE_NAMES, NAME_MAX, default_names, other
 from muscore.rules import HandDraft, Lance
-from muscore.rules.contract import Bet, HandRecord, HandResultDict
+from muscore.rules.contract import Bet, HandRecord, HandResultDict, RulesDict
 
 #: The form's lances. The fourth is "juego" in the form; the engine says whether it is punto.
 LANCES = ("grande", "chica", "pares", "juego")
@@ -42,7 +42,7 @@ class Calculation:
     """The calculator's form state, read from a POST (or filled from a record)."""
 
     players: int = 4
-    rules: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_RULES))
+    rules: RulesDict = field(default_factory=lambda: read_options({}, []))  # the defaults
     mano: int = 0
     score: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     names: list[str] = field(default_factory=lambda: default_names(4))
@@ -63,7 +63,7 @@ class Calculation:
     # -- reading the form -------------------------------------------------------------------
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> Calculation:
+    def from_data(cls, data: Mapping[str, object]) -> Calculation:
         """Read the form's fields; every bad field becomes a message naming it and keeps
         its default (the table options are read as muscore.handentry.options says)."""
         calc = cls()
@@ -87,7 +87,7 @@ class Calculation:
             calc._read_lance(data, lance)
         return calc
 
-    def _read_seat(self, data: Mapping[str, Any], seat: int) -> None:
+    def _read_seat(self, data: Mapping[str, object], seat: int) -> None:
         """A seat's cards, or the jugadas it said without them, and what it declared."""
         name = self.names[seat]
         try:
@@ -113,7 +113,7 @@ class Calculation:
             said[lance] = value if value in DECLARED_CHOICES else ""
         self.declared[seat] = said
 
-    def _read_lance(self, data: Mapping[str, Any], lance: str) -> None:
+    def _read_lance(self, data: Mapping[str, object], lance: str) -> None:
         """A lance's bets (typed, or the button tapped now), answer and winner."""
         name = str(LANCE_NAMES[lance]) if lance != "juego" else _("Juego / punto")
         first = _text(data, f"f_{lance}")
@@ -189,7 +189,7 @@ class Calculation:
             lances["punto"] = lances.pop("juego")
         return HandDraft.from_record(record, passed=False)
 
-    def bet_buttons(self, lance: str, labels: Mapping[str, str]) -> dict[str, Any]:
+    def bet_buttons(self, lance: str, labels: Mapping[str, str]) -> dict[str, object]:
         """What templates/tables/_bets.html needs for one lance, as the hand entry gives it."""
         try:
             bets = [(b["side"], b["n"]) for b in self.bets(lance)]
@@ -281,7 +281,7 @@ class Calculation:
     @classmethod
     def from_record(cls, record: Mapping[str, Any], names: list[str] | None = None) -> Calculation:
         """The form showing a record (a permalink, a table's hand). The record must score."""
-        data: dict[str, Any] = {}
+        data: dict[str, object] = {}
         rules = engine.Rules.from_json(record.get("rules")).to_json()
         data.update({k: str(v) for k, v in rules.items()})
         data["mano"] = str(record.get("mano", 0))
@@ -306,7 +306,7 @@ class Calculation:
         return self.names != default_names(self.players)
 
 
-def _text(data: Mapping[str, Any], name: str) -> str:
+def _text(data: Mapping[str, object], name: str) -> str:
     """A field's raw text ("" when missing or empty)."""
     return str(data.get(name, "") or "")
 

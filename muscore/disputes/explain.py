@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from muscore import rules as engine
 from muscore.handentry.words import jugada_word, lance_word, side_names, side_of
+from muscore.rules.contract import Bet, HandResultDict, Premium, StepDict
 from muscore.tables import board
 
 
@@ -26,7 +27,7 @@ def rule_link(page: str, anchor: str = "") -> str:
     return f"{url}#{anchor}" if anchor else url
 
 
-def premiums_text(premiums: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
+def premiums_text(premiums: Sequence[Premium], names: Sequence[str]) -> str:
     """'Ana medias 2 y Carla par 1' (juego: 'Ana 31: 3')."""
     parts = []
     for p in premiums:
@@ -38,16 +39,18 @@ def premiums_text(premiums: Sequence[Mapping[str, Any]], names: Sequence[str]) -
     return get_text_list(parts, _("y"))
 
 
-def _bets(record: Mapping[str, Any], lance: str) -> list[Mapping[str, Any]]:
+def _bets(record: Mapping[str, Any], lance: str) -> list[Bet]:
     lances = record.get("lances") or {}
     return list((lances.get(lance) or {}).get("bets") or [])
 
 
 def _rule(
-    step: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]
+    step: StepDict, record: Mapping[str, Any], names: Sequence[str]
 ) -> dict[str, str]:
     """The rule behind one recuento step: {"text", "url"}."""
     lance = step["lance"]
+    if lance is None:  # a tap (score() makes none): no rule
+        return {"text": "", "url": rule_link("recuento")}
     why = step.get("why")
     points = step["points"]
     premiums = premiums_text(step.get("premiums") or [], names)
@@ -90,7 +93,7 @@ def _rule(
     return {"text": "", "url": rule_link("recuento")}
 
 
-def _deje_text(bets: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> str:
+def _deje_text(bets: Sequence[Bet], params: Mapping[str, object]) -> str:
     """Why a rejected bet pays what it pays at once: 1 for the first bet, else what stood."""
     if len(bets) <= 1:
         if bets and bets[0].get("n") == "ordago":
@@ -111,11 +114,11 @@ def _quiero_text(lance: str) -> str:
     return _("Envite querido: quien gana %(lance)s cobra lo apostado, %(stake)s.")
 
 
-def _winner_words(step: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]) -> str:
+def _winner_words(step: StepDict, record: Mapping[str, Any], names: Sequence[str]) -> str:
     """'Gana Bruno con R R 5 4.' when the cards decided the lance."""
-    if step.get("why") not in ("paso", "quiero"):
-        return ""
     lance = step["lance"]
+    if lance is None or step.get("why") not in ("paso", "quiero"):
+        return ""
     try:
         draft = engine.HandDraft.from_record(record)
         seat = draft.lance_winner_seat(lance)
@@ -137,8 +140,8 @@ def _winner_words(step: Mapping[str, Any], record: Mapping[str, Any], names: Seq
 
 
 def explain(
-    result: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]
-) -> dict[str, Any]:
+    result: HandResultDict, record: Mapping[str, Any], names: Sequence[str]
+) -> dict[str, object]:
     """Everything the calculator shows for a scored hand."""
     lines = board.recuento_lines(result, names, lies=False)  # lies: shown apart, below
     steps_in = list(result.get("recuento") or [])
@@ -185,12 +188,12 @@ def explain(
         "lies": lies(result, record, names),
         "score": result["score"],
         "winner": result.get("winner"),
-        "winner_names": side_names(names, result["winner"]) if result.get("winner") else "",
+        "winner_names": side_names(names, winner) if (winner := result["winner"]) else "",
     }
 
 
 def lies(
-    result: Mapping[str, Any], record: Mapping[str, Any], names: Sequence[str]
+    result: HandResultDict, record: Mapping[str, Any], names: Sequence[str]
 ) -> list[dict[str, str]]:
     """Who lied and what it cost; and who wrongly said "no" (he just did not play)."""
     out = []

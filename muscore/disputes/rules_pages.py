@@ -9,9 +9,9 @@ against them, so a wrong example (or a wrong engine) fails loudly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext
@@ -21,6 +21,7 @@ from muscore import rules as engine
 from muscore.disputes import lector
 from muscore.disputes.explain import explain
 from muscore.handentry.words import LANCE_NAMES, side_names, side_of
+from muscore.rules.contract import HandRecord, LanceBets, Score, SideName
 
 NAMES = ("Ana", "Bruno", "Carla", "Diego")
 #: The table of the guide's examples: Ana and Carla (A) against Bruno and Diego (B).
@@ -32,7 +33,7 @@ class Example:
     """A hand record and what it scores, worked out by hand."""
 
     key: str
-    record: Mapping[str, Any]
+    record: HandRecord
     expect_score: tuple[int, int]
     expect_steps: tuple[tuple[str, str, int, str], ...]  # (lance, side, points, why)
     expect_winner: str | None = None
@@ -68,7 +69,8 @@ class Page:
     lead_in: Promise | str = ""
 
 
-def _bets(*bets: tuple[str, int | str], end: str) -> dict[str, Any]:
+def _bets(*bets: tuple[SideName, int | Literal["ordago"]],
+          end: Literal["quiero", "no_quiero"]) -> LanceBets:
     return {"bets": [{"side": s, "n": n} for s, n in bets], "end": end}
 
 
@@ -469,7 +471,7 @@ def all_hand_examples() -> list[HandExample]:
     return [h for p in PAGES for s in p.sections for h in s.hands]
 
 
-def bet_words(record: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def bet_words(record: HandRecord, names: Sequence[str]) -> list[str]:
     """'Grande: A envida 2, B 5 más, A 10 más; no quiero.' for each lance with bets."""
     out = []
     for lance, betting in (record.get("lances") or {}).items():
@@ -491,14 +493,14 @@ def bet_words(record: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     return out
 
 
-def render_example(example: Example) -> dict[str, Any]:
+def render_example(example: Example) -> dict[str, object]:
     """The example as drawn: its hands, its bets, and the engine's recuento of it."""
     record = example.record
     rules = engine.Rules.from_json(record.get("rules"))
     names = list(example.names[: rules.players])
     result = engine.score(record)
     mano = int(record.get("mano", 0))
-    score = record.get("score") or {}
+    score: Score = record.get("score") or {"A": 0, "B": 0}
     return {
         "key": example.key,
         "seats": [
@@ -514,12 +516,12 @@ def render_example(example: Example) -> dict[str, Any]:
     }
 
 
-def render_hand(example: HandExample) -> dict[str, Any]:
+def render_hand(example: HandExample) -> dict[str, object]:
     reading = lector.read_hand(engine.parse_cards(example.cards))
     return {"cards": example.cards, "mode": reading["modes"][0]}
 
 
-def render_page(p: Page) -> list[dict[str, Any]]:
+def render_page(p: Page) -> list[dict[str, object]]:
     return [
         {
             "section": s,

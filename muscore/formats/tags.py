@@ -13,7 +13,7 @@ with Django's localised numbers and month and day names; no page makes a format 
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any
+from typing import SupportsFloat
 
 from django import template
 from django.utils import formats
@@ -36,7 +36,7 @@ def _language() -> str:
 
 
 @register.filter
-def percent(value: Any, whole: str = "") -> str:
+def percent(value: SupportsFloat | str | None, whole: str = "") -> str:
     """``value`` as a percentage in the page's language: a fraction (0.67) unless
     ``whole`` is given (67), rounded to a whole number, its digits localised."""
     if value is None or value == "":

@@ -13,7 +13,6 @@ where the person changed something.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from muscore import rules as rules_engine
 from muscore.handentry.cards import CardTokenError, cards_from_text
@@ -22,7 +21,7 @@ from muscore.handentry.cards import CardTokenError, cards_from_text
 KEYED_PARTS = ("hands", "jugadas", "declared", "lances", "winners")
 
 
-def _cards(text: Any) -> Any:
+def _cards(text: object) -> object:
     """A seat's cards as a table reads them, in the order written ("r r 5 4" and
     "R R 5 4" are the same cards; "4 R R 5" is not the same entry)."""
     if not isinstance(text, str):
@@ -33,7 +32,7 @@ def _cards(text: Any) -> Any:
         return text
 
 
-def _lance(betting: Any) -> Any:
+def _lance(betting: object) -> object:
     """A lance's betting as the engine reads it: a lance left out is passed by all."""
     if betting is None:
         return {"bets": [], "end": None}
@@ -44,13 +43,13 @@ def _lance(betting: Any) -> Any:
             **{k: v for k, v in betting.items() if k not in ("bets", "end")}}
 
 
-def _jugada(said: Any) -> Any:
+def _jugada(said: object) -> object:
     if not isinstance(said, Mapping):
         return said
     return {key: str(value) for key, value in said.items()}
 
 
-READ: dict[str, Callable[[Any], Any]] = {
+READ: dict[str, Callable[[object], object]] = {
     "hands": _cards,
     "jugadas": _jugada,
     "declared": lambda said: said,
@@ -59,7 +58,8 @@ READ: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def _kept_part(name: str, before: Any, after: Any, *, keep_dropped: bool) -> dict[str, Any]:
+def _kept_part(name: str, before: object, after: object, *,
+               keep_dropped: bool) -> dict[str, object]:
     """One keyed part (hands, lances...) of the corrected record: the stored entry where
     it reads the same, the corrected one where it changed. A lance left out is passed;
     a seat left out of hands, jugadas or declared was cleared on the form. A winner
@@ -68,7 +68,7 @@ def _kept_part(name: str, before: Any, after: Any, *, keep_dropped: bool) -> dic
     read = READ[name]
     old = before if isinstance(before, Mapping) else {}
     new = after if isinstance(after, Mapping) else {}
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for key in [*old, *(k for k in new if k not in old)]:
         if key in old and key in new:
             out[key] = old[key] if read(old[key]) == read(new[key]) else new[key]
@@ -83,9 +83,9 @@ def _kept_part(name: str, before: Any, after: Any, *, keep_dropped: bool) -> dic
     return out
 
 
-def _merged(before: Mapping[str, Any], after: Mapping[str, Any], *,
-            keep_dropped: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _merged(before: Mapping[str, object], after: Mapping[str, object], *,
+            keep_dropped: bool) -> dict[str, object]:
+    out: dict[str, object] = {}
     for key in [*before, *(k for k in after if k not in before)]:
         if key in KEYED_PARTS:
             part = _kept_part(key, before.get(key), after.get(key), keep_dropped=keep_dropped)
@@ -100,7 +100,7 @@ def _merged(before: Mapping[str, Any], after: Mapping[str, Any], *,
     return out
 
 
-def _score(record: Mapping[str, Any], context: Mapping[str, Any]) -> Any:
+def _score(record: Mapping[str, object], context: Mapping[str, object]) -> object:
     try:
         return rules_engine.score({**record, **context})
     except rules_engine.RuleError as error:
@@ -108,8 +108,8 @@ def _score(record: Mapping[str, Any], context: Mapping[str, Any]) -> Any:
 
 
 def as_entered(
-    before: Mapping[str, Any], after: Mapping[str, Any], context: Mapping[str, Any]
-) -> dict[str, Any]:
+    before: Mapping[str, object], after: Mapping[str, object], context: Mapping[str, object]
+) -> dict[str, object]:
     """`after`, the record a correction form wrote, with every part that reads as in
     `before` (the stored record) written as `before` has it: a seat's cards, a lance, a
     seat's jugadas or declarations, a lance's winner, in the stored order.

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from muscore.rules import Real31, Rules
+from muscore.rules.contract import RulesDict
 
 DEFAULT_RULES = Rules().to_json()
 #: The targets a table is offered (the calculator takes any the engine does).
@@ -57,7 +58,7 @@ def perete_field() -> forms.ChoiceField:
     )
 
 
-def perete_option(value: Any) -> dict[str, Any]:
+def perete_option(value: object) -> RulesDict:
     """``{"perete": True}`` for a field that turns it on, else nothing (absent is off)."""
     return {"perete": True} if str(value or "") in PERETE_ON else {}
 
@@ -94,7 +95,7 @@ class TableOptionsFields(forms.Form):
 NumberReader = Callable[[str, int, int, int, str], int]
 
 
-def number_reader(data: Mapping[str, Any], errors: list[str]) -> NumberReader:
+def number_reader(data: Mapping[str, object], errors: list[str]) -> NumberReader:
     """A reader of whole-number fields of `data` that says each bad value in `errors`
     (naming the field and the range) and keeps the default instead; empty is the default."""
 
@@ -113,7 +114,7 @@ def number_reader(data: Mapping[str, Any], errors: list[str]) -> NumberReader:
     return number
 
 
-def read_options(data: Mapping[str, Any], errors: list[str]) -> dict[str, Any]:
+def read_options(data: Mapping[str, object], errors: list[str]) -> RulesDict:
     """The table's rules (players and the four options) from a form's raw fields, as the
     calculator reads them: a bad number is said in `errors`, a bad choice silently falls
     back, and each keeps its default."""

@@ -131,21 +131,22 @@ def spoken_bets(info: dict[str, Any], sides: Sequence[Mapping[str, Any]],
 OFFLINE_LANCES = ("grande", "chica", "pares", "fourth")
 
 
-def offline_names(names: Mapping[str, str], labels: Mapping[str, str]) -> dict[str, Any]:
+def offline_names(names: Mapping[str, str],
+                  labels: Mapping[str, str]) -> dict[str, dict[str, object]]:
     """The names of the buttons the hand entry draws without signal, as online (issue
     30.4): per lance (OFFLINE_LANCES) and side (each player in individual play), its
     opening buttons (paso, envido, órdago, another amount) and its answers as that side
     says them (quiero, no quiero), and the lance's undo. The page names the answers by
     the side that answers the last bet; `labels`, what each side's button shows
     ("Ana·Carla")."""
-    out: dict[str, Any] = {}
+    out: dict[str, dict[str, object]] = {}
     for key in OFFLINE_LANCES:
         to = _to(key)
-        sides: dict[str, Any] = {}
+        sides: dict[str, object] = {}
         for side in names:
             who = {"who": names[side], "lance": to}
             answers = answer_names(key, side, names)
-            sides[side] = {
+            buttons = sides[side] = {
                 "paso": _("Paso de %(who)s %(lance)s") % who,
                 "envido": _("Envido de %(who)s %(lance)s") % who,
                 "ordago": _("Órdago de %(who)s %(lance)s") % who,
@@ -157,8 +158,8 @@ def offline_names(names: Mapping[str, str], labels: Mapping[str, str]) -> dict[s
                 # By pairs the other side answers this side's bet: its quiero and no
                 # quiero, which the page names after the last bet it kept.
                 against = answer_names(key, other(side), names)
-                sides[side]["answer_quiero"] = against["quiero"]
-                sides[side]["answer_no_quiero"] = against["no_quiero"]
+                buttons["answer_quiero"] = against["quiero"]
+                buttons["answer_no_quiero"] = against["no_quiero"]
         lance = _("Juego o punto") if key == "fourth" else LANCE_NAMES.get(key, key)
         sides["undo"] = _("Deshacer el último paso (%(lance)s)") % {"lance": lance}
         sides["amount_field"] = _("Otra cantidad %(lance)s") % {"lance": to}

@@ -141,17 +141,7 @@ def tap_draft(draft: HandDraft, parts: Sequence[str], amount: str, name: str) ->
                     _("%(lance)s ya está cerrado: bórralo para cambiarlo.") % {"lance": name}
                 )
             raise EntryError(_("%(lance)s: ahora contesta el otro bando.") % {"lance": name})
-        if wanted is TapKind.ORDAGO:
-            tap = Tap.ordago(side)
-        else:
-            if given == "amt":
-                given = amount or "2"
-            if not given.isdigit() or not 1 <= int(given) <= MAX_BET:
-                raise EntryError(
-                    _("%(lance)s: un envite es un número de piedras del 1 al %(max)s.")
-                    % {"lance": name, "max": MAX_BET}
-                )
-            tap = Tap.envido(side, int(given))
+        tap = Tap.ordago(side) if wanted is TapKind.ORDAGO else _envido(side, given, amount, name)
     if tap is None:
         raise EntryError(_("%(lance)s: esa apuesta no se entiende.") % {"lance": name})
     try:
@@ -199,17 +189,21 @@ def _said(kind: str, parts: Sequence[str], side: Side | None, amount: str,
         return Tap.quiero(side) if parts[2] == "quiero" else Tap.no_quiero(side)
     if kind == "bet" and len(parts) == 4:
         given = parts[3]
-        if given == "ordago":
-            return Tap.ordago(side)
-        if given == "amt":
-            given = amount or "2"
-        if not given.isdigit() or not 1 <= int(given) <= MAX_BET:
-            raise EntryError(
-                _("%(lance)s: un envite es un número de piedras del 1 al %(max)s.")
-                % {"lance": name, "max": MAX_BET}
-            )
-        return Tap.envido(side, int(given))
+        return Tap.ordago(side) if given == "ordago" else _envido(side, given, amount, name)
     return None
+
+
+def _envido(side: Side, given: str, amount: str, name: str) -> Tap:
+    """An envido of `given` piedras (`amount`, the lance's "otra cantidad" field, for
+    "amt": 2 when empty), or the refusal naming the lance (`name`)."""
+    if given == "amt":
+        given = amount or "2"
+    if not given.isdigit() or not 1 <= int(given) <= MAX_BET:
+        raise EntryError(
+            _("%(lance)s: un envite es un número de piedras del 1 al %(max)s.")
+            % {"lance": name, "max": MAX_BET}
+        )
+    return Tap.envido(side, int(given))
 
 
 def _talk_refusal(error: rules_engine.RuleError, draft: HandDraft, lance: Lance, name: str,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import overload
 
 from django.utils.functional import Promise
 from django.utils.text import get_text_list
@@ -115,12 +115,12 @@ class Seating(Sequence[str]):
         return len(self.players)
 
     @classmethod
-    def of(cls, players: Sequence[str], rules: Mapping[str, Any] | None) -> Seating:
+    def of(cls, players: Sequence[str], rules: Mapping[str, object] | None) -> Seating:
         """The seating of a table's names under its rules (the engine reads them)."""
         return cls(tuple(players), Rules.from_json(rules or {"players": len(players)}).sides)
 
     @classmethod
-    def scored(cls, players: Sequence[str], score: Mapping[str, Any] | None) -> Seating:
+    def scored(cls, players: Sequence[str], score: Mapping[str, object] | None) -> Seating:
         """The seating of `players` (itself when it is one), else the names with as many
         sides as a result's `score` names (A and B in pairs, one a player alone)."""
         if isinstance(players, Seating):

@@ -16,15 +16,14 @@ import asyncio
 import random
 import signal
 from types import FrameType
-from typing import Any
 
 from a2wsgi import WSGIMiddleware
+from a2wsgi.asgi_typing import ASGIApp, Receive, Scope, Send
 from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
 from muscore.live import stream
 from muscore.live.hub import hub
-from muscore.live.stream import Receive, Scope, Send
 
 
 def _tell_phones_on_exit() -> None:
@@ -32,7 +31,7 @@ def _tell_phones_on_exit() -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         previous = signal.getsignal(sig)
 
-        def handler(signum: int, frame: FrameType | None, previous: Any = previous) -> None:
+        def handler(signum: int, frame: FrameType | None, previous: object = previous) -> None:
             loop.call_soon_threadsafe(hub.close, random.randint(500, 3000))
             if callable(previous):
                 previous(signum, frame)
@@ -53,7 +52,7 @@ async def _lifespan(receive: Receive, send: Send) -> None:
             return
 
 
-def make_application() -> Any:
+def make_application() -> ASGIApp:
     pages = WSGIMiddleware(get_wsgi_application(),  # type: ignore[arg-type]
                            workers=settings.LIVE_PAGE_THREADS)
 
@@ -63,6 +62,6 @@ def make_application() -> Any:
         elif scope["type"] == "http" and scope["path"] == settings.LIVE_STREAM_PATH:
             await stream.serve(scope, receive, send)
         else:
-            await pages(scope, receive, send)  # type: ignore[arg-type]
+            await pages(scope, receive, send)
 
     return application

@@ -19,9 +19,9 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 from django.conf import settings
 from django.db import close_old_connections
@@ -29,6 +29,12 @@ from prometheus_client import Counter
 
 from muscore import bus
 from muscore.live import render, topics
+
+if TYPE_CHECKING:
+    from redis.asyncio.client import PubSub
+
+K = TypeVar("K")
+T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +53,7 @@ BUS_SILENCE = 1.5
 HELD_GRACE = 1.0
 
 
-def frame(event: str, data: dict[str, Any], event_id: str = "") -> bytes:
+def frame(event: str, data: Mapping[str, object], event_id: str = "") -> bytes:
     """One server-sent event: an id line when given, its name, its JSON data."""
     head = f"id: {event_id}\n" if event_id else ""
     return f"{head}event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
@@ -308,7 +314,7 @@ class Hub:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10.0)
 
-    async def _listen(self, pubsub: Any) -> None:
+    async def _listen(self, pubsub: PubSub) -> None:
         assert self.loop is not None
         heard = pinged = self.loop.time()
         while not self.closing:
@@ -325,7 +331,7 @@ class Hub:
                 pinged = now
                 await asyncio.wait_for(pubsub.ping(), settings.REDIS_TIMEOUT)
 
-    def _read(self, data: Any) -> None:
+    def _read(self, data: str | bytes) -> None:
         try:
             message = json.loads(data)
             published = [str(t) for t in message["topics"]]
@@ -375,7 +381,7 @@ def _cancel_overdue(screen: Screen) -> None:
         screen.overdue = None
 
 
-def _less(counts: dict[Any, int], key: Any) -> None:
+def _less(counts: dict[K, int], key: K) -> None:
     left = counts.get(key, 1) - 1
     if left:
         counts[key] = left
@@ -383,7 +389,7 @@ def _less(counts: dict[Any, int], key: Any) -> None:
         counts.pop(key, None)
 
 
-def _in_thread(work: Callable[..., Any], *args: Any) -> Any:
+def _in_thread(work: Callable[..., T], *args: object) -> T:
     # A thread of the pool is a request of its own for the database's connections.
     close_old_connections()
     try:
@@ -394,14 +400,12 @@ def _in_thread(work: Callable[..., Any], *args: Any) -> Any:
 
 def _tokens_and_draw(screen_topics: tuple[str, ...], url: str, language: str, host: str,
                      scheme: str, session: str) -> tuple[dict[str, str], render.Drawn]:
-    result: tuple[dict[str, str], render.Drawn] = _in_thread(
-        render.draw_with_tokens, screen_topics, url, language, host, scheme, session)
-    return result
+    return _in_thread(render.draw_with_tokens, screen_topics, url, language, host, scheme,
+                      session)
 
 
 def _tokens(watched: list[str]) -> dict[str, str]:
-    result: dict[str, str] = _in_thread(topics.tokens, watched)
-    return result
+    return _in_thread(topics.tokens, watched)
 
 
 #: This process's hub.

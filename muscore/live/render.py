@@ -20,7 +20,6 @@ import logging
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
@@ -102,7 +101,7 @@ def _draw_board(board: tuple[str, str | None], url: str, language: str, host: st
                                 response.content.decode("utf-8", "replace"))
 
 
-def _environ(url: str, language: str, host: str, scheme: str, session: str) -> dict[str, Any]:
+def _environ(url: str, language: str, host: str, scheme: str, session: str) -> dict[str, object]:
     parts = urlsplit(url)
     name, _, port = host.partition(":")
     environ = {
@@ -141,7 +140,7 @@ def draw_by_handler(url: str, language: str, host: str, scheme: str,
     answer: dict[str, object] = {}
 
     def start_response(status: str, headers: list[tuple[str, str]],
-                       exc_info: Any = None, /) -> Callable[[bytes], object]:
+                       exc_info: object = None, /) -> Callable[[bytes], object]:
         answer["status"] = int(status.split(" ", 1)[0])
         answer["headers"] = {k.lower(): v for k, v in headers}
         return lambda data: None  # the body comes back as the iterable, never written

@@ -19,19 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import CookieError, SimpleCookie
-from typing import Any
 from urllib.parse import parse_qs
 
+from a2wsgi.asgi_typing import HTTPScope, Receive, Send
 from django.conf import settings
 
 from muscore.live import topics
 from muscore.live.hub import Phone, frame, hub
-
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
@@ -55,7 +50,7 @@ def _first(query: dict[str, list[str]], name: str) -> str:
     return (query.get(name) or [""])[0]
 
 
-def _address(scope: Scope, headers: dict[str, str]) -> str:
+def _address(scope: HTTPScope, headers: dict[str, str]) -> str:
     """The client's address as muscore.ratelimits trusts it: the last hop our own proxy
     wrote, only behind one."""
     client = scope.get("client") or ("0.0.0.0", 0)
@@ -87,7 +82,7 @@ async def _refuse(send: Send, status: int, text: str, retry: int = 60) -> None:
     await send({"type": "http.response.body", "body": text.encode()})
 
 
-async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+async def serve(scope: HTTPScope, receive: Receive, send: Send) -> None:
     hub.start()
     if scope["method"] not in ("GET", "HEAD"):
         await _refuse(send, 405, "A stream is read with GET.")

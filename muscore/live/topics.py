@@ -13,7 +13,7 @@ for a URL that has no stream (anything but the live screens).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 from django.db.models import Count, Sum
@@ -111,7 +111,7 @@ def is_personal(url: str) -> bool:
     return view_name(url) in PERSONAL
 
 
-def _topics(kind: str, kwargs: dict[str, Any], query: dict[str, list[str]]) -> tuple[str, ...]:
+def _topics(kind: str, kwargs: dict[str, object], query: dict[str, list[str]]) -> tuple[str, ...]:
     if kind == "table":
         return (f"table:{kwargs['table_id']}",)
     if kind == "competition":
@@ -126,7 +126,7 @@ def _topics(kind: str, kwargs: dict[str, Any], query: dict[str, list[str]]) -> t
 # ------------------------------------------------------------------ what writes publish
 
 
-def on_table_changed(sender: Any, table: Table, **kwargs: Any) -> None:
+def on_table_changed(sender: object, table: Table, **kwargs: object) -> None:
     """A table's write (inside its transaction): its screens hear it after the commit, and
     a league match's table is also its club's night (tables in play)."""
     club = (Match.objects.filter(table_id=table.pk)
@@ -134,7 +134,7 @@ def on_table_changed(sender: Any, table: Table, **kwargs: Any) -> None:
     bus.publish(f"table:{table.pk}", *([f"club:{club}"] if club else []))
 
 
-def on_result_changed(sender: Any, competition: Competition, **kwargs: Any) -> None:
+def on_result_changed(sender: object, competition: Competition, **kwargs: object) -> None:
     """A league result (inside its write): its club's night, and a championship's game or
     heat is also its championship's (the competition's own topic goes out with its
     revision's bump)."""

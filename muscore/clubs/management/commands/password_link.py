@@ -13,8 +13,6 @@ account's owner only: whoever opens it chooses the password.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -33,7 +31,7 @@ class Command(BaseCommand):
             help="the site's address, e.g. https://mus.example.org (the link's start; "
                  "without it the path alone is printed)")
 
-    def handle(self, *args: Any, username: str, site: str, **options: Any) -> None:
+    def handle(self, *args: object, username: str, site: str, **options: object) -> None:
         users = get_user_model().objects
         user = users.filter(username=username).first() or users.filter(
             username__iexact=username).first()
