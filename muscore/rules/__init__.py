@@ -24,7 +24,6 @@ message names the seat, card or lance at fault.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from muscore.rules.cards import (
     CARD_NAMES,
@@ -64,12 +63,12 @@ from muscore.rules.vaca import (
 )
 
 
-def score_hand(record: Mapping[str, Any]) -> HandResult:
+def score_hand(record: Mapping[str, object]) -> HandResult:
     """Score a hand record (the contract's JSON as a dict) into a typed :class:`HandResult`."""
     return HandResult(score(record))
 
 
-def replay_vaca(vaca: Mapping[str, Any]) -> VacaResult:
+def replay_vaca(vaca: Mapping[str, object]) -> VacaResult:
     """Replay a vaca (the contract's JSON as a dict) into a typed :class:`VacaResult`."""
     return VacaResult(replay(vaca))
 

@@ -14,10 +14,10 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import TextIO
 
 from muscore.rules.errors import RuleError
-from muscore.rules.jsondoc import NotADocument, loads
+from muscore.rules.jsondoc import NotADocument, loads, read_text
 from muscore.rules.scoring import score
 from muscore.rules.vaca import replay
 
@@ -26,7 +26,7 @@ from muscore.rules.vaca import replay
 TOO_DEEP = "The record nests arrays or objects too deeply to be a hand record or a vaca."
 
 
-def records(text: str) -> Iterator[tuple[Any, str | None]]:
+def records(text: str) -> Iterator[tuple[object, str | None]]:
     """Each record of the input with None, or None with what is wrong with its line."""
     stripped = text.strip()
     if not stripped:
@@ -56,7 +56,7 @@ def records(text: str) -> Iterator[tuple[Any, str | None]]:
             yield None, f"Line {number}: {TOO_DEEP}"
 
 
-def run(command: Callable[[Any], Mapping[str, Any]], text: str, out: Any) -> int:
+def run(command: Callable[[object], Mapping[str, object]], text: str, out: TextIO) -> int:
     """Process every record of ``text`` with ``command``; the exit status."""
     status = 0
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -86,11 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("file", nargs="?", help="JSON or JSON Lines; standard input if absent")
     args = parser.parse_args(argv)
     try:
-        if args.file and args.file != "-":
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-        else:
-            text = sys.stdin.read()
+        text = read_text(args.file)
     except (OSError, UnicodeDecodeError) as error:
         print(f"muscore.rules: cannot read {args.file}: {error}", file=sys.stderr)
         return 2

@@ -58,11 +58,6 @@ class Side(enum.StrEnum):
             return Side.A
         raise ValueError(f"side {self.value} has no single opponent")
 
-    @classmethod
-    def of_seat(cls, seat: int) -> Side:
-        """The side a seat plays for in pairs: even seats A, odd seats B."""
-        return cls.B if seat & 1 else cls.A
-
 
 class Lance(enum.StrEnum):
     """The lances, in the order they are played and counted."""
@@ -266,11 +261,6 @@ individual=False)
         """The side of a seat: in pairs even seats A and odd seats B; in individual play
         the seat's own letter."""
         return LETTERS[self.seat_sides[seat]]
-
-    def seats_of(self, side: Side | str) -> tuple[int, ...]:
-        """The seats that play for a side (two or three partners, or one player)."""
-        index = LETTERS.index(Side(side))
-        return tuple(range(index, self.players, self.sides))
 
     def seats_from(self, mano: int) -> tuple[int, ...]:
         """The seats in speaking order starting at the mano: the order of priority in a tie."""

@@ -32,6 +32,7 @@ from muscore.rules.cards import (
     SIDE_INDEX,
     Side,
 )
+from muscore.rules.contract import Premium
 from muscore.rules.errors import BettingError, RecordError
 from muscore.rules.reading import NO_SIDES, Reading
 from muscore.rules.winners import best_seat, honest, player_list, settled, showdown
@@ -52,11 +53,11 @@ class Pending(Exception):  # noqa: N818 - not an error: the count waits for a fa
         self.score = score
 
 
-def premiums(reading: Reading, lance: str, side: int) -> tuple[int, list[dict[str, Any]]]:
+def premiums(reading: Reading, lance: str, side: int) -> tuple[int, list[Premium]]:
     """What a side's holders collect (``side`` by index): every one of them, the weaker
     partner too; in individual play the player's own."""
     total = 0
-    detail = []
+    detail: list[Premium] = []
     held_by: list[Any] = reading.pares if lance == PARES else reading.juego
     for seat in range(side, reading.n, reading.k):
         held = held_by[seat]
@@ -400,7 +401,7 @@ def _jugada_step(tally: _Tally, lance: str, in_lance: Betting | None) -> dict[st
 
 
 def jugada_step(
-    lance: str, side: str, why: str, points: int, stake: int, detail: list[dict[str, Any]]
+    lance: str, side: str, why: str, points: int, stake: int, detail: list[Premium]
 ) -> dict[str, Any] | None:
     """A pares or juego step of the recuento (without its score): the premiums and the
     stake; None when the side collects nothing."""

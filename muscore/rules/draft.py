@@ -177,7 +177,7 @@ class HandDraft(Asking, Turns):
     # -- building ------------------------------------------------------------------------
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any], *, passed: bool = True) -> HandDraft:
+    def from_record(cls, record: Mapping[str, object], *, passed: bool = True) -> HandDraft:
         """A draft from a hand record (the contract's JSON), checked as it is read.
 
         With ``passed`` (a stored, finished record) the lances without bets were passed;
@@ -703,7 +703,7 @@ def _points(score: Score) -> list[int]:
     return [int(points) for points in score.values()]  # type: ignore[call-overload]
 
 
-def _read_lances(record: Mapping[str, Any], rules: Rules) -> tuple[
+def _read_lances(record: Mapping[str, object], rules: Rules) -> tuple[
     dict[Lance, tuple[dict[str, Any], ...]], dict[Lance, str], dict[Lance, tuple[Side, ...]]
 ]:
     """A record's bets, answers and players out, lance by lance (answers may be missing)."""

@@ -14,18 +14,26 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any
 
 # The only ways a surrogate reaches a parsed string: an escape, or one already in the text.
 _MAY_HOLD_SURROGATE = re.compile(r"\\u|[\ud800-\udfff]")
 _DIGITS = re.compile(r"has (\d+) digits")
 
 
+def read_text(path: str | None) -> str:
+    """The text of the file a command line names, standard input when it names none or
+    "-". Raises OSError and UnicodeDecodeError for the caller to say in its own way."""
+    if path and path != "-":
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    return sys.stdin.read()
+
+
 class NotADocument(ValueError):
     """What json.loads read (or could not) is no document of the contract; says why."""
 
 
-def loads(text: str) -> Any:
+def loads(text: str) -> object:
     """The JSON value of ``text``, as :func:`json.loads` reads it.
 
     Raises :class:`json.JSONDecodeError` and RecursionError as ``json.loads`` does, and

@@ -30,7 +30,6 @@ from muscore.rules.cards import (
     PARES_ORDER,
     PUNTO,
     SEATS_FROM,
-    SIDES,
     Evaluation,
     Lance,
     Rules,
@@ -53,11 +52,6 @@ SEAT_KEYS = {str(i): i for i in range(6)}
 #: What a seat holds in pares: its kind and a key that compares (from cards), or
 #: the kind alone (from jugadas).
 ParesHeld = tuple[str, tuple[int, ...]]
-
-
-def side_name(seat: int) -> Side:
-    """The side of a seat in pairs as the contract writes it: even seats "A", odd "B"."""
-    return SIDES[seat & 1]
 
 
 def seat_of(key: object, n: int) -> int:
@@ -168,10 +162,6 @@ class Reading:
             return None
         return -1 if len(liars) > 1 else next(iter(liars))
 
-    def seats_of(self, side: int) -> range:
-        """The seats of a side (by index): two or three partners, or one player."""
-        return range(side, self.n, self.k)
-
     def best_holders(self, lance: str, side: str, other: str | None = None) -> dict[str, Any]:
         """For a message: the winning side's best jugada and the best of ``other`` (in pairs
         the other side; no ``other_*`` keys when nobody of it holds the lance)."""
@@ -213,7 +203,7 @@ _NO_MAYBE: dict[str, set[int]] = {PARES: set(), JUEGO: set()}
 
 
 def read_table(
-    record: Mapping[str, Any], rules: Rules, mano: int, *, partial: bool = False
+    record: Mapping[str, object], rules: Rules, mano: int, *, partial: bool = False
 ) -> Reading:
     """The reading phase: cards, jugadas and declarations into a :class:`Reading`."""
     hands = record.get("hands")
@@ -368,13 +358,13 @@ def _read_jugadas(
     return unknown if unknown[PARES] or unknown[JUEGO] else None
 
 
-def _given_jugadas(jugadas: object, n: int) -> dict[int, Mapping[str, Any]]:
+def _given_jugadas(jugadas: object, n: int) -> dict[int, Mapping[str, object]]:
     """The record's ``jugadas`` by seat, each an object of pares and juego at most."""
     if jugadas is None:
         return {}
     if not isinstance(jugadas, Mapping):
         raise RecordError("not_a", field="jugadas", what="object", got=show(jugadas))
-    given: dict[int, Mapping[str, Any]] = {}
+    given: dict[int, Mapping[str, object]] = {}
     for key, value in jugadas.items():
         seat = seat_of(key, n)
         if not isinstance(value, Mapping):

@@ -94,7 +94,7 @@ def parse_mano(data: object, rules: Rules) -> int:
     return data
 
 
-def parse_head(data: Mapping[str, Any], keys: frozenset[str], where: str) -> tuple[Rules, int]:
+def parse_head(data: Mapping[str, object], keys: frozenset[str], where: str) -> tuple[Rules, int]:
     """The rules and the mano of a record or a vaca (``where`` names which in the error),
     once no key of ``data`` is outside ``keys``: what a hand draft and a vaca replay read
     first, in this order, so both refuse the same input in the same words."""
@@ -106,7 +106,7 @@ def parse_head(data: Mapping[str, Any], keys: frozenset[str], where: str) -> tup
 
 
 def read_bets(
-    record: Mapping[str, Any], reading: Reading, *, answered: bool = True
+    record: Mapping[str, object], reading: Reading, *, answered: bool = True
 ) -> dict[str, Betting]:
     """The betting phase: each lance's betting, for the lances somebody bet in.
 
@@ -166,7 +166,7 @@ def score(record: object) -> HandResultDict:
 
 
 def score_parts(
-    record: Mapping[str, Any], rules: Rules, mano: int, scores: Sequence[int]
+    record: Mapping[str, object], rules: Rules, mano: int, scores: Sequence[int]
 ) -> dict[str, Any]:
     """Score a record whose rules, mano and score were already read (the vaca replay)."""
     if "jugadas" not in record and "declared" not in record and "winners" not in record:
@@ -178,7 +178,7 @@ def score_parts(
 
 
 def score_general(
-    record: Mapping[str, Any], rules: Rules, mano: int, scores: Sequence[int]
+    record: Mapping[str, object], rules: Rules, mano: int, scores: Sequence[int]
 ) -> dict[str, Any]:
     """Score a record the general way: any record, partial readings aside (the three
     phases: reading, betting, counting)."""

@@ -54,7 +54,7 @@ _NOBODY_BET: list[None] = [None, None, None, None]
 
 
 def score_shown(
-    record: Mapping[str, Any], rules: Rules, mano: int, scores: Sequence[int]
+    record: Mapping[str, object], rules: Rules, mano: int, scores: Sequence[int]
 ) -> dict[str, Any] | None:
     """The contract's result of a record whose every seat shows cards already read
     (the memo of :func:`~muscore.rules.cards.read_hand`), or None when the record is
@@ -259,7 +259,7 @@ def _flat(text: str, rules: Rules) -> tuple[Any, ...] | None:
     return flat
 
 
-def _read(record: Mapping[str, Any], rules: Rules, mano: int) -> _Read | None:
+def _read(record: Mapping[str, object], rules: Rules, mano: int) -> _Read | None:
     """What the cards hold (see _Read); None unless every seat's cards are a spelling
     already read and the deck's counts are plainly right."""
     hands = record.get("hands")

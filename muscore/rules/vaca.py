@@ -59,7 +59,9 @@ def _empty_vaca(rules: Rules, mano: int) -> dict[str, Any]:
             "score": _zero(rules), "next_mano": mano}
 
 
-def _entry_data(entry: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
+def _entry_data(
+    entry: Mapping[str, object], name: str, keys: tuple[str, ...]
+) -> Mapping[str, object]:
     """The object of an entry that holds ``name`` alone, with no key but ``keys``."""
     for key in entry:
         if key != name:
@@ -84,7 +86,7 @@ def _tap_side(side: object, rules: Rules, entry: str) -> Side:
     return Side(side)
 
 
-def read_piedras(entry: Mapping[str, Any], rules: Rules | None = None) -> tuple[Side, int]:
+def read_piedras(entry: Mapping[str, object], rules: Rules | None = None) -> tuple[Side, int]:
     """The side and the piedras of a piedras entry, checked (against the table's sides:
     A and B, or one a player in individual play)."""
     data = _entry_data(entry, "piedras", ("side", "n"))
@@ -95,7 +97,7 @@ def read_piedras(entry: Mapping[str, Any], rules: Rules | None = None) -> tuple[
     return side, n
 
 
-def score_piedras(entry: Mapping[str, Any], rules: Rules, *scores: int) -> HandResultDict:
+def score_piedras(entry: Mapping[str, object], rules: Rules, *scores: int) -> HandResultDict:
     """The result of a piedras entry on a score of ``scores`` (each side's piedras, in
     side order: ``a, b`` in pairs): a hand result's shape.
 
@@ -126,7 +128,7 @@ def score_piedras(entry: Mapping[str, Any], rules: Rules, *scores: int) -> HandR
     return cast(HandResultDict, result)
 
 
-def read_perete(entry: Mapping[str, Any], rules: Rules) -> Side:
+def read_perete(entry: Mapping[str, object], rules: Rules) -> Side:
     """The side of a perete entry, checked (refused when the table does not play it)."""
     data = _entry_data(entry, "perete", ("side",))
     side = _tap_side(data.get("side"), rules, "perete")
@@ -135,7 +137,7 @@ def read_perete(entry: Mapping[str, Any], rules: Rules) -> Side:
     return side
 
 
-def score_perete(entry: Mapping[str, Any], rules: Rules, *scores: int) -> HandResultDict:
+def score_perete(entry: Mapping[str, object], rules: Rules, *scores: int) -> HandResultDict:
     """The result of a perete entry on a score of ``scores`` (``a, b`` in pairs): one
     piedra to its side.
 
@@ -157,7 +159,7 @@ def score_perete(entry: Mapping[str, Any], rules: Rules, *scores: int) -> HandRe
     return result
 
 
-def score_entry(entry: Mapping[str, Any], rules: Rules, mano: int, *scores: int
+def score_entry(entry: Mapping[str, object], rules: Rules, mano: int, *scores: int
                 ) -> Mapping[str, Any]:
     """The result of any entry of a vaca (a hand, a piedras tap or a perete) on a score of
     ``scores`` (``a, b`` in pairs), read as the plain mapping the counting builds (its
@@ -169,7 +171,7 @@ def score_entry(entry: Mapping[str, Any], rules: Rules, mano: int, *scores: int
     return score_parts(entry, rules, mano, scores)
 
 
-def _check_entry(entry: object, number: int) -> Mapping[str, Any]:
+def _check_entry(entry: object, number: int) -> Mapping[str, object]:
     if not isinstance(entry, Mapping):
         raise VacaError("vaca_hand", n=number, inner=RecordError("not_object"))
     if "piedras" in entry or "perete" in entry:
@@ -264,7 +266,7 @@ def replay(vaca: object) -> VacaReplay:
 
 
 def replay_evening(
-    rules: Rules | Mapping[str, Any] | None,
+    rules: Rules | Mapping[str, object] | None,
     entries: Sequence[object],
     start: Checkpoint | None = None,
 ) -> Evening:
@@ -308,7 +310,7 @@ def replay_evening(
             return cast(Evening, {"finished": finished, "current": current, "vacas": tally})
 
 
-def checkpoints(evening: Mapping[str, Any]) -> list[Checkpoint]:
+def checkpoints(evening: Evening) -> list[Checkpoint]:
     """Where each vaca of a :func:`replay_evening` result starts, the current one last."""
     return [Checkpoint(v["first_hand"] - 1, v["mano"])
             for v in [*evening["finished"], evening["current"]]]

@@ -25,7 +25,7 @@ from muscore.leagues.compute.errors import LeagueError
 from muscore.leagues.compute.fixtures import fixtures_json
 from muscore.leagues.compute.ratings import ratings_json
 from muscore.leagues.compute.standings import standings_json
-from muscore.rules.jsondoc import NotADocument, loads
+from muscore.rules.jsondoc import NotADocument, loads, read_text
 
 #: A command: a JSON document in, its JSON answer out, or a MuscoreError.
 Command = Callable[[Any], dict[str, Any]]
@@ -71,11 +71,7 @@ def main(argv: list[str] | None = None, commands: Mapping[str, Command] = COMMAN
     parser.add_argument("file", nargs="?", help="a JSON document; standard input if absent")
     args = parser.parse_args(argv)
     try:
-        if args.file and args.file != "-":
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-        else:
-            text = sys.stdin.read()
+        text = read_text(args.file)
     except (OSError, UnicodeDecodeError) as error:
         sys.stdout.write(json.dumps({"error": f"cannot read {args.file}: {error}"},
                                     ensure_ascii=False) + "\n")
