@@ -395,6 +395,13 @@ def vacas_tally(state: BoardState | TableState) -> dict[str, Any] | None:
     }
 
 
+def _juegos_won(vaca: Mapping[str, Any], seats: Seating) -> dict[str, Any]:
+    """A vaca's juegos won as its end and the history say them: by side ("juegos_won"),
+    and in individual play by name ("juegos_words": "Ana 2, Bruno 1 y Carla 0")."""
+    won = vaca.get("juegos") or seats.zero()
+    return {"juegos_won": won, "juegos_words": scores_words(won, seats) if seats.individual else ""}
+
+
 def vaca_end(state: TableState, number: int) -> dict[str, Any] | None:
     """The end of vaca `number` (1 = the table's first): who won, each juego, the chart.
 
@@ -423,10 +430,7 @@ def shown_vaca_end(
         "winner": winner,
         "names": seats.names(winner),
         "alone": seats.alone,
-        "juegos_won": vaca.get("juegos") or seats.zero(),
-        # In individual play each player's juegos by name: "Ana 2, Bruno 1 y Carla 0".
-        "juegos_words": scores_words(vaca.get("juegos") or seats.zero(), seats)
-        if seats.individual else "",
+        **_juegos_won(vaca, seats),
         "juegos": juegos_results(vaca, seats),
         "hands": len(hands),
         "first_hand": first,
@@ -535,9 +539,7 @@ def history_groups(
                     "number": hand["vaca"],
                     "winner": winner,
                     "names": seats.names(winner) if winner else "",
-                    "juegos_won": vaca.get("juegos") or seats.zero(),
-                    "juegos_words": scores_words(vaca.get("juegos") or seats.zero(), seats)
-                    if seats.individual else "",
+                    **_juegos_won(vaca, seats),
                     "juegos": [],
                 }
             )

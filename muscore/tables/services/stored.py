@@ -92,11 +92,8 @@ def _replay_all(table: Table) -> list[dict[str, Any]]:
         raise bad.later(_("mano %(n)s: %(why)s")) from None
 
 
-def _ensure_replayed(table: Table) -> None:
-    """Inside the write lock: replay the whole table once if its stored vacas are not
-    those of its revision (a table from before them, or loaded with loaddata)."""
-    if table.replayed_revision == table.revision and table.vacas.exists():
-        return
+def _store_replay(table: Table) -> None:
+    """Inside the write lock: the whole table replayed and stored as its revision's vacas."""
     store_vacas(table, 0, _replay_all(table))
     table.replayed_revision = table.revision
     table.save(update_fields=["replayed_revision"])
@@ -113,8 +110,10 @@ def lock_table(table_id: str, *, replayed: bool = True) -> Table:
     if not Table.objects.filter(pk=table_id).update(revision=F("revision")):
         raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
     table = Table.objects.select_for_update().get(pk=table_id)
-    if replayed:
-        _ensure_replayed(table)
+    # Stored vacas not those of its revision: a table from before them, or loaded with
+    # loaddata. Replayed whole once.
+    if replayed and (table.replayed_revision != table.revision or not table.vacas.exists()):
+        _store_replay(table)
     return table
 
 
@@ -123,10 +122,7 @@ def rebuild_checkpoints(table: Table) -> None:
 
     Raises LaterHandInvalid naming the first stored hand that breaks the rules."""
     with transaction.atomic():
-        fresh = lock_table(table.pk, replayed=False)
-        store_vacas(fresh, 0, _replay_all(fresh))
-        fresh.replayed_revision = fresh.revision
-        fresh.save(update_fields=["replayed_revision"])
+        _store_replay(lock_table(table.pk, replayed=False))
 
 
 def replay_stored(table: Table) -> TableState:
