@@ -22,7 +22,7 @@ import dj_database_url
 import psycopg
 import pytest
 
-from tests.upgrade.test_upgrade import ROOT, copy_rows, env, run
+from tests.upgrade.test_upgrade import ROOT, copy_rows, env, migrate_to, run
 
 FIXTURE = Path(__file__).parent / "fixtures" / "045fc67"
 
@@ -111,8 +111,7 @@ def test_a_postgresql_upgrade_rolls_back_to_the_database_it_came_from(tmp_path: 
         environment = env(DATABASE_URL=database)
         # 045fc67's schema, then its rows (as tests/upgrade/test_upgrade.py builds it).
         meta = json.loads((FIXTURE / "meta.json").read_text())
-        for app, migration in sorted(meta["migrations"].items()):
-            run(environment, "manage.py", "migrate", "--no-input", app, migration)
+        migrate_to(environment, meta["migrations"])
         copy_rows(FIXTURE / "db.sqlite3", database)
         before = postgres_state(database)
         backup, _upgraded = upgrade_and_roll_back(environment, tmp_path / "bk")
