@@ -39,7 +39,7 @@ class Asking:
         rules: Rules
         winners: Mapping[Lance, Side]
         ends: Mapping[Lance, str]
-        bets: Mapping[Lance, tuple[dict[str, object], ...]]
+        bets: Mapping[Lance, tuple[dict[str, str | int], ...]]
 
         @property
         def _reading(self) -> Reading: ...

@@ -346,7 +346,8 @@ class Evaluation(NamedTuple):
     pares: Pares | None
     total: int  #: the sum of the values: juego from 31, else the punto
     real31: bool
-    juego_rank: int  #: compares juegos (see :meth:`juego_key`); 0 without juego
+    #: Compares juegos: a 31 real above every 31, then 31, 32, 40, 37...33; 0 without juego.
+    juego_rank: int
     #: The showdown's keys as plain ints, higher is better: grande, chica, punto
     #: (the total), pares (0 without), juego (0 without). Every hand of every replay
     #: is compared, and ints compare faster than tuples.
@@ -356,10 +357,6 @@ class Evaluation(NamedTuple):
     def juego(self) -> int | None:
         """The juego total (31 or more), or None without juego."""
         return self.total if self.total >= 31 else None
-
-    def juego_key(self) -> int:
-        """Compare juegos: a 31 real above every 31, then the order 31, 32, 40, 37...33."""
-        return self.juego_rank
 
     @property
     def juego_premium(self) -> int:

@@ -108,7 +108,7 @@ class LanceState(NamedTuple):
     lance: Lance
     played: bool | None  #: the lance is played at all (pares: somebody has them)
     bettable: bool | None  #: bets are possible (pares, juego: two sides/players play it)
-    bets: tuple[dict[str, Any], ...]  #: the bets tapped, as the record writes them
+    bets: tuple[dict[str, str | int], ...]  #: the bets tapped, as the record writes them
     end: str | None  #: "quiero", "no_quiero", or None
     closed: bool  #: its betting is over (answered, passed, or nothing to bet)
     stake: int  #: the running envite: the total of the bets so far
@@ -153,7 +153,7 @@ class HandDraft(Asking, Turns):
     hands: Mapping[int, str] = field(default_factory=dict)
     jugadas: Mapping[int, Mapping[str, str | int]] = field(default_factory=dict)
     declared: Mapping[int, Mapping[str, bool]] = field(default_factory=dict)
-    bets: Mapping[Lance, tuple[dict[str, Any], ...]] = field(default_factory=dict)
+    bets: Mapping[Lance, tuple[dict[str, str | int], ...]] = field(default_factory=dict)
     ends: Mapping[Lance, str] = field(default_factory=dict)
     passed: frozenset[Lance] = frozenset()
     winners: Mapping[Lance, Side] = field(default_factory=dict)
@@ -236,7 +236,7 @@ class HandDraft(Asking, Turns):
             record["jugadas"] = {str(s): dict(self.jugadas[s]) for s in sorted(self.jugadas)}
         if self.declared:
             record["declared"] = {str(s): dict(self.declared[s]) for s in sorted(self.declared)}
-        lances: dict[str, dict[str, Any]] = {}
+        lances: dict[str, dict[str, object]] = {}
         for lance in ORDER:
             bets = self.bets.get(lance)
             if bets:
@@ -484,7 +484,7 @@ class HandDraft(Asking, Turns):
 
     def _betting(self, lance: Lance) -> Betting:
         bets = self.bets.get(lance, ())
-        data: dict[str, Any] = {"bets": list(bets)}
+        data: dict[str, object] = {"bets": list(bets)}
         if lance in self.ends:
             data["end"] = self.ends[lance]
         return Betting(lance.value, data, answered=False, sides=self.rules.sides)
@@ -617,7 +617,9 @@ class HandDraft(Asking, Turns):
             Lance.JUEGO, Lance.PUNTO) or lance is fourth]
         return tuple(self.lance(name) for name in names)
 
-    def envite_ladder(self, lance: Lance | str) -> tuple[tuple[dict[str, Any], int, int], ...]:
+    def envite_ladder(
+        self, lance: Lance | str
+    ) -> tuple[tuple[dict[str, str | int], int, int], ...]:
         """Each bet tapped in a lance with the envite after it and the deje a no quiero
         would then pay: ``(bet, stake, deje)``."""
         name = lance_of(lance)
@@ -643,7 +645,7 @@ class HandDraft(Asking, Turns):
                   if lance in self.ends or lance in self.passed
                   or (not self.bets.get(lance) and reading.bettable(lance.value) is False)}
         open_lances = {lance.value for lance in ORDER if lance.value not in closed}
-        answered: dict[str, dict[str, Any]] = {}
+        answered: dict[str, dict[str, object]] = {}
         for lance in self.bets:
             if lance in self.ends and self.bets[lance]:
                 answered[lance.value] = {"bets": list(self.bets[lance]), "end": self.ends[lance]}
@@ -704,10 +706,10 @@ def _points(score: Score) -> list[int]:
 
 
 def _read_lances(record: Mapping[str, object], rules: Rules) -> tuple[
-    dict[Lance, tuple[dict[str, Any], ...]], dict[Lance, str], dict[Lance, tuple[Side, ...]]
+    dict[Lance, tuple[dict[str, str | int], ...]], dict[Lance, str], dict[Lance, tuple[Side, ...]]
 ]:
     """A record's bets, answers and players out, lance by lance (answers may be missing)."""
-    bets: dict[Lance, tuple[dict[str, Any], ...]] = {}
+    bets: dict[Lance, tuple[dict[str, str | int], ...]] = {}
     ends: dict[Lance, str] = {}
     outs: dict[Lance, tuple[Side, ...]] = {}
     for name, data in _object(record, "lances").items():

@@ -162,7 +162,7 @@ class Reading:
             return None
         return -1 if len(liars) > 1 else next(iter(liars))
 
-    def best_holders(self, lance: str, side: str, other: str | None = None) -> dict[str, Any]:
+    def best_holders(self, lance: str, side: str, other: str | None = None) -> dict[str, object]:
         """For a message: the winning side's best jugada and the best of ``other`` (in pairs
         the other side; no ``other_*`` keys when nobody of it holds the lance)."""
         held: list[Any] = self.pares if lance == PARES else self.juego
@@ -182,7 +182,7 @@ class Reading:
                 best[ix[seat]] = seat
         win = LETTERS.index(Side(side))
         lose = LETTERS.index(Side(other)) if other is not None else 1 - win
-        out: dict[str, Any] = {"seat": best[win], "held": said(best[win])}
+        out: dict[str, object] = {"seat": best[win], "held": said(best[win])}
         if lose in best:
             out.update(other_seat=best[lose], other_held=said(best[lose]))
         return out
@@ -398,7 +398,7 @@ def _check_jugadas_against_cards(
             "jugada_contradicts", seat=seat, cards=_cards_text(cards),
             has=has_pares, lance=PARES, said=show(said_pares),
         )
-    has_juego: Any = ev.total if ev.total >= 31 else "no"
+    has_juego: int | str = ev.total if ev.total >= 31 else "no"
     if said_juego is not None and said_juego != has_juego:
         raise RecordError(
             "jugada_contradicts", seat=seat, cards=_cards_text(cards),

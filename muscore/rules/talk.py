@@ -120,7 +120,7 @@ class Talk:
     lance: str
     players: tuple[Side, ...]
     taps: tuple[Tap, ...]
-    bets: tuple[dict[str, Any], ...]
+    bets: tuple[dict[str, str | int], ...]
     out: tuple[Side, ...]
     end: str | None
     passed: bool
@@ -150,10 +150,10 @@ class Talk:
             return answers
         return (*answers, Tap(TapKind.ENVIDO, turn), Tap.ordago(turn))
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The record's ``lances.<lance>``: the bets, the answer, and (when held on) the
         players who left."""
-        data: dict[str, Any] = {"bets": [dict(bet) for bet in self.bets]}
+        data: dict[str, object] = {"bets": [dict(bet) for bet in self.bets]}
         if self.end is not None:
             data["end"] = self.end
         if self.out and self.end != "no_quiero":
@@ -188,7 +188,7 @@ class _Table:
     def __init__(self, lance: str, order: tuple[Side, ...]) -> None:
         self.lance = lance
         self.order = order
-        self.bets: list[dict[str, Any]] = []
+        self.bets: list[dict[str, str | int]] = []
         self.out: list[Side] = []
         self.spoken = 0  # before a bet: how many players passed
         self.answering: list[Side] = []

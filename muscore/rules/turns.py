@@ -26,7 +26,7 @@ class Turns:
 
     if TYPE_CHECKING:
         rules: Rules
-        bets: Mapping[Lance, tuple[dict[str, Any], ...]]
+        bets: Mapping[Lance, tuple[dict[str, str | int], ...]]
         ends: Mapping[Lance, str]
         outs: Mapping[Lance, tuple[Side, ...]]
         passed: frozenset[Lance]
