@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from typing import Any
 
 from muscore import text as unicode_text
 from muscore.handentry.words import NAME_MAX
@@ -62,7 +61,7 @@ NAME = {"type": "string", "maxLength": NAME_MAX, "pattern": f"^[^{_REFUSED}]*$",
                   {"pattern": f"[^{_char_class(_invisible)}]"}]}
 
 
-def _rules_players(count: int) -> dict[str, Any]:
+def _rules_players(count: int) -> dict[str, object]:
     """A body whose rules say the table is for `count` players."""
     return {"required": ["rules"], "properties": {"rules": {
         "type": "object", "required": ["players"], "properties": {"players": {"const": count}}}}}
@@ -73,9 +72,9 @@ _NO_RULES_PLAYERS = {"not": {"required": ["rules"], "properties": {"rules": {
     "type": "object", "required": ["players"]}}}}
 
 
-def _seats(count: int, names: bool = True) -> dict[str, Any]:
+def _seats(count: int, names: bool = True) -> dict[str, object]:
     """mano a seat of `count` players; with `names`, that many of them when listed."""
-    properties: dict[str, Any] = {"mano": {"maximum": count - 1}}
+    properties: dict[str, object] = {"mano": {"maximum": count - 1}}
     if names:
         properties["players"] = {"minItems": count, "maxItems": count}
     return {"properties": properties}

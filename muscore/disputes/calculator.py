@@ -174,8 +174,8 @@ class Calculation:
 
     def _draft_so_far(self) -> HandDraft:
         """The engine's draft of the fields read so far, unanswered bets included."""
-        record: dict[str, Any] = dict(self.record())
-        lances: dict[str, Any] = {}
+        record: dict[str, object] = dict(self.record())
+        lances: dict[str, dict[str, object]] = {}
         for lance in LANCES:
             bets = self.bets(lance)
             if bets:
@@ -196,15 +196,15 @@ class Calculation:
         except ValueError:
             bets = []  # a typed amount that is not one: its error is shown, the taps start over
         end = self.ends.get(lance) or None
-        info: dict[str, Any] = {
+        info: dict[str, object] = {
             "bets": bets,
             "bet_words": bet_words(bets, end, labels),
             "open": not bets or end is None,
             "amount": self.tap_amounts.get(lance, ""),
         }
         if bets and end is None:
-            info["to_answer"] = other(bets[-1][0])
-            info["to_answer_label"] = labels[info["to_answer"]]
+            info["to_answer"] = to_answer = other(bets[-1][0])
+            info["to_answer_label"] = labels[to_answer]
             info["last_ordago"] = bets[-1][1] == "ordago"
         return info
 
