@@ -128,7 +128,7 @@ def json_number(text: str) -> int | float:
     return value
 
 
-def read_json(request: HttpRequest) -> dict[str, Any]:
+def read_json(request: HttpRequest) -> dict[str, object]:
     if not request.body:
         raise BadRequest("the request needs a JSON object as its body", code="no_body")
     try:
