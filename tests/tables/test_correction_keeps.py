@@ -152,3 +152,37 @@ def test_correcting_an_answer_logs_the_answer_alone_and_keeps_the_cards_as_enter
     said = audit.record_changes(edit_change.before, edit_change.after, PLAYERS)
     assert said == ["apuestas a grande: Ana y Carla: envido 2, Bruno y Diego: quiero -> "
                     "Ana y Carla: envido 2, Bruno y Diego: no quiero"]
+
+
+def test_the_fourth_lances_bets_follow_it_from_punto_to_juego(client: Client) -> None:
+    """Bets said on the fourth lance while the page read it as punto (a seat's cards not yet
+    in, or a phone that kept them as "juego o punto") are juego's once the cards say juego:
+    stored there, not dropped without a word."""
+    table = services.create_table(players=PLAYERS)
+    new = reverse("tables:hand", args=[table.id, table.edit_key])
+    cards = {"c0": "R R C 1", "c1": "R S C 1", "c2": "4 5 6 7", "c3": "4 5 6 7"}
+    saved = client.post(new, {**cards, "b_punto": "A2", "e_punto": "quiero", "act": "save"})
+    assert saved.status_code == 302
+    record = Hand.objects.get().record
+    assert record["lances"] == {"juego": {"bets": [{"side": "A", "n": 2}], "end": "quiero"}}
+
+
+def test_a_declaration_that_turns_punto_into_juego_where_nobody_can_bet_is_said(
+    client: Client,
+) -> None:
+    """Hypothesis found it: a hand played at punto with an envite, corrected in one field
+    (Ana said "juego sí" without juego: the fourth lance was juego, and only her side held
+    it). The bets were stored as nothing without a word; now the page says why they go,
+    and nothing is stored until the table saves again."""
+    table = stored_table({"hands": {"0": "R 7 6 4", "1": "R S 5 5", "2": "R 7 4 4",
+                                    "3": "S 7 6 6"},
+                          "lances": {"punto": {"bets": [{"side": "A", "n": 2}],
+                                               "end": "quiero"}}})
+    before = Hand.objects.get(table=table).record
+    edit = reverse("tables:edit_hand", args=[table.id, table.edit_key, 1])
+    fields = fields_of(client.get(edit))
+    answer = client.post(edit, {**fields, "dj0": "si", "act": "save"})
+    assert answer.status_code == 400
+    assert "En juego no se apuesta" in answer.content.decode()
+    assert Hand.objects.get(table=table).record == before
+    assert not Change.objects.filter(table=table, action=Change.Action.EDIT).exists()

@@ -325,12 +325,17 @@ class HandEntry(EntryHead):
         for problem in draft.problems():
             if not isinstance(problem, rules_engine.BettingError):
                 continue
-            # The fourth lance that is not played keeps no bets from an earlier answer;
-            # bets where nobody can bet are refused, said, and dropped.
-            if problem.code == "juego_not_punto":
-                self.bets["juego"], self.ends["juego"] = [], None
-            elif problem.code == "punto_not_juego":
-                self.bets["punto"], self.ends["punto"] = [], None
+            # Bets said on the fourth lance follow it when it turns from punto to juego or
+            # back (a declaration corrected, cards entered): they were said on the lance
+            # the table played, which the phone could not tell apart ("fourth"). Where the
+            # lance it turned to has bets of its own, those stay and these go. Bets where
+            # nobody can bet are refused, said, and dropped: nothing goes without a word.
+            if problem.code in ("juego_not_punto", "punto_not_juego"):
+                stale, played = (("juego", "punto") if problem.code == "juego_not_punto"
+                                 else ("punto", "juego"))
+                if not self.bets.get(played):
+                    self.bets[played], self.ends[played] = self.bets[stale], self.ends[stale]
+                self.bets[stale], self.ends[stale] = [], None
             else:
                 lance = str(problem.params.get("lance") or "")
                 self.errors.append(
@@ -344,15 +349,18 @@ class HandEntry(EntryHead):
     def _talked(self, draft: HandDraft) -> HandDraft:
         """Individual play: each lance's talk said to the draft word by word, in the order
         of the lances. A word the engine no longer takes (the cards changed who plays the
-        lance, or whose turn it was) stops that lance's talk there, said; the talk of a
-        fourth lance that is not played (juego when it is punto) goes without a word, as
-        its bets do in pairs."""
+        lance, or whose turn it was) stops that lance's talk there, said. The talk of the
+        fourth lance follows it from punto to juego or back, as its bets do in pairs."""
+        fourth = draft.fourth()
+        if fourth is not None:
+            other = Lance.PUNTO if fourth is Lance.JUEGO else Lance.JUEGO
+            stale = self.talks.get(other.value) or []
+            if stale and not self.talks.get(fourth.value):
+                self.talks[fourth.value] = stale
+            self.talks[other.value] = []
         for lance in Lance:
             words = self.talks.get(lance.value) or []
             if not words:
-                continue
-            if lance in (Lance.JUEGO, Lance.PUNTO) and draft.fourth() not in (None, lance):
-                self.talks[lance.value] = []
                 continue
             kept: list[str] = []
             for word in words:
