@@ -135,18 +135,35 @@ from django.db import connection, transaction
 
 main, held, began = threading.main_thread(), [], []
 enter, leave = transaction.Atomic.__enter__, transaction.Atomic.__exit__
+# Inside each transaction: the CPU the worker's thread used and the time in its SQL
+# statements (the rest of the hold: the thread off the cores, waiting for one).
+inside, last = {"sql": 0.0, "statements": 0}, {}
+
+def timed_sql(execute, sql, params, many, context):
+    started = time.perf_counter()
+    try:
+        return execute(sql, params, many, context)
+    finally:
+        inside["sql"] += time.perf_counter() - started
+        inside["statements"] += 1
 
 def timed_enter(self):
     outermost = not connection.in_atomic_block
     enter(self)
     if outermost and threading.current_thread() is main:
-        began.append(time.perf_counter())
+        began.append((time.perf_counter(), time.thread_time()))
+        inside["sql"], inside["statements"] = 0.0, 0
 
 def timed_exit(self, *exc):
     result = leave(self, *exc)
     if not connection.in_atomic_block and began and threading.current_thread() is main:
-        held.append(time.perf_counter() - began.pop())
+        wall, cpu = began.pop()
+        held.append(time.perf_counter() - wall)
+        last.update(cpu=time.thread_time() - cpu, sql=inside["sql"],
+                    statements=inside["statements"])
     return result
+
+connection.execute_wrappers.append(timed_sql)
 
 transaction.Atomic.__enter__ = timed_enter
 transaction.Atomic.__exit__ = timed_exit
@@ -155,9 +172,14 @@ transaction.Atomic.__exit__ = timed_exit
 from muscore.leagues import pacing
 named, pause = {}, pacing.pause
 
+slow = {}  # name: [(held, cpu, sql, statements)] of those past 200 ms
+
 def named_pause(seconds, what=""):
     row = named.setdefault(what or "unnamed", [0, 0.0, 0])
     row[0], row[1], row[2] = row[0] + 1, max(row[1], seconds), row[2] + (seconds > 0.2)
+    if seconds > 0.2 and last:
+        slow.setdefault(what or "unnamed", []).append(
+            (seconds, last["cpu"], last["sql"], last["statements"]))
     pause(seconds, what)
 
 pacing.pause = named_pause
@@ -165,6 +187,7 @@ started = time.perf_counter()
 call_command("rating_worker", once=True, only=sys.argv[1])
 own = getattr(pacing, "checkpoints", None)  # None: in COMMIT, counted in "held"
 print(json.dumps({"seconds": time.perf_counter() - started, "held": held, "named": named,
+                  "slow": slow,
                   "checkpoints": None if own is None else [own.count, own.pages,
                                                            own.longest]}))
 """
@@ -223,6 +246,21 @@ def logged(log: str) -> Counter[str]:
     """The worker's own lines about transactions past the lock's limit, by name."""
     return Counter(match.group(1) for match in re.finditer(
         r"a worker's transaction \((.*?)\) took", log))
+
+
+def inside(seen: list[list[float]]) -> str:
+    """What the transactions past 200 ms did with their time: the median and the largest
+    of their hold, their thread's CPU and their SQL statements' time, and their median
+    count of statements. A hold far above its CPU: the worker waited for a core."""
+    def median(column: int) -> float:
+        values = sorted(row[column] for row in seen)
+        return values[len(values) // 2]
+
+    def ms(column: int) -> str:
+        return f"{median(column) * 1000:.0f} ({max(r[column] for r in seen) * 1000:.0f})"
+
+    return (f"{len(seen)}, held {ms(0)} ms, CPU {ms(1)} ms, SQL {ms(2)} ms, "
+            f"{median(3):.0f} statements (median, largest)")
 
 
 def main() -> None:
@@ -291,6 +329,8 @@ def main() -> None:
         logs: dict[str, Counter[str]] = {}
         # Each side's transactions by name: how many, the longest, how many past 200 ms.
         kinds: dict[str, dict[str, list[Any]]] = {}
+        # Those past 200 ms by name: (held, CPU, SQL, statements) each.
+        slows: dict[str, dict[str, list[list[float]]]] = {}
         for run in ("no worker", "imports", "ratings"):
             if args.only and args.only != run:
                 continue
@@ -317,6 +357,7 @@ def main() -> None:
                       f"{os.getloadavg()[0]:.1f}", flush=True)
                 logs[f"{label}, {run}"] = logged(log)
                 kinds[f"{label}, {run}"] = figures.get("named", {})
+                slows[f"{label}, {run}"] = figures.get("slow", {})
         for key, names in logs.items():
             if names:
                 print(f"logged past 200 ms, {key}: " + ", ".join(
@@ -324,6 +365,9 @@ def main() -> None:
         for key, rows in kinds.items():
             for name, (count, longest, over) in sorted(rows.items()):
                 print(f"{key:34} {name:34} {count:6} {longest * 1000:6.0f}ms {over:5}")
+        for key, rows in slows.items():
+            for name, seen in sorted(rows.items()):
+                print(f"past 200 ms, {key}, {name}: {inside(seen)}")
     finally:
         for spinner in spinners:
             spinner.kill()

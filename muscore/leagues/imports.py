@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -37,8 +37,7 @@ from muscore.clubs.services import save_pair
 from muscore.handentry.words import NAME_MAX
 from muscore.leagues import pacing, prepared, rating_store, stats_store
 from muscore.leagues.changes import CompetitionError, check_organiser, league_error
-from muscore.leagues.competitions import create_competition, match_players, pair_players
-from muscore.leagues.compute import ceros as ceros_rules
+from muscore.leagues.competitions import create_competition, match_players
 from muscore.leagues.compute.document import Format, League, read_league
 from muscore.leagues.compute.document import Match as LeagueMatch
 from muscore.leagues.compute.document import Pair as LeaguePair
@@ -47,6 +46,12 @@ from muscore.leagues.documents import (
     competition_format,
     document_fingerprint,
     league_document,
+)
+from muscore.leagues.import_frame import (
+    PLANNED_WINDOW,
+    Frame,
+    ceros_byes,
+    planned_matches,
 )
 from muscore.leagues.models import (
     Competition,
@@ -57,8 +62,13 @@ from muscore.leagues.models import (
     Round,
     Tie,
 )
-from muscore.leagues.results import after_change, bracket, check_result, write
-from muscore.messages import page_message
+from muscore.leagues.results import (
+    KnockoutConflict,
+    after_change,
+    bracket,
+    check_result,
+    write,
+)
 from muscore.rules import Rules
 from muscore.tables import services as tables
 from muscore.tables.models import Table
@@ -170,20 +180,6 @@ def read_checked(data: Any, assumed: Format | None = None) -> League:
         return read_league(data, max_pairs=IMPORT_MAX_PAIRS, assumed=assumed)
     except LeagueError as error:
         raise league_error(error) from None
-
-
-def ceros_byes(league: League) -> list[int | None]:
-    """A ceros document's rounds checked as a tournament, and the pair resting in each
-    (CompetitionError: why it is no ceros tournament)."""
-    kind = league.format or Format("ceros")
-    try:
-        return ceros_rules.document_rounds(
-            list(range(len(league.pairs))), kind.ceros, [m.round for m in league.matches],
-            [None if m.result is None or m.result.winner is None
-             else m.pairs[1 - m.result.winner] for m in league.matches],
-            [m.pairs for m in league.matches])
-    except ceros_rules.CerosError as error:
-        raise CompetitionError(page_message(error)) from None
 
 
 def _refuse_copy(club: Club, data: Any) -> str:
@@ -337,62 +333,23 @@ def _groups_frame(club: Club, league: League, pairs: list[Pair], by: Actor,
     return competition
 
 
-class Frame:
-    """What every batch of an import's matches reads: its entries and rounds, read once
-    per run of the worker instead of once per batch (600 rows for a 200-pair liguilla:
-    a batch of 80 ms wrote 5 matches beside reading them)."""
-
-    def __init__(self, competition: Competition) -> None:
-        self.entries = {e.index: e for e in competition.entries.select_related("pair")}
-        self.rounds = {r.number: r for r in competition.rounds.all()}
-        self._own: dict[int, list[str]] = {}
-        self._byes: list[int | None] | None = None
-        self._tables: list[int] | None = None
-
-    def byes(self, league: League) -> list[int | None]:
-        """A ceros document's pair resting in each round, worked out once a run."""
-        if self._byes is None:
-            self._byes = ceros_byes(league)
-        return self._byes
-
-    def table_numbers(self, league: League) -> list[int]:
-        """A ceros document's each match's table in its round, worked out once a run."""
-        if self._tables is None:
-            self._tables = _table_numbers(league)
-        return self._tables
-
-    def players(self, match: Match) -> tuple[list[str], list[str]]:
-        """`match_players`, each pair's own players read once a run (a vaca's table is
-        made inside its batch's transaction)."""
-        assert match.first is not None and match.second is not None
-        sides = []
-        for sat, entry in ((match.players_first, match.first),
-                           (match.players_second, match.second)):
-            if sat:
-                sides.append(list(sat))
-                continue
-            if entry.pk not in self._own:
-                self._own[entry.pk] = pair_players(entry)
-            sides.append(list(self._own[entry.pk]))
-        return sides[0], sides[1]
-
-
-# A groups competition's planned matches read per query: a batch writes a few dozen.
-PLANNED_WINDOW = 200
-
-
 def import_matches(competition: Competition, league: League, by: Actor, start: int,
                    stop: int, budget: pacing.Budget | None = None,
                    frame: Frame | None = None) -> int:
     """Write the document's matches `start` to `stop` (0-based; a groups competition's
     group matches only), each result through `results.write`; with `budget`, stop before
     the match that would pass it. `frame`: the competition's entries and rounds, if read
-    already. Returns where it stopped."""
+    already, and a groups competition's planned matches (the worker's batch ends with the
+    window it read). Returns where it stopped."""
     n = start
     if competition.format == Competition.Format.GROUPS:
         while n < stop:
-            planned = list(competition.matches.filter(tie__isnull=True).select_related(
-                "round", "first", "second").order_by("number")[n:min(stop, n + PLANNED_WINDOW)])
+            if frame is None:
+                planned = planned_matches(competition, n, PLANNED_WINDOW)
+            elif n == start:
+                planned = frame.planned(competition, n)  # read before the transaction
+            else:
+                break  # the worker's batch ends with the window its frame read
             if not planned:
                 break
             for match, doc_match in zip(planned, league.matches[n:stop], strict=False):
@@ -451,16 +408,6 @@ def _alone(doc_match: LeagueMatch) -> bool:
     from the matches before it, and after them it passed the batch's budget by as much."""
     result = doc_match.result
     return result is not None and result.source == "table" and doc_match.vaca is not None
-
-
-def _table_numbers(league: League) -> list[int]:
-    """Each match's table in its round (1, 2, ...), as a ceros round numbers them."""
-    seen: dict[int | None, int] = {}
-    out = []
-    for doc_match in league.matches:
-        seen[doc_match.round] = seen.get(doc_match.round, 0) + 1
-        out.append(seen[doc_match.round])
-    return out
 
 
 def written_in_batches(competition: Competition, league: League) -> int:
@@ -604,11 +551,6 @@ def run(pk: int, until: float) -> int:
 
         while job.written < batched and going():
             _batch(job, competition, league, by, batched, frame)
-        if batched == job.written < total and going():
-            # A groups competition's knockout, its first round from the groups' standings
-            # (filled again by a run that resumes here: the same pairs, nothing written).
-            with pacing.short_transaction("an import's knockout"):
-                bracket.fill(competition)
         while batched <= job.written < total and going():
             assert frame is not None
             _knockout(job, competition, league, by, batched, frame)
@@ -672,6 +614,8 @@ def _batch(job: LeagueImport, competition: Competition, league: League, by: Acto
         frame = frame if frame is not None else Frame(competition)
         _vaca(job, league, by, frame, _vaca_match(competition, league, first, frame))
         return
+    if frame is not None and competition.format == Competition.Format.GROUPS:
+        frame.planned(competition, first)  # read before the transaction
     # Each batch its own transaction, then a pause on SQLite (muscore.leagues.pacing): the
     # benchmark's import back to back kept another writer waiting 52 s.
     with pacing.short_transaction("an import's matches"):
@@ -684,33 +628,43 @@ def _batch(job: LeagueImport, competition: Competition, league: League, by: Acto
 
 def _knockout(job: LeagueImport, competition: Competition, league: League, by: Actor,
               batched: int, frame: Frame) -> None:
-    """A groups competition's knockout match, in a transaction of its own (a vaca's in two,
-    `_vaca`) with the bracket filled from its result: all of them in the import's end held
-    SQLite's lock 4.2 s at load 4-9 (60 pairs in 4 groups), a match each up to 380 ms at
-    load 9-11, most of it the fill reading the whole competition and its standings."""
+    """A groups competition's knockout match: the bracket filled from the results before
+    it (its first round from the groups' standings), worked out before and written in a
+    transaction of its own when it changes anything; then the match, in a transaction of
+    its own (a vaca's in two, `_vaca`). All of them in the import's end held SQLite's lock
+    4.2 s at load 4-9 (60 pairs in 4 groups); each match with the fill after it up to 380
+    ms at load 9-11, most of it the fill reading the whole competition and its standings.
+    A worker killed between the two: the next run works the fill out again (written,
+    nothing changes) and writes the match."""
     n = job.written
+    fill = bracket.planned(competition)
+    if fill.conflicts:  # played between other pairs: as the request's import refuses
+        raise KnockoutConflict([m.number for m in fill.conflicts])
+    if fill.writes():
+        with pacing.short_transaction("an import's bracket"):
+            if not LeagueImport.objects.filter(pk=job.pk, written=n).exists():
+                raise _Taken
+            bracket.write_fill(fill)
     match = _next_knockout(competition, league, batched, n)
     if _alone(league.matches[n]):
-        _vaca(job, league, by, frame, match, then=lambda: bracket.fill(competition))
+        _vaca(job, league, by, frame, match, "an import's knockout")
         return
     with pacing.short_transaction("an import's knockout"):
         _import_result(match, league.matches[n], league, by, frame)
-        bracket.fill(competition)
         if not LeagueImport.objects.filter(pk=job.pk, written=n).update(written=n + 1):
             raise _Taken
     job.written = n + 1
 
 
 def _vaca(job: LeagueImport, league: League, by: Actor, frame: Frame, match: Match,
-          then: Callable[[], object] | None = None) -> None:
-    """A vaca's match (`then`: what else its result's transaction writes, a knockout's
-    bracket filled), in two short transactions: its table (its rows made and its hands
+          what: str = "an import's vaca result") -> None:
+    """A vaca's match in two short transactions: its table (its rows made and its hands
     replayed before, then inserted: `tables.new_table`, five statements with the match;
     through the tables' write path, 20 with the replay inside, it held 200-2,500 ms at
     load 10-12) with the match that points at it, saved without its result; then its
-    result, written as any match's, and its hands' counts. Together they held SQLite's
-    lock 200-700 ms at load 8-19 (issue 40). What they need is read before each (the
-    pairs' players, the table's rows, the stored hands' counts).
+    result (`what` names that transaction), written as any match's, and its hands'
+    counts. Together they held SQLite's lock 200-700 ms at load 8-19 (issue 40). What
+    they need is read before each (the pairs' players, the table's rows, the stored hands' counts).
 
     A worker killed between the two leaves that match with its table and no result: the
     next run finds it (`_vaca_match`, `_next_knockout`) and writes only its result, so
@@ -732,11 +686,9 @@ def _vaca(job: LeagueImport, league: League, by: Actor, frame: Frame, match: Mat
             match.save()
     assert match.table is not None
     counts = stats_store.table_counts(match.table)
-    with pacing.short_transaction("an import's knockout" if then else "an import's vaca result"):
+    with pacing.short_transaction(what):
         write(match, result, by=by, action="import")
         stats_store.store_counts(match, counts)
-        if then is not None:
-            then()
         if not LeagueImport.objects.filter(pk=job.pk, written=n).update(written=n + 1):
             raise _Taken
     job.written = n + 1

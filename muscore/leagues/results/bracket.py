@@ -210,14 +210,32 @@ def _wanted(competition: Competition, bracket: _Bracket, group_matches: list[Mat
     return wanted
 
 
-def _fill_once(competition: Competition) -> list[Match]:
-    """Fill the ties not played yet; the played games whose pairs differ from those the
-    results send there. A knockout alone's games made for other pairs are removed (made
-    again for the new pairs by `_next_games`)."""
+@dataclass
+class Fill:
+    """What filling a knockout writes, worked out from what is stored (`planned`): the
+    ties that take other pairs (set on them), their games between those pairs, off the
+    tables opened for the others (set on them), a knockout alone's games removed, and the
+    played games whose pairs would change (`conflicts`: nothing is written for them)."""
+
+    ties: list[Tie]
+    games: list[Match]
+    removed: list[int]
+    conflicts: list[Match]
+
+    def writes(self) -> bool:
+        """Whether writing it changes any row."""
+        return bool(self.ties or self.games or self.removed)
+
+
+def planned(competition: Competition) -> Fill:
+    """What filling the ties not played yet writes (`write_fill`), read and worked out
+    without writing: the worker's import reads it before its transaction, which then only
+    writes it (the reads, the whole competition and its standings, held SQLite's lock up
+    to 380 ms a knockout match at load 9-11)."""
     bracket, group_matches = _read(competition)
     rounds = rounds_of(competition)
     wanted = _wanted(competition, bracket, group_matches, rounds)
-    conflicts: list[Match] = []
+    fill = Fill([], [], [], [])
     # Being played (a hand at its table) counts as played: those hands are never lost.
     started = set(consequences.started(Match.objects.filter(
         competition=competition, tie__isnull=False)).values_list("pk", flat=True))
@@ -233,25 +251,52 @@ def _fill_once(competition: Competition) -> list[Match]:
             # A tie without both its pairs plays nothing yet: a game made before a
             # correction took one of them out goes (or the change is refused, played).
             if played:
-                conflicts += played
+                fill.conflicts += played
                 continue
-            Match.objects.filter(pk__in=[m.pk for m in games]).delete()
+            fill.removed += [m.pk for m in games]
             games = []
         if (tie.first_id, tie.second_id) == (first, second):
             continue
         if played:
-            conflicts += played  # played between other pairs: the organiser decides
+            fill.conflicts += played  # played between other pairs: the organiser decides
             continue
         tie.first_id, tie.second_id = first, second
-        tie.save(update_fields=["first", "second"])
+        fill.ties.append(tie)
         if alone:  # made again for the new pairs, on new tables
-            Match.objects.filter(pk__in=[m.pk for m in games]).delete()
+            fill.removed += [m.pk for m in games]
             continue
+        fill.games += games
         for m in games:
             m.first_id, m.second_id = first, second
             m.table = None  # a table opened for other pairs: a new one is opened for these
-            m.save(update_fields=["first", "second", "table"])  # its document text too
-    return conflicts
+    if fill.games:
+        # What their document text reads, read here: `write_fill` only writes.
+        entries = competition.entries.in_bulk()
+        played_in = Round.objects.in_bulk({m.round_id for m in fill.games})
+        for m in fill.games:
+            m.first = entries.get(m.first_id) if m.first_id is not None else None
+            m.second = entries.get(m.second_id) if m.second_id is not None else None
+            m.round = played_in[m.round_id]
+    return fill
+
+
+def write_fill(fill: Fill) -> None:
+    """Write what `planned` worked out (its conflicts are the caller's)."""
+    if fill.removed:
+        Match.objects.filter(pk__in=fill.removed).delete()
+    for tie in fill.ties:
+        tie.save(update_fields=["first", "second"])
+    for m in fill.games:
+        m.save(update_fields=["first", "second", "table"])  # its document text too
+
+
+def _fill_once(competition: Competition) -> list[Match]:
+    """Fill the ties not played yet; the played games whose pairs differ from those the
+    results send there. A knockout alone's games made for other pairs are removed (made
+    again for the new pairs by `_next_games`)."""
+    fill = planned(competition)
+    write_fill(fill)
+    return fill.conflicts
 
 
 def _next_games(competition: Competition) -> None:
