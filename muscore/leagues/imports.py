@@ -399,6 +399,7 @@ def _save_round(match: Match, frame: Frame) -> None:
     """A new match's round saved if it is new (inside the transaction that saves it)."""
     if match.round.pk is None:
         match.round.save()
+        match.round = match.round  # its id on the match too, read before the match is saved
         frame.rounds[match.round.number] = match.round
 
 
@@ -459,7 +460,8 @@ def _import_result(match: Match, doc_match: LeagueMatch, league: League, by: Act
     if result.source == "table" and doc_match.vaca is not None:
         seats = frame.players(match) if frame is not None else match_players(match)
         match.table = _vaca_table(match, doc_match.vaca, league.rules, seats).store()
-    match.save()
+    # Saved by the write, a new match inserted with its result: it was inserted, then
+    # updated, and its hands' counts deleted (none), 10 statements a match on paper.
     write(match, result, by=by, action="import")
     if match.table_id is not None:
         stats_store.count_table_match(match)

@@ -73,6 +73,7 @@ def store(match: Match, result: Result | None, at: datetime | None = None,
     lines, ratings and hand stats in step. `at` is the result's time when it is not now (a
     claim accepted after 24 hours); `row`, the row that already stores `result` (a
     pair's claim)."""
+    inserted = match.pk is None  # an import's new match: saved here with its result
     if match.competition.format == Competition.Format.CEROS:
         ceros_rounds.check_change(match, result)
     _line_change(match, -1)
@@ -85,7 +86,7 @@ def store(match: Match, result: Result | None, at: datetime | None = None,
     match.save()
     _line_change(match, 1)
     rating_store.match_changed(match)  # re-rates the club's players from this match on
-    if result is None or result.source != "table":
+    if (result is None or result.source != "table") and not inserted:
         stats_store.drop(match)  # an organiser's result, or none: the hands no longer count
 
 
