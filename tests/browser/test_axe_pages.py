@@ -127,28 +127,36 @@ def tour_problems(browser: Browser, live_server: Any, language: str,
     return problems
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+# One test for each set of pages, its rows built once and toured in each language in turn
+# (a context of its own for each, as before), not a test for each language building the
+# same rows again: the tours only read. The long tests are dealt out first (tests/conftest.py),
+# so a test of four tours no longer leaves one worker alone at the end.
 def test_the_club_league_and_rules_pages_have_no_axe_violation(
-    browser: Browser, live_server: Any, language: str
+    browser: Browser, live_server: Any
 ) -> None:
-    problems = tour_problems(browser, live_server, language, club_pages())
+    pages = club_pages()
+    problems = [problem for language in LANGUAGES
+                for problem in tour_problems(browser, live_server, language, pages)]
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_championship_pages_have_no_axe_violation(
-    browser: Browser, live_server: Any, language: str
+    browser: Browser, live_server: Any
 ) -> None:
-    problems = tour_problems(browser, live_server, language, championship_pages())
+    pages = championship_pages()
+    problems = [problem for language in LANGUAGES
+                for problem in tour_problems(browser, live_server, language, pages)]
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_organisers_pages_have_no_axe_violation(
-    browser: Browser, live_server: Any, language: str
+    browser: Browser, live_server: Any
 ) -> None:
     organiser, pages = organiser_pages()
-    problems = tour_problems(browser, live_server, language, pages, organiser)
-    for user, more in championship_organiser_pages():
-        problems += tour_problems(browser, live_server, language, more, user)
+    others = championship_organiser_pages()
+    problems: list[str] = []
+    for language in LANGUAGES:
+        problems += tour_problems(browser, live_server, language, pages, organiser)
+        for user, more in others:
+            problems += tour_problems(browser, live_server, language, more, user)
     assert not problems, "\n".join(problems)
