@@ -3,7 +3,7 @@ another writer (a table's save) waits behind it (issue 40 point 7).
 
     .venv/bin/python benchmarks/bench_worker_locks.py [--db /tmp/muscore-bench-leagues.sqlite3]
         [--baseline main] [--load 8] [--import-pairs 60] [--format groups --groups 4]
-        [--only ratings]
+        [--only ratings] [--nice -10]
 
 Needs the large club of `manage.py build_large_club` (built into --db when it is missing,
 about a minute). On a copy of it, once, with this checkout's code: a second club's
@@ -30,9 +30,13 @@ worker gives them (`pacing.short_transaction`): how many, the longest, how many 
 SQLite's WAL into the database itself (muscore.leagues.pacing.own_checkpoints: in its
 pauses, no write lock held), how many it ran and the longest; "in COMMIT" where SQLite's
 automatic checkpoint runs in the COMMIT that fills the WAL past 1,000 pages, after the
-lock is released but inside the transaction's timing. `--load N` runs N processes
-spinning on the CPU meanwhile (the issue's load 8-10 on a quiet machine), stopped at the
-end. Target: no worker transaction past 200 ms, no wait past 200 ms.
+lock is released but inside the transaction's timing. Last, for the transactions past
+200 ms of each name: their hold, the CPU the worker's thread used inside and the time in
+their SQL statements (median and largest), and their statements: a hold far above its
+CPU is the worker kept off the cores while it held the lock. `--nice N` runs this
+checkout's worker at niceness N (below 0 as root: a systemd unit's `Nice=`). `--load N`
+runs N processes spinning on the CPU meanwhile (the issue's load 8-10 on a quiet
+machine), stopped at the end. Target: no worker transaction past 200 ms, no wait past 200 ms.
 """
 
 from __future__ import annotations
@@ -214,8 +218,8 @@ def spin() -> None:
         pass
 
 
-def run_worker(root: Path | None, db: Path, only: str) -> tuple[dict[str, Any], list[float],
-                                                               str]:
+def run_worker(root: Path | None, db: Path, only: str, nice: int = 0
+               ) -> tuple[dict[str, Any], list[float], str]:
     """The worker on `db` with `root`'s code, the watcher beside it: its figures, the
     watcher's waits and the worker's log. `root` None: no worker, the watcher alone for
     15 s (what the machine's load alone costs a writer)."""
@@ -233,7 +237,8 @@ def run_worker(root: Path | None, db: Path, only: str) -> tuple[dict[str, Any], 
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "MUSCORE_RATELIMIT": "false",
            "DJANGO_SETTINGS_MODULE": "muscore.settings"}
     done = subprocess.run([sys.executable, "-c", WORKER, only], cwd=root, env=env,
-                          capture_output=True, text=True, check=False)
+                          capture_output=True, text=True, check=False,
+                          preexec_fn=(lambda: os.nice(nice)) if nice else None)
     stop.set()
     waits: list[float] = out.get(timeout=60)
     watcher.join(30)
@@ -276,6 +281,9 @@ def main() -> None:
                         "--groups groups with their knockout")
     parser.add_argument("--groups", type=int, choices=[2, 4], default=4)
     parser.add_argument("--only", default="", help="only the runs named so (imports, ratings)")
+    parser.add_argument("--nice", type=int, default=0, help="this checkout's worker at this "
+                        "niceness (below 0 needs root; a systemd unit's Nice=); with "
+                        "--baseline HEAD, the same code at both")
     args = parser.parse_args()
     # Stopped (SIGTERM): the spinners and the copies go too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -306,7 +314,7 @@ def main() -> None:
         shutil.copytree(ROOT / "muscore", here / "muscore",
                         ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copy(ROOT / "manage.py", here / "manage.py")
-        sides = [("this checkout", here)]
+        sides = [(f"this checkout{f', nice {args.nice}' if args.nice else ''}", here)]
         if args.baseline:
             base = folder / "baseline"
             base.mkdir()
@@ -338,8 +346,9 @@ def main() -> None:
                 if run == "no worker" and index:
                     continue
                 load = os.getloadavg()[0]
-                figures, waits, log = run_worker(None if run == "no worker" else root,
-                                                 folder / f"side{index}.sqlite3", run)
+                figures, waits, log = run_worker(
+                    None if run == "no worker" else root, folder / f"side{index}.sqlite3", run,
+                    args.nice if root == here else 0)
                 held = sorted(figures["held"])
                 waits.sort()
                 over = sum(h > LIMIT for h in held)
