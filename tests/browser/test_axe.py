@@ -64,15 +64,23 @@ def html_errors(markup: str) -> list[str]:
     return errors
 
 
-# One test per language, not one for all: pytest-xdist spreads them over the workers
-# instead of one worker running 52 pages while the other waits at the end. Each page is
-# loaded once and checked in both schemes: the scheme is a media feature, switched on the
-# loaded page (emulate_media) as a phone switches it, not a reason to load it again.
-@pytest.mark.parametrize("language", LANGUAGES)
+# One test for the four languages, the tour's table built once (the tours only read), each
+# language in a context of its own. Each page is loaded once and checked in both schemes:
+# the scheme is a media feature, switched on the loaded page (emulate_media) as a phone
+# switches it, not a reason to load it again. (It was one test per language for
+# pytest-xdist's spread, which tests/conftest.py's long-tests-first dealing now gives.)
 def test_every_page_of_the_tour_has_no_axe_violation_and_valid_html(
-    browser: Browser, live_server: Any, language: str
+    browser: Browser, live_server: Any
 ) -> None:
     pages = tour()
+    problems: list[str] = []
+    for language in LANGUAGES:
+        problems += language_tour_problems(browser, live_server, language, pages)
+    assert not problems, "\n".join(problems)
+
+
+def language_tour_problems(browser: Browser, live_server: Any, language: str,
+                           pages: dict[str, str]) -> list[str]:
     problems: list[str] = []
     context = browser.new_context(**PHONE | {"locale": language}, base_url=live_server.url)
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
@@ -97,7 +105,7 @@ def test_every_page_of_the_tour_has_no_axe_violation_and_valid_html(
                     problems.append(f"{name} {language} {scheme}: axe {found}")
     finally:
         context.close()
-    assert not problems, "\n".join(problems)
+    return problems
 
 
 def test_the_html_check_finds_what_it_looks_for() -> None:
