@@ -412,16 +412,7 @@ def test_an_import_s_matches_on_paper_are_each_inserted_with_their_result(
     settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 4
     imported = imports.import_competition(make_club("Bar Kaixo", organiser), exported,
                                           by=organiser, rated=True)
-    seen = Statements()
-    pause = pacing.pause
-
-    def ended(held: float, what: str = "") -> None:
-        seen.end(what)
-        pause(held, what)
-
-    monkeypatch.setattr(pacing, "pause", ended)
-    with connection.execute_wrapper(seen.wrapper):
-        imports.catch_up()
+    seen = Statements.of_catch_up(monkeypatch)
     batches = [sql for what, sql in seen.ended if what == "an import's matches"]
     inserted = sum(q.startswith('INSERT INTO "leagues_match"') for sql in batches for q in sql)
     played = sum(q.startswith('INSERT INTO "leagues_resultrow"') for sql in batches for q in sql)
@@ -467,6 +458,21 @@ class Statements:
         self.ended.append((what, self._current))
         self._current = []
 
+    @classmethod
+    def of_catch_up(cls, monkeypatch: pytest.MonkeyPatch) -> Statements:
+        """The worker's catch-up run, each transaction it ended with its statements."""
+        seen = cls()
+        pause = pacing.pause
+
+        def ended(held: float, what: str = "") -> None:
+            seen.end(what)
+            pause(held, what)
+
+        monkeypatch.setattr(pacing, "pause", ended)
+        with connection.execute_wrapper(seen.wrapper):
+            imports.catch_up()
+        return seen
+
 
 @pytest.mark.django_db(transaction=True)
 def test_an_imported_vaca_s_transactions_stay_short_and_read_before_they_write(
@@ -478,16 +484,7 @@ def test_an_imported_vaca_s_transactions_stay_short_and_read_before_they_write(
     exported, user, vacas = with_vacas("liguilla")
     settings.MUSCORE_IMPORT_IN_REQUEST_MAX = 4
     imports.import_competition(make_club("Bar Kaixo", user), exported, by=user)
-    seen = Statements()
-    pause = pacing.pause
-
-    def ended(held: float, what: str = "") -> None:
-        seen.end(what)
-        pause(held, what)
-
-    monkeypatch.setattr(pacing, "pause", ended)
-    with connection.execute_wrapper(seen.wrapper):
-        imports.catch_up()
+    seen = Statements.of_catch_up(monkeypatch)
     names = [what for what, _sql in seen.ended]
     tables = [sql for what, sql in seen.ended if what == "an import's vaca table"]
     assert len(tables) == len(vacas)
