@@ -18,7 +18,7 @@ same Redis share it):
   of the circuit's own knocks (``PING``, with the same short timeout) every ``KNOCK``
   seconds and closes the circuit when Redis answers: no request ever pays for the knock.
 
-A hang therefore costs each process one timeout (``REDIS_TIMEOUT``, half a second by
+A hang therefore costs each process one timeout (``REDIS_TIMEOUT``, a quarter of a second by
 default), for the requests that were waiting on Redis when it stopped, and nothing more
 until it answers again; the log says so once each way.
 """
@@ -44,7 +44,7 @@ T = TypeVar("T")
 FAILURES: tuple[type[BaseException], ...] = (RedisError, OSError)
 #: A closed circuit's operation waiting longer than this (seconds) makes the process's
 #: other threads go without Redis until it ends: they do not queue behind a late Redis.
-STALL = 0.25
+STALL = 0.15
 #: An open circuit knocks this often (seconds), from a thread of its own.
 KNOCK = 1.0
 

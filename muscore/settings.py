@@ -190,7 +190,7 @@ CACHE_URL = os.environ.get("CACHE_URL", "").strip()
 # How long the cache and the live bus wait for Redis (seconds): it answers in a millisecond,
 # and one that hangs costs each process this once, then is left alone until it answers
 # again (muscore/circuit.py).
-REDIS_TIMEOUT = envfloat("REDIS_TIMEOUT", "0.5")
+REDIS_TIMEOUT = envfloat("REDIS_TIMEOUT", "0.25")
 CACHE_SCHEMES = ("redis://", "rediss://", "unix://")
 if CACHE_URL.startswith(CACHE_SCHEMES):
     CACHES = {

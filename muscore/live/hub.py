@@ -47,6 +47,9 @@ DRAWS = Counter("muscore_live_draws", "Live screens drawn by this stream server,
 #: nothing (no message, no pong) for BUS_SILENCE seconds: a hung Redis.
 BUS_PING = 1.0
 BUS_SILENCE = 1.5
+#: How long the subscription's own calls wait (seconds): longer than a request's
+#: REDIS_TIMEOUT, since no request waits on them and a busy loop must not drop the bus.
+BUS_TIMEOUT = 0.5
 #: How long a move the check sees waits for its publish before the check draws it itself
 #: (seconds): longer than a saver's answer takes on a busy box (its p95 was 0.6 s at load
 #: 24), short beside a publish lost (every LIVE_SAFETY_SECONDS, 2 s, with Redis).
@@ -295,11 +298,11 @@ class Hub:
 
         delay = 0.5
         while not self.closing:
-            timeout = settings.REDIS_TIMEOUT
-            client = aioredis.Redis.from_url(bus.redis_url(), socket_connect_timeout=timeout)
+            client = aioredis.Redis.from_url(bus.redis_url(),
+                                             socket_connect_timeout=BUS_TIMEOUT)
             try:
                 async with client.pubsub() as pubsub:
-                    await asyncio.wait_for(pubsub.subscribe(bus.channel()), timeout)
+                    await asyncio.wait_for(pubsub.subscribe(bus.channel()), BUS_TIMEOUT)
                     await self._listen(pubsub)
             except asyncio.CancelledError:
                 raise
@@ -329,7 +332,7 @@ class Hub:
                 raise TimeoutError(f"Redis said nothing for {BUS_SILENCE:g} s")
             if now - pinged >= BUS_PING:
                 pinged = now
-                await asyncio.wait_for(pubsub.ping(), settings.REDIS_TIMEOUT)
+                await asyncio.wait_for(pubsub.ping(), BUS_TIMEOUT)
 
     def _read(self, data: str | bytes) -> None:
         try:

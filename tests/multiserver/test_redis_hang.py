@@ -4,7 +4,7 @@ Two gunicorn servers and a stream server on the cluster's PostgreSQL and on a Re
 this test's own; tables whose phones poll their boards and save hands, and a phone on a
 stream. Redis is stopped for HANG seconds in the middle. Before muscore.circuit a hang
 cost every save the cache's 2 s and the bus's twice 2 s (p95 10.4 s in the issue's
-probe); now each process pays one REDIS_TIMEOUT (0.5 s) for what was waiting on Redis
+probe); now each process pays one REDIS_TIMEOUT (0.25 s) for what was waiting on Redis
 when it stopped, then goes without it until a thread of its own hears it answer again.
 The limit: the p95 of the requests in flight while Redis hangs is within 500 ms of the
 p95 before it (on a quiet machine, under 500 ms), and a save made meanwhile reaches a
