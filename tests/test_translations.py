@@ -21,6 +21,10 @@ SOURCE_LANGUAGE = "es"
 # What makemessages reads for the django domain: the code, the templates, and the
 # settings it imports. Copied whole so a string in any of them is found.
 SOURCES = ("manage.py", "pyproject.toml", "muscore", "templates", "locale")
+# How the catalogues are written: no entry the code no longer asks for, no source lines
+# (which would change the three files at every edit of a line above a string).
+MAKEMESSAGES = ("--no-obsolete", "--no-location")
+COMMAND = f"manage.py makemessages -l en -l eu -l fr {' '.join(MAKEMESSAGES)}"
 
 
 def catalogue(code: str) -> Path:
@@ -93,7 +97,7 @@ def regenerated(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copy2(source, copy / name)
     languages = [arg for code in translated_languages() for arg in ("-l", code)]
     result = subprocess.run(
-        [sys.executable, "manage.py", "makemessages", *languages, "--no-obsolete"],
+        [sys.executable, "manage.py", "makemessages", *languages, *MAKEMESSAGES],
         cwd=copy,
         capture_output=True,
         text=True,
@@ -110,13 +114,26 @@ def test_every_string_the_code_uses_is_translated(regenerated: Path, code: str) 
     fresh = regenerated / "locale" / code / "LC_MESSAGES" / "django.po"
     found = problems(fresh)
     assert not found, (
-        f"locale/{code} lacks strings the code uses: run "
-        f"`manage.py makemessages -l en -l eu -l fr --no-obsolete` and translate:\n"
+        f"locale/{code} lacks strings the code uses: run `{COMMAND}` and translate:\n"
         + "\n".join(found)
     )
     committed = {(e.msgctxt, e.msgid) for e in messages(catalogue(code))}
     used = {(e.msgctxt, e.msgid) for e in messages(fresh)}
     assert used <= committed, f"missing from locale/{code}: {sorted(used - committed)}"
+
+
+def undated(po: Path) -> list[str]:
+    return [line for line in po.read_text(encoding="utf-8").splitlines()
+            if not line.startswith('"POT-Creation-Date:')]
+
+
+@pytest.mark.parametrize("code", ["en", "eu", "fr"])
+def test_the_committed_catalogue_is_what_makemessages_writes(regenerated: Path, code: str) -> None:
+    # Entries in makemessages' order and nothing the code no longer uses: a newcomer who
+    # runs it to add a string changes that string's lines, not thousands of others.
+    fresh = regenerated / "locale" / code / "LC_MESSAGES" / "django.po"
+    assert undated(catalogue(code)) == undated(fresh), (
+        f"locale/{code} is not as makemessages writes it: run `{COMMAND}` (and msgfmt)")
 
 
 GETTEXT_NAMES = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext",
