@@ -12,12 +12,20 @@ It also holds the worker's stop: `manage.py rating_worker` asks it on SIGTERM, a
 piece of work (an import's batches, a re-rating's transactions, a competition's documents)
 looks between two of its transactions and hands the rest back (`Stopped`): what is written
 stays, the backlog keeps the rest, and the next worker carries it on.
+
+And, on SQLite, the worker's priority while it holds the lock (`own_priority`): on a busy
+machine a transaction holds the lock as long as the worker is kept off the cores inside it
+(15-25 times its CPU at load 10-16 on 2 cores, issue 40 point 7), so the worker's thread
+runs at a lower niceness from its BEGIN to its COMMIT, and at its own the rest of the time.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -45,6 +53,13 @@ LOG_OVER = 0.2
 # off on its connection and runs a passive one itself in the pause after a transaction, at
 # most every CHECKPOINT_SECONDS of transactions, timed apart (`Checkpoints`).
 CHECKPOINT_SECONDS = 1.0
+
+# The worker thread's niceness while it holds SQLite's write lock (MUSCORE_WORKER_LOCK_NICE;
+# "off" keeps its own throughout). -10, as a whole worker at Nice=-10 that held no
+# transaction past 200 ms at load 10 (longest 108 ms against 1,018: docs/benchmarks.md);
+# only inside its transactions, so its replay and documents still queue with the requests.
+LOCK_NICE = -10
+LOCK_NICE_SETTING = "MUSCORE_WORKER_LOCK_NICE"
 
 logger = logging.getLogger("muscore.pacing")
 T = TypeVar("T")
@@ -126,6 +141,108 @@ def checkpoint() -> float:
     return took
 
 
+# --- the worker's priority while it holds the lock --------------------------------------
+
+
+class Priority:
+    """The niceness a worker's thread takes while it holds SQLite's write lock, and whether
+    it may: `on` turns False, said once in the log, when the system refuses it (EPERM or
+    EACCES: no CAP_SYS_NICE and an RLIMIT_NICE below it, systemd's `LimitNICE=`), so the
+    worker goes on at its own niceness without asking at every transaction."""
+
+    def __init__(self, nice: int) -> None:
+        self.nice = nice
+        self.on = True
+        self.raised = 0  # transactions run at `nice`
+
+
+# None: never raised (a request's process, the tests, PostgreSQL's workers alike until
+# `own_priority`).
+priority: Priority | None = None
+
+
+def lock_nice() -> int | None:
+    """The niceness MUSCORE_WORKER_LOCK_NICE asks for (default LOCK_NICE), None when "off".
+    A bad value stops the worker at its start rather than being ignored."""
+    value = os.environ.get("MUSCORE_WORKER_LOCK_NICE", str(LOCK_NICE)).strip().lower()
+    if value in {"off", "false", "no", ""}:
+        return None
+    try:
+        nice = int(value)
+    except ValueError:
+        nice = None
+    if nice is None or not -20 <= nice <= 19:
+        raise ValueError(f"{LOCK_NICE_SETTING} must be a niceness from -20 to 19 or 'off', "
+                         f"not {value!r}")
+    return nice
+
+
+def own_priority() -> None:
+    """This process is a worker: its transactions on SQLite run at MUSCORE_WORKER_LOCK_NICE.
+
+    SQLite only: its lock is taken and held by the worker's own thread (the library runs in
+    the process), so that thread's share of the cores is the lock's length. PostgreSQL's
+    transactions are run by a server process whose niceness this cannot change, and they
+    hold rows, not the database: raising the worker there would only put its Python before
+    the requests'. Linux only: there a niceness is a thread's, so the heartbeat's thread
+    keeps its own; elsewhere setpriority would change the whole process."""
+    global priority
+    nice = lock_nice()
+    priority = Priority(nice) if nice is not None else None
+    if priority is not None and not sys.platform.startswith("linux"):
+        logger.warning("the worker's priority while it holds SQLite's lock is Linux's "
+                       "alone: it runs at its own niceness (%s)", sys.platform)
+        priority.on = False
+
+
+def common_priority() -> None:
+    """The worker's end (a process that goes on: the tests' call_command): no more raised
+    transactions. Its figures stay readable."""
+    if priority is not None:
+        priority.on = False
+
+
+@contextmanager
+def _lock_priority() -> Iterator[Callable[[], None]]:
+    """Around a worker's outermost transaction on SQLite: gives the call that lowers its
+    thread's niceness to `priority.nice`, made once the BEGIN IMMEDIATE returned (the lock
+    taken: raised before it, the worker would also win the race for the lock against the
+    requests its pause lets in), and its own niceness back on leaving, after the COMMIT or
+    ROLLBACK that releases the lock. Refused (no CAP_SYS_NICE, RLIMIT_NICE too low), the
+    worker goes on exactly as before, and says so once."""
+    lowered: list[int] = []  # its own niceness, once lowered
+    thread = threading.get_native_id()
+
+    def lower() -> None:
+        if priority is None or not priority.on:
+            return
+        own = os.getpriority(os.PRIO_PROCESS, thread)
+        if own <= priority.nice:  # already as high (a unit's Nice=): nothing to do
+            return
+        try:
+            os.setpriority(os.PRIO_PROCESS, thread, priority.nice)
+        except OSError as error:
+            priority.on = False
+            logger.warning("the worker may not lower its niceness to %d while it holds "
+                           "SQLite's lock (%s): it goes on at %d. Allow it with systemd's "
+                           "LimitNICE=%d (or CAP_SYS_NICE), or set %s=off to keep this "
+                           "quiet", priority.nice, error.strerror or error, own,
+                           priority.nice, LOCK_NICE_SETTING)
+            return
+        lowered.append(own)
+        priority.raised += 1
+
+    if (priority is None or not priority.on or connection.vendor != "sqlite"
+            or connection.in_atomic_block):
+        yield lambda: None  # a request's process, PostgreSQL, a transaction inside another
+        return
+    try:
+        yield lower
+    finally:
+        if lowered:  # a higher niceness is always allowed: its own again, whatever happened
+            os.setpriority(os.PRIO_PROCESS, thread, lowered[0])
+
+
 class Hold:
     """How long a short transaction held the lock (seconds), known once it committed."""
 
@@ -139,10 +256,13 @@ def short_transaction(what: str = "") -> Iterator[Hold]:
 
     Timed from its BEGIN's return (SQLite: BEGIN IMMEDIATE, the write lock taken) to its
     COMMIT's: the lock it held. Timed from before the BEGIN, a worker that waited behind a
-    request's write counted the wait as its own hold, logged it and shrank its next one."""
+    request's write counted the wait as its own hold, logged it and shrank its next one.
+    In a worker on SQLite (`own_priority`) it runs at the lock's niceness from its BEGIN's
+    return to its COMMIT's; the pause after it at the worker's own."""
     hold = Hold()
     _automatic_checkpoint_off()
-    with transaction.atomic():
+    with _lock_priority() as lower, transaction.atomic():
+        lower()  # the lock taken (BEGIN IMMEDIATE): from here to the COMMIT, before others
         began = time.monotonic()
         yield hold
     hold.seconds = time.monotonic() - began

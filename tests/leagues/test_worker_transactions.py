@@ -8,6 +8,10 @@ is timed from the lock taken, not from the wait for it."""
 
 from __future__ import annotations
 
+import errno
+import os
+import resource
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -603,3 +607,125 @@ def test_the_worker_checkpoints_sqlite_s_wal_in_its_pause_not_in_its_transaction
     call_command("rating_worker", once=True, only="imports")  # its own, then SQLite's
     assert pacing.checkpoints is not own and pacing.checkpoints is not None
     assert not pacing.checkpoints.on
+
+
+def niceness(thread: int = 0) -> int:
+    """A thread's niceness (Linux: each thread has its own; 0: the calling one)."""
+    return os.getpriority(os.PRIO_PROCESS, thread or threading.get_native_id())
+
+
+@pytest.fixture
+def lock_nice(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """A worker of this process whose transactions run 5 below the test's niceness (as
+    root, or with an RLIMIT_NICE that allows it: the refused case has its own test)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("a thread's own niceness: Linux's")
+    own = niceness()
+    wanted = max(-20, own - 5)
+    if os.geteuid() != 0 and 20 - resource.getrlimit(resource.RLIMIT_NICE)[0] > wanted:
+        pytest.skip("neither root nor an RLIMIT_NICE that allows a lower niceness")
+    monkeypatch.setenv("MUSCORE_WORKER_LOCK_NICE", str(wanted))
+    monkeypatch.setattr(pacing, "priority", None)
+    pacing.own_priority()
+    yield wanted
+    pacing.common_priority()
+    assert niceness() == own
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_holds_sqlite_s_lock_at_a_lower_niceness_and_only_then(
+        lock_nice: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a loaded machine the lock is held as long as the worker is kept off the cores
+    (issue 40 point 7): its thread runs at MUSCORE_WORKER_LOCK_NICE from its BEGIN to its
+    COMMIT or ROLLBACK, at its own in the pause after it and everywhere else; the other
+    threads of its process (the heartbeat's) keep theirs; on PostgreSQL (rows locked by a
+    server process) and inside a request's transaction nothing changes."""
+    own = niceness()
+    other_ready, other_done = threading.Event(), threading.Event()
+    other: list[int] = []
+
+    def heartbeat() -> None:
+        other.append(threading.get_native_id())
+        other_ready.set()
+        other_done.wait(30)
+
+    beat = threading.Thread(target=heartbeat)
+    beat.start()
+    assert other_ready.wait(30)
+    paused: list[int] = []
+    pause = pacing.pause
+
+    def noted_pause(held: float, what: str = "") -> None:
+        paused.append(niceness())
+        pause(held, what)
+
+    monkeypatch.setattr(pacing, "pause", noted_pause)
+    sqlite = connection.vendor == "sqlite"
+    inside = lock_nice if sqlite else own
+    try:
+        with pacing.short_transaction("a worker's write"):
+            assert niceness() == inside
+            assert niceness(other[0]) == own
+            WorkerBeat.objects.create(worker_id="w0", host="h", pid=1, queues="q")
+        with pytest.raises(RuntimeError), pacing.short_transaction("a failed write"):
+            assert niceness() == inside
+            raise RuntimeError("rolled back")
+        assert niceness() == own and paused == [own]
+        pacing.in_chunks([1, 2, 3], lambda chunk: paused.append(niceness()), "chunks",
+                         first=1, most=1, target=1.0)
+        assert paused[1:] == [inside, own] * 3
+        with transaction.atomic(), pacing.short_transaction("inside a request's"):
+            assert niceness() == own
+    finally:
+        other_done.set()
+        beat.join(30)
+    assert niceness() == own and pacing.priority is not None
+    assert pacing.priority.raised == (5 if sqlite else 0)
+    pacing.common_priority()  # the worker ended: its own throughout
+    with pacing.short_transaction("after the worker"):
+        assert niceness() == own
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_refused_a_lower_niceness_says_so_once_and_writes_as_before(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """No CAP_SYS_NICE and no LimitNICE (EPERM, or EACCES as Linux says it for a niceness):
+    the worker writes exactly as without the setting, one warning in its log saying how to
+    allow it; "off" asks nothing at all."""
+    if connection.vendor != "sqlite" or not sys.platform.startswith("linux"):
+        pytest.skip("the lock's niceness: SQLite's, on Linux")
+    asked: list[int] = []
+
+    def refused(which: int, who: int, nice: int) -> None:
+        asked.append(nice)
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(pacing.os, "setpriority", refused)
+    monkeypatch.setattr(pacing, "priority", None)
+    monkeypatch.setenv("MUSCORE_WORKER_LOCK_NICE", str(niceness() - 5))
+    pacing.own_priority()
+    with caplog.at_level("DEBUG", logger="muscore.pacing"):
+        for n in range(3):
+            with pacing.short_transaction("a worker's write"):
+                WorkerBeat.objects.create(worker_id=f"w{n}", host="h", pid=1, queues="q")
+    assert WorkerBeat.objects.count() == 3 and len(asked) == 1
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warned) == 1 and "LimitNICE=" in warned[0] and "=off" in warned[0], warned
+    assert pacing.priority is not None and pacing.priority.raised == 0
+    monkeypatch.setenv("MUSCORE_WORKER_LOCK_NICE", "off")
+    pacing.own_priority()
+    with pacing.short_transaction("a worker's write"):
+        WorkerBeat.objects.create(worker_id="w3", host="h", pid=1, queues="q")
+    assert pacing.priority is None and len(asked) == 1
+
+
+def test_the_lock_s_niceness_is_a_niceness_or_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MUSCORE_WORKER_LOCK_NICE", raising=False)
+    assert pacing.lock_nice() == pacing.LOCK_NICE == -10
+    for value, nice in (("-5", -5), (" 0 ", 0), ("OFF", None), ("", None)):
+        monkeypatch.setenv("MUSCORE_WORKER_LOCK_NICE", value)
+        assert pacing.lock_nice() == nice
+    for value in ("-21", "20", "high"):
+        monkeypatch.setenv("MUSCORE_WORKER_LOCK_NICE", value)
+        with pytest.raises(ValueError, match="MUSCORE_WORKER_LOCK_NICE"):
+            pacing.lock_nice()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from muscore.leagues import pacing
 from tests.multiserver.servers import ROOT
 
 UNITS = ROOT / "deploy" / "systemd"
@@ -65,6 +66,10 @@ def test_each_unit_runs_the_documented_command_and_stops_cleanly() -> None:
     assert int(web["TimeoutStopSec"]) > 30 and int(stream["TimeoutStopSec"]) > 5
     assert int(worker["TimeoutStopSec"]) >= 30
     assert web["Type"] == "notify"  # gunicorn says when it is ready
+    # The worker may lower its niceness to the lock's (systemd's "-N": RLIMIT_NICE 20+N),
+    # and so far only: its transactions on SQLite run there (muscore.leagues.pacing).
+    assert worker["LimitNICE"] == str(pacing.LOCK_NICE) == "-10"
+    assert "LimitNICE" not in web and "LimitNICE" not in stream
     assert "deploy/systemd/" in operations
     for name in ("muscore-web.service", "muscore-stream.service", "muscore-worker@.service",
                  "muscore.target"):

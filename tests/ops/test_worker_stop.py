@@ -19,6 +19,9 @@ row for the next worker, and the work it then does equals the work done in one g
 from __future__ import annotations
 
 import json
+import os
+import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -80,14 +83,27 @@ def league_and_import(tag: str) -> tuple[Competition, LeagueImport]:
     return league, job
 
 
-def start_worker(worker_id: str, log: Path, *extra: str) -> subprocess.Popen[bytes]:
+def start_worker(worker_id: str, log: Path, *extra: str, refused_nice: bool = False
+                 ) -> subprocess.Popen[bytes]:
+    """`manage.py rating_worker` on the test's database; with `refused_nice`, as a service
+    without LimitNICE: no RLIMIT_NICE, and as root no CAP_SYS_NICE either (setpriv)."""
     connection.close()  # nothing of this process holds SQLite's lock meanwhile
+    prefix: list[str] = []
+    if refused_nice and os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        assert setpriv, "setpriv (util-linux) drops root's CAP_SYS_NICE for this test"
+        prefix = [setpriv, "--inh-caps=-sys_nice", "--bounding-set=-sys_nice"]
+
+    def no_rlimit_nice() -> None:
+        resource.setrlimit(resource.RLIMIT_NICE, (0, 0))  # lowering a limit: always allowed
+
     with log.open("wb") as err:
         return subprocess.Popen(
-            [sys.executable, "manage.py", "rating_worker", "--interval", "0.2",
+            [*prefix, sys.executable, "manage.py", "rating_worker", "--interval", "0.2",
              "--worker-id", worker_id, *extra],
             cwd=ROOT, env=worker_env(MUSCORE_WORKER_STALE_SECONDS=str(STALE)),
-            stdout=subprocess.DEVNULL, stderr=err)
+            stdout=subprocess.DEVNULL, stderr=err,
+            preexec_fn=no_rlimit_nice if refused_nice else None)
 
 
 def wait_mid_import(job: LeagueImport, worker: subprocess.Popen[bytes], log: Path) -> int:
@@ -113,9 +129,12 @@ def tasks_of(worker_id: str) -> list[DBTaskResult]:  # type: ignore[type-arg]
             if worker_id in task.worker_ids]
 
 
-def finish_with_another_worker(tmp_path: Path) -> None:
-    finisher = start_worker("finisher", tmp_path / "finisher.log", "--once")
+def finish_with_another_worker(tmp_path: Path, refused_nice: bool = False) -> str:
+    """The rest done by a worker run with `--once`; its log."""
+    finisher = start_worker("finisher", tmp_path / "finisher.log", "--once",
+                            refused_nice=refused_nice)
     assert finisher.wait(timeout=300) == 0, (tmp_path / "finisher.log").read_text()
+    return (tmp_path / "finisher.log").read_text()
 
 
 def assert_imported_once(league: Competition, job: LeagueImport) -> None:
@@ -166,7 +185,10 @@ def test_sigterm_hands_the_import_back_and_says_goodbye(tmp_path: Path, stale: N
     assert status == 503 and body["checks"]["workers"]["alive"] == 0, body
     assert "no worker beat" in body["checks"]["workers"]["error"]
 
-    finish_with_another_worker(tmp_path)
+    # A worker that may not lower its niceness for SQLite's lock (a unit without
+    # LimitNICE=) finishes it all the same, and says so once; on PostgreSQL it never asks.
+    text = finish_with_another_worker(tmp_path, refused_nice=True)
+    assert text.count("may not lower its niceness") == (connection.vendor == "sqlite"), text
     assert_imported_once(league, job)
     assert not DBTaskResult.objects.filter(status__in=["FAILED", "RUNNING"]).exists()
 

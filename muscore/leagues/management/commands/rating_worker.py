@@ -19,6 +19,11 @@ its backlog row gives the work to the next worker. SIGKILL leaves the heartbeat,
 out of /healthz after MUSCORE_WORKER_STALE_SECONDS; the dead worker's claims and tasks then
 go to the others.
 
+On SQLite its transactions run at a lower niceness (MUSCORE_WORKER_LOCK_NICE, -10: the
+unit's LimitNICE= allows it), from the BEGIN that takes the database's one write lock to the
+COMMIT that releases it (muscore.leagues.pacing.own_priority): on a busy machine the lock is
+held as long as the worker waits for a core.
+
 The loop is ours rather than the package's `Worker.run` for two reasons: before it takes a
 task it enqueues one for every backlog row that has none (tasks.dispatch), and an idle
 worker takes no lock (the package's loop opens an exclusive transaction every interval, and
@@ -121,6 +126,7 @@ class Command(BaseCommand):
         worker_id = worker_id or f"{socket.gethostname()}-{os.getpid()}"[:64]
         logs.set_worker(worker_id)
         pacing.own_checkpoints()  # SQLite's WAL copied in its pauses, timed apart
+        pacing.own_priority()  # and its transactions there at MUSCORE_WORKER_LOCK_NICE
         # Its heartbeat for /healthz and for the claims: alive while this runs.
         heart = workers.Heart(worker_id, ",".join(queues), beating=not once)
         runner = Worker(queue_names=queues, interval=interval, batch=once,
@@ -134,6 +140,7 @@ class Command(BaseCommand):
             heart.stop(cut=stop.forced)  # its row deleted: /healthz counts it gone at once
             stop.restore()
             pacing.automatic_checkpoints()
+            pacing.common_priority()
         if stop.asked:
             logger.info("worker %s stopped by %s", worker_id,
                         signal.Signals(stop.signal or signal.SIGTERM).name)
