@@ -37,6 +37,12 @@ CPU is the worker kept off the cores while it held the lock. `--nice N` runs thi
 checkout's worker at niceness N (below 0 as root: a systemd unit's `Nice=`). `--load N`
 runs N processes spinning on the CPU meanwhile (the issue's load 8-10 on a quiet
 machine), stopped at the end. Target: no worker transaction past 200 ms, no wait past 200 ms.
+
+Beside the watcher, a request every 50 ms (REQUEST_CPU, 10 ms of a core's Python, then a
+write): its time whole, median, 95th percentile and longest ("request p50/p95/max"), what
+the worker costs a request, its lock and its CPU both. This checkout's worker runs its
+transactions at MUSCORE_WORKER_LOCK_NICE (default -10, as root here; "off" in the
+environment for this code without it); "transactions at the lock's niceness" counts them.
 """
 
 from __future__ import annotations
@@ -190,8 +196,11 @@ pacing.pause = named_pause
 started = time.perf_counter()
 call_command("rating_worker", once=True, only=sys.argv[1])
 own = getattr(pacing, "checkpoints", None)  # None: in COMMIT, counted in "held"
+# The transactions run at the lock's niceness (MUSCORE_WORKER_LOCK_NICE); None: a code
+# without it, or turned off.
+raised = getattr(getattr(pacing, "priority", None), "raised", None)
 print(json.dumps({"seconds": time.perf_counter() - started, "held": held, "named": named,
-                  "slow": slow,
+                  "slow": slow, "raised": raised,
                   "checkpoints": None if own is None else [own.count, own.pages,
                                                            own.longest]}))
 """
@@ -213,38 +222,97 @@ def watch(path: str, stop: Any, ready: Any, out: Any) -> None:
     out.put(waits)
 
 
+# A request, as the benchmark stands one: REQUEST_CPU of Python's work (a page's own, as
+# the server's p50 of 9-21 ms a poll) and then a write (BEGIN IMMEDIATE), every 50 ms,
+# timed whole: what a worker's lock costs it, and what the worker's CPU does.
+REQUEST_CPU = 0.010
+REQUEST_EVERY = 0.05
+
+
+def work(rounds: int) -> int:
+    total = 0
+    for number in range(rounds):
+        total += number * number % 7
+    return total
+
+
+def request_rounds() -> int:
+    """How many rounds of `work` take REQUEST_CPU of a core (CPU time: the machine's load
+    does not change it)."""
+    rounds, took = 10_000, 0.0
+    while took < 0.05:
+        rounds *= 2
+        started = time.thread_time()
+        work(rounds)
+        took = time.thread_time() - started
+    return max(1, int(rounds * REQUEST_CPU / took))
+
+
+def requests(path: str, rounds: int, stop: Any, ready: Any, out: Any) -> None:
+    """The requests while the worker runs: each one's time, its work and its write."""
+    db = sqlite3.connect(path, timeout=20, isolation_level=None)
+    times: list[float] = []
+    ready.set()
+    while not stop.is_set():
+        started = time.perf_counter()
+        work(rounds)
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("COMMIT")
+        times.append(time.perf_counter() - started)
+        time.sleep(max(0.0, REQUEST_EVERY - (time.perf_counter() - started)))
+    db.close()
+    out.put(times)
+
+
 def spin() -> None:
     while True:
         pass
 
 
-def run_worker(root: Path | None, db: Path, only: str, nice: int = 0
-               ) -> tuple[dict[str, Any], list[float], str]:
-    """The worker on `db` with `root`'s code, the watcher beside it: its figures, the
-    watcher's waits and the worker's log. `root` None: no worker, the watcher alone for
-    15 s (what the machine's load alone costs a writer)."""
+def run_worker(root: Path | None, db: Path, only: str, nice: int = 0, rounds: int = 0
+               ) -> tuple[dict[str, Any], list[float], list[float], str]:
+    """The worker on `db` with `root`'s code, the watcher and the requests beside it: its
+    figures, the watcher's waits, the requests' times and the worker's log. `root` None:
+    no worker, the watcher alone for 15 s (what the machine's load alone costs a writer)."""
     context = multiprocessing.get_context("spawn")
     stop, ready, out = context.Event(), context.Event(), context.Queue()
+    asked, times = context.Event(), context.Queue()
     watcher = context.Process(target=watch, args=(str(db), stop, ready, out), daemon=True)
+    requester = context.Process(target=requests, args=(str(db), rounds, stop, asked, times),
+                                daemon=True)
     watcher.start()
+    requester.start()
     ready.wait(30)
+    asked.wait(30)
+
+    def ended() -> list[float]:
+        stop.set()
+        served: list[float] = times.get(timeout=60)
+        requester.join(30)
+        return served
+
     if root is None:
         time.sleep(15)
-        stop.set()
+        served = ended()
         alone: list[float] = out.get(timeout=60)
         watcher.join(30)
-        return {"seconds": 15.0, "held": []}, alone, ""
+        return {"seconds": 15.0, "held": []}, alone, served, ""
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "MUSCORE_RATELIMIT": "false",
            "DJANGO_SETTINGS_MODULE": "muscore.settings"}
     done = subprocess.run([sys.executable, "-c", WORKER, only], cwd=root, env=env,
                           capture_output=True, text=True, check=False,
                           preexec_fn=(lambda: os.nice(nice)) if nice else None)
-    stop.set()
+    served = ended()
     waits: list[float] = out.get(timeout=60)
     watcher.join(30)
     if done.returncode:
         raise SystemExit(f"the worker failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1]), waits, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1]), waits, served, done.stderr
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Of sorted `values` (0 when none)."""
+    return values[min(len(values) - 1, int(len(values) * share))] if values else 0.0
 
 
 def logged(log: str) -> Counter[str]:
@@ -280,7 +348,8 @@ def main() -> None:
                         help="the imported competition: the liguilla, or its pairs in "
                         "--groups groups with their knockout")
     parser.add_argument("--groups", type=int, choices=[2, 4], default=4)
-    parser.add_argument("--only", default="", help="only the runs named so (imports, ratings)")
+    parser.add_argument("--only", default="", help="only the runs named so, by commas "
+                        "('no worker', imports, ratings)")
     parser.add_argument("--nice", type=int, default=0, help="this checkout's worker at this "
                         "niceness (below 0 needs root; a systemd unit's Nice=); with "
                         "--baseline HEAD, the same code at both")
@@ -329,26 +398,31 @@ def main() -> None:
             spinner = context.Process(target=spin, daemon=True)
             spinner.start()
             spinners.append(spinner)
+        rounds = request_rounds()  # before the spinners: CPU time, but a quieter core
         if spinners:
             time.sleep(20)  # the load average climbs
         print(f"{'':16} {'run':9} {'worker':>8} {'txns':>6} {'longest':>8} {'>200':>5}"
-              f"  {'writer waited':>13} {'p99':>6} {'>200':>5}  {'checkpoints':>17}   load",
-              flush=True)
+              f"  {'writer waited':>13} {'p99':>6} {'>200':>5}  {'checkpoints':>17}"
+              f"  {'request p50/p95/max':>21}   load", flush=True)
         logs: dict[str, Counter[str]] = {}
         # Each side's transactions by name: how many, the longest, how many past 200 ms.
         kinds: dict[str, dict[str, list[Any]]] = {}
         # Those past 200 ms by name: (held, CPU, SQL, statements) each.
         slows: dict[str, dict[str, list[list[float]]]] = {}
         for run in ("no worker", "imports", "ratings"):
-            if args.only and args.only != run:
+            if args.only and run not in args.only.split(","):
                 continue
             for index, (label, root) in enumerate(sides):
                 if run == "no worker" and index:
                     continue
                 load = os.getloadavg()[0]
-                figures, waits, log = run_worker(
+                figures, waits, served, log = run_worker(
                     None if run == "no worker" else root, folder / f"side{index}.sqlite3", run,
-                    args.nice if root == here else 0)
+                    args.nice if root == here else 0, rounds)
+                served.sort()
+                request = (f"{percentile(served, 0.5) * 1000:.0f}/"
+                           f"{percentile(served, 0.95) * 1000:.0f}/"
+                           f"{max(served, default=0) * 1000:.0f}ms")
                 held = sorted(figures["held"])
                 waits.sort()
                 over = sum(h > LIMIT for h in held)
@@ -362,8 +436,11 @@ def main() -> None:
                 print(f"{shown:16} {run:9} {figures['seconds']:7.1f}s {len(held):6}"
                       f" {max(held, default=0) * 1000:6.0f}ms {over:5}"
                       f"  {max(waits, default=0) * 1000:11.0f}ms {p99 * 1000:4.0f}ms"
-                      f" {sum(w > LIMIT for w in waits):5}  {checkpoints:>17}   {load:.1f}-"
-                      f"{os.getloadavg()[0]:.1f}", flush=True)
+                      f" {sum(w > LIMIT for w in waits):5}  {checkpoints:>17}"
+                      f"  {request:>21}   {load:.1f}-{os.getloadavg()[0]:.1f}", flush=True)
+                if figures.get("raised") is not None:
+                    print(f"{'':16} {run:9} transactions at the lock's niceness: "
+                          f"{figures['raised']}", flush=True)
                 logs[f"{label}, {run}"] = logged(log)
                 kinds[f"{label}, {run}"] = figures.get("named", {})
                 slows[f"{label}, {run}"] = figures.get("slow", {})
