@@ -41,6 +41,25 @@ from django.db import DatabaseError, connection, transaction
 SHARE = 1.0
 MIN_PAUSE = 0.02
 MAX_PAUSE = 0.1
+
+
+def pause_scale() -> float:
+    """MUSCORE_WORKER_PAUSE_SCALE: the pause, bounds included, times this (default 1), for
+    a worker no request waits behind: a restore, or the tests' workers (tests/ops), which
+    check what the workers do, not how long a request waits, and slept about as long as
+    they worked. 0 leaves no pause. A bad value stops the worker at its start."""
+    value = os.environ.get("MUSCORE_WORKER_PAUSE_SCALE", "1")
+    try:
+        scale = float(value)
+    except ValueError:
+        scale = -1.0
+    if not 0 <= scale <= 1:
+        raise ValueError("MUSCORE_WORKER_PAUSE_SCALE must be a number from 0 to 1, "
+                         f"not {value!r}")
+    return scale
+
+
+PAUSE_SCALE = pause_scale()
 # A worker's transaction longer than this is logged (the limit of issue 28 for any lock):
 # where a writer waited, the worker's log says which of its transactions held it.
 LOG_OVER = 0.2
@@ -323,7 +342,7 @@ def pause(held: float, what: str = "") -> None:
                      held * 1000)
     if connection.vendor == "sqlite":
         # The checkpoint, if one is due, is part of the pause: others write meanwhile.
-        wait = min(MAX_PAUSE, max(MIN_PAUSE, held * SHARE)) - checkpoint()
+        wait = min(MAX_PAUSE, max(MIN_PAUSE, held * SHARE)) * PAUSE_SCALE - checkpoint()
         if wait > 0:
             time.sleep(wait)
 

@@ -137,3 +137,29 @@ def test_the_pause_is_as_long_as_the_transaction_it_follows(
     if connection.vendor == "sqlite":
         assert slept == [0.03, 0.06, 0.09]
     assert pacing.MIN_PAUSE >= 0.02  # past a waiter's first tries (1, 2, 5, 10 ms apart)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pause_scale_shortens_every_pause_and_refuses_a_bad_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """MUSCORE_WORKER_PAUSE_SCALE (the tests' workers, a restore): the pause times it, bounds
+    included; 0 leaves none; a value that is no share stops the worker at its start."""
+    slept = sleeps(monkeypatch)
+    monkeypatch.setattr(pacing, "PAUSE_SCALE", 0.25)
+    for held in (0.0, 0.06, 1.0):
+        pacing.pause(held)
+    monkeypatch.setattr(pacing, "PAUSE_SCALE", 0.0)
+    pacing.pause(0.06)
+    if connection.vendor == "sqlite":
+        assert slept == pytest.approx([pacing.MIN_PAUSE / 4, 0.015, pacing.MAX_PAUSE / 4])
+    else:
+        assert slept == []
+    monkeypatch.delenv("MUSCORE_WORKER_PAUSE_SCALE", raising=False)
+    assert pacing.pause_scale() == 1
+    for good, scale in (("0", 0), ("0.25", 0.25)):
+        monkeypatch.setenv("MUSCORE_WORKER_PAUSE_SCALE", good)
+        assert pacing.pause_scale() == scale
+    for bad in ("2", "-1", "half", "nan"):
+        monkeypatch.setenv("MUSCORE_WORKER_PAUSE_SCALE", bad)
+        with pytest.raises(ValueError, match="MUSCORE_WORKER_PAUSE_SCALE"):
+            pacing.pause_scale()

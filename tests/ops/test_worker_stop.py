@@ -83,10 +83,11 @@ def league_and_import(tag: str) -> tuple[Competition, LeagueImport]:
     return league, job
 
 
-def start_worker(worker_id: str, log: Path, *extra: str, refused_nice: bool = False
-                 ) -> subprocess.Popen[bytes]:
-    """`manage.py rating_worker` on the test's database; with `refused_nice`, as a service
-    without LimitNICE: no RLIMIT_NICE, and as root no CAP_SYS_NICE either (setpriv)."""
+def start_worker(worker_id: str, log: Path, *extra: str, refused_nice: bool = False,
+                 pauses: str = "1") -> subprocess.Popen[bytes]:
+    """`manage.py rating_worker` on the test's database, its pauses on SQLite times `pauses`
+    (MUSCORE_WORKER_PAUSE_SCALE); with `refused_nice`, as a service without LimitNICE: no
+    RLIMIT_NICE, and as root no CAP_SYS_NICE either (setpriv)."""
     connection.close()  # nothing of this process holds SQLite's lock meanwhile
     prefix: list[str] = []
     if refused_nice and os.geteuid() == 0:
@@ -101,7 +102,8 @@ def start_worker(worker_id: str, log: Path, *extra: str, refused_nice: bool = Fa
         return subprocess.Popen(
             [*prefix, sys.executable, "manage.py", "rating_worker", "--interval", "0.2",
              "--worker-id", worker_id, *extra],
-            cwd=ROOT, env=worker_env(MUSCORE_WORKER_STALE_SECONDS=str(STALE)),
+            cwd=ROOT, env=worker_env(MUSCORE_WORKER_STALE_SECONDS=str(STALE),
+                                     MUSCORE_WORKER_PAUSE_SCALE=pauses),
             stdout=subprocess.DEVNULL, stderr=err,
             preexec_fn=no_rlimit_nice if refused_nice else None)
 
@@ -130,9 +132,12 @@ def tasks_of(worker_id: str) -> list[DBTaskResult]:  # type: ignore[type-arg]
 
 
 def finish_with_another_worker(tmp_path: Path, refused_nice: bool = False) -> str:
-    """The rest done by a worker run with `--once`; its log."""
+    """The rest done by a worker run with `--once`, without pauses; its log. Alone on the
+    database (the test waits), with them it slept about as long as it wrote
+    (muscore.leagues.pacing). The stopped workers keep theirs: their import must last till
+    the test stops it."""
     finisher = start_worker("finisher", tmp_path / "finisher.log", "--once",
-                            refused_nice=refused_nice)
+                            refused_nice=refused_nice, pauses="0")
     assert finisher.wait(timeout=300) == 0, (tmp_path / "finisher.log").read_text()
     return (tmp_path / "finisher.log").read_text()
 
