@@ -8,6 +8,7 @@ one-request import does, nothing twice."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from django.db import connection
 from muscore.leagues import competitions, documents, import_frame, imports, pacing, results
 from muscore.leagues.models import Competition, LeagueImport, Match
 from muscore.tables.models import Table
-from tests.clubs.factory import make_club
+from tests.clubs.factory import make_club, make_user
 
 from .factory import liguilla
 from .test_stats_store import VACA, play
@@ -25,10 +26,25 @@ from .test_worker_transactions import Died, Statements
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
+# The cup's export and its knockout's size, played once a process: each test only reads
+# the export (a copy), and playing it was half of each test's time (issue 36: CI time).
+PLAYED: list[tuple[dict[str, Any], int]] = []
+
+
 def cup() -> tuple[dict[str, Any], Any, int]:
-    """The export of 8 pairs in 2 groups with their knockout, every match played, its
-    organiser and how many knockout matches it has. A group match in four and every other
-    knockout match are played on a table, the others entered on paper."""
+    """The export of 8 pairs in 2 groups with their knockout, every match played (a copy of
+    the one played first in this process), an organiser, and how many knockout matches it
+    has. The tests import it into clubs of their own: nothing of the club it was played in
+    is read, and each test's transactional flush drops that club."""
+    if not PLAYED:
+        PLAYED.append(play_cup())
+    exported, knockout = PLAYED[0]
+    return copy.deepcopy(exported), make_user("organiser-of-the-copy"), knockout
+
+
+def play_cup() -> tuple[dict[str, Any], int]:
+    """The cup played: a group match in four and every other knockout match on a table,
+    the others entered on paper."""
     competition, user = liguilla(8, format="groups", groups=2)
     n = 0
     while True:
@@ -46,7 +62,7 @@ def cup() -> tuple[dict[str, Any], Any, int]:
     knockout = competition.matches.filter(tie__isnull=False).count()
     on_tables = [bool(m.get("vaca")) for m in exported["matches"][-knockout:]]
     assert knockout == 4 and any(on_tables) and not all(on_tables)
-    return exported, user, knockout
+    return exported, knockout
 
 
 def imported(settings: Any, monkeypatch: pytest.MonkeyPatch, swap: bool = False
