@@ -47,7 +47,8 @@ def pause_scale() -> float:
     """MUSCORE_WORKER_PAUSE_SCALE: the pause, bounds included, times this (default 1), for
     a worker no request waits behind: a restore, or the tests' workers (tests/ops), which
     check what the workers do, not how long a request waits, and slept about as long as
-    they worked. 0 leaves no pause. A bad value stops the worker at its start."""
+    they worked. 0 leaves no pause. A bad value stops the worker at its start (read by
+    `own_pauses`, in the worker alone: a web server's import never reads it)."""
     value = os.environ.get("MUSCORE_WORKER_PAUSE_SCALE", "1")
     try:
         scale = float(value)
@@ -59,7 +60,15 @@ def pause_scale() -> float:
     return scale
 
 
-PAUSE_SCALE = pause_scale()
+# The pause's scale: 1 but in a worker started with MUSCORE_WORKER_PAUSE_SCALE (own_pauses).
+PAUSE_SCALE = 1.0
+
+
+def own_pauses() -> None:
+    """This process is a worker: its pauses times MUSCORE_WORKER_PAUSE_SCALE (ValueError,
+    the worker stopped at its start, for a value that is no share)."""
+    global PAUSE_SCALE
+    PAUSE_SCALE = pause_scale()
 # A worker's transaction longer than this is logged (the limit of issue 28 for any lock):
 # where a writer waited, the worker's log says which of its transactions held it.
 LOG_OVER = 0.2

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.db import connection, transaction
 
 from muscore.leagues import documents, imports, pacing, prepared, rating_store, results
@@ -163,3 +164,6 @@ def test_the_pause_scale_shortens_every_pause_and_refuses_a_bad_value(
         monkeypatch.setenv("MUSCORE_WORKER_PAUSE_SCALE", bad)
         with pytest.raises(ValueError, match="MUSCORE_WORKER_PAUSE_SCALE"):
             pacing.pause_scale()
+    # Read by the worker at its start, before any work; never by a server's import.
+    with pytest.raises(ValueError, match="MUSCORE_WORKER_PAUSE_SCALE"):
+        call_command("rating_worker", "--once")

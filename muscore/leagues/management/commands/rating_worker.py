@@ -121,7 +121,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, once: bool, interval: float, only: str | None,
                worker_id: str | None, **options: Any) -> None:
-        stop = Stop()  # first: a SIGTERM from now on is a clean stop
+        pacing.own_pauses()  # MUSCORE_WORKER_PAUSE_SCALE: a bad one stops it before anything
+        stop = Stop()  # then: a SIGTERM from now on is a clean stop
         queues = ONLY[only] if only else list(tasks.QUEUES)
         worker_id = worker_id or f"{socket.gethostname()}-{os.getpid()}"[:64]
         logs.set_worker(worker_id)
