@@ -24,7 +24,7 @@ from django.utils.translation import get_language
 
 from muscore import conditional, ratelimits
 from muscore.api.tables import api_view, error
-from muscore.leagues import ceros_rounds, documents, prepared
+from muscore.leagues import documents, prepared
 from muscore.leagues.compute.spreadsheet import SEPARATORS
 from muscore.leagues.models import Competition
 
@@ -211,19 +211,15 @@ def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     # "csv2": the ";" variant speaks Spanish since issue 38.9; no older body is served.
     key = (f"muscore:league-standings-csv2:{league_id}:{competition.created_at.timestamp()}:"
            f"{competition.revision}:{sep}")
+    # What the file is (a ceros tournament's table, a knockout's bracket, the standings)
+    # is the competition's documents' to say.
+    download = documents.standings_file(competition, sep=sep)
     body = cache.get(key)
     if body is None:
-        # A ceros tournament's table; a knockout's bracket (docs/league.md, "A knockout").
-        if competition.format == Competition.Format.CEROS:
-            body = ceros_rounds.standings_csv(competition, sep=sep)
-        elif competition.format == Competition.Format.KNOCKOUT:
-            body = documents.bracket_csv(competition, sep=sep)
-        else:
-            body = documents.standings_csv(competition, sep=sep)
+        body = download.write()
         cache.set(key, body, BODY_CACHE_SECONDS)
-    named = "cuadro" if competition.format == Competition.Format.KNOCKOUT else "clasificacion"
     return prepared.stale_headers(
-        _download(body, "text/csv; charset=utf-8", f"{named}-{league_id}.csv"),
+        _download(body, "text/csv; charset=utf-8", download.filename),
         competition.revision, competition.revision)
 
 

@@ -1,18 +1,21 @@
 """A competition as a document: league.md's form (the export and the API body) and the CSV
-files. The import that makes a competition again from its export is
+files (which standings.csv a competition's format has: :func:`standings_file`). The
+import that makes a competition again from its export is
 muscore.leagues.imports."""
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, cast
+from functools import partial
+from typing import Any, NamedTuple, cast
 
 from django.db.models import F
 from django.utils import timezone
 
 from muscore.clubs.models import PairMember
+from muscore.leagues import ceros_rounds
 from muscore.leagues.changes import competition_rules
 from muscore.leagues.compute.document import Format, Result
 from muscore.leagues.compute.spreadsheet import SPANISH_BRACKET_COLUMNS, write_csv
@@ -331,6 +334,29 @@ def bracket_csv(competition: Competition, *, sep: str = ",") -> str:
          names.get(tie["winner"], "")]
         for tie in bracket_json(competition)
     ), sep=sep, spanish=SPANISH_BRACKET_COLUMNS)
+
+
+class Download(NamedTuple):
+    """A CSV file of a competition: its name, and how its body is written (called only
+    when no copy kept for the competition's revision is at hand)."""
+
+    filename: str
+    write: Callable[[], str]
+
+
+def standings_file(competition: Competition, *, sep: str = ",") -> Download:
+    """standings.csv as the competition's format has it: a ceros tournament's table
+    (:func:`muscore.leagues.ceros_rounds.standings_csv`), a knockout alone's bracket
+    (:func:`bracket_csv`, docs/league.md "A knockout": named "cuadro", not a league table
+    all at 0), else the standings (:func:`standings_csv`); ``sep`` as there."""
+    if competition.format == Competition.Format.CEROS:
+        return Download(f"clasificacion-{competition.pk}.csv",
+                        partial(ceros_rounds.standings_csv, competition, sep=sep))
+    if competition.format == Competition.Format.KNOCKOUT:
+        return Download(f"cuadro-{competition.pk}.csv",
+                        partial(bracket_csv, competition, sep=sep))
+    return Download(f"clasificacion-{competition.pk}.csv",
+                    partial(standings_csv, competition, sep=sep))
 
 
 def matches_csv(competition: Competition, *, sep: str = ",") -> str:
