@@ -8,7 +8,9 @@ files are the standings and the matches for a spreadsheet.
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from typing import cast
 
 from django.core.cache import cache
@@ -23,7 +25,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
 from muscore import conditional, ratelimits
-from muscore.api.tables import api_view, error
+from muscore.api.tables import View, api_view, error
 from muscore.leagues import documents, prepared
 from muscore.leagues.compute.spreadsheet import SEPARATORS
 from muscore.leagues.models import Competition
@@ -152,11 +154,8 @@ def export(request: HttpRequest, league_id: int) -> HttpResponse:
     # production, shared by every worker).
     stamp = competition.created_at.timestamp()
     key = f"muscore:league-export:{league_id}:{stamp}:{competition.revision}"
-    body = cache.get(key)
-    if body is None:
-        body = json.dumps(documents.league_document(competition, hands=True),
-                          ensure_ascii=False, indent=1)
-        cache.set(key, body, BODY_CACHE_SECONDS)
+    body = _kept(key, lambda: json.dumps(documents.league_document(competition, hands=True),
+                                         ensure_ascii=False, indent=1))
     return prepared.stale_headers(_download(body, "application/json", filename),
                                   competition.revision, competition.revision)
 
@@ -195,66 +194,78 @@ def _sep(request: HttpRequest) -> str | None:
     return sep if sep in SEPARATORS else None
 
 
-@api_view("GET")
-@ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET", "HEAD"))
-def standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
-    competition = _competition(league_id)
-    if competition is None:
-        return error(NOT_FOUND, 404, "league_not_found")
-    sep = _sep(request)
-    if sep is None:  # a bad request is one whatever the league's state (the document's 400)
-        return error(BAD_SEP, 400, "bad_sep")
-    if competition.status == Competition.Status.IMPORTING:
-        return _importing()
-    # Kept per revision like a small league's matches.csv (issue 28: a CSV made on every
-    # request): one line per pair, so the cache (Redis in production) holds it whole.
-    # "csv2": the ";" variant speaks Spanish since issue 38.9; no older body is served.
-    key = (f"muscore:league-standings-csv2:{league_id}:{competition.created_at.timestamp()}:"
-           f"{competition.revision}:{sep}")
-    # What the file is (a ceros tournament's table, a knockout's bracket, the standings)
-    # is the competition's documents' to say.
-    download = documents.standings_file(competition, sep=sep)
-    body = cache.get(key)
+CSV = "text/csv; charset=utf-8"
+CsvView = Callable[[HttpRequest, Competition, str], HttpResponse]
+
+
+def _csv_view(view: CsvView) -> View:
+    """A CSV file's view (GET, rate-limited as an export) behind what both CSVs check
+    first, in this order: the league (404), ``?sep=`` (400: a bad request is one whatever
+    the league's state, as the document's) and an import under way (202); ``view`` is
+    given the competition and its separator."""
+
+    @api_view("GET")
+    @ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET", "HEAD"))
+    @functools.wraps(view)
+    def asked(request: HttpRequest, league_id: int) -> HttpResponse:
+        competition = _competition(league_id)
+        if competition is None:
+            return error(NOT_FOUND, 404, "league_not_found")
+        sep = _sep(request)
+        if sep is None:
+            return error(BAD_SEP, 400, "bad_sep")
+        if competition.status == Competition.Status.IMPORTING:
+            return _importing()
+        return view(request, competition, sep)
+
+    return asked
+
+
+def _kept(key: str, make: Callable[[], str]) -> str:
+    """The body kept under ``key`` (a competition's revision is in it: Redis in
+    production, shared by every worker), else made by ``make`` and kept."""
+    body: str | None = cache.get(key)
     if body is None:
-        body = download.write()
+        body = make()
         cache.set(key, body, BODY_CACHE_SECONDS)
+    return body
+
+
+def _kept_csv(competition: Competition, what: str, sep: str,
+              download: documents.Download) -> HttpResponse:
+    """A CSV made here, kept per revision and separator (issue 28: made on every request
+    before), served with the revision it is of. "csv2": the ";" variant speaks Spanish
+    since issue 38.9; no older body is served."""
+    key = (f"muscore:league-{what}-csv2:{competition.pk}:{competition.created_at.timestamp()}:"
+           f"{competition.revision}:{sep}")
     return prepared.stale_headers(
-        _download(body, "text/csv; charset=utf-8", download.filename),
+        _download(_kept(key, download.write), CSV, download.filename),
         competition.revision, competition.revision)
 
 
-@api_view("GET")
-@ratelimits.limit(ratelimits.EXPORT, api=True, methods=("GET", "HEAD"))
-def matches_csv(request: HttpRequest, league_id: int) -> HttpResponse:
-    competition = _competition(league_id)
-    if competition is None:
-        return error(NOT_FOUND, 404, "league_not_found")
-    sep = _sep(request)
-    if sep is None:  # a bad request is one whatever the league's state (the document's 400)
-        return error(BAD_SEP, 400, "bad_sep")
-    if competition.status == Competition.Status.IMPORTING:
-        return _importing()
+@_csv_view
+def standings_csv(request: HttpRequest, competition: Competition, sep: str) -> HttpResponse:
+    # One line per pair: the cache holds it whole, whatever the league's size.
+    return _kept_csv(competition, "standings", sep,
+                     documents.standings_file(competition, sep=sep))
+
+
+@_csv_view
+def matches_csv(request: HttpRequest, competition: Competition, sep: str) -> HttpResponse:
+    league_id = competition.pk
     filename = f"partidas-{league_id}.csv"
-    kind = prepared.MATCHES_CSV[sep]
-    made = prepared.latest(league_id, kind)
+    made = prepared.latest(league_id, prepared.MATCHES_CSV[sep])
     if made is not None and made.revision == competition.revision:
-        return _stream(made, competition.revision, filename, "text/csv; charset=utf-8")
+        return _stream(made, competition.revision, filename, CSV)
     if not prepared.small(competition):
         # A large league's is made by the worker after each change (seconds of rows), as
         # its export: meanwhile the latest one made, marked as catching up, or 202.
         prepared.enqueue(league_id)
         if made is not None:
-            return _stream(made, competition.revision, filename, "text/csv; charset=utf-8")
+            return _stream(made, competition.revision, filename, CSV)
         return _preparing(PREPARING_CSV)
-    # A small league's: made here, kept per revision (Redis in production).
-    key = (f"muscore:league-matches-csv2:{league_id}:{competition.created_at.timestamp()}:"
-           f"{competition.revision}:{sep}")
-    body = cache.get(key)
-    if body is None:
-        body = documents.matches_csv(competition, sep=sep)
-        cache.set(key, body, BODY_CACHE_SECONDS)
-    return prepared.stale_headers(_download(body, "text/csv; charset=utf-8", filename),
-                                  competition.revision, competition.revision)
+    return _kept_csv(competition, "matches", sep, documents.Download(
+        filename, functools.partial(documents.matches_csv, competition, sep=sep)))
 
 
 def not_found(request: HttpRequest, rest: str) -> HttpResponse:
