@@ -8,12 +8,14 @@ from muscore.championships import services
 from muscore.championships.models import Championship, Phase, Sede
 from muscore.leagues import results
 from muscore.leagues.models import Competition, Match
+from tests.built_once import built_once
 from tests.clubs.factory import make_club, make_user
 
 #: Bar Txoko 5 pairs, Herriko Taberna 3, Gure Etxea 4: with 6 seats, 2 each.
 BARS = [("Bar Txoko", 5), ("Herriko Taberna", 3), ("Gure Etxea", 4)]
 
 
+@built_once
 def small_championship(seats: int = 6, bars: list[tuple[str, int]] | None = None,
                        capacity: int | None = None) -> tuple[Championship, Any, list[Any]]:
     """The federation's organiser, a championship and its bars (each a club with its own
@@ -64,6 +66,16 @@ def play_heats(championship: Championship, barmen: list[Any]) -> list[Sede]:
     return sedes
 
 
+@built_once
+def played_heats(**options: Any) -> tuple[Championship, Any, list[Any], list[Sede]]:
+    """A small championship with its entries closed and its heats played (`play_heats`):
+    the championship, the federation's organiser, the bars' organisers, the venues."""
+    championship, boss, barmen = small_championship(**options)
+    services.close_entries(championship, by=boss)
+    return championship, boss, barmen, play_heats(championship, barmen)
+
+
+@built_once
 def drawn_semifinal(**options: Any) -> tuple[Championship, Any, list[Any], Phase]:
     """A small championship with its entries closed, its heats played and a first phase
     ("Semifinal", the best 2 of each group going on) drawn."""
@@ -74,6 +86,7 @@ def drawn_semifinal(**options: Any) -> tuple[Championship, Any, list[Any], Phase
     return championship, boss, barmen, services.draw_phase(phase, by=boss, seed="s")
 
 
+@built_once
 def knockout_phase(**options: Any) -> tuple[Championship, Any, Phase]:
     """Three bars' heats played, 6 pairs qualified, a knockout drawn from them."""
     championship, boss, barmen = small_championship()

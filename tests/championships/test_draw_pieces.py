@@ -17,7 +17,7 @@ from muscore.championships import kept, phase_draw, services
 from muscore.championships.compute.draw import DrawPair, draw_groups
 from muscore.championships.models import Enrolment, Phase
 from muscore.clubs.models import Pair
-from tests.championships.factory import play_heats, small_championship
+from tests.championships.factory import played_heats
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -41,9 +41,7 @@ def depths_of(monkeypatch: pytest.MonkeyPatch, name: str,
 
 
 def ready_phase() -> tuple[Any, Any, Phase]:
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats()
     return championship, boss, services.add_phase(championship, by=boss, name="Semifinal")
 
 

@@ -21,7 +21,7 @@ from muscore.leagues.models import Match
 from muscore.leagues.views.base import pair_url
 from muscore.tables import services as tables
 from muscore.tables.models import Table
-from tests.championships.factory import open_games, play_heats, small_championship
+from tests.championships.factory import open_games, played_heats
 from tests.leagues.helpers import ORDAGO_A, ORDAGO_B, PLAIN
 
 pytestmark = pytest.mark.django_db
@@ -48,9 +48,7 @@ class Final:
 
 def final_on_tables(best_of: int) -> Final:
     """A knockout played on tables to its champion; the final's deciding game."""
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats()
     phase = services.add_phase(championship, by=boss, name="Final a cuatro", knockout=True,
                                best_of=best_of)
     phase = services.draw_phase(phase, by=boss, seed="Txapelketa")
@@ -132,9 +130,7 @@ def test_every_door_on_the_final_s_deciding_game_is_refused(best_of: int) -> Non
 def test_a_best_of_3_s_first_game_is_final_once_won_too() -> None:
     """A knockout's game is final as soon as it is won (what is won in a knockout is won),
     whatever its number: the first game's table refuses an undo at once."""
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats()
     phase = services.draw_phase(
         services.add_phase(championship, by=boss, name="Cuadro", knockout=True, best_of=3),
         by=boss, seed="Txapelketa")

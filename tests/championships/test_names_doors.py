@@ -20,7 +20,7 @@ from muscore.leagues import pages, results
 from muscore.leagues.models import Competition, Match
 from muscore.leagues.models.knockout import game_title
 
-from .factory import play_heats, small_championship
+from .factory import played_heats
 
 pytestmark = pytest.mark.django_db
 
@@ -34,9 +34,7 @@ OTHER = {"es": "fr", "fr": "es"}
 
 def french_groups() -> tuple[Any, Any, Competition]:
     """A phase of groups drawn from a French page, one match of its first group played."""
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats()
     phase = services.add_phase(championship, by=boss, name="Semifinal")
     with translation.override("fr"):
         services.draw_phase(phase, by=boss, seed="s")
@@ -49,9 +47,7 @@ def french_groups() -> tuple[Any, Any, Competition]:
 
 
 def french_knockout() -> tuple[Any, Any, Match]:
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats()
     phase = services.add_phase(championship, by=boss, name="Cuadro", knockout=True, best_of=3)
     with translation.override("fr"):
         services.draw_phase(phase, by=boss, seed="s")

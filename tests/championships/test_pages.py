@@ -16,7 +16,7 @@ from muscore.leagues.models import Round
 from tests.championships.factory import (
     drawn_semifinal,
     play_all,
-    play_heats,
+    played_heats,
     small_championship,
 )
 from tests.clubs.factory import logged_in, make_club, make_user
@@ -134,9 +134,7 @@ def test_a_phase_drawn_before_its_heats_end_is_a_400() -> None:
 
 
 def test_the_whole_championship_on_its_page_and_in_the_api() -> None:
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats()
     client = logged_in(boss)
     assert client.post(url("add_phase", championship.pk),
                        {"name": "Final", "level": "1", "advance": "1"}).status_code == 302
@@ -213,9 +211,7 @@ def test_a_club_organiser_creates_a_championship_and_its_venues() -> None:
 
 
 def test_a_province_final_draws_only_its_regions_venues() -> None:
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats()
     client = logged_in(boss)
     response = client.post(url("add_phase", championship.pk),
                            {"name": "Lapurdi", "level": "1", "advance": "1",

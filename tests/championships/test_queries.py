@@ -21,15 +21,13 @@ from muscore.leagues import competitions
 from muscore.leagues.models import Competition, Entry
 from muscore.leagues.results import final as final_order
 from muscore.leagues.results import standings as results_standings
-from tests.championships.factory import play_heats, small_championship
+from tests.championships.factory import played_heats, small_championship
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def drawn(bars: list[tuple[str, int]], seats: int) -> tuple[int, int, int]:
-    championship, boss, barmen = small_championship(seats=seats, bars=bars)
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats(seats=seats, bars=bars)
     phase = services.add_phase(championship, by=boss, name="Semifinal")
     services.draw_phase(phase, by=boss, seed="s")
     return championship.pk, phase.pk, phase.groups.count()
@@ -92,9 +90,7 @@ def test_many_standings_at_once_are_each_ones_standings() -> None:
 
 
 def test_the_draw_makes_the_phase_pairs_at_once_with_their_players_and_audit() -> None:
-    championship, boss, barmen = small_championship(seats=6)
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats(seats=6)
     # A pair of the championship's club already has the name of a qualified pair.
     from muscore.clubs.services import save_pair
 
@@ -118,9 +114,7 @@ def test_the_draw_makes_the_phase_pairs_at_once_with_their_players_and_audit() -
 
 
 def draw_queries(bars: list[tuple[str, int]], seats: int) -> tuple[int, int]:
-    championship, boss, barmen = small_championship(seats=seats, bars=bars)
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats(seats=seats, bars=bars)
     services.qualified(championship)  # each heat's order, kept once the heats end
     phase = services.add_phase(championship, by=boss, name="Semifinal")
     with CaptureQueriesContext(connection) as queries:
@@ -170,9 +164,7 @@ def test_liguillas_made_at_once_are_as_made_one_by_one() -> None:
 def test_the_pages_links_to_the_pairs_paths_are_their_urls() -> None:
     from muscore.championships import pages
 
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats()
     rows = pages.heat_rows(championship, list(championship.sedes.all()))
     links = [(e, url) for row in rows for e, url in row["qualified"] + row["reserves"]]
     assert len(links) == 12

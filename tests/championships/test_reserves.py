@@ -16,8 +16,7 @@ from tests.championships.factory import (
     drawn_semifinal,
     knockout_phase,
     play_all,
-    play_heats,
-    small_championship,
+    played_heats,
 )
 from tests.clubs.factory import logged_in
 
@@ -30,9 +29,7 @@ def names_in(phase: Phase) -> set[str]:
 
 
 def test_a_pair_withdrawn_before_the_draw_is_not_drawn_its_reserve_is() -> None:
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats()
     services.withdraw(Enrolment.objects.get(name="Bar Txoko 1"), by=barmen[0])
     phase = services.add_phase(championship, by=boss, name="Semifinal")
     phase = services.draw_phase(phase, by=boss, seed="s")

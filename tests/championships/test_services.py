@@ -16,7 +16,7 @@ from muscore.leagues.results import final as final_order
 from tests.championships.factory import (
     drawn_semifinal,
     play_all,
-    play_heats,
+    played_heats,
     small_championship,
 )
 from tests.clubs.factory import make_club, make_user
@@ -143,9 +143,7 @@ def test_a_phase_is_not_drawn_before_its_heats_end() -> None:
 
 
 def test_from_entries_to_the_champion() -> None:
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)
+    championship, boss, barmen, _sedes = played_heats()
     heats = services.qualified(championship)
     assert [[e.name for e in h.qualified] for h in heats.values()] == [
         ["Bar Txoko 1", "Bar Txoko 2"], ["Herriko Taberna 1", "Herriko Taberna 2"],

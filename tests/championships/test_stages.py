@@ -14,7 +14,7 @@ from muscore.clubs import holders
 from muscore.clubs.models import Pair
 from muscore.leagues.models import Competition, Match, Stage
 from muscore.leagues.results import consequences
-from tests.championships.factory import drawn_semifinal, play_heats, small_championship
+from tests.championships.factory import drawn_semifinal, played_heats
 from tests.clubs.factory import make_pair
 
 pytestmark = pytest.mark.django_db
@@ -28,9 +28,7 @@ def played_match(competition: Competition | None) -> Match:
 
 
 def test_a_regional_phase_depends_on_its_regions_heats_only() -> None:
-    championship, boss, barmen = small_championship()
-    services.close_entries(championship, by=boss)
-    play_heats(championship, barmen)  # Bar Txoko, Gure Etxea in Gipuzkoa
+    championship, boss, barmen, _sedes = played_heats()  # Bar Txoko, Gure Etxea in Gipuzkoa
     region = championship.regions.get()
     phase = services.add_phase(championship, by=boss, name="Final de Gipuzkoa",
                                region=region)
