@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import pytest
 from django.core.management import call_command
@@ -115,9 +115,21 @@ class Transactions:
         return [inserted for name, inserted in self.ended if name == what]
 
 
+class Recorder(Protocol):
+    """What watches the worker's transactions: each statement, then each one's end."""
+
+    def wrapper(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any: ...
+
+    def end(self, what: str) -> None: ...
+
+
+R = TypeVar("R", bound=Recorder)
+
+
 @contextmanager
-def recorded(monkeypatch: pytest.MonkeyPatch) -> Iterator[Transactions]:
-    seen = Transactions()
+def recorded(monkeypatch: pytest.MonkeyPatch, seen: R) -> Iterator[R]:
+    """``seen`` given every statement the worker runs and told where each of its
+    transactions ends (its pause, which follows every one)."""
     pause = pacing.pause
 
     def ended(held: float, what: str = "") -> None:
@@ -141,7 +153,8 @@ def test_a_large_catch_up_is_written_in_many_bounded_transactions(
     results.record_result(first, by=user, juegos=[3, 0], reason="acta")
     assert rating_store.waiting(club)
     players = Player.objects.filter(club=club).count()
-    with caplog.at_level("DEBUG", logger="muscore.pacing"), recorded(monkeypatch) as seen:
+    with (caplog.at_level("DEBUG", logger="muscore.pacing"),
+          recorded(monkeypatch, Transactions()) as seen):
         assert rating_store.catch_up() == 1
     # The worker's own log names every one of its transactions.
     logged = [r.getMessage() for r in caplog.records if r.name == "muscore.pacing"]
@@ -181,7 +194,7 @@ def test_a_slow_database_gets_smaller_rating_transactions(
 
     first, *_rest = matches(competition)
     results.record_result(first, by=user, juegos=[3, 0], reason="acta")
-    with recorded(monkeypatch) as seen, connection.execute_wrapper(slow):
+    with recorded(monkeypatch, Transactions()) as seen, connection.execute_wrapper(slow):
         assert rating_store.catch_up() == 1
     assert not rating_store.waiting(club)
     batches = seen.named("a rating batch")
@@ -390,7 +403,7 @@ def test_an_import_writes_a_vaca_in_a_transaction_of_its_own(
     exported = documents.league_document(competition, hands=True)
     club = make_club("Bar Kaixo", user)
     imports.import_competition(club, exported, by=user)
-    with recorded(monkeypatch) as seen:
+    with recorded(monkeypatch, Transactions()) as seen:
         imports.catch_up()
     written = [(name, rows.get("leagues_match", 0), rows.get("tables_table", 0),
                 rows.get("leagues_resultrow", 0)) for name, rows in seen.ended
@@ -465,15 +478,7 @@ class Statements:
     @classmethod
     def of_catch_up(cls, monkeypatch: pytest.MonkeyPatch) -> Statements:
         """The worker's catch-up run, each transaction it ended with its statements."""
-        seen = cls()
-        pause = pacing.pause
-
-        def ended(held: float, what: str = "") -> None:
-            seen.end(what)
-            pause(held, what)
-
-        monkeypatch.setattr(pacing, "pause", ended)
-        with connection.execute_wrapper(seen.wrapper):
+        with recorded(monkeypatch, cls()) as seen:
             imports.catch_up()
         return seen
 
