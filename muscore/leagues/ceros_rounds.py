@@ -288,13 +288,3 @@ def standings_csv(competition: Competition, *, sep: str = ",") -> str:
     for Spanish Excel."""
     return write_csv(CEROS_CSV, ([row.get(column) for column in CEROS_CSV]
                                  for row in rows_json(competition)), sep=sep)
-
-
-def tv_table(competition: Competition) -> list[dict[str, Any]]:
-    """The table as the bar's screen shows it (muscore.leagues.card.ceros_table): each
-    pair's name, its ceros drawn as ● taken and ○ left, its wins, whether it is still in."""
-    return [
-        {"name": r.entry.pair.name, "ceros": "●" * r.losses + "○" * r.ceros_left,
-         "won": r.wins, "in": r.alive, "position": r.position}
-        for r in table(competition).rows
-    ]

@@ -106,8 +106,3 @@ def title(competition: Any) -> str:
     """A competition's name for the reader: made from its parts in the active language,
     else its name as typed."""
     return made_name(getattr(competition, "made", None) or {}) or str(competition.name)
-
-
-def title_of(name: str, made: Mapping[str, Any] | None) -> str:
-    """:func:`title` of a competition read as its ``name`` and ``made`` values."""
-    return made_name(made or {}) or name

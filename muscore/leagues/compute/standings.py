@@ -192,14 +192,6 @@ def _mini_league(
             _mini_league(rows, group, games)
 
 
-def level_groups(rows: Iterable[Row]) -> list[list[int]]:
-    """The pairs level on points, in groups of two or more (whose head to head counts)."""
-    by_points: dict[int, list[int]] = {}
-    for row in rows:
-        by_points.setdefault(row.points, []).append(row.pair)
-    return [pairs for pairs in by_points.values() if len(pairs) > 1]
-
-
 def order_rows(rows: list[Row]) -> list[Row]:
     """Sort rows whose figures and head to head are filled in; set position and decided_by.
 

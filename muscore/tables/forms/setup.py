@@ -65,9 +65,6 @@ class SetupForm(TableOptionsFields):
             # Django draws max_length as maxlength: taken off, as said above.
             self.fields[f"name_{seat}"].widget.attrs.pop("maxlength", None)
 
-    def name_fields(self) -> list[forms.BoundField]:
-        return [self[f"name_{seat}"] for seat in range(6)]
-
     def seats(self) -> list[dict[str, Any]]:
         """Each seat's name field with its side's letter by pairs (A, B, A...) and each for
         himself (A, B, C...): the page shows the one of the players chosen."""
