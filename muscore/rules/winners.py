@@ -14,7 +14,7 @@ compete. With nobody honest there, nobody collects.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from muscore.rules.cards import (
@@ -26,6 +26,7 @@ from muscore.rules.cards import (
     PARES,
     PARES_ORDER,
     PUNTO,
+    Evaluation,
     Real31,
     Side,
     show,
@@ -40,6 +41,14 @@ _KEY_INDEX: dict[str, int] = {GRANDE: 0, CHICA: 1, PUNTO: 2, PARES: 3, JUEGO: 4}
 def _other(side: int) -> Side:
     """The other side of a game of two sides."""
     return LETTERS[1 - side]
+
+
+def _cards_of(
+    evals: Sequence[Evaluation | None], seats: Sequence[int]
+) -> dict[int, Evaluation] | None:
+    """What the shown cards of ``seats`` hold, by seat; None when one of them showed none."""
+    cards = {seat: ev for seat in seats if (ev := evals[seat]) is not None}
+    return cards if len(cards) == len(seats) else None
 
 
 def honest(reading: Reading, lance: str, among: Collection[int] | None) -> frozenset[int]:
@@ -91,30 +100,28 @@ def settled_by_cards(
     order, evals, ix = reading.order, reading.evals, reading.ix
     if among is not None:
         order = tuple(s for s in order if ix[s] in among)
-    seats: list[int]
     if lance == PARES:
-        pares = reading.pares
-        seats = [s for s in order if pares[s] is not None]
-        if not seats:
+        pares = {s: held for s in order if (held := reading.pares[s]) is not None}
+        if not pares:
             return None
-        kinds = {s: PARES_ORDER[pares[s][0]] for s in seats}  # type: ignore[index]
+        kinds = {s: PARES_ORDER[kind] for s, (kind, _key) in pares.items()}
         best_kind = max(kinds.values())
-        top = [s for s in seats if kinds[s] == best_kind]
+        top = [s for s in pares if kinds[s] == best_kind]
         if len({ix[s] for s in top}) == 1:
             return LETTERS[ix[top[0]]]
         if any(evals[s] is None for s in top):
             return None
-        return LETTERS[ix[max(top, key=lambda s: pares[s][1])]]  # type: ignore[index]
+        return LETTERS[ix[max(top, key=lambda s: pares[s][1])]]
     if lance == JUEGO:
-        juego = reading.juego
-        seats = [s for s in order if juego[s] is not None]
-        if not seats:
+        juego = {s: total for s in order if (total := reading.juego[s]) is not None}
+        if not juego:
             return None
-        ranks = {s: JUEGO_ORDER[juego[s]] for s in seats}  # type: ignore[index]
+        ranks = {s: JUEGO_ORDER[total] for s, total in juego.items()}
         best_total = max(ranks.values())
-        top = [s for s in seats if ranks[s] == best_total]
-        if all(evals[s] is not None for s in top):
-            return LETTERS[ix[max(top, key=lambda s: evals[s].juego_rank)]]  # type: ignore[union-attr]
+        top = [s for s in juego if ranks[s] == best_total]
+        top_cards = _cards_of(evals, top)
+        if top_cards is not None:
+            return LETTERS[ix[max(top, key=lambda s: top_cards[s].juego_rank)]]
         if len({ix[s] for s in top}) == 1:
             return LETTERS[ix[top[0]]]
         if juego[top[0]] == 31 and reading.rules.real31 is not Real31.NO:
@@ -122,14 +129,15 @@ def settled_by_cards(
         return LETTERS[ix[top[0]]]
     denied = reading.denied_juego
     players = [s for s in order if not (lance == PUNTO and s in denied)]
-    if not players or any(evals[s] is None for s in players):
+    cards = _cards_of(evals, players)
+    if not players or cards is None:
         return None
     if lance == GRANDE:
-        best = max(players, key=lambda s: evals[s].grande)  # type: ignore[union-attr]
+        best = max(players, key=lambda s: cards[s].grande)
     elif lance == CHICA:
-        best = max(players, key=lambda s: evals[s].chica)  # type: ignore[union-attr]
+        best = max(players, key=lambda s: cards[s].chica)
     else:
-        best = max(players, key=lambda s: evals[s].total)  # type: ignore[union-attr]
+        best = max(players, key=lambda s: cards[s].total)
     return LETTERS[ix[best]]
 
 
@@ -145,7 +153,9 @@ def showdown(reading: Reading) -> dict[str, Side]:
     g_seat = c_seat = t_seat = p_seat = j_seat = -1
     g_key = c_key = t_key = p_key = j_key = -(1 << 30)
     for seat in reading.order:
-        g, c, t, p, j = evals[seat].keys  # type: ignore[union-attr]
+        ev = evals[seat]
+        assert ev is not None  # asked only when every seat showed its cards (counting.py)
+        g, c, t, p, j = ev.keys
         if g > g_key:
             g_key, g_seat = g, seat
         if c > c_key:
