@@ -25,10 +25,9 @@ LANCE_NAMES = frozenset(lance.value for lance in Lance)
 
 def lance_of(name: object) -> Lance:
     """A lance from its name, or the record's error."""
-    try:
-        return Lance(str(name)) if isinstance(name, str) else Lance(name)  # type: ignore[arg-type]
-    except ValueError:
-        raise RecordError("lance_name", key=str(name)[:40]) from None
+    if isinstance(name, str) and name in LANCE_NAMES:
+        return Lance(name)
+    raise RecordError("lance_name", key=str(name)[:40])
 
 
 class Asking:

@@ -702,7 +702,7 @@ class HandDraft(Asking, Turns):
 
 def _points(score: Score) -> list[int]:
     """Each side's piedras of a score."""
-    return [int(points) for points in score.values()]  # type: ignore[call-overload]
+    return [points for points in score.values() if isinstance(points, int)]
 
 
 def _read_lances(record: Mapping[str, object], rules: Rules) -> tuple[

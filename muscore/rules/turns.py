@@ -10,7 +10,7 @@ each lance's bets and its answer only, and these answer from them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from muscore.rules.asking import lance_of
 from muscore.rules.betting import Betting
@@ -18,6 +18,19 @@ from muscore.rules.cards import LETTERS, Lance, Rules, Side
 from muscore.rules.errors import BettingError
 from muscore.rules.reading import Reading
 from muscore.rules.talk import Talk, Tap, follow
+
+T = TypeVar("T")
+
+
+def _with_lance(held: Mapping[Lance, T], lance: Lance, value: T | None) -> dict[Lance, T]:
+    """A copy of ``held`` with ``value`` as the lance's (in the place the lance had), or
+    without the lance when ``value`` is empty or None."""
+    out = dict(held)
+    if value:
+        out[lance] = value
+    else:
+        out.pop(lance, None)
+    return out
 
 
 class Turns:
@@ -68,24 +81,13 @@ class Turns:
 
     def _with_talk(self, lance: Lance, talk: Talk, passed: set[Lance]) -> Self:
         """The draft with a lance's talk and the betting it makes."""
-        bets, ends, outs = dict(self.bets), dict(self.ends), dict(self.outs)
-        talks = dict(self.talks)
-        talks[lance] = talk.taps
-        for held, value in ((bets, talk.bets), (outs, talk.out)):
-            if value:
-                held[lance] = value  # type: ignore[assignment]
-            else:
-                held.pop(lance, None)
-        if talk.end is None:
-            ends.pop(lance, None)
-        else:
-            ends[lance] = talk.end
         passed.discard(lance)
         if talk.passed:
             passed.add(lance)
-        if not talk.taps:
-            del talks[lance]
-        return self._with(bets=bets, ends=ends, outs=outs, talks=talks,
+        return self._with(bets=_with_lance(self.bets, lance, talk.bets),
+                          ends=_with_lance(self.ends, lance, talk.end),
+                          outs=_with_lance(self.outs, lance, talk.out),
+                          talks=_with_lance(self.talks, lance, talk.taps),
                           passed=frozenset(passed))
 
     def _undo_talk(self, lance: Lance) -> Self:
