@@ -521,7 +521,7 @@ def claims_of(match: Match, names: tuple[str, str], usernames: bool = False) -> 
         "superseded": _("cerrado: la partida tuvo su resultado por otro camino"),
         "differs": _("no coincide con el resultado de su mesa: decide la organización"),
     }
-    states = {
+    states: dict[str, str] = {
         ResultClaim.Status.PENDING: _("pendiente de confirmar"),
         ResultClaim.Status.CONFIRMED: _("confirmado por la otra pareja"),
         ResultClaim.Status.ACCEPTED: _("aceptado por la organización"),
@@ -562,7 +562,7 @@ def claims_of(match: Match, names: tuple[str, str], usernames: bool = False) -> 
                 claimant=names[claim.side],
                 other=names[1 - claim.side],
                 result=claim_text(claim),
-                state=states.get(claim.status, claim.status),  # type: ignore[call-overload]
+                state=states.get(claim.status, claim.status),
                 due=claim.claimed_at + WINDOW,
                 events=events,
                 dispute_note=next(

@@ -86,13 +86,12 @@ def disputes_text(count: int) -> str:
 
 def status(competition: Competition) -> str:
     """Where a competition stands, in words."""
-    return str(
-        {
-            Competition.Status.DRAFT: gettext_lazy("falta el sorteo"),
-            Competition.Status.PLAYING: gettext_lazy("en juego"),
-            Competition.Status.FINISHED: gettext_lazy("terminada"),
-        }.get(competition.status, "")  # type: ignore[call-overload]
-    )
+    words: dict[str, Promise] = {
+        Competition.Status.DRAFT: gettext_lazy("falta el sorteo"),
+        Competition.Status.PLAYING: gettext_lazy("en juego"),
+        Competition.Status.FINISHED: gettext_lazy("terminada"),
+    }
+    return str(words.get(competition.status, ""))
 
 
 def format_text(competition: Competition) -> str:

@@ -200,8 +200,8 @@ def document_rounds(
         if len(resting) > 1:
             raise CerosError("many_resting", round=number, count=len(resting))
         byes.append(resting[0] if resting else None)
-        played = tuple(Played(*sides[i], losers[i]) for i in indices  # type: ignore[arg-type]
-                       if losers[i] is not None)
+        played = tuple(Played(*sides[i], loser) for i in indices
+                       if (loser := losers[i]) is not None)
         history.append(PlayedRound(played, byes[-1]))
     replay(pairs, ceros, history)
     return byes

@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from muscore import text as unicode_text
 from muscore.leagues.compute.ceros import MAX_CEROS, MIN_CEROS
@@ -292,7 +292,7 @@ def show(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return type(value) is int
 
 
@@ -330,11 +330,10 @@ def read_name(value: object, where: Where = LEAGUE, limit: int = NAME_LIMIT) -> 
 
 
 def _number(value: object, field: str, where: Where, low: int, high: int) -> int:
-    if not _is_int(value) or not low <= value <= high:  # type: ignore[operator]
+    if not _is_int(value) or not low <= value <= high:
         raise LeagueError(
             "number_range", field=field, where=where, low=low, high=high, got=show(value)
         )
-    assert isinstance(value, int)
     return value
 
 
@@ -376,7 +375,6 @@ def read_legs(raw: object) -> int:
         return 1
     if not _is_int(raw) or raw not in (1, 2):
         raise LeagueError("legs", got=show(raw))
-    assert isinstance(raw, int)
     return raw
 
 
@@ -446,9 +444,8 @@ def read_draw(raw: object, count: int) -> tuple[int, ...]:
 
 
 def _pair_index(value: object, count: int, where: Where) -> int:
-    if not _is_int(value) or not 0 <= value < count:  # type: ignore[operator]
+    if not _is_int(value) or not 0 <= value < count:
         raise LeagueError("unknown_pair", where=where, got=show(value), last=count - 1)
-    assert isinstance(value, int)
     return value
 
 
