@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext, gettext_noop, override
 
 from muscore.errors import MuscoreError, install_page_wording
@@ -429,14 +430,18 @@ CATALOGUES: dict[str, Mapping[str, str]] = {
 
 # --- the families the apps raise with their own message -------------------------------------
 
+#: What a refusal of those families says: a gettext template (lazy or worded already), or
+#: another refusal said in the same language.
+Message = str | Promise | MuscoreError
 
-def _said(value: Any) -> str:
+
+def _said(value: object) -> str:
     # Another refusal inside this one (an engine's error as a table's "why") is said in
     # the same language as the message around it, never in its English str().
     return page_message(value) if isinstance(value, MuscoreError) else str(value)
 
 
-def _fill(template: Any, params: Mapping[str, Any]) -> str:
+def _fill(template: Message, params: Mapping[str, Any]) -> str:
     text = _said(template)
     return text % {k: _said(v) for k, v in params.items()} if params else text
 
@@ -456,7 +461,7 @@ class WordedError(MuscoreError):
 
     family = "worded"
 
-    def __init__(self, message: Any, /, **params: Any) -> None:
+    def __init__(self, message: Message, /, **params: Any) -> None:
         self.template = message
         super().__init__(getattr(type(self), "code", None) or self.family, **params)
 

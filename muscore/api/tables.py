@@ -27,7 +27,7 @@ from muscore import conditional, problems, ratelimits
 from muscore import text as unicode_text
 from muscore.api import contract
 from muscore.errors import MuscoreError
-from muscore.messages import WordedError, page_message
+from muscore.messages import Message, WordedError, page_message
 from muscore.tables import services
 from muscore.tables.models import Change, Table
 
@@ -44,7 +44,7 @@ class BadRequest(WordedError):
 
     family = "request"
 
-    def __init__(self, message: object, /, code: str = "bad_request", **params: object) -> None:
+    def __init__(self, message: Message, /, code: str = "bad_request", **params: object) -> None:
         super().__init__(message, **params)
         self.code = code
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from muscore import rules as rules_engine
@@ -25,7 +26,7 @@ TABLE_OWNED_KEYS = ("score", "mano", "rules")
 MAX_HANDS = 2000
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -50,7 +51,7 @@ def letters_of(rules: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(side.value for side in rules_engine.Rules.from_json(rules).letters)
 
 
-def _check_name(seat: int, name: Any, default: str) -> str:
+def _check_name(seat: int, name: object, default: str) -> str:
     if name is None:
         return default
     if not isinstance(name, str):
@@ -86,7 +87,7 @@ def _check_name(seat: int, name: Any, default: str) -> str:
     return text
 
 
-def normalize_players(raw: Any, count: int, *, individual: bool = False) -> list[str]:
+def normalize_players(raw: object, count: int, *, individual: bool = False) -> list[str]:
     defaults = default_names(count, individual=individual)
     if raw is None:
         return defaults
@@ -119,7 +120,7 @@ def check_names_apart(names: list[str]) -> None:
         )
 
 
-def normalize_mano(raw: Any, count: int) -> int:
+def normalize_mano(raw: object, count: int) -> int:
     if raw is None:
         return 0
     if raw == "random":
@@ -132,7 +133,7 @@ def normalize_mano(raw: Any, count: int) -> int:
     return int(raw)
 
 
-def check_key(name: str, value: Any, limit: int = KEY_MAX) -> str | None:
+def check_key(name: str, value: object, limit: int = KEY_MAX) -> str | None:
     """An Idempotency-Key or a client id (`name` says which): None, or 1 to `limit`
     printable ASCII characters."""
     if value is None:
@@ -151,18 +152,18 @@ def check_key(name: str, value: Any, limit: int = KEY_MAX) -> str | None:
     return value
 
 
-def is_hand_number(value: Any) -> bool:
+def is_hand_number(value: object) -> TypeGuard[int]:
     """Whether `value` can number a hand: a whole number from 1."""
     return _is_int(value) and value >= 1
 
 
-def check_revision(value: Any) -> None:
+def check_revision(value: object) -> None:
     """TableError unless the revision a change started from is None or a whole number."""
     if value is not None and not _is_int(value):
         raise TableError(_("revision debe ser un número entero"))
 
 
-def check_record(record: Any) -> dict[str, Any]:
+def check_record(record: object) -> dict[str, Any]:
     """A plain, JSON-clean copy of a hand record as a table stores it, or TableError."""
     if not isinstance(record, Mapping):
         raise TableError(_("una mano debe ser un objeto JSON"))
@@ -185,7 +186,7 @@ def check_record(record: Any) -> dict[str, Any]:
     return clean
 
 
-def check_text(data: Any, what: Any) -> None:
+def check_text(data: object, what: str | Promise) -> None:
     """TableError when a string of `data` is not text both databases and a page can hold."""
     found = unicode_text.json_problem(data)
     if found == unicode_text.SURROGATE:
@@ -211,7 +212,7 @@ def check_room(count: int) -> None:
 PIEDRAS_MAX = 100
 
 
-def _check_side(side: Any, letters: tuple[str, ...], pairs: Any, alone: Any) -> None:
+def _check_side(side: object, letters: tuple[str, ...], pairs: Promise, alone: Promise) -> None:
     """TableError (`pairs` in pairs, `alone` in individual play) unless `side` is one of
     the table's `letters`."""
     if side in letters:
@@ -222,7 +223,7 @@ def _check_side(side: Any, letters: tuple[str, ...], pairs: Any, alone: Any) -> 
 
 
 def piedras_record(
-    side: Any, n: Any, letters: tuple[str, ...] = ("A", "B")
+    side: object, n: object, letters: tuple[str, ...] = ("A", "B")
 ) -> dict[str, Any]:
     """The record of piedras tapped by hand, `{"piedras": {"side", "n"}}`, or TableError.
     `letters` are the table's sides (:func:`letters_of`).
@@ -239,7 +240,7 @@ def piedras_record(
     return {"piedras": {"side": side, "n": n}}
 
 
-def perete_record(side: Any, letters: tuple[str, ...] = ("A", "B")) -> dict[str, Any]:
+def perete_record(side: object, letters: tuple[str, ...] = ("A", "B")) -> dict[str, Any]:
     """The record of a perete shown by a player of `side`, `{"perete": {"side"}}`, or
     TableError. Whether the table plays perete is the engine's to say (`perete_off`)."""
     _check_side(side, letters, _('el perete es de un bando: "A" o "B"'),

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import override
 
 from muscore import rules as rules_engine
-from muscore.messages import WordedError
+from muscore.messages import Message, WordedError
 from muscore.tables.state import StoredHand
 
 
@@ -44,7 +44,7 @@ class HandConflict(TableError):
     code = "hand_conflict"
     status = 409
 
-    def __init__(self, message: Any, hand: StoredHand, **params: Any) -> None:
+    def __init__(self, message: Message, hand: StoredHand, **params: Any) -> None:
         super().__init__(message, **params)
         self.hand = hand
 
@@ -58,7 +58,7 @@ class StaleEdit(TableError):
     code = "stale_edit"
     status = 409
 
-    def __init__(self, message: Any, revision: int, **params: Any) -> None:
+    def __init__(self, message: Message, revision: int, **params: Any) -> None:
         super().__init__(message, **params)
         self.revision = revision
 
@@ -93,7 +93,7 @@ class LaterHandInvalid(TableError):
 
     code = "later_hand_invalid"
 
-    def __init__(self, message: Any, number: int, **params: Any) -> None:
+    def __init__(self, message: Message, number: int, **params: Any) -> None:
         super().__init__(message, **params)
         self.number = number
 

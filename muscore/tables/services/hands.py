@@ -34,12 +34,12 @@ from muscore.tables.services.write import Guard, Intent, Plan, WriteResult, writ
 
 def add_hand(
     table: Table,
-    record: Any,
+    record: object,
     *,
-    number: Any = None,
-    client_id: Any = None,
-    idempotency_key: Any = None,
-    base_revision: Any = None,
+    number: object = None,
+    client_id: object = None,
+    idempotency_key: object = None,
+    base_revision: object = None,
     via: str,
     finished: Finished = "full",
 ) -> WriteResult:
@@ -66,7 +66,7 @@ def add_hand(
         status=201,
         finished=finished,
     )
-    if number is not None and not is_hand_number(number):
+    if not (number is None or is_hand_number(number)):
         raise TableError(_("number debe ser un número entero desde 1"))
 
     def step(table: Table, guard: Guard) -> Plan | None:
@@ -108,8 +108,8 @@ def _check_number(table: Table, number: int | None, count: int) -> None:
 def undo_last(
     table: Table,
     *,
-    base_revision: Any = None,
-    idempotency_key: Any = None,
+    base_revision: object = None,
+    idempotency_key: object = None,
     via: str,
     finished: Finished = "full",
 ) -> WriteResult:
@@ -131,7 +131,7 @@ def undo_last(
 
 
 def _last_hand_intent(
-    action: str, base_revision: Any, idempotency_key: Any, via: str, finished: Finished
+    action: str, base_revision: object, idempotency_key: object, via: str, finished: Finished
 ) -> Intent:
     """An undo's or a redo's intent: about the table's last hand as the board showed it
     (`base_revision`, also what a key's first request is told by)."""
@@ -148,12 +148,12 @@ def _last_hand_intent(
 
 def add_piedras(
     table: Table,
-    side: Any,
-    n: Any,
+    side: object,
+    n: object,
     *,
-    client_id: Any = None,
-    idempotency_key: Any = None,
-    base_revision: Any = None,
+    client_id: object = None,
+    idempotency_key: object = None,
+    base_revision: object = None,
     via: str,
     finished: Finished = "full",
 ) -> WriteResult:
@@ -207,8 +207,8 @@ def redo_candidate(table: Table) -> dict[str, Any] | None:
 def redo_last(
     table: Table,
     *,
-    base_revision: Any = None,
-    idempotency_key: Any = None,
+    base_revision: object = None,
+    idempotency_key: object = None,
     via: str,
     finished: Finished = "full",
 ) -> WriteResult:
@@ -238,11 +238,11 @@ def redo_last(
 
 def replace_hand(
     table: Table,
-    number: Any,
-    record: Any,
+    number: object,
+    record: object,
     *,
-    base_revision: Any = None,
-    idempotency_key: Any = None,
+    base_revision: object = None,
+    idempotency_key: object = None,
     via: str,
     finished: Finished = "full",
 ) -> WriteResult:

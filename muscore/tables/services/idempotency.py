@@ -17,7 +17,7 @@ from muscore.tables.services.errors import IdempotencyMismatch
 IDEMPOTENT_ANSWERS_KEPT = 20
 
 
-def fingerprint(action: str, subject: Any, record: Any) -> str:
+def fingerprint(action: str, subject: object, record: object) -> str:
     """What tells a request apart: its action, subject (a hand number, a base revision)
     and record."""
     payload = json.dumps([action, subject, record], sort_keys=True, separators=(",", ":"))

@@ -21,7 +21,7 @@ from muscore.tables.services.stored import lock_table
 from muscore.tables.state import HandResultDict, StoredHand
 
 
-def _possible_id(table_id: Any) -> bool:
+def _possible_id(table_id: object) -> bool:
     # A NUL or a lone surrogate in a URL never names a table, and PostgreSQL refuses to
     # even compare it (a 500): such a link is a table that does not exist.
     return isinstance(table_id, str) and len(table_id) <= 64 and not unicode_text.problem(table_id)
@@ -43,7 +43,7 @@ def dealt_number(table: Table, number: int) -> int:
     return number - taps
 
 
-def get_table(table_id: Any) -> Table:
+def get_table(table_id: object) -> Table:
     if not _possible_id(table_id):
         raise TableNotFound(_("no hay ninguna mesa con ese enlace"))
     try:
@@ -102,7 +102,7 @@ def table_changes(table: Table) -> list[Change]:
     return list(table.changes.order_by("at", "id"))
 
 
-def preview_hand(table: Table, record: Any) -> HandResultDict:
+def preview_hand(table: Table, record: object) -> HandResultDict:
     """The score() result `record` would give as the table's next hand; nothing is saved."""
     clean = check_record(record)
     mano, score = next_context(_vaca_of(table, None))

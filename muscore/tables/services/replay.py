@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from muscore import rules as rules_engine
+from muscore.messages import Message
 from muscore.tables.services.errors import LaterHandInvalid, UnreadableHand
 from muscore.tables.state import (
     BoardState,
@@ -32,11 +33,11 @@ class BadHand(Exception):
         self.number = number
         self.error = error
 
-    def later(self, template: Any) -> LaterHandInvalid:
+    def later(self, template: Message) -> LaterHandInvalid:
         """LaterHandInvalid saying `template` (of "n", this hand's number, and "why")."""
         return LaterHandInvalid(template, self.number, n=self.number, why=self.error)
 
-    def refusal(self, number: int, later: Any) -> Exception:
+    def refusal(self, number: int, later: Message) -> Exception:
         """What a write of hand `number` answers: the engine's own error when this is hand
         `number`, else a later hand broken by it (`later`'s words)."""
         return self.error if self.number == number else self.later(later)

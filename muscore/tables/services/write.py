@@ -78,7 +78,7 @@ class Intent:
     fingerprint: str
     keys: tuple[str, ...] = ()
     idempotency_key: str | None = None
-    base_revision: Any = None
+    base_revision: object = None
     status: int = 200
     finished: Finished = "full"
 
@@ -86,11 +86,11 @@ class Intent:
     def of(
         cls,
         action: str,
-        subject: Any,
-        record: Any,
+        subject: object,
+        record: object,
         *,
         via: str,
-        idempotency_key: Any = None,
+        idempotency_key: object = None,
         client_id: str | None = None,
         **options: Any,
     ) -> Intent:
@@ -212,7 +212,7 @@ def _replayed_answer(table: Table, intent: Intent) -> WriteResult | None:
     return WriteResult(stored.body, stored.revision, intent.action, stored.status, replayed=True)
 
 
-def _check_base(table: Table, base_revision: Any) -> None:
+def _check_base(table: Table, base_revision: object) -> None:
     check_revision(base_revision)
     if base_revision is not None and base_revision != table.revision:
         raise StaleEdit(
