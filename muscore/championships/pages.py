@@ -213,8 +213,8 @@ def bracket_view(phase: Phase) -> dict[str, Any] | None:
             "playing": ", ".join(name for name, n in playing if n)}
 
 
-def _group_rows(phase: Phase, groups: Iterable[Any],
-                tables_of: dict[int, Any]) -> list[dict[str, Any]]:
+def _group_rows(phase: Phase, groups: Iterable[PhaseGroup],
+                tables_of: dict[int, list[standings.GroupStandings]]) -> list[dict[str, Any]]:
     rows = []
     for group in groups:
         competition = group.competition
@@ -236,7 +236,7 @@ def phase_views(championship: Championship, *,
     phases = list(championship.phases.annotate(group_total=Count("groups")))
     shown = {p.pk for p in phases
              if not p.knockout and (inline is None or p.group_total <= inline)}
-    groups: dict[int, list[Any]] = {}
+    groups: dict[int, list[PhaseGroup]] = {}
     for group in PhaseGroup.objects.filter(phase_id__in=shown).select_related(
             "competition__club"):
         groups.setdefault(group.phase_id, []).append(group)
