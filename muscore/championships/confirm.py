@@ -82,7 +82,7 @@ def confirm(enrolment: Enrolment, *, by: Actor | None = None, key: str | None = 
     """Confirm a pending entry: by its venue's organiser (``by``), or by the pair with its
     link's ``key``. It takes a seat if its venue has room, else the waiting list."""
     if key is None:
-        require_sede(by, enrolment.sede)  # type: ignore[arg-type]
+        require_sede(by, enrolment.sede)
     elif not key_matches(enrolment, key):
         raise LinkRefused(_("Este enlace de confirmación no es válido: pide el tuyo al "
                             "organizador de la sede."))

@@ -28,7 +28,7 @@ def can_run_sede(user: Actor | None, sede: Sede) -> bool:
 
 
 
-def require_sede(user: Actor, sede: Sede) -> None:
+def require_sede(user: Actor | None, sede: Sede) -> None:
     """PermissionDenied (403) unless ``user`` runs ``sede``."""
     if not is_organiser(user, sede.championship.club):
         require_organiser(user, sede.club)

@@ -159,8 +159,8 @@ def _importing(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
     """A large import the worker is writing: how far it got (the page refreshes itself),
     why it failed, or, once done, the competition."""
     job = get_object_or_404(LeagueImport, pk=pk, club=club)
-    if job.finished_at is not None and not job.error and job.competition_id is not None:
-        return redirect(pages.competition_url(job.competition))  # type: ignore[arg-type]
+    if job.finished_at is not None and not job.error and job.competition is not None:
+        return redirect(pages.competition_url(job.competition))
     context = {"club": club, "organiser": True, "job": job}
     response = render(request, "leagues/importing.html", context)
     if job.finished_at is None:
