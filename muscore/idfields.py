@@ -16,7 +16,7 @@ from django import forms
 ID_MIN, ID_MAX = -(2**63), 2**63 - 1
 
 
-def fits(value: Any) -> bool:
+def fits(value: object) -> bool:
     """False for a whole number out of an id column's range; anything else (text that is
     no number) is left to Django's own checks."""
     try:

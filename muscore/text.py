@@ -64,7 +64,7 @@ def has_bidi_control(text: str) -> bool:
     return any(ch in BIDI_CONTROLS for ch in text)
 
 
-def json_problem(value: Any, depth: int = 0) -> str | None:
+def json_problem(value: object, depth: int = 0) -> str | None:
     """The first problem() of any string (keys too) inside parsed JSON, or None."""
     if isinstance(value, str):
         return problem(value)

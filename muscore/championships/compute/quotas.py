@@ -11,7 +11,7 @@ ask :func:`compute_quotas`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from muscore.errors import MuscoreError
 
@@ -89,12 +89,12 @@ class Quotas:
         return {"quotas": [row.as_json() for row in self.rows]}
 
 
-def _whole(value: Any, least: int) -> bool:
+def _whole(value: object, least: int) -> TypeGuard[int]:
     # ``true`` is an int in Python but not a number in the contract.
     return isinstance(value, int) and not isinstance(value, bool) and value >= least
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     text = repr(value) if not isinstance(value, str) else f'"{value}"'
     if isinstance(value, bool):
         text = "true" if value else "false"
@@ -147,7 +147,7 @@ def compute_quotas(seats: int, sedes: list[Sede], min_per_sede: int = 1) -> Quot
     return Quotas(seats=seats, min_per_sede=min_per_sede, total=total, left=left, rows=rows)
 
 
-def read_quotas(data: Any) -> tuple[Any, list[Sede], Any]:
+def read_quotas(data: object) -> tuple[Any, list[Sede], Any]:
     """The seats, venues and minimum of a quota document, or :class:`QuotaError`
     (the seats and minimum as found: :func:`compute_quotas` checks them)."""
     if not isinstance(data, dict):
@@ -162,7 +162,7 @@ def read_quotas(data: Any) -> tuple[Any, list[Sede], Any]:
         name = item.get("name")
         if not isinstance(name, str) or not name.strip():
             raise QuotaError("sede_name", sede=index, got=_shown(name))
-        pairs: Any = item.get("pairs")
+        pairs = item.get("pairs")
         if not _whole(pairs, 0):
             raise QuotaError("sede_pairs", sede=index, name=name, got=_shown(pairs))
         sedes.append(Sede(name=name, pairs=pairs))
