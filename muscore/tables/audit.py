@@ -118,7 +118,7 @@ def describe(
     }
 
 
-def record_lines(record: Any, players: Sequence[str]) -> list[str]:
+def record_lines(record: object, players: Sequence[str]) -> list[str]:
     """A stored entry in the table's words, one line per thing entered: the cards, the
     jugadas and what each seat said, each lance's bets and its winner, or the piedras."""
     if not isinstance(record, Mapping):
@@ -156,7 +156,7 @@ def record_lines(record: Any, players: Sequence[str]) -> list[str]:
     return [str(line) for line in lines]
 
 
-def _shown(record: Any) -> str | None:
+def _shown(record: object) -> str | None:
     if record is None:
         return None
     return json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True)
@@ -169,7 +169,7 @@ def _seat_name(players: Sequence[str], seat: Any) -> str:
         return str(seat)
 
 
-def _side_words(players: Sequence[str], side: Any) -> str:
+def _side_words(players: Sequence[str], side: object) -> str:
     seats = seating(players)
     if side in seats.letters:
         return seats.names(side)
@@ -209,7 +209,7 @@ def entry_words(record: Mapping[str, Any], players: Sequence[str]) -> str | None
     return None
 
 
-def bets_words(lance: Any, players: Sequence[str]) -> str:
+def bets_words(lance: object, players: Sequence[str]) -> str:
     """A lance's betting as a player reads it, each step with who said it: "Ana y Carla:
     envido 2, Bruno y Diego: 5 más, Ana y Carla: no quiero" (the hand entry's own words,
     muscore.handentry.taps.bet_words; "2, quiero -> 2, no quiero" named nobody, 30.6)."""
@@ -230,7 +230,7 @@ def bets_words(lance: Any, players: Sequence[str]) -> str:
     return ", ".join(bet_words(bets, end, labels, out=left))
 
 
-def _jugada_words(jugada: Any) -> str:
+def _jugada_words(jugada: object) -> str:
     if not isinstance(jugada, Mapping):
         return str(_("(nada)"))
     words = []
@@ -241,7 +241,7 @@ def _jugada_words(jugada: Any) -> str:
     return ", ".join(words) or _("(nada)")
 
 
-def _declared_words(said: Any) -> str:
+def _declared_words(said: object) -> str:
     if not isinstance(said, Mapping):
         return str(_("(nada)"))
     words = []

@@ -140,7 +140,7 @@ def lie_text(lie: Mapping[str, Any], result: Mapping[str, Any], players: Players
     }
 
 
-def _seat_name(seats: Seating, seat: Any) -> str:
+def _seat_name(seats: Seating, seat: object) -> str:
     return seats.players[seat] if isinstance(seat, int) and seat < len(seats.players) \
         else str(seat)
 
