@@ -31,7 +31,8 @@ class EntryForm(forms.Form):
     def __init__(self, championship: Championship, *args: Any,
                  sede: Sede | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        field: Any = self.fields["sede"]
+        field = self.fields["sede"]
+        assert isinstance(field, IdChoiceField)
         field.queryset = championship.sedes.all()
         if sede is not None:
             field.queryset = championship.sedes.filter(pk=sede.pk)

@@ -212,7 +212,7 @@ class _Tally:
 
 def _missing(reading: Reading, lance: str, among: frozenset[int] | None) -> int:
     """The first seat from the mano whose missing cards leave the lance open."""
-    held: list[Any] | None = (
+    held: Sequence[object] | None = (
         reading.pares if lance == PARES else reading.juego if lance == JUEGO else None)
     unshown = [s for s in reading.order if reading.evals[s] is None]
     for seat in unshown:

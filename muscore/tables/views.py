@@ -428,7 +428,7 @@ def piedras(request: HtmxHttpRequest, table_id: str, key: str) -> HttpResponse:
     """
     side = request.POST.get("side", "")
     raw = request.POST.get("n", "")
-    n: Any = int(raw) if raw.lstrip("-").isdigit() and len(raw) < 5 else raw
+    n: int | str = int(raw) if raw.lstrip("-").isdigit() and len(raw) < 5 else raw
     valid = side in services.ALL_LETTERS and isinstance(n, int)
     return _board_entry(
         request, table_id, key,
