@@ -28,17 +28,19 @@ def steps_text(page: Page) -> list[str]:
     return [t.strip() for t in page.locator("#result .step").all_inner_texts()]
 
 
-@pytest.mark.parametrize(
-    "path", ["/calculadora/", "/calculadora/?players=6", "/lector/", "/lector/?c0=R+3+5+4",
-             "/reglas/", "/reglas/lances/", "/reglas/apuestas/", "/reglas/primas/",
-             "/reglas/recuento/", "/reglas/opciones/", "/reglas/mentiras/", "/reglas/senas/",
-             "/api/"],
-)
+DISPUTE_PAGES = ["/calculadora/", "/calculadora/?players=6", "/lector/", "/lector/?c0=R+3+5+4",
+                 "/reglas/", "/reglas/lances/", "/reglas/apuestas/", "/reglas/primas/",
+                 "/reglas/recuento/", "/reglas/opciones/", "/reglas/mentiras/",
+                 "/reglas/senas/", "/api/"]
+
+
 def test_dispute_pages_pass_the_page_check(
-    phone: Page, assert_page_ok: Callable[..., None], path: str
+    phone: Page, assert_pages_ok: Callable[..., None]
 ) -> None:
-    name = "disputes" + re.sub(r"\W+", "-", path).rstrip("-")
-    assert_page_ok(phone, path, screenshot=name)
+    """Every dispute page in one tab (conftest.check_pages): a tab each cost 13 times the
+    tab's price for the same checks."""
+    assert_pages_ok(phone, {
+        path: "disputes" + re.sub(r"\W+", "-", path).rstrip("-") for path in DISPUTE_PAGES})
 
 
 def test_disputed_hand_in_the_calculator_and_its_permalink_on_another_phone(
@@ -129,25 +131,32 @@ def test_a_lie_is_said_in_the_recuento(phone: Page) -> None:
     expect(phone.locator("#result .calc-score-final")).to_contain_text("Queda 6–6")
 
 
-@pytest.mark.parametrize(
-    ("cards", "eight", "four"),
-    [
-        ("R 3 5 4", "par de reyes", "sin pares"),
-        ("3 3 2 2", "duples de reyes y ases", "duples de treses y doses"),
-        ("7 7 7 R", "medias de sietes", "medias de sietes"),
-    ],
-)
-def test_lector_reads_a_tapped_hand_in_both_modes(
-    phone: Page, cards: str, eight: str, four: str
-) -> None:
-    phone.goto("/lector/")
-    tap_cards(phone, cards)
-    settle(phone)
-    expect(phone.locator('[data-reyes="8"] [data-lance="pares"]')).to_contain_text(eight)
-    expect(phone.locator('[data-reyes="4"] [data-lance="pares"]')).to_contain_text(four)
-    if cards == "7 7 7 R":
-        expect(phone.locator('[data-reyes="8"] [data-lance="juego"]')).to_contain_text("31")
-        expect(phone.locator('[data-reyes="8"] [data-lance="real31"]')).to_contain_text("rey")
+LECTOR_HANDS = [
+    ("R 3 5 4", "par de reyes", "sin pares"),
+    ("3 3 2 2", "duples de reyes y ases", "duples de treses y doses"),
+    ("7 7 7 R", "medias de sietes", "medias de sietes"),
+]
+
+
+def test_lector_reads_a_tapped_hand_in_both_modes(phone: Page) -> None:
+    """Each hand tapped on a lector loaded anew, in the one tab; every hand read wrong is
+    named at the end."""
+    wrong: list[str] = []
+    for cards, eight, four in LECTOR_HANDS:
+        try:
+            phone.goto("/lector/")
+            tap_cards(phone, cards)
+            settle(phone)
+            expect(phone.locator('[data-reyes="8"] [data-lance="pares"]')).to_contain_text(eight)
+            expect(phone.locator('[data-reyes="4"] [data-lance="pares"]')).to_contain_text(four)
+            if cards == "7 7 7 R":
+                expect(phone.locator('[data-reyes="8"] [data-lance="juego"]')).to_contain_text(
+                    "31")
+                expect(phone.locator('[data-reyes="8"] [data-lance="real31"]')).to_contain_text(
+                    "rey")
+        except AssertionError as error:
+            wrong.append(f"{cards}: {error}")
+    assert not wrong, "\n".join(wrong)
 
 
 def test_the_calculator_folds_the_typed_bets_away_and_its_links_are_tap_targets(

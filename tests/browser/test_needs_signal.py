@@ -20,44 +20,47 @@ SAID = {
 }
 
 
-@pytest.mark.parametrize("path", ["/calculadora/", "/lector/"])
+def cut(route: Route) -> None:
+    """A tap's request comes to nothing (the signal went between two taps)."""
+    if route.request.headers.get("hx-request"):
+        route.abort()
+    else:
+        route.continue_()
+
+
 @pytest.mark.parametrize("language", sorted(SAID))
 def test_the_page_says_it_needs_the_signal(
-    browser: Browser, live_server: Any, language: str, path: str
+    browser: Browser, live_server: Any, language: str
 ) -> None:
+    """The calculator, then the lector, in one tab of a phone in the language: each page
+    is loaded anew and the signal is back at its end."""
     context = browser.new_context(base_url=live_server.url, locale=language,
                                   service_workers="block")
     context.add_cookies([{"name": "django_language", "value": language,
                           "url": live_server.url}])
     context.set_default_timeout(10_000)
     page = context.new_page()
-    page.goto(path)
-    note = page.locator("[data-needs-signal]")
-    expect(note).to_be_hidden()
+    for path in ("/calculadora/", "/lector/"):
+        page.goto(path)
+        note = page.locator("[data-needs-signal]")
+        expect(note, path).to_be_hidden()
 
-    # A tap whose request comes to nothing (the signal went between two taps).
-    def cut(route: Route) -> None:
-        if route.request.headers.get("hx-request"):
-            route.abort()
-        else:
-            route.continue_()
-
-    page.route("**/*", cut)
-    field = page.locator("#id_c0")
-    field.fill("R R 5 4")
-    field.dispatch_event("change")
-    expect(note).to_be_visible()
-    expect(note).to_contain_text(SAID[language])
-    expect(field).to_have_value("R R 5 4")
-    # The signal back, the next answer hides the note.
-    page.unroute("**/*")
-    field.fill("R R 5 5")
-    field.dispatch_event("change")
-    expect(note).to_be_hidden()
-    # Said as soon as the signal goes, before any tap; gone when it is back.
-    context.set_offline(True)
-    expect(note).to_be_visible()
-    expect(note).to_contain_text(SAID[language])
-    context.set_offline(False)
-    expect(note).to_be_hidden()
+        page.route("**/*", cut)
+        field = page.locator("#id_c0")
+        field.fill("R R 5 4")
+        field.dispatch_event("change")
+        expect(note, path).to_be_visible()
+        expect(note, path).to_contain_text(SAID[language])
+        expect(field, path).to_have_value("R R 5 4")
+        # The signal back, the next answer hides the note.
+        page.unroute("**/*")
+        field.fill("R R 5 5")
+        field.dispatch_event("change")
+        expect(note, path).to_be_hidden()
+        # Said as soon as the signal goes, before any tap; gone when it is back.
+        context.set_offline(True)
+        expect(note, path).to_be_visible()
+        expect(note, path).to_contain_text(SAID[language])
+        context.set_offline(False)
+        expect(note, path).to_be_hidden()
     context.close()
