@@ -27,6 +27,12 @@ NO_ACCOUNTS = re.compile(r"^/(calculadora|lector|reglas)/")
 # address in its link, which the crawl reads), so it is read once in each language and not
 # once for every page that links it (663 of the crawl's 1,141 requests).
 LOGIN = re.compile(r"^/((en|eu|fr)/)?cuentas/entrar$")
+# A card's image (tarjeta.png): its pixels cannot be searched for a name. It is drawn from
+# the same night as tarjeta.json, which holds every field of that night (the club, the
+# competition, the title, the results, the standings, the órdagos) and the card's text; the
+# crawl reads the JSON in its place (a name put on a card fails the test there), and the
+# image's drawing and PNG encoding (36 in the crawl) are spared.
+CARD_IMAGE = re.compile(r"/tarjeta\.png$")
 
 
 def crawl(client: Client, start: list[str], depth: int = 3) -> dict[str, bytes]:
@@ -52,6 +58,8 @@ def crawl(client: Client, start: list[str], depth: int = 3) -> dict[str, bytes]:
                 if parts.scheme not in ("", "http") or parts.netloc not in ("", "testserver"):
                     continue
                 path = parts.path + (f"?{parts.query}" if parts.query else "")
+                if CARD_IMAGE.search(parts.path):
+                    path = CARD_IMAGE.sub("/tarjeta.json", parts.path)
                 if LOGIN.search(parts.path):
                     if parts.path in logins:
                         continue
