@@ -181,10 +181,46 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.multiserver)
             item.add_marker(pytest.mark.postgres)  # they need PostgreSQL and Redis
             item.add_marker(pytest.mark.xdist_group("multiserver"))
-    # The long tests first: xdist deals the tests out in this order, so a long one dealt
-    # last keeps one core busy while the other has nothing left (the longest take from
-    # ten seconds to two minutes). The order among the rest is the collection's.
-    items.sort(key=lambda item: not _long(item))
+
+
+# trylast: after pytest-django's own hook, which sorts by database use and would otherwise
+# deal the long tests that use no database (tests/upgrade, tests/ops, the modules that start
+# processes) last.
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def pytest_collection_modifyitems_long_first(items: list[pytest.Item]) -> None:
+    """The long tests first: xdist deals the tests out in this order (after the xdist
+    groups, which it deals first, largest first), and each worker asks for more when it
+    holds two or fewer, so long tests dealt last queue up behind one another on one worker
+    while the other has nothing left: .ci/run's PostgreSQL pass ran tests/upgrade's three
+    (12-14 s each) one after another on one worker, the other idle for 34 s.
+
+    What pytest-django's order protects stays: the tests of the database come before the
+    transactional ones (whose flush would empty what a test inside a transaction may expect
+    the migrations to have written), each class long first; the long tests without a
+    database, which touch neither, move to the front; the short ones without stay last. The
+    order among the rest is the collection's."""
+    items.sort(key=lambda item: (-1 if _database_use(item) == 2 and _long(item)
+                                 else _database_use(item), not _long(item)))
+
+
+def _database_use(item: pytest.Item) -> int:
+    """pytest-django's order of an item: 0 the database inside a transaction, 1 transactional
+    (a flush after the test), 2 no database; as pytest_django.plugin reckons it."""
+    from django.test import TestCase
+    from pytest_django.fixtures import validate_django_db
+
+    cls = getattr(item, "cls", None)
+    if cls is not None and issubclass(cls, TransactionTestCase):
+        return 0 if issubclass(cls, TestCase) else 1
+    marker = item.get_closest_marker("django_db")
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if marker is not None:
+        transaction, reset_sequences, *_ = validate_django_db(marker)
+        if transaction or reset_sequences:
+            return 1
+    if fixtures & {"transactional_db", "live_server"}:
+        return 1
+    return 0 if marker is not None or "db" in fixtures else 2
 
 
 def _name_in_id(item: pytest.Item) -> None:
