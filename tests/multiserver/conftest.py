@@ -56,7 +56,10 @@ def _requirements() -> tuple[str, str]:
     return redis_url, database_url
 
 
-@pytest.fixture(scope="session")
+# Package scope: the servers stop and their database is dropped after the package's last
+# test (they run together on one worker, the xdist_group "multiserver"), while the other
+# worker is still busy, instead of in that worker's session teardown at the end of the run.
+@pytest.fixture(scope="package")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     redis_url, database_url = _requirements()
     config = dj_database_url.parse(database_url)
@@ -94,7 +97,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         admin.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def streams(cluster: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     """Two stream servers (uvicorn, muscore.asgi: the streams and the pages) on the same
     PostgreSQL and Redis as the cluster's gunicorn servers."""
