@@ -121,6 +121,24 @@ def wait_mid_import(job: LeagueImport, worker: subprocess.Popen[bytes], log: Pat
     raise AssertionError(f"the worker wrote nothing in 120 s:\n{log.read_text()}")
 
 
+def written_when_stopped(job: LeagueImport, worker: subprocess.Popen[bytes]) -> int:
+    """The import's written count once the worker is frozen (SIGSTOP is delivered, not
+    awaited, by kill) and what it sent before has landed: a COMMIT the worker sent just
+    before it froze is still the server's to finish (PostgreSQL), so the count is read
+    until it holds still for 0.2 s. Read at once, it was one batch short at load 10-16."""
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{worker.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T":
+        assert time.monotonic() < deadline, "the worker did not stop"
+        time.sleep(0.01)
+    written = LeagueImport.objects.get(pk=job.pk).written
+    while True:
+        time.sleep(0.2)
+        again = LeagueImport.objects.get(pk=job.pk).written
+        if again == written:
+            return written
+        written = again
+
+
 def healthz() -> tuple[int, dict]:  # type: ignore[type-arg]
     response = Client().get("/healthz")
     return response.status_code, json.loads(response.content)
@@ -244,7 +262,7 @@ def test_a_second_signal_stops_at_once(tmp_path: Path, stale: None) -> None:
         # Frozen mid-batch, then two signals (two numbers: the same one twice would be
         # delivered once), handled one after the other when it wakes.
         worker.send_signal(signal.SIGSTOP)
-        written = LeagueImport.objects.get(pk=job.pk).written
+        written = written_when_stopped(job, worker)
         worker.send_signal(signal.SIGINT)
         worker.send_signal(signal.SIGTERM)
         worker.send_signal(signal.SIGCONT)
