@@ -12,15 +12,19 @@ field, aria-label on an element without a role)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 import html5lib
 import pytest
+from django.conf import settings
 from playwright.sync_api import Browser, Page
 
-from tests.browser.axe import AXE_VERSION, axe, run
+from tests.browser.axe import AXE_VERSION, axe, install, violations
 from tests.browser.conftest import PHONE
 from tests.browser.test_screenshots import tour
+from tests.clubs.factory import logged_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,14 +35,11 @@ PLAIN = {"span", "div", "p", "b", "i", "strong", "em", "small", "code", "pre"}
 
 
 def axe_violations(page: Page, only_contrast: bool = False) -> list[str]:
-    options: dict[str, Any] = {"resultTypes": ["violations"]}
+    options: dict[str, Any] = {}
     if only_contrast:
         options["runOnly"] = {"type": "rule", "values": ["color-contrast"]}
-    found = []
-    for violation in run(page, options)["violations"]:
-        targets = [" ".join(map(str, n["target"])) for n in violation["nodes"]][:3]
-        found.append(f"{violation['id']} ({violation['impact']}): {targets}")
-    return found
+    return [f"{v['id']} ({v['impact']}): {[' '.join(map(str, t)) for t in v['targets']][:3]}"
+            for v in violations(page, options)]
 
 
 def html_errors(markup: str) -> list[str]:
@@ -72,39 +73,65 @@ def html_errors(markup: str) -> list[str]:
 def test_every_page_of_the_tour_has_no_axe_violation_and_valid_html(
     browser: Browser, live_server: Any
 ) -> None:
-    pages = tour()
-    problems: list[str] = []
-    for language in LANGUAGES:
-        problems += language_tour_problems(browser, live_server, language, pages)
+    assert_tours_pass(browser, live_server, [(None, tour())])
+
+
+def assert_tours_pass(browser: Browser, live_server: Any,
+                      visits: Sequence[tuple[Any, dict[str, str]]]) -> None:
+    """The visits in each language, every problem found named at the end."""
+    problems = [problem for language in LANGUAGES
+                for problem in tour_problems(browser, live_server, language, visits)]
     assert not problems, "\n".join(problems)
 
 
-def language_tour_problems(browser: Browser, live_server: Any, language: str,
-                           pages: dict[str, str]) -> list[str]:
+def tour_problems(browser: Browser, live_server: Any, language: str,
+                  visits: Sequence[tuple[Any, dict[str, str]]]) -> list[str]:
+    """Each visit's pages (a user, or None, and the pages by name) in one phone set to the
+    language: one context and one tab for all of them (a tab costs about 170 ms of
+    Chromium's CPU, a context more), axe-core put in each page by its init script. A
+    visit's user is logged in by the session cookie, which replaces the last visit's."""
     problems: list[str] = []
     context = browser.new_context(**PHONE | {"locale": language}, base_url=live_server.url)
+    install(context)
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     page = context.new_page()
     try:
-        for name, url in pages.items():
-            page.emulate_media(color_scheme=SCHEMES[0])
-            # "load": the styles are applied (axe's contrast needs them); waiting for the
-            # network to be idle added half a second a page and nothing axe reads.
-            response = page.goto(url, wait_until="load")
-            assert response is not None and response.status == 200, (name, language)
-            assert page.locator("html").get_attribute("lang") == language
-            for found in axe_violations(page):  # every rule, in light
-                problems.append(f"{name} {language} light: axe {found}")
-            # The markup does not change with the colours: checked once.
-            for error in html_errors(response.text()):
-                problems.append(f"{name} {language}: html {error}")
-            for scheme in SCHEMES[1:]:  # in dark only the colours change, so only contrast
-                page.emulate_media(color_scheme=scheme)
-                assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
-                for found in axe_violations(page, only_contrast=True):
-                    problems.append(f"{name} {language} {scheme}: axe {found}")
+        for user, pages in visits:
+            if user is None:
+                context.clear_cookies(name=settings.SESSION_COOKIE_NAME)
+            else:
+                session = logged_in(user).cookies[settings.SESSION_COOKIE_NAME].value
+                context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session,
+                                      "url": live_server.url}])
+            for name, url in pages.items():
+                problems += page_problems(page, language, name, url)
     finally:
         context.close()
+    return problems
+
+
+def page_problems(page: Page, language: str, name: str, url: str) -> list[str]:
+    """url loaded once in light: every axe rule and the HTML check; then in dark (only the
+    colours change) axe's contrast rule. The page must answer 200 in the language, itself
+    (not the login page it sends a stranger to)."""
+    problems: list[str] = []
+    page.emulate_media(color_scheme=SCHEMES[0])
+    # "load": the styles are applied (axe's contrast needs them); waiting for the
+    # network to be idle added half a second a page and nothing axe reads.
+    response = page.goto(url, wait_until="load")
+    assert response is not None and response.status == 200, (name, url, language)
+    assert urlsplit(page.url).path == urlsplit(url).path, (name, page.url)
+    assert page.locator("html").get_attribute("lang") == language, (name, language)
+    for found in axe_violations(page):  # every rule, in light
+        problems.append(f"{name} {language} light: axe {found}")
+    # The markup does not change with the colours: checked once.
+    for error in html_errors(response.text()):
+        problems.append(f"{name} {language}: html {error}")
+    for scheme in SCHEMES[1:]:  # in dark only the colours change, so only contrast
+        page.emulate_media(color_scheme=scheme)
+        assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
+        for found in axe_violations(page, only_contrast=True):
+            problems.append(f"{name} {language} {scheme}: axe {found}")
     return problems
 
 

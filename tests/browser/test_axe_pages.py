@@ -6,17 +6,14 @@ dark, with the checks of tests/browser/test_axe.py."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 from playwright.sync_api import Browser
 
-from tests.browser.conftest import PHONE
-from tests.browser.test_axe import LANGUAGES, SCHEMES, axe_violations, html_errors
+from tests.browser.test_axe import assert_tours_pass
 from tests.championships.factory import drawn_semifinal
-from tests.clubs.factory import logged_in, make_club, make_league, make_user
+from tests.clubs.factory import make_club, make_league, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -97,66 +94,25 @@ def championship_organiser_pages() -> list[tuple[Any, dict[str, str]]]:
     ]
 
 
-def tour_problems(browser: Browser, live_server: Any, language: str,
-                  pages: dict[str, str], user: Any = None) -> list[str]:
-    problems: list[str] = []
-    context = browser.new_context(**PHONE | {"locale": language}, base_url=live_server.url)
-    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    if user is not None:
-        session = logged_in(user).cookies[settings.SESSION_COOKIE_NAME].value
-        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session,
-                              "url": live_server.url}])
-    page = context.new_page()
-    try:
-        for name, url in pages.items():
-            page.emulate_media(color_scheme=SCHEMES[0])
-            response = page.goto(url, wait_until="load")
-            assert response is not None and response.status == 200, (name, url, language)
-            # Not sent to the login page: the organiser's own page was checked.
-            assert urlsplit(page.url).path == urlsplit(url).path, (name, page.url)
-            for found in axe_violations(page):
-                problems.append(f"{name} {language} light: axe {found}")
-            for error in html_errors(response.text()):
-                problems.append(f"{name} {language}: html {error}")
-            for scheme in SCHEMES[1:]:
-                page.emulate_media(color_scheme=scheme)
-                for found in axe_violations(page, only_contrast=True):
-                    problems.append(f"{name} {language} {scheme}: axe {found}")
-    finally:
-        context.close()
-    return problems
-
-
 # One test for each set of pages, its rows built once and toured in each language in turn
-# (a context of its own for each, as before), not a test for each language building the
+# (a context of its own for each language), not a test for each language building the
 # same rows again: the tours only read. The long tests are dealt out first (tests/conftest.py),
 # so a test of four tours no longer leaves one worker alone at the end.
 def test_the_club_league_and_rules_pages_have_no_axe_violation(
     browser: Browser, live_server: Any
 ) -> None:
-    pages = club_pages()
-    problems = [problem for language in LANGUAGES
-                for problem in tour_problems(browser, live_server, language, pages)]
-    assert not problems, "\n".join(problems)
+    assert_tours_pass(browser, live_server, [(None, club_pages())])
 
 
 def test_the_championship_pages_have_no_axe_violation(
     browser: Browser, live_server: Any
 ) -> None:
-    pages = championship_pages()
-    problems = [problem for language in LANGUAGES
-                for problem in tour_problems(browser, live_server, language, pages)]
-    assert not problems, "\n".join(problems)
+    assert_tours_pass(browser, live_server, [(None, championship_pages())])
 
 
 def test_the_organisers_pages_have_no_axe_violation(
     browser: Browser, live_server: Any
 ) -> None:
-    organiser, pages = organiser_pages()
-    others = championship_organiser_pages()
-    problems: list[str] = []
-    for language in LANGUAGES:
-        problems += tour_problems(browser, live_server, language, pages, organiser)
-        for user, more in others:
-            problems += tour_problems(browser, live_server, language, more, user)
-    assert not problems, "\n".join(problems)
+    # The club's organiser, the federation's and a bar's, one after the other in the same
+    # phone (their session cookies swapped): one tab a language, not three.
+    assert_tours_pass(browser, live_server, [organiser_pages(), *championship_organiser_pages()])
