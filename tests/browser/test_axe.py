@@ -78,29 +78,32 @@ def test_every_page_of_the_tour_has_no_axe_violation_and_valid_html(
 
 def assert_tours_pass(browser: Browser, live_server: Any,
                       visits: Sequence[tuple[Any, dict[str, str]]]) -> None:
-    """The visits in each language, every problem found named at the end."""
+    """The visits (a user, or None, and the pages by name) in each language, every problem
+    found named at the end. Each user is logged in once, for the four languages."""
+    sessions = [(None if user is None
+                 else logged_in(user).cookies[settings.SESSION_COOKIE_NAME].value, pages)
+                for user, pages in visits]
     problems = [problem for language in LANGUAGES
-                for problem in tour_problems(browser, live_server, language, visits)]
+                for problem in tour_problems(browser, live_server, language, sessions)]
     assert not problems, "\n".join(problems)
 
 
 def tour_problems(browser: Browser, live_server: Any, language: str,
-                  visits: Sequence[tuple[Any, dict[str, str]]]) -> list[str]:
-    """Each visit's pages (a user, or None, and the pages by name) in one phone set to the
-    language: one context and one tab for all of them (a tab costs about 170 ms of
+                  visits: Sequence[tuple[str | None, dict[str, str]]]) -> list[str]:
+    """Each visit's pages (a session, or None, and the pages by name) in one phone set to
+    the language: one context and one tab for all of them (a tab costs about 170 ms of
     Chromium's CPU, a context more), axe-core put in each page by its init script. A
-    visit's user is logged in by the session cookie, which replaces the last visit's."""
+    visit's session cookie replaces the last visit's."""
     problems: list[str] = []
     context = browser.new_context(**PHONE | {"locale": language}, base_url=live_server.url)
     install(context)
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     page = context.new_page()
     try:
-        for user, pages in visits:
-            if user is None:
+        for session, pages in visits:
+            if session is None:
                 context.clear_cookies(name=settings.SESSION_COOKIE_NAME)
             else:
-                session = logged_in(user).cookies[settings.SESSION_COOKIE_NAME].value
                 context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session,
                                       "url": live_server.url}])
             for name, url in pages.items():
